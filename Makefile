@@ -1,0 +1,36 @@
+# Every target creates and uses a local virtualenv, so each is the first and only command needed.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+GAME   ?= street-art
+
+.PHONY: demo test run sync lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/
+	$(BIN)/python -m bot demo --game $(GAME)
+
+test: $(STAMP)  ## the whole test suite
+	$(BIN)/python -m pytest -q
+
+run: $(STAMP)  ## the real bot, from .env (needs DISCORD_TOKEN)
+	$(BIN)/python -m bot run
+
+sync: $(STAMP)  ## register the slash commands with Discord
+	$(BIN)/python -m bot sync
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: $(STAMP)  ## figures as ratios to this machine's own floor
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .hypothesis

@@ -1,0 +1,88 @@
+"""The one protocol every game engine implements (DESIGN.md, "The game protocol").
+
+A game is a pure function of ``(players, seed, options, action log)``: engines never do I/O,
+never import discord, aiosqlite or PIL, and never mutate a state they are given.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+View = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse; ``reason`` is a sentence a player understands."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Final result: ``scores`` per player, every winner (ties share the win), and details
+    such as tie-breaks, in JSON-able form."""
+
+    scores: dict[str, int]
+    winners: list[str]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": dict(self.scores), "winners": list(self.winners), "details": self.details}
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What ``rules.GAMES`` holds, one object per game id."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    #: Every option with its default; ``start`` rejects unknown keys.
+    default_options: dict[str, Any]
+
+    def start(self, players: list[str], seed: str, options: dict[str, Any]) -> Any:
+        """Deal and shuffle from ``seed`` only; raise IllegalAction for a bad seat count."""
+
+    def to_move(self, state: Any) -> list[str]:
+        """Who owes a decision now; ``[]`` when the game is over."""
+
+    def legal(self, state: Any, player: str) -> list[Action]:
+        """Every legal action of ``player`` now; ``[]`` if they owe none."""
+
+    def play(self, state: Any, player: str, action: Action) -> tuple[Any, list[Event]]:
+        """Apply ``action``; return the new state and what happened. Never mutates ``state``."""
+
+    def view(self, state: Any, player: str | None) -> View:
+        """All that ``player`` may know (``None``: the public) and nothing more."""
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """The final result, or ``None`` while the game runs."""
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        """A lossless, versioned JSON-able form of ``state``."""
+
+    def load(self, data: dict[str, Any]) -> Any:
+        """The inverse of ``dump``: ``load(dump(s)) == s``."""
+
+
+def rng(seed: str, counter: int) -> random.Random:
+    """The generator for the ``counter``-th random draw of a game, so a state that records its
+    counter continues identically after ``load(dump(state))``."""
+    return random.Random(f"{seed}:{counter}")
+
+
+def merge_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The game's defaults overlaid with ``options``; an unknown key is an IllegalAction."""
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(game.default_options))
+    if unknown:
+        known = ", ".join(sorted(game.default_options)) or "none"
+        raise IllegalAction(f"{game.title} has no option {', '.join(unknown)} (options: {known}).")
+    return {**game.default_options, **options}

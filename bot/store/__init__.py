@@ -1,0 +1,87 @@
+"""Persistence: the ``Store`` interface and the factory that picks a backend from a URL.
+
+Code above the store imports from here (never from ``bot.store.sqlite``), so a PostgreSQL
+backend can be added behind ``open_store`` without touching its callers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.store.base import (
+    ABANDONED,
+    ACTIVE,
+    FINISHED,
+    LOBBY,
+    OPEN_STATUSES,
+    GameRecord,
+    LoggedAction,
+    Seat,
+    Store,
+    StoreError,
+    VersionConflict,
+)
+from bot.store.sqlite import SqliteStore
+
+__all__ = [
+    "ABANDONED",
+    "ACTIVE",
+    "FINISHED",
+    "LOBBY",
+    "OPEN_STATUSES",
+    "GameRecord",
+    "LoggedAction",
+    "Seat",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "VersionConflict",
+    "open_store",
+    "sqlite_path",
+]
+
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+_SQLITE_SCHEMES = ("sqlite", "sqlite+aiosqlite")
+
+
+def sqlite_path(database_url: str) -> str:
+    """The filesystem path (or ``:memory:``) named by a SQLite URL or a bare path.
+
+    Follows the SQLAlchemy convention people already write in ``DATABASE_URL``:
+    ``sqlite:///rel/path.db`` is relative, ``sqlite:////abs/path.db`` is absolute, and
+    ``sqlite://`` or ``sqlite:///:memory:`` is an in-memory database. A URL with a host
+    (``sqlite://host/x.db``) is refused rather than guessed at.
+    """
+    url = database_url.strip()
+    if not url:
+        raise StoreError("empty database URL")
+    match = _SCHEME.match(url)
+    if match is None:
+        return url
+    scheme = match.group(1).lower()
+    if scheme not in _SQLITE_SCHEMES:
+        raise StoreError(
+            f"unsupported database URL scheme {scheme!r} in {database_url!r}: only SQLite is "
+            "built in (sqlite:///relative.db, sqlite:////absolute.db, a path or :memory:)"
+        )
+    rest = url[match.end() :]
+    if rest == "":
+        return ":memory:"
+    if not rest.startswith("/"):
+        raise StoreError(
+            f"SQLite URL {database_url!r} names a host; use sqlite:///relative.db or "
+            "sqlite:////absolute.db"
+        )
+    path = rest[1:]
+    if not path:
+        raise StoreError(f"SQLite URL {database_url!r} names no file")
+    return path
+
+
+def open_store(database_url: str) -> Store:
+    """A store for ``database_url``, not yet opened (``await store.open()`` connects).
+
+    Kept synchronous so configuration errors (a bad URL) surface at start-up, before any
+    event loop work.
+    """
+    return SqliteStore(sqlite_path(database_url))

@@ -1,0 +1,113 @@
+"""The store interface: what the service needs from persistence, whatever the backend.
+
+SQLite (``bot.store.sqlite``) is the embedded default; a PostgreSQL implementation of the same
+interface is the path to several bot processes (DESIGN.md, "The store"). Nothing above the store
+may assume SQLite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
+OPEN_STATUSES = (LOBBY, ACTIVE)
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked (unwritable path, unknown id); the message says why."""
+
+
+class VersionConflict(StoreError):
+    """A compare-and-swap lost: the game changed since it was read. Re-read and retry."""
+
+
+@dataclass
+class Seat:
+    """One seat at a table: a Discord user id (as a string) or an AI id such as ``ai:1``."""
+
+    user: str
+    ai: bool = False
+    name: str = ""
+
+
+@dataclass
+class GameRecord:
+    """One game as stored: the lobby facts, the latest state snapshot and its version.
+
+    ``version`` is bumped by every change (lobby or move); buttons carry it in their custom id
+    so a click on an out-of-date message is recognised. ``state`` is the engine's ``dump()``.
+    ``journal`` holds the steps of the turn in progress that no public post has told yet (a
+    turn can span several decisions and hours), so the post at the turn's end tells it whole.
+    """
+
+    id: str
+    game: str
+    guild: str
+    channel: str
+    host: str
+    status: str = LOBBY
+    seed: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: list[Seat] = field(default_factory=list)
+    state: dict[str, Any] | None = None
+    version: int = 0
+    thread: str | None = None
+    journal: list[dict[str, Any]] = field(default_factory=list)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    def seat_of(self, user: str) -> Seat | None:
+        return next((seat for seat in self.seats if seat.user == user), None)
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """One row of the append-only action log."""
+
+    seq: int
+    player: str
+    action: dict[str, Any]
+    at: float
+
+
+class Store(Protocol):
+    async def open(self) -> None:
+        """Connect, create or migrate the schema. Raise StoreError naming an unusable path."""
+
+    async def close(self) -> None: ...
+
+    async def create_game(self, record: GameRecord) -> None:
+        """Insert a new game with its seats (record.version is stored as given)."""
+
+    async def get_game(self, game_id: str) -> GameRecord | None: ...
+
+    async def games_in_channel(
+        self, guild: str, channel: str, statuses: tuple[str, ...] = OPEN_STATUSES
+    ) -> list[GameRecord]:
+        """Games of one channel with one of ``statuses``, oldest first."""
+
+    async def save_lobby(self, record: GameRecord, expected_version: int) -> None:
+        """Write status, seats, options, seed, state, journal and version of ``record`` if the stored
+        version still equals ``expected_version``; otherwise raise VersionConflict. Used for
+        join/leave/start/abandon (start also writes the first state snapshot)."""
+
+    async def commit_move(
+        self,
+        record: GameRecord,
+        expected_version: int,
+        player: str,
+        action: dict[str, Any],
+    ) -> int:
+        """One transaction: append ``action`` to the log, write ``record.state``,
+        ``record.status``, ``record.journal`` and ``record.version``, only if the stored version equals
+        ``expected_version`` (else VersionConflict, nothing written). Returns the action's seq."""
+
+    async def actions(self, game_id: str) -> list[LoggedAction]:
+        """The action log of a game, in order."""
+
+    async def save_message(self, game_id: str, kind: str, channel: str, message: str) -> None:
+        """Remember a posted message (kind: ``lobby``, ``board``) to edit it later."""
+
+    async def get_message(self, game_id: str, kind: str) -> tuple[str, str] | None:
+        """(channel id, message id) of the last message of ``kind`` for a game."""

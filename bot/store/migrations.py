@@ -1,0 +1,131 @@
+"""Schema migrations for the SQLite store, tracked by ``PRAGMA user_version``.
+
+Each step is a tuple of SQL statements. Step ``n`` (1-based) moves the schema from
+``user_version = n - 1`` to ``n`` inside one ``BEGIN IMMEDIATE`` transaction, so a crash or a
+failing statement leaves the database at the previous version rather than half migrated, and two
+processes opening the same file at once cannot both apply a step (the second one re-reads
+``user_version`` after taking the write lock and finds nothing to do).
+
+Steps are append-only: never edit a released step, add a new one. Statements are kept apart
+(not one script) because ``sqlite3.executescript`` commits any open transaction first, which
+would break the one-transaction-per-step guarantee.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import aiosqlite
+
+from bot.store.base import StoreError
+
+Step = tuple[str, ...]
+
+MIGRATIONS: list[Step] = [
+    # 1: the initial schema.
+    (
+        """
+        CREATE TABLE games (
+            id         TEXT PRIMARY KEY,
+            game       TEXT NOT NULL,
+            guild      TEXT NOT NULL,
+            channel    TEXT NOT NULL,
+            thread     TEXT,
+            host       TEXT NOT NULL,
+            status     TEXT NOT NULL,
+            seed       TEXT NOT NULL DEFAULT '',
+            options    TEXT NOT NULL DEFAULT '{}',
+            state      TEXT,
+            version    INTEGER NOT NULL,
+            journal    TEXT NOT NULL DEFAULT '[]',
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            deadline   REAL
+        )
+        """,
+        # A player's command resolves to the open games of one channel: this is the hot lookup.
+        "CREATE INDEX games_by_channel ON games (guild, channel, status)",
+        # The scheduler looks for the next deadline among open games.
+        "CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL",
+        """
+        CREATE TABLE seats (
+            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat    INTEGER NOT NULL,
+            user    TEXT NOT NULL,
+            ai      INTEGER NOT NULL DEFAULT 0,
+            name    TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (game_id, seat)
+        )
+        """,
+        "CREATE INDEX seats_by_user ON seats (user)",
+        """
+        CREATE TABLE actions (
+            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq     INTEGER NOT NULL,
+            player  TEXT NOT NULL,
+            action  TEXT NOT NULL,
+            at      REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID
+        """,
+        # The log is append-only: refuse edits at the database level, not just by convention.
+        """
+        CREATE TRIGGER actions_append_only BEFORE UPDATE ON actions
+        BEGIN
+            SELECT RAISE(ABORT, 'the action log is append-only');
+        END
+        """,
+        """
+        CREATE TABLE messages (
+            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind    TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            message TEXT NOT NULL,
+            at      REAL NOT NULL,
+            PRIMARY KEY (game_id, kind)
+        ) WITHOUT ROWID
+        """,
+    ),
+]
+
+LATEST = len(MIGRATIONS)
+
+
+async def user_version(conn: aiosqlite.Connection) -> int:
+    """The schema version recorded in the database file (0 for a fresh one)."""
+    rows = await conn.execute_fetchall("PRAGMA user_version")
+    return int(next(iter(rows))[0])
+
+
+async def migrate(conn: aiosqlite.Connection, steps: Sequence[Step] = MIGRATIONS) -> list[int]:
+    """Bring the schema up to ``len(steps)``; return the versions applied (empty if none).
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``) so that the explicit
+    ``BEGIN IMMEDIATE`` here is the only transaction. A database newer than ``steps`` is refused:
+    running old code against a newer schema could silently corrupt it.
+    """
+    applied: list[int] = []
+    target = len(steps)
+    while True:
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = await user_version(conn)
+            if current > target:
+                raise StoreError(
+                    f"database schema version {current} is newer than this code knows "
+                    f"({target}); upgrade the bot"
+                )
+            if current == target:
+                await conn.execute("COMMIT")
+                return applied
+            for statement in steps[current]:
+                await conn.execute(statement)
+            # PRAGMA arguments cannot be bound; the value is our own integer.
+            await conn.execute(f"PRAGMA user_version = {current + 1:d}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            # Some errors already end the transaction in SQLite; only roll back an open one.
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+        applied.append(current + 1)

@@ -88,7 +88,8 @@ class Store(Protocol):
         """Games of one channel with one of ``statuses``, oldest first."""
 
     async def save_lobby(self, record: GameRecord, expected_version: int) -> None:
-        """Write status, seats, options, seed, state, journal and version of ``record`` if the stored
+        """Write status, seats, options, seed, state, journal and version of ``record`` if the
+        stored
         version still equals ``expected_version``; otherwise raise VersionConflict. Used for
         join/leave/start/abandon (start also writes the first state snapshot)."""
 
@@ -100,7 +101,8 @@ class Store(Protocol):
         action: dict[str, Any],
     ) -> int:
         """One transaction: append ``action`` to the log, write ``record.state``,
-        ``record.status``, ``record.journal`` and ``record.version``, only if the stored version equals
+        ``record.status``, ``record.journal`` and ``record.version``, only if the stored version
+        equals
         ``expected_version`` (else VersionConflict, nothing written). Returns the action's seq."""
 
     async def actions(self, game_id: str) -> list[LoggedAction]:

@@ -1,0 +1,103 @@
+"""`make demo`: a whole AI game through the real service and store, boards written to disk.
+
+No Discord token is needed: AI agents choose every decision, the service applies it exactly as
+it would a player's, and each public board the bot would post is written as a PNG.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import images
+from bot.ai import RandomAgent
+from bot.service import GameService, Step
+from bot.store import open_store
+from bot.words import WORDS
+from rules import GAMES
+
+SEAT_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli")
+MAX_DECISIONS = 20_000
+
+
+@dataclass
+class DemoResult:
+    game_id: str
+    boards: list[Path]
+    log_path: Path
+    scores: dict[str, int]
+    winners: list[str]
+
+
+def plain(text: str) -> str:
+    """Discord markdown to plain text for the log file."""
+    return re.sub(r"\*\*|`", "", text)
+
+
+async def run_demo(
+    game: str,
+    database_url: str,
+    out_dir: Path,
+    players: int = 4,
+    seed: str = "demo",
+) -> DemoResult:
+    """Play one game with AI agents in every seat; return where the boards and log went."""
+    if game not in GAMES:
+        raise SystemExit(f"Unknown game {game!r}; games: {', '.join(GAMES)}")
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True)
+    store = open_store(database_url)
+    await store.open()
+    try:
+        service = GameService(store, seed_factory=lambda: seed)
+        agent = RandomAgent(seed)
+        seats = [f"ai:{i}" for i in range(1, players + 1)]
+        names = dict(zip(seats, SEAT_NAMES, strict=False))
+        guild, channel = "demo", f"demo-{seed}"
+        for old in await store.games_in_channel(guild, channel):  # a previous demo's leftovers
+            await service.abandon(guild, channel, old.host, True, old.id)
+        record = await service.new_game(game, guild, channel, seats[0], names[seats[0]])
+        for seat in seats[1:]:
+            record = await service.join(guild, channel, seat, names[seat], record.id)
+        result = await service.start(guild, channel, seats[0], record.id)
+        record = result.record
+        words = WORDS[game]
+        boards: list[Path] = []
+        log_lines = [f"{GAMES[game].title} · game {record.id} · seed {seed}"]
+
+        def publish(steps: list[Step]) -> None:
+            for step in steps:
+                log_lines.extend(plain(line) for line in words.describe(step.events, names))
+            path = out_dir / f"board-{len(boards):03d}.png"
+            path.write_bytes(images.render(game, service.view(record, None)))
+            boards.append(path)
+            waiting = ", ".join(names.get(p, p) for p in service.to_move(record))
+            if waiting:
+                log_lines.append(f"-- board {path.name}; next: {waiting}")
+
+        publish([])
+        for _ in range(MAX_DECISIONS):
+            waiting = service.to_move(record)
+            if not waiting:
+                break
+            player = waiting[0]
+            state = service.state(record)
+            action = agent.choose(service.engine(record), state, player)
+            result = await service.move(guild, channel, player, action, ref=record.id)
+            record = result.record
+            if result.turn_over:
+                publish(result.told)
+        outcome = service.outcome(record)
+        if outcome is None:
+            raise RuntimeError(f"demo game {record.id} did not finish")
+        named = {names[p]: s for p, s in outcome.scores.items()}
+        log_lines.append("Final scores: " + ", ".join(f"{n} {s}" for n, s in named.items()))
+        log_lines.append("Winner(s): " + ", ".join(names[p] for p in outcome.winners))
+        log_path = out_dir / "log.txt"
+        log_path.write_text("\n".join(log_lines) + "\n", encoding="utf-8")
+        return DemoResult(record.id, boards, log_path, named, [names[p] for p in outcome.winners])
+    finally:
+        await store.close()

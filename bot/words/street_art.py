@@ -1,0 +1,99 @@
+"""Street Art in words: event sentences, action labels, the hand, a rules summary."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.words.common import hearts, join_names, name_of
+from rules.street_art.data import CARDS
+
+RULES = """\
+**Street Art** — 3 to 5 players (2 with the `two_players` option). Gather the biggest audience.
+On your turn play **one** card face up on your pile, then draw back to 5.
+• **Street Star** (value = hearts): if another player shows the same Star, steal that many \
+hearts from whoever played it most recently; otherwise take them from the middle.
+• **Fireworks**: steal 2 hearts from a player you choose.
+• **Beatboxer**: take as many hearts from the middle as Beatboxers are showing (yours counts).
+• **Brass Band**: play as many as you like in one turn, 1 heart each from the middle.
+• **Rain**: every other player sends hearts to the box by their visible card (Star: its value, \
+Fireworks 2, Brass Band 1, Beatboxer: Beatboxers showing); then all piles go under the draw pile.
+The game ends when the middle is empty (the last taker gets what is left). Most hearts wins; \
+ties share the win.
+Play with `/streetart play card:` or the **My hand** button under the board."""
+
+
+def card_name(card: str) -> str:
+    return CARDS[card].name
+
+
+def card_label(card: str) -> str:
+    """A card's name with what it gives, e.g. "Fire Breather (4 ♥)"."""
+    info = CARDS[card]
+    return f"{info.name} ({hearts(info.value)})" if info.value else info.name
+
+
+def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
+    lines: list[str] = []
+    for event in events:
+        line = _describe_one(event, names)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str | None:
+    kind = event["type"]
+    who = name_of(names, event.get("player"))
+    if kind == "played":
+        return f"{who} played **{card_name(event['card'])}**."
+    if kind == "took":
+        return f"{who} took {hearts(event['hearts'])} from the middle."
+    if kind == "stole":
+        return (
+            f"{name_of(names, event['to'])} stole {hearts(event['hearts'])} "
+            f"from {name_of(names, event['from'])}."
+        )
+    if kind == "fizzled":
+        return f"{who}'s {card_name(event['card'])} found nobody to steal from."
+    if kind == "rain":
+        losses = [f"{name_of(names, p)} {hearts(n)}" for p, n in event["losses"].items() if n > 0]
+        if not losses:
+            return "Rain! Nobody had hearts to lose."
+        return f"Rain! The audience goes home: {join_names(losses)} to the box."
+    if kind == "piles_collected":
+        return f"All piles ({event['cards']} cards) go under the draw pile."
+    if kind == "reshuffled":
+        return f"The draw pile ran out: {event['cards']} cards shuffled into a new one."
+    if kind == "game_over":
+        winners = join_names([name_of(names, p) for p in event["winners"]])
+        best = max(event["scores"].values(), default=0)
+        verb = "wins" if len(event["winners"]) == 1 else "win"
+        return f"🏁 Game over! {winners} {verb} with {hearts(best)}."
+    return None  # "drew" and "turn" are shown by the board and the mention
+
+
+def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
+    kind = action["type"]
+    if kind == "play":
+        return f"Play {card_label(action['card'])}"
+    if kind == "fireworks":
+        victim = action["victim"]
+        if victim == "middle":
+            return "Take 2 ♥ from the middle"
+        return f"Steal 2 ♥ from {names.get(victim, victim)}"
+    if kind == "stop":
+        return "Stop playing Brass Bands"
+    return kind
+
+
+def hand_text(view: dict[str, Any]) -> str:
+    hand = view.get("hand")
+    if hand is None:
+        return "You are watching: you hold no cards in this game."
+    if not hand:
+        return "Your hand is empty."
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card] = counts.get(card, 0) + 1
+    parts = [f"{card_label(c)}{f' ×{n}' if n > 1 else ''}" for c, n in counts.items()]
+    return "Your hand: " + ", ".join(parts)

@@ -1,0 +1,251 @@
+"""Interaction flows shared by slash commands and components.
+
+Each flow validates through the service, answers within Discord's 3 seconds (an answer, or a
+defer before rendering), then renders off the loop and follows up. Every failure reaches the
+user as an ephemeral sentence; nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+import discord
+
+from bot.errors import ServiceError, StaleRequest
+from bot.service import GameService, MoveResult
+from bot.store.base import GameRecord
+from bot.words import WORDS
+from cogs import messages
+from cogs.messages import Post
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_INTERACTION = 10062
+OOPS = (
+    "Something went wrong on our side. `/game board` shows where the game stands; please try again."
+)
+
+
+def service_of(interaction: discord.Interaction) -> GameService:
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+def where(interaction: discord.Interaction) -> tuple[str, str, str]:
+    """(guild id, channel id, user id) as the strings the service speaks."""
+    guild = str(interaction.guild_id or "dm")
+    return guild, str(interaction.channel_id), str(interaction.user.id)
+
+
+def display_name(interaction: discord.Interaction) -> str:
+    return interaction.user.display_name[:64]
+
+
+async def send(interaction: discord.Interaction, post: Post, *, ephemeral: bool = False) -> None:
+    """Answer the interaction, or follow up if it was answered already."""
+    kwargs = post.kwargs()
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs, ephemeral=ephemeral)
+    else:
+        await interaction.response.send_message(**kwargs, ephemeral=ephemeral)
+
+
+async def reply_error(interaction: discord.Interaction, message: str) -> None:
+    await send(interaction, Post(content=message), ephemeral=True)
+
+
+async def guard(interaction: discord.Interaction, flow: Awaitable[Any]) -> None:
+    """Run a flow; turn every failure into an ephemeral sentence (never "interaction failed")."""
+    try:
+        await flow
+    except StaleRequest as stale:
+        await show_board(interaction, stale.record, note=stale.message)
+    except ServiceError as error:
+        await reply_error(interaction, error.message)
+    except discord.NotFound as error:
+        if error.code != UNKNOWN_INTERACTION:
+            raise
+        # The 3-second window or the 15-minute token ran out; the game itself goes on.
+        log.warning("interaction %s expired before we answered", interaction.id)
+    except Exception:
+        log.exception("unexpected error in interaction %s", interaction.id)
+        try:
+            await reply_error(interaction, OOPS)
+        except discord.HTTPException:
+            log.warning("could not tell the user about the error in %s", interaction.id)
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+async def show_board(
+    interaction: discord.Interaction, record: GameRecord, note: str | None = None
+) -> None:
+    """The current board, privately (Board button, `/game board`, out-of-date clicks)."""
+    service = service_of(interaction)
+    if record.state is None:
+        await send(interaction, messages.lobby_post(service, record, note), ephemeral=True)
+        return
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    post = await messages.board_post(service, record, [], headline=note)
+    post.content = None  # a private copy pings nobody
+    await interaction.followup.send(**post.kwargs(), ephemeral=True)
+
+
+async def show_hand(interaction: discord.Interaction, record: GameRecord) -> None:
+    service = service_of(interaction)
+    _, _, user = where(interaction)
+    seat = record.seat_of(user)
+    if seat is None or seat.ai:
+        raise ServiceError(
+            f"You are not playing in game `{record.id}` — `/game list` shows the games here."
+        )
+    if record.state is None:
+        raise ServiceError(f"Game `{record.id}` has not started yet — the host can `/game start`.")
+    await send(interaction, messages.hand_panel(service, record, user), ephemeral=True)
+
+
+async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
+    service = service_of(interaction)
+    title = service.games[game_id].title
+    embed = discord.Embed(title=f"{title}: how to play", description=WORDS[game_id].RULES[:4096])
+    await send(interaction, Post(embed=embed), ephemeral=True)
+
+
+# -- changing --------------------------------------------------------------------------------
+
+
+async def publish(
+    interaction: discord.Interaction, result: MoveResult, headline: str | None = None
+) -> None:
+    """Post the public board for a finished turn (or the game's start or end)."""
+    service = service_of(interaction)
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+    post = await messages.board_post(service, result.record, result.told, headline)
+    await interaction.followup.send(**post.kwargs())
+
+
+async def play(
+    interaction: discord.Interaction,
+    action: dict[str, Any],
+    *,
+    ref: str | None = None,
+    expected_version: int | None = None,
+    from_panel: bool = False,
+) -> None:
+    """Apply a move; publish the board when the turn is over, else show the next choice."""
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    result = await service.move(
+        guild, channel, user, action, ref=ref, expected_version=expected_version
+    )
+    record = result.record
+    names = service.names(record)
+    done = WORDS[record.game].action_label(action, names)
+    if result.turn_over:
+        if from_panel:
+            await interaction.response.edit_message(content=f"✅ {done}", view=None)
+        await publish(interaction, result)
+        return
+    so_far = "\n".join(messages.narrate(service, record, result.steps))
+    panel = messages.hand_panel(service, record, user, note=so_far)
+    if from_panel:
+        await interaction.response.edit_message(content=panel.content, view=panel.view)
+    else:
+        await send(interaction, panel, ephemeral=True)
+
+
+async def play_index(interaction: discord.Interaction, game: str, index: int, version: int) -> None:
+    """A choice on a hand panel: ``index`` into ``legal()`` as it was at ``version``."""
+    service = service_of(interaction)
+    guild, _, user = where(interaction)
+    record = await service.get(game, guild)
+    if record.version != version:
+        raise StaleRequest(record)
+    legal = service.legal(record, user)
+    if not 0 <= index < len(legal):
+        raise ServiceError(
+            service.turn_message(record) if legal == [] else "That choice is not available."
+        )
+    await play(interaction, legal[index], ref=game, expected_version=version, from_panel=True)
+
+
+async def lobby_change(interaction: discord.Interaction, record: GameRecord, note: str) -> None:
+    """Show a lobby change on the lobby message itself (buttons) or as a new post (commands)."""
+    service = service_of(interaction)
+    post = messages.lobby_post(service, record, note)
+    if interaction.type == discord.InteractionType.component:
+        await interaction.response.edit_message(content=note, embed=post.embed, view=post.view)
+    else:
+        await send(interaction, post)
+
+
+async def start(interaction: discord.Interaction, ref: str | None) -> None:
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    result = await service.start(guild, channel, user, ref)
+    record = result.record
+    names = service.names(record)
+    seated = ", ".join(names[s.user] for s in record.seats)
+    headline = f"🎲 **{service.engine(record).title}** begins: {seated}."
+    if interaction.type == discord.InteractionType.component:
+        await interaction.response.edit_message(
+            content=None, embed=messages.lobby_embed(service, record), view=None
+        )
+    await publish(interaction, result, headline)
+
+
+async def leave(interaction: discord.Interaction, ref: str | None) -> None:
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    result = await service.leave(guild, channel, user, ref)
+    record = result.record
+    name = display_name(interaction)
+    if record.state is None:
+        await lobby_change(interaction, record, f"{name} left.")
+        return
+    headline = f"{name} left game `{record.id}`; an AI plays their seat."
+    if interaction.type == discord.InteractionType.component:
+        await interaction.response.send_message(f"You left game `{record.id}`.", ephemeral=True)
+    await publish(interaction, result, headline)
+
+
+async def on_button(
+    interaction: discord.Interaction, game: str, verb: str, arg: str | None, version: int
+) -> None:
+    async def flow() -> None:
+        service = service_of(interaction)
+        guild, channel, user = where(interaction)
+        if verb == "join":
+            record = await service.join(guild, channel, user, display_name(interaction), game)
+            await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
+        elif verb == "leave":
+            await leave(interaction, game)
+        elif verb == "addai":
+            record = await service.add_ai(guild, channel, user, game)
+            await lobby_change(interaction, record, "An AI player sat down.")
+        elif verb == "start":
+            await start(interaction, game)
+        elif verb == "hand":
+            await show_hand(interaction, await service.get(game, guild))
+        elif verb == "board":
+            record = await service.get(game, guild)
+            note = (
+                "That board is out of date: here is the current one."
+                if record.version != version
+                else None
+            )
+            await show_board(interaction, record, note)
+        elif verb == "rules":
+            await show_rules(interaction, (await service.get(game, guild)).game)
+        elif verb == "act":
+            await play_index(interaction, game, int(arg or -1), version)
+
+    await guard(interaction, flow())
+
+
+async def on_pick(interaction: discord.Interaction, game: str, index: int, version: int) -> None:
+    await guard(interaction, play_index(interaction, game, index, version))

@@ -1,0 +1,83 @@
+"""`/streetart ...`: Street Art's own commands; the rest of a turn runs on shared components."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import ServiceError
+from bot.store.base import GameRecord
+from bot.words import WORDS
+from cogs import flows
+from rules.street_art.data import CARDS
+
+GAME_ID = "street-art"
+
+
+async def my_street_art_game(interaction: discord.Interaction) -> GameRecord:
+    """The caller's game here, which must be Street Art (another game has its own commands)."""
+    service = flows.service_of(interaction)
+    guild, channel, user = flows.where(interaction)
+    record = await service.resolve(guild, channel, user)
+    if record.game != GAME_ID:
+        title = service.engine(record).title
+        raise ServiceError(f"Your game here is {title}, not Street Art — use its own commands.")
+    return record
+
+
+async def card_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The cards the caller may play right now, from the rules' own legal moves."""
+    try:
+        record = await my_street_art_game(interaction)
+    except ServiceError:
+        return []
+    service = flows.service_of(interaction)
+    names = service.names(record)
+    _, _, user = flows.where(interaction)
+    words = WORDS[GAME_ID]
+    choices = []
+    for action in service.legal(record, user):
+        if action["type"] != "play":
+            continue
+        label = words.action_label(action, names)
+        if current.lower() in label.lower():
+            choices.append(app_commands.Choice(name=label[:100], value=action["card"]))
+    return choices[:25]
+
+
+class StreetArt(commands.Cog):
+    """Street Art: play a card from your hand."""
+
+    streetart = app_commands.Group(
+        name="streetart", description="Street Art moves", guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @streetart.command(name="play")
+    @app_commands.describe(card="A card from your hand")
+    @app_commands.autocomplete(card=card_autocomplete)
+    async def play(self, interaction: discord.Interaction, card: str) -> None:
+        """Play a card; Fireworks and Brass Band ask their follow-up privately."""
+
+        async def flow() -> None:
+            record = await my_street_art_game(interaction)
+            card_id = card.strip().lower().replace(" ", "-")
+            if card_id not in CARDS:
+                by_name = {info.name.lower(): cid for cid, info in CARDS.items()}
+                card_id = by_name.get(card.strip().lower(), "")
+            if not card_id:
+                raise ServiceError(
+                    f"There is no Street Art card called “{card[:50]}” — pick one from the list."
+                )
+            await flows.play(interaction, {"type": "play", "card": card_id}, ref=record.id)
+
+        await flows.guard(interaction, flow())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(StreetArt(bot))

@@ -1,0 +1,225 @@
+"""`/game ...`: the shared lobby and table for every game."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import ServiceError
+from bot.store.base import GameRecord
+from cogs import flows, messages
+from cogs.messages import Post
+from rules import GAMES
+
+GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
+
+
+def parse_options(text: str | None) -> dict[str, object]:
+    """``key=value, key=value`` from `/game new options:`; values true/false/numbers/text."""
+    options: dict[str, object] = {}
+    for part in (text or "").replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, sep, raw = part.partition("=")
+        if not sep:
+            raise ServiceError(
+                f"Write options as `name=value`, e.g. `two_players=true` (got `{part.strip()}`)."
+            )
+        value = raw.strip()
+        lowered = value.lower()
+        options[key.strip()] = (
+            True
+            if lowered in ("true", "yes", "on")
+            else False
+            if lowered in ("false", "no", "off")
+            else int(value)
+            if value.lstrip("-").isdigit()
+            else value
+        )
+    return options
+
+
+def game_line(service_names: dict[str, str], record: GameRecord, title: str) -> str:
+    players = ", ".join(service_names[s.user] for s in record.seats)
+    return f"`{record.id}` · {title} · {record.status} · {players}"
+
+
+async def channel_game_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The open games of this channel, so nobody has to type an id."""
+    service = flows.service_of(interaction)
+    guild, channel, _ = flows.where(interaction)
+    choices = []
+    for record in await service.channel_games(guild, channel):
+        label = game_line(service.names(record), record, service.engine(record).title)
+        if current.lower() in label.lower():
+            choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
+    return choices[:25]
+
+
+GAME_REF = "A game id from /game list (only needed when several games run here)"
+
+
+class Table(commands.Cog):
+    """The lobby and the shared table commands."""
+
+    game = app_commands.Group(
+        name="game", description="Start, join and follow tabletop games", guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @game.command(name="new")
+    @app_commands.describe(game="Which game to play", options="Game options, e.g. two_players=true")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(
+        self, interaction: discord.Interaction, game: str, options: str | None = None
+    ) -> None:
+        """Open a new game in this channel; others join with the button or /game join."""
+
+        async def flow() -> None:
+            service = flows.service_of(interaction)
+            guild, channel, user = flows.where(interaction)
+            record = await service.new_game(
+                game, guild, channel, user, flows.display_name(interaction), parse_options(options)
+            )
+            await flows.send(interaction, messages.lobby_post(service, record))
+
+        await flows.guard(interaction, flow())
+
+    @game.command(name="join")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def join(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """Take a seat in the game waiting for players here."""
+
+        async def flow() -> None:
+            service = flows.service_of(interaction)
+            guild, channel, user = flows.where(interaction)
+            record = await service.join(guild, channel, user, flows.display_name(interaction), game)
+            await flows.lobby_change(
+                interaction, record, f"{flows.display_name(interaction)} joined."
+            )
+
+        await flows.guard(interaction, flow())
+
+    @game.command(name="leave")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def leave(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """Leave your game here (once it has started, an AI plays your seat)."""
+        await flows.guard(interaction, flows.leave(interaction, game))
+
+    @game.command(name="start")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def start(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """Start your game (host only)."""
+        await flows.guard(interaction, flows.start(interaction, game))
+
+    @game.command(name="board")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def board(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """Show the current board of your game (only to you)."""
+
+        async def flow() -> None:
+            service = flows.service_of(interaction)
+            guild, channel, user = flows.where(interaction)
+            await flows.show_board(interaction, await service.resolve(guild, channel, user, game))
+
+        await flows.guard(interaction, flow())
+
+    @game.command(name="hand")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def hand(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """Your private hand, with your moves (only you see it)."""
+
+        async def flow() -> None:
+            service = flows.service_of(interaction)
+            guild, channel, user = flows.where(interaction)
+            await flows.show_hand(interaction, await service.resolve(guild, channel, user, game))
+
+        await flows.guard(interaction, flow())
+
+    @game.command(name="status")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """Who is playing, whose turn it is, and the game's options."""
+
+        async def flow() -> None:
+            service = flows.service_of(interaction)
+            guild, channel, user = flows.where(interaction)
+            record = await service.resolve(guild, channel, user, game)
+            embed = messages.lobby_embed(service, record)
+            if record.status == "active":
+                embed.add_field(name="Turn", value=service.turn_message(record), inline=False)
+            outcome = messages.outcome_line(service, record)
+            if outcome:
+                embed.add_field(name="Result", value=outcome[:1024], inline=False)
+            embed.set_footer(text=f"Move {record.version}")
+            await flows.send(interaction, Post(embed=embed), ephemeral=True)
+
+        await flows.guard(interaction, flow())
+
+    @game.command(name="list")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        """The open games in this channel."""
+
+        async def flow() -> None:
+            service = flows.service_of(interaction)
+            guild, channel, _ = flows.where(interaction)
+            records = await service.channel_games(guild, channel)
+            if not records:
+                text = "No games in this channel yet — open one with `/game new`."
+            else:
+                lines = [game_line(service.names(r), r, service.engine(r).title) for r in records]
+                text = "**Games here:**\n" + "\n".join(lines)
+            await flows.send(interaction, Post(content=messages.clip(text, 2000)), ephemeral=True)
+
+        await flows.guard(interaction, flow())
+
+    @game.command(name="rules")
+    @app_commands.describe(game="Which game's rules (default: the game you play here)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """How to play, in short."""
+
+        async def flow() -> None:
+            game_id = game
+            if game_id is None:
+                service = flows.service_of(interaction)
+                guild, channel, user = flows.where(interaction)
+                try:
+                    game_id = (await service.resolve(guild, channel, user)).game
+                except ServiceError:
+                    game_id = next(iter(GAMES))
+            await flows.show_rules(interaction, game_id)
+
+        await flows.guard(interaction, flow())
+
+    @game.command(name="abandon")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def abandon(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """End a game without a result (host, or anyone with Manage Server)."""
+
+        async def flow() -> None:
+            service = flows.service_of(interaction)
+            guild, channel, user = flows.where(interaction)
+            is_admin = bool(interaction.permissions.manage_guild)
+            record = await service.abandon(guild, channel, user, is_admin, game)
+            title, who = service.engine(record).title, flows.display_name(interaction)
+            text = f"Game `{record.id}` ({title}) was abandoned by {who}."
+            await flows.send(interaction, Post(content=text))
+
+        await flows.guard(interaction, flow())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Table(bot))

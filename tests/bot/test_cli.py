@@ -1,0 +1,70 @@
+"""The command line: what a newcomer sees without a token, with a bad path, and from the demo."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.config import Settings, read_env_file
+from bot.demo import run_demo
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_cli(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    clean["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_run_without_a_token_says_what_to_put_in_env(tmp_path: Path) -> None:
+    done = run_cli("run", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN" in done.stderr and ".env" in done.stderr and "make demo" in done.stderr
+
+
+def test_an_unwritable_database_path_fails_at_start_naming_the_path(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where a folder should be")
+    bad = blocker / "games.db"
+    done = run_cli("run", cwd=tmp_path, DISCORD_TOKEN="x", DATABASE_URL=f"sqlite:///{bad}")
+    assert done.returncode == 1
+    assert str(bad) in done.stderr
+
+
+def test_env_file_is_read_and_the_environment_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = tmp_path / ".env"
+    env.write_text('# comment\nDISCORD_TOKEN="abc"\nexport LOG_LEVEL=DEBUG\nDATABASE_URL=\n')
+    assert read_env_file(env) == {"DISCORD_TOKEN": "abc", "LOG_LEVEL": "DEBUG", "DATABASE_URL": ""}
+    monkeypatch.setenv("LOG_LEVEL", "WARNING")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    settings = Settings.load(env)
+    assert settings.discord_token == "abc"
+    assert settings.log_level == "WARNING"
+    assert settings.database_url == "sqlite:///data/games.db"  # empty value: the default
+    assert Settings.load(env, database_url="sqlite:///x.db").database_url == "sqlite:///x.db"
+
+
+async def test_demo_plays_a_whole_game_and_writes_a_board_per_turn(tmp_path: Path) -> None:
+    result = await run_demo("street-art", f"sqlite:///{tmp_path / 'demo.db'}", tmp_path / "out")
+    assert len(result.boards) > 5 and result.winners
+    assert sum(result.scores.values()) <= 60
+    with Image.open(result.boards[-1]) as board:
+        assert board.format == "PNG" and board.width >= 800
+    log = result.log_path.read_text(encoding="utf-8")
+    assert "Game over" in log and "Final scores" in log and "**" not in log

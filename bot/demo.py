@@ -15,7 +15,7 @@ import images
 from bot.ai import RandomAgent
 from bot.service import GameService, Step
 from bot.store import open_store
-from bot.words import WORDS
+from bot.words import tell
 from rules import GAMES
 
 SEAT_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli")
@@ -64,13 +64,12 @@ async def run_demo(
             record = await service.join(guild, channel, seat, names[seat], record.id)
         result = await service.start(guild, channel, seats[0], record.id)
         record = result.record
-        words = WORDS[game]
         boards: list[Path] = []
         log_lines = [f"{GAMES[game].title} · game {record.id} · seed {seed}"]
 
         def publish(steps: list[Step]) -> None:
-            for step in steps:
-                log_lines.extend(plain(line) for line in words.describe(step.events, names))
+            told = tell(game, [(s.player, s.events) for s in steps], names)
+            log_lines.extend(plain(line) for line in told)
             path = out_dir / f"board-{len(boards):03d}.png"
             path.write_bytes(images.render(game, service.view(record, None)))
             boards.append(path)

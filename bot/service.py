@@ -267,16 +267,16 @@ class GameService:
             self._require_host(record, user, "start it")
             game = self.engine(record)
             players = [seat.user for seat in record.seats]
-            if len(players) < game.min_players:
-                raise ServiceError(
-                    f"{game.title} needs at least {game.min_players} players; "
-                    f"{len(players)} seated. Invite others to `/game join`, or add an AI."
-                )
             seed = self._seed_factory()
             try:
                 state = game.start(players, seed, record.options)
             except IllegalAction as error:
-                raise ServiceError(error.reason) from error
+                hint = (
+                    " Invite others to `/game join`, or add an AI."
+                    if len(players) < game.max_players
+                    else ""
+                )
+                raise ServiceError(error.reason + hint) from error
             record.seed = seed
             record.state = game.dump(state)
             record.status = ACTIVE

@@ -16,7 +16,7 @@ import discord
 import images
 from bot.service import GameService, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord
-from bot.words import WORDS
+from bot.words import WORDS, tell
 
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
@@ -94,8 +94,8 @@ def lobby_embed(service: GameService, record: GameRecord) -> discord.Embed:
         )
     if record.status == LOBBY:
         embed.set_footer(
-            text=f"{game.min_players}–{game.max_players} players. Join with the button or "
-            f"/game join; the host starts with Start or /game start."
+            text=f"{WORDS[record.game].PLAYERS}. Join with the button or /game join; "
+            "the host starts with Start or /game start."
         )
     return embed
 
@@ -121,12 +121,7 @@ def lobby_post(service: GameService, record: GameRecord, note: str | None = None
 
 
 def narrate(service: GameService, record: GameRecord, steps: list[Step]) -> list[str]:
-    words = WORDS[record.game]
-    names = service.names(record)
-    lines: list[str] = []
-    for step in steps:
-        lines.extend(words.describe(step.events, names))
-    return lines
+    return tell(record.game, [(s.player, s.events) for s in steps], service.names(record))
 
 
 def board_buttons(record: GameRecord) -> discord.ui.View:

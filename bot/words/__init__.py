@@ -15,6 +15,8 @@ from bot.words.common import name_of
 class GameWords(Protocol):
     #: A short summary for `/game rules`.
     RULES: str
+    #: How many may play, in words (options included), for the lobby.
+    PLAYERS: str
 
     def describe(self, events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
         """One line per event worth telling (a turn marker may be skipped)."""
@@ -28,4 +30,26 @@ class GameWords(Protocol):
 
 WORDS: dict[str, GameWords] = {"street-art": street_art}
 
-__all__ = ["WORDS", "GameWords", "name_of"]
+
+def tell(
+    game: str, steps: list[tuple[str, list[dict[str, Any]]]], names: dict[str, str]
+) -> list[str]:
+    """The sentences for a run of ``(player, events)`` steps. Consecutive steps of one player
+    are told together, so a card and its follow-up decision (a Fireworks victim chosen later)
+    read as one sentence."""
+    words = WORDS[game]
+    lines: list[str] = []
+    run: list[dict[str, Any]] = []
+    current: str | None = None
+    for player, events in steps:
+        if player != current and run:
+            lines.extend(words.describe(run, names))
+            run = []
+        current = player
+        run.extend(events)
+    if run:
+        lines.extend(words.describe(run, names))
+    return lines
+
+
+__all__ = ["WORDS", "GameWords", "name_of", "tell"]

@@ -32,16 +32,45 @@ def card_label(card: str) -> str:
     return f"{info.name} ({hearts(info.value)})" if info.value else info.name
 
 
+PLAYERS = "3–5 players (2 with the option two_players=true)"
+
+#: What a card's effect may be, told in the same sentence as playing it.
+EFFECTS = ("took", "stole", "fizzled")
+
+
 def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
+    """One sentence per card played ("Bo played Juggler and took 2 ♥ from the middle."), then
+    one per table-wide effect (Rain, reshuffles, the end)."""
     lines: list[str] = []
+    played: dict[str, Any] | None = None
     for event in events:
+        if event["type"] == "played":
+            played = event
+            continue
         line = _describe_one(event, names)
+        if played is not None and event["type"] in EFFECTS and line:
+            line = f"{_describe_one(played, names)[:-1]} and {_effect(event, names)}."
+            played = None
+        elif played is not None:
+            lines.append(_describe_one(played, names))
+            played = None
         if line:
             lines.append(line)
+    if played is not None:
+        lines.append(_describe_one(played, names))
     return lines
 
 
-def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str | None:
+def _effect(event: dict[str, Any], names: dict[str, str]) -> str:
+    """The effect part of a card's sentence, after "X played Y and"."""
+    if event["type"] == "took":
+        return f"took {hearts(event['hearts'])} from the middle"
+    if event["type"] == "stole":
+        return f"stole {hearts(event['hearts'])} from {name_of(names, event['from'])}"
+    return "found nobody to steal from"
+
+
+def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
     kind = event["type"]
     who = name_of(names, event.get("player"))
     if kind == "played":
@@ -69,7 +98,7 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str | None:
         best = max(event["scores"].values(), default=0)
         verb = "wins" if len(event["winners"]) == 1 else "win"
         return f"🏁 Game over! {winners} {verb} with {hearts(best)}."
-    return None  # "drew" and "turn" are shown by the board and the mention
+    return ""  # "drew", "turn" and "skipped" are shown by the board and the mention
 
 
 def action_label(action: dict[str, Any], names: dict[str, str]) -> str:

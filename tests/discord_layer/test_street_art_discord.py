@@ -1,0 +1,288 @@
+"""Street Art through Discord as players use it: raw interactions in, what each player sees out.
+
+Every test drives the real bot (``bot.create_bot``) through discord.py's real dispatch with the
+HTTP layer recorded (tests/harness); at teardown every recorded payload is checked against
+Discord's limits and its OpenAPI spec.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import discord
+from PIL import Image
+
+from bot import create_bot
+from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
+
+pytest_plugins = ["tests.harness.fixtures"]
+
+ANA = User(id=1001, name="ana", global_name="Ana")
+BO = User(id=1002, name="bo", global_name="Bo")
+CY = User(id=1003, name="cy", global_name="Cy")
+DEE = User(id=1004, name="dee", global_name="Dee")
+MOD = User(
+    id=1005, name="mod", global_name="Mod", permissions=discord.Permissions(manage_guild=True)
+)
+EVERYONE = [ANA, BO, CY, DEE, MOD]
+BY_ID = {user.id: user for user in EVERYONE}
+TABLE = Channel(id=2001, name="street-art")
+GUILD = 3001
+
+
+def new_bot(tmp_path: Path) -> discord.Client:
+    return create_bot(database_url=f"sqlite:///{tmp_path / 'games.db'}", discord_token="")
+
+
+async def table(harness_factory, tmp_path: Path, fake: FakeDiscord | None = None) -> Harness:
+    return await harness_factory(
+        new_bot(tmp_path), fake or FakeDiscord(), guild_id=GUILD, channels=[TABLE], members=EVERYONE
+    )
+
+
+def assert_is_board(post: SeenMessage) -> None:
+    """What every public turn post must carry: words, the image, and the buttons."""
+    assert not post.ephemeral
+    png = post.embed_image()
+    assert png is not None and png == post.files["board.png"]
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.format == "PNG" and image.width >= 800
+    labels = [b.label for b in post.buttons]
+    assert "Board" in labels and "Rules" in labels
+    assert "Your hand" not in post.text()
+
+
+async def open_lobby(h: Harness, *players: User) -> SeenMessage:
+    lobby = (await h.slash(players[0], "game new", game="street-art")).message
+    assert not lobby.ephemeral
+    assert [b.label for b in lobby.buttons] == ["Join", "Leave", "Add AI", "Start"]
+    for player in players[1:]:
+        await h.click(player, h.message(lobby), label="Join")
+    return h.message(lobby)
+
+
+async def start_game(h: Harness, lobby: SeenMessage, host: User) -> SeenMessage:
+    response = await h.click(host, lobby, label="Start")
+    board = response.public_messages[-1]
+    assert_is_board(board)
+    assert "begins" in board.text()
+    return board
+
+
+def current_player(board: SeenMessage) -> User:
+    (player_id,) = board.mentions
+    return BY_ID[player_id]
+
+
+def board_of(response: Response) -> SeenMessage | None:
+    boards = [m for m in response.public_messages if m.files.get("board.png")]
+    return boards[-1] if boards else None
+
+
+FOLLOW_UPS: list[str] = []  # labels of follow-up buttons clicked, so the game test can check them
+
+
+async def play_turn(
+    h: Harness, board: SeenMessage, rng: random.Random, use_slash: bool
+) -> SeenMessage:
+    """One whole turn as a player would take it, follow-ups included; returns the next board."""
+    player = current_player(board)
+    if use_slash:
+        choices = await h.autocomplete(player, "streetart play", focused="card", value="")
+        assert choices, "the player to move always has a card to play"
+        response = await h.slash(player, "streetart play", card=rng.choice(choices)["value"])
+    else:
+        panel = (await h.click(player, board, label="My hand")).message
+        assert panel.ephemeral and panel.visible_to == player.id
+        assert "Your hand:" in panel.content
+        select = panel.selects[0]
+        value = rng.choice(select.options)["value"]
+        response = await h.select(player, panel, select.custom_id, [value])
+    for _ in range(20):  # follow-ups: a Fireworks victim, another Brass Band or stop
+        posted = board_of(response)
+        if posted is not None:
+            return posted
+        panel = response.ephemeral_messages[-1]
+        assert panel.buttons, f"a turn that is not over offers its next choice: {panel.content}"
+        labels = [b.label or "" for b in panel.buttons]
+        assert not any(player.global_name in label for label in labels), "never aim at yourself"
+        button = rng.choice(panel.buttons)
+        FOLLOW_UPS.append(button.label or "")
+        response = await h.click(player, panel, button.custom_id)
+    raise AssertionError("a turn never ended")
+
+
+# -- the whole game -------------------------------------------------------------------------------
+
+
+async def test_a_whole_three_player_game_by_commands_and_buttons(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_lobby(h, ANA, BO)
+    joined = await h.slash(CY, "game join")
+    assert not joined.message.ephemeral and "Cy joined" in joined.message.text()
+    refused = await h.click(BO, h.message(lobby), label="Start")
+    assert "Only the host (Ana)" in refused.ephemeral_text()
+    board = await start_game(h, h.message(lobby), ANA)
+    assert h.message(lobby).buttons == []  # the lobby closed
+
+    rng = random.Random(7)
+    FOLLOW_UPS.clear()
+    boards = 1
+    while "Game over" not in board.text():
+        board = await play_turn(h, board, rng, use_slash=boards % 3 == 0)
+        assert_is_board(board)
+        boards += 1
+        assert boards < 400, "the game never ended"
+        if "Game over" not in board.text():
+            assert len(board.mentions) == 1 and board.content.startswith("<@")
+    assert "Final scores" in board.text() and "Winner" in board.text()
+    assert board.mentions == []  # nobody is pinged for the end
+    # This seed's game took follow-up choices of both kinds through buttons.
+    assert any(label.startswith("Steal 2") for label in FOLLOW_UPS)
+    assert any("Brass Band" in label for label in FOLLOW_UPS)
+    public_text = "\n".join(m.text() for m in h.channel_messages(TABLE))
+    assert "Your hand" not in public_text and "Your move" not in public_text
+
+
+async def test_board_rules_status_and_list_answer_privately(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
+    private = await h.click(DEE, board, label="Board")
+    assert private.message.ephemeral and private.message.embed_image()
+    rules = await h.click(DEE, board, label="Rules")
+    assert rules.message.ephemeral and "Brass Band" in rules.message.text()
+    status = await h.slash(BO, "game status")
+    assert status.message.ephemeral and "turn" in status.message.text()
+    listing = await h.slash(DEE, "game list")
+    assert listing.message.ephemeral and "Street Art" in listing.message.text()
+    hand = await h.slash(BO, "game hand")
+    assert hand.message.ephemeral and "Your hand:" in hand.message.text()
+    board_cmd = await h.slash(CY, "game board")
+    assert board_cmd.message.ephemeral and board_cmd.message.embed_image()
+
+
+# -- bad input: an ephemeral sentence, nothing changed ---------------------------------------------
+
+
+async def test_bad_moves_get_a_private_sentence(harness_factory, tmp_path: Path) -> None:
+    h = await table(harness_factory, tmp_path)
+    board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
+    mover = current_player(board)
+    waiting = next(p for p in (ANA, BO, CY) if p != mover)
+    out_of_turn = await h.slash(waiting, "streetart play", card="rain")
+    assert f"It is {mover.global_name}'s turn" in out_of_turn.ephemeral_text()
+    assert out_of_turn.public_messages == []
+
+    stranger = await h.slash(DEE, "game hand")
+    assert "You are not in a game in this channel — `/game list`" in stranger.ephemeral_text()
+    stranger_play = await h.slash(DEE, "streetart play", card="juggler")
+    assert "not in a game in this channel" in stranger_play.ephemeral_text()
+
+    hand = (await h.click(mover, board, label="My hand")).message
+    held = hand.content.split("Your hand:", 1)[1].split("\n", 1)[0]
+    missing = next(c for c in ("Rain", "Fire Breather", "Juggler", "Beatboxer") if c not in held)
+    not_held = await h.slash(mover, "streetart play", card=missing)
+    assert "do not hold" in not_held.ephemeral_text()
+    nonsense = await h.slash(mover, "streetart play", card="a kazoo")
+    assert "no Street Art card called" in nonsense.ephemeral_text()
+
+    unknown = await h.slash(ANA, "game board", game="zzzzzz")
+    assert "no game `zzzzzz`" in unknown.ephemeral_text()
+    # Nothing above changed the game: the same player is still to move.
+    status = await h.slash(ANA, "game status")
+    assert f"It is {mover.global_name}'s turn" in status.ephemeral_text()
+
+
+async def test_lobby_refusals(harness_factory, tmp_path: Path) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = (await h.slash(ANA, "game new", game="street-art")).message
+    too_few = await h.click(ANA, lobby, label="Start")
+    assert "3 to 5 players" in too_few.ephemeral_text()
+    again = await h.slash(ANA, "game new", game="street-art")
+    assert "already in game" in again.ephemeral_text()
+    twice = await h.click(BO, lobby, label="Join")
+    assert "Bo joined" in twice.message.text()
+    twice = await h.click(BO, h.message(lobby), label="Join")
+    assert "already in game" in twice.ephemeral_text()
+    not_seated = await h.click(DEE, h.message(lobby), label="Leave")
+    assert "You are not in game" in not_seated.ephemeral_text()
+
+
+async def test_joining_a_full_or_started_game_and_abandoning(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_lobby(h, ANA, BO, CY)
+    for _ in range(2):
+        await h.click(ANA, h.message(lobby), label="Add AI")
+    full = await h.click(DEE, h.message(lobby), label="Join")
+    assert "is full" in full.ephemeral_text()
+    unknown_option = await h.slash(
+        DEE, "game new", options={"game": "street-art", "options": "colour=red"}
+    )
+    assert "no option colour" in unknown_option.ephemeral_text()
+
+    await start_game(h, h.message(lobby), ANA)
+    game_id = h.message(lobby).embeds[0]["title"].rsplit(" ", 1)[1]
+    late = await h.slash(DEE, "game join", game=game_id)
+    assert "already started" in late.ephemeral_text()
+    not_host = await h.slash(BO, "game abandon")
+    assert "Only the host or someone with Manage Server" in not_host.ephemeral_text()
+    by_mod = await h.slash(MOD, "game abandon", game=game_id)
+    assert not by_mod.message.ephemeral and "abandoned by Mod" in by_mod.message.text()
+    after = await h.slash(BO, "game hand")
+    assert "not in a game in this channel" in after.ephemeral_text()
+
+
+async def test_a_click_on_an_out_of_date_panel_shows_the_current_board(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
+    mover = current_player(board)
+    old_panel = (await h.click(mover, board, label="My hand")).message
+    rng = random.Random(1)
+    await play_turn(h, board, rng, use_slash=True)  # the game moves on
+    select = old_panel.selects[0]
+    stale = await h.select(mover, old_panel, select.custom_id, [select.options[0]["value"]])
+    assert "out of date" in stale.ephemeral_text()
+    assert stale.message.ephemeral and stale.message.embed_image()
+    assert stale.public_messages == []
+
+
+async def test_leaving_a_running_game_hands_the_seat_to_an_ai(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
+    leaver = current_player(board)
+    left = await h.slash(leaver, "game leave")
+    posted = board_of(left)
+    assert posted is not None and "an AI plays their seat" in posted.text()
+    assert leaver.id not in posted.mentions
+
+
+# -- restart --------------------------------------------------------------------------------------
+
+
+async def test_a_restarted_bot_answers_buttons_the_first_one_posted(
+    harness_factory, tmp_path: Path
+) -> None:
+    fake = FakeDiscord()
+    first = await table(harness_factory, tmp_path, fake)
+    board = await start_game(first, await open_lobby(first, ANA, BO, CY), ANA)
+    await first.close()
+
+    second = await harness_factory(new_bot(tmp_path), fake)  # same database, same Discord
+    mover = current_player(board)
+    panel = (await second.click(mover, board, label="My hand")).message
+    assert panel.ephemeral and "Your hand:" in panel.content
+    select = panel.selects[0]
+    response = await second.select(mover, panel, select.custom_id, [select.options[0]["value"]])
+    assert response.ephemeral_messages or board_of(response) is not None

@@ -54,6 +54,9 @@ class GameRecord:
     version: int = 0
     thread: str | None = None
     journal: list[dict[str, Any]] = field(default_factory=list)
+    #: When to remind the players who owe a decision, and when their AI decides for them.
+    remind_at: float | None = None
+    deadline: float | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
 
@@ -88,8 +91,8 @@ class Store(Protocol):
         """Games of one channel with one of ``statuses``, oldest first."""
 
     async def save_lobby(self, record: GameRecord, expected_version: int) -> None:
-        """Write status, seats, options, seed, state, journal and version of ``record`` if the
-        stored
+        """Write status, seats, options, seed, state, journal, timers and version of ``record``
+        if the stored
         version still equals ``expected_version``; otherwise raise VersionConflict. Used for
         join/leave/start/abandon (start also writes the first state snapshot)."""
 
@@ -101,9 +104,17 @@ class Store(Protocol):
         action: dict[str, Any],
     ) -> int:
         """One transaction: append ``action`` to the log, write ``record.state``,
-        ``record.status``, ``record.journal`` and ``record.version``, only if the stored version
-        equals
+        ``record.status``, ``record.journal``, the timers and ``record.version``, only if the
+        stored version equals
         ``expected_version`` (else VersionConflict, nothing written). Returns the action's seq."""
+
+    async def set_timers(
+        self, game_id: str, remind_at: float | None, deadline: float | None
+    ) -> None:
+        """Set a game's reminder time and deadline, without changing its version."""
+
+    async def due_games(self, now: float) -> list[GameRecord]:
+        """Active games whose ``remind_at`` or ``deadline`` is at or before ``now``."""
 
     async def actions(self, game_id: str) -> list[LoggedAction]:
         """The action log of a game, in order."""

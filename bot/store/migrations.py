@@ -40,13 +40,15 @@ MIGRATIONS: list[Step] = [
             journal    TEXT NOT NULL DEFAULT '[]',
             created_at REAL NOT NULL,
             updated_at REAL NOT NULL,
+            remind_at  REAL,
             deadline   REAL
         )
         """,
         # A player's command resolves to the open games of one channel: this is the hot lookup.
         "CREATE INDEX games_by_channel ON games (guild, channel, status)",
-        # The scheduler looks for the next deadline among open games.
+        # The scheduler looks for the next reminder or deadline among open games.
         "CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL",
+        "CREATE INDEX games_by_reminder ON games (remind_at) WHERE remind_at IS NOT NULL",
         """
         CREATE TABLE seats (
             game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,

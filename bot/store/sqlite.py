@@ -31,6 +31,7 @@ from typing import Any
 import aiosqlite
 
 from bot.store.base import (
+    ACTIVE,
     OPEN_STATUSES,
     GameRecord,
     LoggedAction,
@@ -44,7 +45,7 @@ MEMORY = ":memory:"
 
 _GAME_COLUMNS = (
     "id, game, guild, channel, thread, host, status, seed, options, state, version, "
-    "created_at, updated_at, journal"
+    "created_at, updated_at, journal, remind_at, deadline"
 )
 
 
@@ -215,6 +216,8 @@ class SqliteStore:
                 created_at=r[11],
                 updated_at=r[12],
                 journal=json.loads(r[13]),
+                remind_at=r[14],
+                deadline=r[15],
             )
             for r in rows
         ]
@@ -246,7 +249,7 @@ class SqliteStore:
             async with self._write() as conn:
                 await conn.execute(
                     f"INSERT INTO games ({_GAME_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record.id,
                         record.game,
@@ -262,6 +265,8 @@ class SqliteStore:
                         created,
                         updated,
                         _dumps(record.journal),
+                        record.remind_at,
+                        record.deadline,
                     ),
                 )
                 await self._insert_seats(conn, record.id, record.seats)
@@ -307,7 +312,8 @@ class SqliteStore:
                 record.id,
                 expected_version,
                 "UPDATE games SET status = ?, seed = ?, options = ?, thread = ?, state = ?, "
-                "journal = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
+                "journal = ?, remind_at = ?, deadline = ?, version = ?, updated_at = ? "
+                "WHERE id = ? AND version = ?",
                 (
                     record.status,
                     record.seed,
@@ -315,6 +321,8 @@ class SqliteStore:
                     record.thread,
                     None if record.state is None else _dumps(record.state),
                     _dumps(record.journal),
+                    record.remind_at,
+                    record.deadline,
                     record.version,
                     now,
                 ),
@@ -342,12 +350,14 @@ class SqliteStore:
                 conn,
                 record.id,
                 expected_version,
-                "UPDATE games SET state = ?, status = ?, journal = ?, version = ?, updated_at = ? "
-                "WHERE id = ? AND version = ?",
+                "UPDATE games SET state = ?, status = ?, journal = ?, remind_at = ?, deadline = ?, "
+                "version = ?, updated_at = ? WHERE id = ? AND version = ?",
                 (
                     None if record.state is None else _dumps(record.state),
                     record.status,
                     _dumps(record.journal),
+                    record.remind_at,
+                    record.deadline,
                     record.version,
                     now,
                 ),
@@ -362,6 +372,28 @@ class SqliteStore:
             )
         record.updated_at = now
         return seq
+
+    async def set_timers(
+        self, game_id: str, remind_at: float | None, deadline: float | None
+    ) -> None:
+        """Move a game's reminder and deadline without touching its version: a reminder sent
+        must not make the buttons on its board out of date."""
+        async with self._write() as conn:
+            await conn.execute(
+                "UPDATE games SET remind_at = ?, deadline = ? WHERE id = ?",
+                (remind_at, deadline, game_id),
+            )
+
+    async def due_games(self, now: float) -> list[GameRecord]:
+        """Active games whose reminder or deadline has come, soonest first."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? "
+                "AND (remind_at <= ? OR deadline <= ?) "
+                "ORDER BY MIN(COALESCE(remind_at, deadline), COALESCE(deadline, remind_at))",
+                (ACTIVE, now, now),
+            )
+            return await self._records(conn, rows)
 
     async def actions(self, game_id: str) -> list[LoggedAction]:
         async with self._read() as conn:

@@ -553,3 +553,32 @@ async def test_open_store_end_to_end(tmp_path: Path) -> None:
     finally:
         await store.close()
     assert (tmp_path / "x" / "games.db").is_file()
+
+
+async def test_timers_travel_with_the_record_and_due_games_finds_them(tmp_path) -> None:
+    """Reminders and deadlines survive a restart, and moving them does not bump the version
+    (a reminder must not make the buttons on the board out of date)."""
+    path = str(tmp_path / "timers.db")
+    store = SqliteStore(path)
+    await store.open()
+    soon = GameRecord(id="soon01", game="street-art", guild="g", channel="c", host="h")
+    later = GameRecord(id="late01", game="street-art", guild="g", channel="c", host="h")
+    for record, at in ((soon, 100.0), (later, 500.0)):
+        record.status = "active"
+        record.remind_at, record.deadline = at, at + 1000
+        await store.create_game(record)
+    assert [r.id for r in await store.due_games(200.0)] == ["soon01"]
+    assert [r.id for r in await store.due_games(600.0)] == ["soon01", "late01"]
+    await store.set_timers("soon01", None, 1100.0)
+    await store.close()
+
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        again = await store.get_game("soon01")
+        assert again is not None and (again.remind_at, again.deadline) == (None, 1100.0)
+        assert again.version == soon.version
+        assert [r.id for r in await store.due_games(600.0)] == ["late01"]
+        assert [r.id for r in await store.due_games(1100.0)] == ["late01", "soon01"]  # 500 < 1100
+    finally:
+        await store.close()

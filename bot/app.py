@@ -41,7 +41,11 @@ class TabletopBot(commands.Bot):
 
         self.store = open_store(self.settings.database_url)
         await self.store.open()
-        self.service = GameService(self.store)
+        self.service = GameService(
+            self.store,
+            remind_after=Settings.hours(self.settings.remind_hours),
+            timeout_after=Settings.hours(self.settings.turn_timeout_hours),
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # Registered once: every button on any old message keeps working after a restart.

@@ -36,15 +36,33 @@ class Settings:
     dev_guild_id: str = ""
     log_level: str = "INFO"
     demo_dir: str = "out/demo"
+    #: Hours a player may take before a reminder, and before their AI decides (0: never).
+    remind_hours: float = 24.0
+    turn_timeout_hours: float = 72.0
+
+    @staticmethod
+    def hours(value: float) -> float | None:
+        """Hours as seconds, ``None`` for 0 (off)."""
+        return value * 3600 if value > 0 else None
 
     @classmethod
     def load(cls, env_file: str | Path = ".env", **overrides: str) -> Settings:
         """Environment variables win over ``.env``; keyword overrides win over both."""
         merged = {**read_env_file(Path(env_file)), **os.environ}
-        values: dict[str, str] = {}
+        raw: dict[str, str] = {}
         for f in fields(cls):
             key = f.name.upper()
             if key in merged and merged[key] != "":
-                values[f.name] = merged[key]
-        values.update({k: v for k, v in overrides.items() if v is not None})
+                raw[f.name] = merged[key]
+        raw.update({k: v for k, v in overrides.items() if v is not None})
+        defaults = cls()
+        values: dict[str, object] = {}
+        for name, value in raw.items():
+            kind = type(getattr(defaults, name))
+            try:
+                values[name] = kind(value)
+            except ValueError as error:
+                raise ValueError(
+                    f"{name.upper()}={value!r} is not a valid {kind.__name__}"
+                ) from error
         return cls(**values)

@@ -52,11 +52,13 @@ class Step:
 class MoveResult:
     """The game after a change: every step applied (the player's, then AI seats'), and the
     steps of finished turns that a public post should now tell (``told``, empty while the
-    acting player is still in the middle of their turn)."""
+    acting player is still in the middle of their turn). ``timed_out``: the players whose
+    AI decided because their time ran out."""
 
     record: GameRecord
     steps: list[Step] = field(default_factory=list)
     told: list[Step] = field(default_factory=list)
+    timed_out: list[str] = field(default_factory=list)
 
     @property
     def finished(self) -> bool:
@@ -87,11 +89,17 @@ class GameService:
         agent: RandomAgent | None = None,
         seed_factory: Callable[[], str] = lambda: secrets.token_hex(8),
         clock: Callable[[], float] = time.time,
+        remind_after: float | None = None,
+        timeout_after: float | None = None,
     ) -> None:
+        """``remind_after``/``timeout_after``: seconds a human may take over a decision before
+        a reminder, and before their AI decides for them (``None``: never)."""
         self.store = store
+        self.remind_after = remind_after
+        self.timeout_after = timeout_after
         self.games = games if games is not None else GAMES
         self.agent = agent or RandomAgent()
-        self._seed_factory = seed_factory
+        self.seed_factory = seed_factory
         self._clock = clock
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -130,6 +138,29 @@ class GameService:
         if record.state is None:
             return None
         return self.engine(record).outcome(self.state(record))
+
+    async def history(self, record: GameRecord) -> list[Step]:
+        """Every step of a game, replayed from its seed and action log.
+
+        The replay must land exactly on the stored snapshot (a game is a function of its seed
+        and log); a mismatch means the snapshot or an engine changed and is reported loudly.
+        """
+        if record.state is None:
+            return []
+        game = self.engine(record)
+        state = game.start([seat.user for seat in record.seats], record.seed, record.options)
+        steps = []
+        try:
+            for row in await self.store.actions(record.id):
+                state, events = game.play(state, row.player, row.action)
+                steps.append(Step(row.player, row.action, events))
+            exact = game.dump(state) == record.state
+        except IllegalAction:
+            exact = False
+        if not exact:
+            log.error("game %s: replaying the log does not reproduce the snapshot", record.id)
+            raise ServiceError(f"Game `{record.id}`: its history could not be replayed exactly.")
+        return steps
 
     async def get(self, game_id: str, guild: str | None = None) -> GameRecord:
         """A game by its short id; ``guild`` keeps one server from reaching another's games."""
@@ -254,6 +285,7 @@ class GameService:
                 record.host = humans[0].user if humans else record.host
             if not any(not s.ai for s in record.seats):
                 record.status = ABANDONED
+            self._arm_timers(record)
             record = await self._save_lobby(record, f"{user} left; the AI took the seat")
             result = MoveResult(record)
             await self._run_ai(record, result)
@@ -267,7 +299,7 @@ class GameService:
             self._require_host(record, user, "start it")
             game = self.engine(record)
             players = [seat.user for seat in record.seats]
-            seed = self._seed_factory()
+            seed = self.seed_factory()
             try:
                 state = game.start(players, seed, record.options)
             except IllegalAction as error:
@@ -280,6 +312,7 @@ class GameService:
             record.seed = seed
             record.state = game.dump(state)
             record.status = ACTIVE
+            self._arm_timers(record)
             record = await self._save_lobby(record, "started")
             result = MoveResult(record)
             await self._run_ai(record, result)
@@ -365,12 +398,15 @@ class GameService:
         entry = {"player": step.player, "action": step.action, "events": step.events}
         turn_over = record.status != ACTIVE or self.to_move(record) != [step.player]
         record.journal = [] if turn_over else [*journal, entry]
+        timers = record.remind_at, record.deadline
+        self._arm_timers(record)
         record.version = expected + 1
         record.updated_at = self._clock()
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
         except VersionConflict:
             record.version, record.journal = expected, journal
+            record.remind_at, record.deadline = timers
             raise
         log.info("game %s v%d: %s %s", record.id, record.version, step.player, step.action)
         result.steps.append(step)
@@ -393,6 +429,53 @@ class GameService:
             action = self.agent.choose(game, state, player)
             await self._commit(record, self._apply(record, player, action), result)
         raise ServiceError(f"Game `{record.id}`: the AI seats did not finish their turns.")
+
+    # -- time: reminders and timeouts -----------------------------------------------------
+
+    def waiting_humans(self, record: GameRecord) -> list[str]:
+        seats = {seat.user: seat for seat in record.seats}
+        return [p for p in self.to_move(record) if p in seats and not seats[p].ai]
+
+    def _arm_timers(self, record: GameRecord) -> None:
+        """Restart the clock whenever the game moves: a reminder, then a deadline, for the
+        humans who owe a decision (none while only AI seats or nobody are to move)."""
+        if record.status != ACTIVE or not self.waiting_humans(record):
+            record.remind_at = record.deadline = None
+            return
+        now = self._clock()
+        record.remind_at = now + self.remind_after if self.remind_after else None
+        record.deadline = now + self.timeout_after if self.timeout_after else None
+
+    async def due(self, now: float) -> list[GameRecord]:
+        """Games whose reminder or deadline has come."""
+        return await self.store.due_games(now)
+
+    async def remind(self, record: GameRecord) -> list[str]:
+        """Mark the reminder sent; return who to remind. The version is untouched, so the
+        buttons on the current board stay valid."""
+        await self.store.set_timers(record.id, None, record.deadline)
+        return self.waiting_humans(record)
+
+    async def time_out(self, game_id: str, now: float) -> MoveResult:
+        """The deadline passed: each human who owes a decision has it taken by the AI (their
+        seat stays theirs for the next turn), then AI seats play on as usual."""
+        async with self._locks[game_id]:
+            record = await self.get(game_id)
+            result = MoveResult(record)
+            if record.status != ACTIVE or record.deadline is None or record.deadline > now:
+                return result  # someone moved meanwhile: the clock was restarted
+            game = self.engine(record)
+            for player in self.waiting_humans(record):
+                result.timed_out.append(player)
+                for _ in range(MAX_AI_STEPS):
+                    state = game.load(record.state)
+                    if record.status != ACTIVE or player not in game.to_move(state):
+                        break
+                    action = self.agent.choose(game, state, player)
+                    await self._commit(record, self._apply(record, player, action), result)
+            await self._run_ai(record, result)
+            log.info("game %s: timed out %s", record.id, result.timed_out)
+            return result
 
     # -- helpers -------------------------------------------------------------------------
 

@@ -64,7 +64,7 @@ async def guard(interaction: discord.Interaction, flow: Awaitable[Any]) -> None:
     except ServiceError as error:
         await reply_error(interaction, error.message)
     except discord.NotFound as error:
-        if error.code != UNKNOWN_INTERACTION:
+        if not expired(error):
             raise
         # The 3-second window or the 15-minute token ran out; the game itself goes on.
         log.warning("interaction %s expired before we answered", interaction.id)
@@ -117,15 +117,40 @@ async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
 # -- changing --------------------------------------------------------------------------------
 
 
+def expired(error: discord.NotFound) -> bool:
+    return error.code == UNKNOWN_INTERACTION
+
+
 async def publish(
-    interaction: discord.Interaction, result: MoveResult, headline: str | None = None
+    interaction: discord.Interaction,
+    result: MoveResult,
+    headline: str | None = None,
+    *,
+    answered: bool = True,
 ) -> None:
-    """Post the public board for a finished turn (or the game's start or end)."""
+    """Post the public board for a finished turn (or the game's start or end).
+
+    The move is already stored: if the interaction expired before we could answer it
+    (``answered`` false, or the defer fails with 10062), the board goes to the channel
+    directly, so the table still sees the turn.
+    """
     service = service_of(interaction)
-    if not interaction.response.is_done():
-        await interaction.response.defer(thinking=True)
+    if answered and not interaction.response.is_done():
+        try:
+            await interaction.response.defer(thinking=True)
+        except discord.NotFound as error:
+            if not expired(error):
+                raise
+            answered = False
     post = await messages.board_post(service, result.record, result.told, headline)
-    await interaction.followup.send(**post.kwargs())
+    if answered:
+        await interaction.followup.send(**post.kwargs())
+        return
+    log.warning(
+        "interaction %s expired; posting game %s in its channel", interaction.id, result.record.id
+    )
+    if interaction.channel is not None:
+        await interaction.channel.send(**post.kwargs())  # type: ignore[union-attr]
 
 
 async def play(
@@ -146,9 +171,15 @@ async def play(
     names = service.names(record)
     done = WORDS[record.game].action_label(action, names)
     if result.turn_over:
+        answered = True
         if from_panel:
-            await interaction.response.edit_message(content=f"✅ {done}", view=None)
-        await publish(interaction, result)
+            try:
+                await interaction.response.edit_message(content=f"✅ {done}", view=None)
+            except discord.NotFound as error:
+                if not expired(error):
+                    raise
+                answered = False
+        await publish(interaction, result, answered=answered)
         return
     so_far = "\n".join(messages.narrate(service, record, result.steps))
     panel = messages.hand_panel(service, record, user, note=so_far)

@@ -203,6 +203,26 @@ class Table(commands.Cog):
 
         await flows.guard(interaction, flow())
 
+    @game.command(name="history")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """What happened so far, replayed from the game's log (only you see it)."""
+
+        async def flow() -> None:
+            service = flows.service_of(interaction)
+            guild, channel, user = flows.where(interaction)
+            record = await service.resolve(guild, channel, user, game)
+            lines = messages.narrate(service, record, await service.history(record))
+            text = "\n".join(lines) or "Nothing has happened yet."
+            if len(text) > messages.EMBED_DESCRIPTION_LIMIT:  # the latest moves matter most
+                text = "…" + text[-(messages.EMBED_DESCRIPTION_LIMIT - 1) :]
+            title = f"{service.engine(record).title} · game {record.id}: history"
+            embed = discord.Embed(title=messages.clip(title, 256), description=text)
+            await flows.send(interaction, Post(embed=embed), ephemeral=True)
+
+        await flows.guard(interaction, flow())
+
     @game.command(name="abandon")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)

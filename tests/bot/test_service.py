@@ -304,3 +304,85 @@ async def test_a_game_continues_after_reopening_the_database(tmp_path: Path) -> 
         assert result.record.version == record.version + 1
     finally:
         await store.close()
+
+
+# -- the clock: reminders and timeouts ---------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_move_restarts_the_reminder_and_the_deadline(store: SqliteStore) -> None:
+    clock = Clock()
+    service = GameService(store, clock=clock, remind_after=100, timeout_after=1000)
+    record = await started(service, ANA, BO, CY)
+    assert (record.remind_at, record.deadline) == (clock.now + 100, clock.now + 1000)
+    assert await service.due(clock.now + 99) == []
+    clock.now += 50
+    turn = current(service, record)
+    record = (await service.move(G, C, turn, playable(service, record, turn))).record
+    assert (record.remind_at, record.deadline) == (clock.now + 100, clock.now + 1000)
+
+
+async def test_a_reminder_is_sent_once_and_keeps_the_board_current(store: SqliteStore) -> None:
+    clock = Clock()
+    service = GameService(store, clock=clock, remind_after=100, timeout_after=1000)
+    record = await started(service, ANA, BO, CY)
+    (due,) = await service.due(clock.now + 100)
+    assert await service.remind(due) == [current(service, record)]
+    after = await service.get(record.id)
+    assert after.remind_at is None and after.deadline == record.deadline
+    assert after.version == record.version  # the buttons on the board stay valid
+    assert await service.due(clock.now + 999) == []
+
+
+async def test_at_the_deadline_the_ai_decides_for_the_late_player(store: SqliteStore) -> None:
+    clock = Clock()
+    service = GameService(store, clock=clock, remind_after=None, timeout_after=1000)
+    record = await started(service, ANA, BO, CY)
+    late = current(service, record)
+    early = await service.time_out(record.id, clock.now + 999)
+    assert early.timed_out == [] and early.steps == []
+    result = await service.time_out(record.id, clock.now + 1000)
+    assert result.timed_out == [late]
+    assert result.told and result.told[0].player == late
+    assert late not in service.to_move(result.record)
+    seat = result.record.seat_of(late)
+    assert seat is not None and not seat.ai  # still their seat next turn
+
+
+async def test_no_clock_runs_while_only_ai_seats_are_to_move(store: SqliteStore) -> None:
+    service = GameService(store, clock=Clock(), remind_after=100, timeout_after=1000)
+    await lobby(service, ANA)
+    await service.add_ai(G, C, ANA)
+    await service.add_ai(G, C, ANA)
+    record = (await service.start(G, C, ANA)).record
+    assert service.to_move(record) == [ANA] and record.deadline is not None
+    result = await service.leave(G, C, ANA)  # the last human leaves: AI seats only
+    assert result.record.status == ABANDONED
+    assert (result.record.remind_at, result.record.deadline) == (None, None)
+
+
+async def test_history_replays_the_log_onto_the_snapshot(service: GameService) -> None:
+    record = await started(service, ANA, BO, CY)
+    played = []
+    for _ in range(6):
+        turn = current(service, record)
+        action = playable(service, record, turn)
+        result = await service.move(G, C, turn, action)
+        played.extend(result.steps)
+        record = result.record
+    assert await service.history(record) == played
+
+
+async def test_history_refuses_a_snapshot_the_log_does_not_explain(service: GameService) -> None:
+    record = await started(service, ANA, BO, CY)
+    turn = current(service, record)
+    record = (await service.move(G, C, turn, playable(service, record, turn))).record
+    record.seed = "another-seed"  # as if the snapshot had been tampered with
+    await refused(service.history(record), "could not be replayed")

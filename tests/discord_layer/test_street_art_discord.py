@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import random
+import time
 from pathlib import Path
 
 import discord
@@ -37,9 +38,14 @@ def new_bot(tmp_path: Path) -> discord.Client:
 
 
 async def table(harness_factory, tmp_path: Path, fake: FakeDiscord | None = None) -> Harness:
-    return await harness_factory(
+    """A server with one channel and five members; games dealt from fixed seeds, so every run
+    plays the same cards."""
+    h = await harness_factory(
         new_bot(tmp_path), fake or FakeDiscord(), guild_id=GUILD, channels=[TABLE], members=EVERYONE
     )
+    seeds = (f"discord-test-{n}" for n in range(1000))
+    h.bot.service.seed_factory = lambda: next(seeds)
+    return h
 
 
 def assert_is_board(post: SeenMessage) -> None:
@@ -165,6 +171,9 @@ async def test_board_rules_status_and_list_answer_privately(
     assert hand.message.ephemeral and "Your hand:" in hand.message.text()
     board_cmd = await h.slash(CY, "game board")
     assert board_cmd.message.ephemeral and board_cmd.message.embed_image()
+    await play_turn(h, board, random.Random(2), use_slash=True)
+    history = await h.slash(ANA, "game history")
+    assert history.message.ephemeral and " played " in history.message.text()
 
 
 # -- bad input: an ephemeral sentence, nothing changed ---------------------------------------------
@@ -286,3 +295,62 @@ async def test_a_restarted_bot_answers_buttons_the_first_one_posted(
     select = panel.selects[0]
     response = await second.select(mover, panel, select.custom_id, [select.options[0]["value"]])
     assert response.ephemeral_messages or board_of(response) is not None
+
+
+# -- the clock ------------------------------------------------------------------------------------
+
+
+async def test_reminders_and_timeouts_are_posted_in_the_channel(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
+    late = current_player(board)
+    scheduler = h.bot.get_cog("Scheduler")
+    start = time.time()
+
+    await scheduler.tick(start + 25 * 3600)
+    await h.settle()
+    reminder = h.channel_messages(TABLE)[-1]
+    assert reminder.mentions == [late.id] and "is waiting for you" in reminder.content
+    await scheduler.tick(start + 26 * 3600)  # a reminder is sent once
+    await h.settle()
+    assert h.channel_messages(TABLE)[-1] == reminder
+
+    await scheduler.tick(start + 73 * 3600)
+    await h.settle()
+    posted = h.channel_messages(TABLE)[-1]
+    assert_is_board(posted)
+    assert f"Time ran out for {late.global_name}" in posted.text()
+    assert late.id not in posted.mentions
+    # The old board's buttons were for the earlier version: the late player sees the current one.
+    panel = (await h.click(late, posted, label="My hand")).message
+    assert panel.ephemeral and "Your hand:" in panel.content
+
+
+async def test_an_expired_interaction_still_gets_the_turn_posted(
+    harness_factory, tmp_path: Path
+) -> None:
+    """Discord answers 10062 when we were too slow: the move is stored, so the board is posted
+    to the channel instead, and the game goes on."""
+    h = await table(harness_factory, tmp_path)
+    board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
+    mover = current_player(board)
+    panel = (await h.click(mover, board, label="My hand")).message
+    select = panel.selects[0]
+    # A card that ends the turn at once (not Fireworks or Brass Band, which ask a follow-up).
+    value = next(
+        o["value"]
+        for o in select.options
+        if "Fireworks" not in o["label"] and "Brass" not in o["label"]
+    )
+    before = len(h.channel_messages(TABLE))
+    h.fake.fail_next("POST", "/interactions/{interaction_id}/{interaction_token}/callback")
+    response = await h.select(mover, panel, select.custom_id, [value], allow_errors=True)
+    assert response.interaction.callback_type is None  # Discord never took our answer
+    h.take_problems()  # the unanswered interaction was provoked on purpose
+    (posted,) = h.channel_messages(TABLE)[before:]
+    assert_is_board(posted)
+    assert mover.id not in posted.mentions and len(posted.mentions) == 1
+    status = await h.slash(mover, "game status")
+    assert f"It is {current_player(posted).global_name}'s turn" in status.ephemeral_text()

@@ -1,0 +1,89 @@
+"""Reminders and timeouts: the clock of asynchronous play, kept in the store so it survives
+restarts. A reminder pings whoever owes a decision; at the deadline their AI decides."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.errors import ServiceError
+from bot.service import GameService
+from bot.store.base import GameRecord
+from cogs import messages
+from cogs.messages import Post
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 60
+
+
+class Scheduler(commands.Cog):
+    """Checks the store every minute for games whose reminder or deadline has come."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        self.every_minute.start()
+
+    async def cog_unload(self) -> None:
+        self.every_minute.cancel()
+
+    @tasks.loop(seconds=TICK_SECONDS)
+    async def every_minute(self) -> None:
+        await self.tick(time.time())
+
+    @every_minute.before_loop
+    async def wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def tick(self, now: float) -> None:
+        """Send what is due at ``now``; one game's failure never stops the others."""
+        for record in await self.service.due(now):
+            try:
+                if record.deadline is not None and record.deadline <= now:
+                    await self.time_out(record, now)
+                else:
+                    await self.remind(record)
+            except (discord.HTTPException, ServiceError):
+                log.exception("game %s: could not post its reminder or timeout", record.id)
+                await self.service.store.set_timers(record.id, None, None)
+
+    async def channel(self, record: GameRecord) -> discord.abc.Messageable:
+        channel = self.bot.get_channel(int(record.channel))
+        if channel is None:
+            channel = await self.bot.fetch_channel(int(record.channel))
+        return channel  # type: ignore[return-value]
+
+    async def remind(self, record: GameRecord) -> None:
+        users = await self.service.remind(record)
+        mentions = " ".join(m for m in (messages.mention(u) for u in users) if m)
+        if not mentions:
+            return
+        title = self.service.engine(record).title
+        text = (
+            f"{mentions} ⏰ {title} `{record.id}` is waiting for you: press **My hand** on the "
+            "latest board, or `/game hand`."
+        )
+        await (await self.channel(record)).send(**Post(content=text).kwargs())
+
+    async def time_out(self, record: GameRecord, now: float) -> None:
+        result = await self.service.time_out(record.id, now)
+        if not result.timed_out:
+            return
+        names = self.service.names(result.record)
+        who = ", ".join(names.get(p, p) for p in result.timed_out)
+        headline = f"⏰ Time ran out for {who}: the AI decided for them this time."
+        post = await messages.board_post(self.service, result.record, result.told, headline)
+        await (await self.channel(record)).send(**post.kwargs())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Scheduler(bot))

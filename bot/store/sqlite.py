@@ -54,6 +54,26 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+#: What every write of a game's progress sets (lobby changes and moves alike), with ``_progress``.
+_PROGRESS_COLUMNS = (
+    "status = ?, state = ?, journal = ?, remind_at = ?, deadline = ?, version = ?, updated_at = ?"
+)
+
+
+def _progress(record: GameRecord, now: float) -> tuple[Any, ...]:
+    """The values for ``_PROGRESS_COLUMNS``, in order."""
+    state = None if record.state is None else _dumps(record.state)
+    return (
+        record.status,
+        state,
+        _dumps(record.journal),
+        record.remind_at,
+        record.deadline,
+        record.version,
+        now,
+    )
+
+
 def _check_bump(record: GameRecord, expected_version: int) -> None:
     """Refuse a write that does not raise the version.
 
@@ -311,21 +331,9 @@ class SqliteStore:
                 conn,
                 record.id,
                 expected_version,
-                "UPDATE games SET status = ?, seed = ?, options = ?, thread = ?, state = ?, "
-                "journal = ?, remind_at = ?, deadline = ?, version = ?, updated_at = ? "
+                f"UPDATE games SET seed = ?, options = ?, thread = ?, {_PROGRESS_COLUMNS} "
                 "WHERE id = ? AND version = ?",
-                (
-                    record.status,
-                    record.seed,
-                    _dumps(record.options),
-                    record.thread,
-                    None if record.state is None else _dumps(record.state),
-                    _dumps(record.journal),
-                    record.remind_at,
-                    record.deadline,
-                    record.version,
-                    now,
-                ),
+                (record.seed, _dumps(record.options), record.thread, *_progress(record, now)),
             )
             await conn.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
             await self._insert_seats(conn, record.id, record.seats)
@@ -350,17 +358,8 @@ class SqliteStore:
                 conn,
                 record.id,
                 expected_version,
-                "UPDATE games SET state = ?, status = ?, journal = ?, remind_at = ?, deadline = ?, "
-                "version = ?, updated_at = ? WHERE id = ? AND version = ?",
-                (
-                    None if record.state is None else _dumps(record.state),
-                    record.status,
-                    _dumps(record.journal),
-                    record.remind_at,
-                    record.deadline,
-                    record.version,
-                    now,
-                ),
+                f"UPDATE games SET {_PROGRESS_COLUMNS} WHERE id = ? AND version = ?",
+                _progress(record, now),
             )
             rows = await conn.execute_fetchall(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (record.id,)

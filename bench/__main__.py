@@ -64,6 +64,7 @@ async def measure(folder: Path) -> dict[str, object]:
     agent = RandomAgent("bench")
     game_id = await new_game(service, "c0", 4)
     move_samples: list[float] = []
+    service_samples: list[float] = []
     floor_render: list[float] = []
     games = 1
     while len(move_samples) < REPEATS:
@@ -77,8 +78,11 @@ async def measure(folder: Path) -> dict[str, object]:
         start = time.perf_counter()
         result = await service.move("bench", record.channel, player, action, ref=game_id)
         view = service.view(result.record, None)
-        png = await asyncio.to_thread(images.render, GAME, view)
-        move_samples.append(time.perf_counter() - start)
+        served = time.perf_counter()
+        await asyncio.to_thread(images.render, GAME, view)
+        done = time.perf_counter()
+        move_samples.append(done - start)
+        service_samples.append(served - start)
         start = time.perf_counter()
         images.render(GAME, view)  # the floor's render: the same board, nothing around it
         floor_render.append(time.perf_counter() - start)
@@ -103,6 +107,7 @@ async def measure(folder: Path) -> dict[str, object]:
     await store.close()
     return {
         "move_end_to_end_ms": round(median_ms(move_samples), 2),
+        "of_which_service_and_store_ms": round(median_ms(service_samples), 2),
         "floor_ms": round(floor_ms, 2),
         "floor_commit_ms": round(median_ms(commit), 3),
         "floor_render_ms": round(median_ms(floor_render), 2),

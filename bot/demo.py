@@ -7,7 +7,6 @@ it would a player's, and each public board the bot would post is written as a PN
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,9 +45,11 @@ async def run_demo(
     """Play one game with AI agents in every seat; return where the boards and log went."""
     if game not in GAMES:
         raise SystemExit(f"Unknown game {game!r}; games: {', '.join(GAMES)}")
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    out_dir.mkdir(parents=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in out_dir.glob(
+        "board-*.png"
+    ):  # only what a previous demo wrote: DEMO_DIR may be shared
+        old.unlink()
     store = open_store(database_url)
     await store.open()
     try:

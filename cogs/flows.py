@@ -164,6 +164,15 @@ async def play(
     """Apply a move; publish the board when the turn is over, else show the next choice."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
+    if not from_panel:
+        record = await service.resolve(guild, channel, user, ref)
+        if record.journal and service.to_move(record) == [user]:
+            # Mid-turn (say, a Fireworks victim to choose): offer that choice, not an error.
+            note = "**Finish your turn first.**"
+            await send(
+                interaction, messages.hand_panel(service, record, user, note), ephemeral=True
+            )
+            return
     result = await service.move(
         guild, channel, user, action, ref=ref, expected_version=expected_version
     )

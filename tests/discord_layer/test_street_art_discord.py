@@ -354,3 +354,26 @@ async def test_an_expired_interaction_still_gets_the_turn_posted(
     assert mover.id not in posted.mentions and len(posted.mentions) == 1
     status = await h.slash(mover, "game status")
     assert f"It is {current_player(posted).global_name}'s turn" in status.ephemeral_text()
+
+
+async def test_a_command_in_the_middle_of_a_turn_offers_the_pending_choice(
+    harness_factory, tmp_path: Path
+) -> None:
+    """Fireworks played: typing another /streetart play brings back the victim buttons."""
+    h = await table(harness_factory, tmp_path)
+    board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
+    rng = random.Random(5)
+    for _ in range(60):
+        mover = current_player(board)
+        choices = await h.autocomplete(mover, "streetart play", focused="card", value="Fireworks")
+        if choices:
+            break
+        board = await play_turn(h, board, rng, use_slash=True)
+    else:
+        raise AssertionError("no Fireworks was dealt in 60 turns")
+    played = await h.slash(mover, "streetart play", card="fireworks")
+    victims = [b.label for b in played.message.buttons]
+    assert played.message.ephemeral and all(label.startswith("Steal 2") for label in victims)
+    again = await h.slash(mover, "streetart play", card="juggler")
+    assert "Finish your turn first" in again.ephemeral_text()
+    assert [b.label for b in again.message.buttons] == victims

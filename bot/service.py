@@ -451,9 +451,10 @@ class GameService:
         return await self.store.due_games(now)
 
     async def remind(self, record: GameRecord) -> list[str]:
-        """Mark the reminder sent; return who to remind. The version is untouched, so the
-        buttons on the current board stay valid."""
-        await self.store.set_timers(record.id, None, record.deadline)
+        """Mark the reminder sent; return who to remind (nobody if the game moved since
+        ``record`` was read). The version is untouched, so the board's buttons stay valid."""
+        if not await self.store.set_timers(record.id, record.version, None, record.deadline):
+            return []
         return self.waiting_humans(record)
 
     async def time_out(self, game_id: str, now: float) -> MoveResult:

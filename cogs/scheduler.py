@@ -54,7 +54,7 @@ class Scheduler(commands.Cog):
                     await self.remind(record)
             except (discord.HTTPException, ServiceError):
                 log.exception("game %s: could not post its reminder or timeout", record.id)
-                await self.service.store.set_timers(record.id, None, None)
+                await self.service.store.set_timers(record.id, record.version, None, None)
 
     async def channel(self, record: GameRecord) -> discord.abc.Messageable:
         channel = self.bot.get_channel(int(record.channel))

@@ -109,9 +109,10 @@ class Store(Protocol):
         ``expected_version`` (else VersionConflict, nothing written). Returns the action's seq."""
 
     async def set_timers(
-        self, game_id: str, remind_at: float | None, deadline: float | None
-    ) -> None:
-        """Set a game's reminder time and deadline, without changing its version."""
+        self, game_id: str, version: int, remind_at: float | None, deadline: float | None
+    ) -> bool:
+        """Set a game's reminder time and deadline if it is still at ``version``, without
+        changing the version; False if the game moved meanwhile (its clock restarted)."""
 
     async def due_games(self, now: float) -> list[GameRecord]:
         """Active games whose ``remind_at`` or ``deadline`` is at or before ``now``."""

@@ -373,15 +373,19 @@ class SqliteStore:
         return seq
 
     async def set_timers(
-        self, game_id: str, remind_at: float | None, deadline: float | None
-    ) -> None:
-        """Move a game's reminder and deadline without touching its version: a reminder sent
-        must not make the buttons on its board out of date."""
-        async with self._write() as conn:
-            await conn.execute(
-                "UPDATE games SET remind_at = ?, deadline = ? WHERE id = ?",
-                (remind_at, deadline, game_id),
-            )
+        self, game_id: str, version: int, remind_at: float | None, deadline: float | None
+    ) -> bool:
+        """Move a game's reminder and deadline without touching its version (a reminder sent
+        must not make the buttons on its board out of date), only while it is at ``version``:
+        a move in between restarted the clock and must not be overwritten."""
+        async with (
+            self._write() as conn,
+            conn.execute(
+                "UPDATE games SET remind_at = ?, deadline = ? WHERE id = ? AND version = ?",
+                (remind_at, deadline, game_id, version),
+            ) as cursor,
+        ):
+            return cursor.rowcount == 1
 
     async def due_games(self, now: float) -> list[GameRecord]:
         """Active games whose reminder or deadline has come, soonest first."""

@@ -386,3 +386,18 @@ async def test_history_refuses_a_snapshot_the_log_does_not_explain(service: Game
     record = (await service.move(G, C, turn, playable(service, record, turn))).record
     record.seed = "another-seed"  # as if the snapshot had been tampered with
     await refused(service.history(record), "could not be replayed")
+
+
+async def test_a_reminder_read_before_a_move_does_not_touch_the_new_clock(
+    store: SqliteStore,
+) -> None:
+    clock = Clock()
+    service = GameService(store, clock=clock, remind_after=100, timeout_after=1000)
+    record = await started(service, ANA, BO, CY)
+    (due,) = await service.due(clock.now + 100)
+    clock.now += 100
+    turn = current(service, record)
+    moved = (await service.move(G, C, turn, playable(service, record, turn))).record
+    assert await service.remind(due) == []  # the reminder was for a turn already taken
+    after = await service.get(record.id)
+    assert (after.remind_at, after.deadline) == (moved.remind_at, moved.deadline)

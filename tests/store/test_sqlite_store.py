@@ -569,7 +569,8 @@ async def test_timers_travel_with_the_record_and_due_games_finds_them(tmp_path) 
         await store.create_game(record)
     assert [r.id for r in await store.due_games(200.0)] == ["soon01"]
     assert [r.id for r in await store.due_games(600.0)] == ["soon01", "late01"]
-    await store.set_timers("soon01", None, 1100.0)
+    assert not await store.set_timers("soon01", soon.version - 1, None, 0.0)  # moved meanwhile
+    assert await store.set_timers("soon01", soon.version, None, 1100.0)
     await store.close()
 
     store = SqliteStore(path)

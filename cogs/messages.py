@@ -228,6 +228,9 @@ def hand_panel(service: GameService, record: GameRecord, user: str, note: str = 
                 )
         else:
             view.add_item(PickSelect.make(record, labels[:SELECT_LIMIT]))
+            if len(labels) > SELECT_LIMIT:  # never hide a move silently: say where the rest are
+                hidden = len(labels) - SELECT_LIMIT
+                lines.append(f"({hidden} more moves than fit here: use the game's slash commands.)")
     elif record.status == ACTIVE:
         lines.append(service.turn_message(record))
     return Post(content=clip("\n".join(lines), 2000), view=view)

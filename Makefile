@@ -4,6 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 GAME   ?= street-art
+OPTIONS ?=
 
 .PHONY: demo test run sync lint bench clean
 
@@ -14,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/
-	$(BIN)/python -m bot demo --game $(GAME)
+	$(BIN)/python -m bot demo --game $(GAME) --options "$(OPTIONS)"
 
 test: $(STAMP)  ## the whole test suite
 	$(BIN)/python -m pytest -q

@@ -11,6 +11,7 @@ from pathlib import Path
 import discord
 
 from bot.config import Settings
+from bot.errors import ServiceError
 from bot.store import StoreError, open_store
 
 NO_TOKEN = """\
@@ -65,12 +66,23 @@ async def sync(settings: Settings, guild_id: str) -> None:
         print(f"Synced {len(commands)} commands to {where}: {', '.join(c.name for c in commands)}")
 
 
-def demo(settings: Settings, game: str, players: int, seed: str) -> None:
+def demo(settings: Settings, game: str, players: int, seed: str, options: str = "") -> None:
     from bot.demo import run_demo
+    from bot.options import parse_options
 
-    result = asyncio.run(
-        run_demo(game, settings.database_url, Path(settings.demo_dir), players, seed)
-    )
+    try:
+        result = asyncio.run(
+            run_demo(
+                game,
+                settings.database_url,
+                Path(settings.demo_dir),
+                players,
+                seed,
+                parse_options(options),
+            )
+        )
+    except ServiceError as error:  # an unknown option or a bad seat count, in the game's words
+        raise SystemExit(error.message) from error
     print(
         f"Demo game {result.game_id}: {len(result.boards)} boards in {Path(settings.demo_dir)}/, "
         f"log in {result.log_path}"
@@ -90,6 +102,9 @@ def main(argv: list[str] | None = None) -> None:
     demo_parser.add_argument("--game", default="street-art")
     demo_parser.add_argument("--players", type=int, default=4)
     demo_parser.add_argument("--seed", default="demo")
+    demo_parser.add_argument(
+        "--options", default="", help="game options, e.g. 'shorter_game=true, no_noz=true'"
+    )
     args = parser.parse_args(argv)
     settings = Settings.load()
     logging.basicConfig(
@@ -102,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
         asyncio.run(sync(settings, args.guild if args.guild is not None else settings.dev_guild_id))
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
-        demo(settings, args.game, args.players, args.seed)
+        demo(settings, args.game, args.players, args.seed, args.options)
 
 
 if __name__ == "__main__":

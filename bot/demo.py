@@ -41,6 +41,7 @@ async def run_demo(
     out_dir: Path,
     players: int = 4,
     seed: str = "demo",
+    options: dict[str, object] | None = None,
 ) -> DemoResult:
     """Play one game with AI agents in every seat; return where the boards and log went."""
     if game not in GAMES:
@@ -60,7 +61,7 @@ async def run_demo(
         guild, channel = "demo", f"demo-{seed}"
         for old in await store.games_in_channel(guild, channel):  # a previous demo's leftovers
             await service.abandon(guild, channel, old.host, True, old.id)
-        record = await service.new_game(game, guild, channel, seats[0], names[seats[0]])
+        record = await service.new_game(game, guild, channel, seats[0], names[seats[0]], options)
         for seat in seats[1:]:
             record = await service.join(guild, channel, seat, names[seat], record.id)
         result = await service.start(guild, channel, seats[0], record.id)

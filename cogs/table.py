@@ -7,37 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.options import parse_options
 from bot.store.base import GameRecord
 from cogs import flows, messages
 from cogs.messages import Post
 from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
-
-
-def parse_options(text: str | None) -> dict[str, object]:
-    """``key=value, key=value`` from `/game new options:`; values true/false/numbers/text."""
-    options: dict[str, object] = {}
-    for part in (text or "").replace(";", ",").split(","):
-        if not part.strip():
-            continue
-        key, sep, raw = part.partition("=")
-        if not sep:
-            raise ServiceError(
-                f"Write options as `name=value`, e.g. `two_players=true` (got `{part.strip()}`)."
-            )
-        value = raw.strip()
-        lowered = value.lower()
-        options[key.strip()] = (
-            True
-            if lowered in ("true", "yes", "on")
-            else False
-            if lowered in ("false", "no", "off")
-            else int(value)
-            if value.lstrip("-").isdigit()
-            else value
-        )
-    return options
 
 
 def game_line(service_names: dict[str, str], record: GameRecord, title: str) -> str:

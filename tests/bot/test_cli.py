@@ -68,3 +68,13 @@ async def test_demo_plays_a_whole_game_and_writes_a_board_per_turn(tmp_path: Pat
         assert board.format == "PNG" and board.width >= 800
     log = result.log_path.read_text(encoding="utf-8")
     assert "Game over" in log and "Final scores" in log and "**" not in log
+
+
+def test_demo_passes_options_to_the_game_and_names_an_unknown_one(tmp_path: Path) -> None:
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.db'}", "DEMO_DIR": str(tmp_path / "o")}
+    done = run_cli("demo", "--players", "2", "--options", "two_players=true", cwd=tmp_path, **env)
+    assert done.returncode == 0, done.stderr
+    assert "Winner(s)" in done.stdout
+    refused = run_cli("demo", "--options", "no_such_rule=true", cwd=tmp_path, **env)
+    assert refused.returncode != 0
+    assert "no option no_such_rule" in refused.stderr

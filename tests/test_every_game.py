@@ -1,0 +1,180 @@
+"""The contract every registered game keeps with the rest of the bot (DESIGN.md, "The game
+protocol"), checked the same way for each entry of ``rules.GAMES``.
+
+Game-specific property tests check what each game conserves and hides; this file checks what
+the shared layers rely on and a new game could silently break: seat counts, option checks,
+JSON-able states, actions and views, ``play`` never mutating its input, turn order agreeing
+with ``legal``, nonsense actions refused with a sentence, random games that end with an
+outcome over the seated players, an exact replay from the log, and words and an image for
+every moment of the game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import images
+from bot.words import WORDS
+from rules import GAMES, Game, IllegalAction
+
+GAME_IDS = sorted(GAMES)
+#: Random playouts per game and seat count; each checks every step in depth.
+PLAYOUTS = 2
+#: A random game longer than this counts as one that never ends.
+MAX_DECISIONS = 20_000
+
+
+def seats(count: int) -> list[str]:
+    return [f"p{i}" for i in range(count)]
+
+
+def start(game: Game, count: int, seed: str) -> Any:
+    return game.start(seats(count), seed, dict(game.default_options))
+
+
+def counts(game: Game) -> list[int]:
+    """The seat counts the game starts with under its default options (``min_players`` may
+    need an option, as Street Art's two-player game does), smallest and largest."""
+    playable = []
+    for count in range(game.min_players, game.max_players + 1):
+        try:
+            start(game, count, "counts")
+        except IllegalAction:
+            continue
+        playable.append(count)
+    assert playable and playable[-1] == game.max_players
+    return sorted({playable[0], playable[-1]})
+
+
+def as_json(value: Any) -> Any:
+    """``value`` through JSON and back: what the store and Discord would get."""
+    return json.loads(json.dumps(value))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_seat_counts_outside_the_box_are_refused_with_a_sentence(game_id: str) -> None:
+    game = GAMES[game_id]
+    for count in (game.min_players - 1, game.max_players + 1):
+        with pytest.raises(IllegalAction) as refused:
+            start(game, count, "seats")
+        assert refused.value.reason.strip()
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_same_seed_deals_the_same_game_and_options_are_json(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert as_json(game.default_options) == game.default_options
+    first, again = (start(game, game.max_players, "same") for _ in range(2))
+    assert game.dump(first) == game.dump(again)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_nonsense_is_refused_with_a_sentence_and_changes_nothing(game_id: str) -> None:
+    game = GAMES[game_id]
+    count = counts(game)[0]
+    state = start(game, count, "nonsense")
+    before = game.dump(state)
+    mover = game.to_move(state)[0]
+    idle = [p for p in seats(count) if p not in game.to_move(state)]
+    attempts = [(mover, {"type": "no-such-move"}), (mover, {}), ("stranger", {"type": "pass"})]
+    attempts += [(player, game.legal(state, mover)[0]) for player in idle]
+    for player, action in attempts:
+        with pytest.raises(IllegalAction) as refused:
+            game.play(state, player, action)
+        assert refused.value.reason.strip(), (player, action)
+    assert game.dump(state) == before
+
+
+def check_step(game: Game, state: Any, players: list[str]) -> None:
+    """What must hold at every moment of a game."""
+    dumped = game.dump(state)
+    assert as_json(dumped) == dumped
+    assert game.dump(game.load(dumped)) == dumped
+    waiting = game.to_move(state)
+    assert waiting and set(waiting) <= set(players)
+    for player in players:
+        legal = game.legal(state, player)
+        assert bool(legal) == (player in waiting), player
+        assert as_json(legal) == legal
+        for viewer in (player, None):
+            view = game.view(state, viewer)
+            assert as_json(view) == view
+
+
+def playout(game: Game, count: int, seed: str) -> tuple[Any, list[tuple[str, dict]], list]:
+    """A random game, checked at every step; returns the end, the log and the events."""
+    players = seats(count)
+    state = start(game, count, seed)
+    chooser = random.Random(seed)
+    log: list[tuple[str, dict]] = []
+    events: list[dict] = []
+    for _ in range(MAX_DECISIONS):
+        if game.outcome(state) is not None:
+            break
+        check_step(game, state, players)
+        player = chooser.choice(game.to_move(state))
+        action = chooser.choice(game.legal(state, player))
+        before = game.dump(state)
+        state, new_events = game.play(state, player, action)
+        assert game.dump(game.load(before)) == before  # the input state is untouched
+        assert as_json(new_events) == new_events
+        log.append((player, action))
+        events.extend(new_events)
+    else:
+        pytest.fail(f"{game.id}: a random game of {count} did not end in {MAX_DECISIONS} moves")
+    return state, log, events
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_random_games_end_with_an_outcome_and_replay_exactly(game_id: str) -> None:
+    game = GAMES[game_id]
+    for count in counts(game):
+        for n in range(PLAYOUTS):
+            seed = f"every-game-{count}-{n}"
+            end, log, _ = playout(game, count, seed)
+            assert game.to_move(end) == []
+            assert all(game.legal(end, p) == [] for p in seats(count))
+            outcome = game.outcome(end)
+            assert set(outcome.scores) == set(seats(count))
+            assert outcome.winners and set(outcome.winners) <= set(seats(count))
+            assert as_json(outcome.to_json()) == outcome.to_json()
+            replay = start(game, count, seed)
+            for player, action in log:
+                replay, _ = game.play(replay, player, action)
+            assert game.dump(replay) == game.dump(end)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_action_and_event_of_a_random_game_has_words(game_id: str) -> None:
+    game = GAMES[game_id]
+    words = WORDS[game_id]
+    count = game.max_players
+    players = seats(count)
+    names = {p: f"Player {p}" for p in players}
+    state = start(game, count, "words")
+    chooser = random.Random("words")
+    while game.outcome(state) is None:
+        player = chooser.choice(game.to_move(state))
+        for action in game.legal(state, player):
+            label = words.action_label(action, names)
+            assert 0 < len(label) <= 80, (action, label)
+        assert words.hand_text(game.view(state, player)).strip()
+        state, events = game.play(state, player, chooser.choice(game.legal(state, player)))
+        lines = words.describe(events, names)
+        assert all(isinstance(line, str) and line.strip() for line in lines), events
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_board_renders_at_the_start_and_the_end(game_id: str) -> None:
+    game = GAMES[game_id]
+    count = game.max_players
+    names = {p: f"Player {p}" for p in seats(count)}
+    first = start(game, count, "render")
+    end, _, _ = playout(game, count, "render")
+    for state in (first, end):
+        png = images.render(game_id, {**game.view(state, None), "names": names})
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")

@@ -291,6 +291,24 @@ class GameService:
             await self._run_ai(record, result)
             return result
 
+    async def set_options(
+        self,
+        guild: str,
+        channel: str,
+        user: str,
+        changes: dict[str, Any],
+        ref: str | None = None,
+    ) -> GameRecord:
+        """The host changes options (variants) while the lobby is still open."""
+        async with self._lock_for_ref(guild, channel, user, ref) as record:
+            self._require_lobby(record)
+            self._require_host(record, user, "change the options")
+            try:
+                record.options = merge_options(self.engine(record), {**record.options, **changes})
+            except IllegalAction as error:
+                raise ServiceError(error.reason) from error
+            return await self._save_lobby(record, f"options {changes}")
+
     async def start(
         self, guild: str, channel: str, user: str, ref: str | None = None
     ) -> MoveResult:

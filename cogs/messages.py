@@ -100,6 +100,28 @@ def lobby_embed(service: GameService, record: GameRecord) -> discord.Embed:
     return embed
 
 
+def options_post(service: GameService, record: GameRecord) -> Post:
+    """Every option of the game: its value here, its default and what it changes."""
+    game = service.engine(record)
+    explained = WORDS[record.game].OPTIONS
+    lines = []
+    for key, default in game.default_options.items():
+        value = record.options.get(key, default)
+        changed = "" if value == default else f" (default {default})"
+        lines.append(f"`{key}={value}`{changed}: {explained[key]}")
+    how = (
+        "The host changes them with `/game settings options:name=value` before the start."
+        if record.status == LOBBY
+        else "They are fixed once the game has started."
+    )
+    embed = discord.Embed(
+        title=clip(f"{game.title} · game {record.id}: options", 256),
+        description=clip("\n".join([*lines, "", how]), EMBED_DESCRIPTION_LIMIT),
+        colour=COLOURS[record.status],
+    )
+    return Post(embed=embed)
+
+
 def lobby_view(record: GameRecord) -> discord.ui.View | None:
     from cogs.items import GameButton
 

@@ -199,6 +199,31 @@ class Table(commands.Cog):
 
         await flows.guard(interaction, flow())
 
+    @game.command(name="settings")
+    @app_commands.describe(
+        options="Changes, e.g. two_players=true (host, before the start); empty: show them",
+        game=GAME_REF,
+    )
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def settings(
+        self, interaction: discord.Interaction, options: str | None = None, game: str | None = None
+    ) -> None:
+        """Show a game's options, or change them before it starts (host)."""
+
+        async def flow() -> None:
+            service = flows.service_of(interaction)
+            guild, channel, user = flows.where(interaction)
+            if options:
+                changes = parse_options(options)
+                record = await service.set_options(guild, channel, user, changes, game)
+                shown = ", ".join(f"{k}={v}" for k, v in changes.items())
+                await flows.lobby_change(interaction, record, f"Options changed: {shown}.")
+                return
+            record = await service.resolve(guild, channel, user, game)
+            await flows.send(interaction, messages.options_post(service, record), ephemeral=True)
+
+        await flows.guard(interaction, flow())
+
     @game.command(name="abandon")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)

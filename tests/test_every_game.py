@@ -178,3 +178,10 @@ def test_the_board_renders_at_the_start_and_the_end(game_id: str) -> None:
     for state in (first, end):
         png = images.render(game_id, {**game.view(state, None), "names": names})
         assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_option_is_explained_for_game_settings(game_id: str) -> None:
+    explained = WORDS[game_id].OPTIONS
+    assert set(explained) == set(GAMES[game_id].default_options)
+    assert all(text.strip() and len(text) <= 200 for text in explained.values())

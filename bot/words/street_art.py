@@ -34,6 +34,15 @@ def card_label(card: str) -> str:
 
 PLAYERS = "3–5 players (2 with the option two_players=true)"
 
+OPTIONS = {
+    "two_players": "Allow a game of two (the rulebook's game is for 3–5).",
+    "fireworks_may_take_from_middle": "Fireworks may take its 2 ♥ from the middle instead "
+    "of a player.",
+    "keep_top_on_reshuffle": "When the draw pile runs out, each player keeps their top card "
+    "instead of shuffling it in.",
+    "turn_cap": "A safety net, not a rule: the game ends after this many turns.",
+}
+
 #: What a card's effect may be, told in the same sentence as playing it.
 EFFECTS = ("took", "stole", "fizzled")
 

@@ -377,3 +377,32 @@ async def test_a_command_in_the_middle_of_a_turn_offers_the_pending_choice(
     again = await h.slash(mover, "streetart play", card="juggler")
     assert "Finish your turn first" in again.ephemeral_text()
     assert [b.label for b in again.message.buttons] == victims
+
+
+async def test_the_host_changes_options_in_the_lobby_and_everyone_can_read_them(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = (await h.slash(ANA, "game new", game="street-art")).message
+    await h.click(BO, h.message(lobby), label="Join")
+    shown = await h.slash(BO, "game settings")
+    assert shown.message.ephemeral
+    assert "`two_players=False`" in shown.message.text() and "game of two" in shown.message.text()
+
+    not_host = await h.slash(BO, "game settings", options={"options": "two_players=true"})
+    assert "Only the host (Ana) can change the options" in not_host.ephemeral_text()
+    unknown = await h.slash(ANA, "game settings", options={"options": "colour=red"})
+    assert "no option colour" in unknown.ephemeral_text()
+    malformed = await h.slash(ANA, "game settings", options={"options": "two_players"})
+    assert "Write options as `name=value`" in malformed.ephemeral_text()
+
+    changed = await h.slash(ANA, "game settings", options={"options": "two_players=true"})
+    assert not changed.message.ephemeral
+    assert "Options changed: two_players=True" in changed.message.text()
+    assert "two_players=True" in changed.message.text()  # the lobby's Options field
+    board = await start_game(h, h.message(lobby), ANA)  # two players may start now
+    assert board.embed_image()
+    fixed = await h.slash(ANA, "game settings", options={"options": "turn_cap=10"})
+    assert "already started" in fixed.ephemeral_text()
+    after = await h.slash(BO, "game settings")
+    assert "fixed once the game has started" in after.message.text()

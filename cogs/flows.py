@@ -104,7 +104,7 @@ async def show_hand(interaction: discord.Interaction, record: GameRecord) -> Non
         )
     if record.state is None:
         raise ServiceError(f"Game `{record.id}` has not started yet — the host can `/game start`.")
-    await send(interaction, messages.hand_panel(service, record, user), ephemeral=True)
+    await send(interaction, await messages.hand_panel(service, record, user), ephemeral=True)
 
 
 async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
@@ -169,9 +169,8 @@ async def play(
         if record.journal and service.to_move(record) == [user]:
             # Mid-turn (say, a Fireworks victim to choose): offer that choice, not an error.
             note = "**Finish your turn first.**"
-            await send(
-                interaction, messages.hand_panel(service, record, user, note), ephemeral=True
-            )
+            panel = await messages.hand_panel(service, record, user, note)
+            await send(interaction, panel, ephemeral=True)
             return
     result = await service.move(
         guild, channel, user, action, ref=ref, expected_version=expected_version
@@ -183,7 +182,9 @@ async def play(
         answered = True
         if from_panel:
             try:
-                await interaction.response.edit_message(content=f"✅ {done}", view=None)
+                await interaction.response.edit_message(
+                    content=f"✅ {done}", view=None, attachments=[]
+                )
             except discord.NotFound as error:
                 if not expired(error):
                     raise
@@ -191,9 +192,11 @@ async def play(
         await publish(interaction, result, answered=answered)
         return
     so_far = "\n".join(messages.narrate(service, record, result.steps))
-    panel = messages.hand_panel(service, record, user, note=so_far)
+    panel = await messages.hand_panel(service, record, user, note=so_far)
     if from_panel:
-        await interaction.response.edit_message(content=panel.content, view=panel.view)
+        await interaction.response.edit_message(
+            content=panel.content, view=panel.view, attachments=[panel.file] if panel.file else []
+        )
     else:
         await send(interaction, panel, ephemeral=True)
 

@@ -25,6 +25,7 @@ EMBED_DESCRIPTION_LIMIT = 4096
 SELECT_LIMIT = 25
 BUTTON_ROW = 5
 BOARD_FILE = "board.png"
+HAND_FILE = "hand.png"
 COLOURS = {LOBBY: 0x3B82F6, ACTIVE: 0x10B981, FINISHED: 0xF59E0B, ABANDONED: 0x6B7280}
 
 
@@ -223,8 +224,9 @@ async def board_post(
 # -- the private hand panel -------------------------------------------------------------------
 
 
-def hand_panel(service: GameService, record: GameRecord, user: str, note: str = "") -> Post:
-    """The ephemeral panel: the player's hand and their legal actions as a select or buttons.
+async def hand_panel(service: GameService, record: GameRecord, user: str, note: str = "") -> Post:
+    """The ephemeral panel: the player's hand (in words, and drawn where the game draws hands)
+    and their legal actions as a select or buttons.
 
     Options are indices into ``legal()`` at this version: the version in the custom id makes an
     index from an older panel refused rather than applied to a different list.
@@ -255,4 +257,6 @@ def hand_panel(service: GameService, record: GameRecord, user: str, note: str = 
                 lines.append(f"({hidden} more moves than fit here: use the game's slash commands.)")
     elif record.status == ACTIVE:
         lines.append(service.turn_message(record))
-    return Post(content=clip("\n".join(lines), 2000), view=view)
+    png = await asyncio.to_thread(images.render_hand, record.game, view_data)
+    picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
+    return Post(content=clip("\n".join(lines), 2000), view=view, file=picture)

@@ -1,4 +1,6 @@
-"""Pillow renderers: a game's view -> PNG bytes, one renderer per game id in ``RENDERERS``."""
+"""Pillow renderers: a game's view -> PNG bytes, one board renderer per game id in
+``RENDERERS``, and for games whose hands are better seen than read, a hand renderer in
+``HAND_RENDERERS`` (the private panel attaches it)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,18 @@ from images import street_art
 RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {
     "street-art": street_art.render,
 }
+
+
+#: game id -> ``render_hand(player's view) -> PNG bytes or None`` (None: nothing in hand).
+HAND_RENDERERS: dict[str, Callable[[dict[str, Any]], bytes | None]] = {
+    "street-art": street_art.render_hand,
+}
+
+
+def render_hand(game_id: str, view: dict[str, Any]) -> bytes | None:
+    """The viewer's own hand from their view, or None if the game draws none or it is empty."""
+    renderer = HAND_RENDERERS.get(game_id)
+    return renderer(view) if renderer else None
 
 
 def render(game_id: str, view: dict[str, Any]) -> bytes:

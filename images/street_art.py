@@ -802,3 +802,16 @@ def board_image(view: dict[str, Any]) -> Image.Image:
 def render(view: dict[str, Any]) -> bytes:
     """The Street Art board of ``view`` as PNG bytes (public parts only; ``hand`` is ignored)."""
     return kit.png_bytes(board_image(view))
+
+
+def render_hand(view: dict[str, Any]) -> bytes | None:
+    """The viewer's hand as a row of card faces, for their private panel; None when empty."""
+    hand = view.get("hand") or []
+    if not hand:
+        return None
+    im = background(CARD_H + 2 * MARGIN)
+    im = im.crop((0, 0, MARGIN + len(hand) * (CARD_W + GAP) - GAP + MARGIN, im.height))
+    for i, card in enumerate(hand):
+        face = card_face(card)
+        im.paste(face, (MARGIN + i * (CARD_W + GAP), MARGIN), face)
+    return kit.png_bytes(im)

@@ -20,7 +20,7 @@ async def test_a_decision_with_more_moves_than_a_select_holds_says_so(tmp_path: 
         record = (await service.start("g", "c", "1")).record
         player = service.to_move(record)[0]
         service.legal = lambda _record, _player: [{"type": "play", "card": "juggler"}] * 30  # type: ignore[method-assign]
-        panel = messages.hand_panel(service, record, player)
+        panel = await messages.hand_panel(service, record, player)
         (select,) = panel.view.children
         assert len(select.item.options) == 25
         assert "5 more moves than fit here" in panel.content

@@ -60,6 +60,15 @@ def assert_is_board(post: SeenMessage) -> None:
     assert "Your hand" not in post.text()
 
 
+def assert_hand_picture(panel: SeenMessage) -> None:
+    """The private panel shows the hand as card faces too, one card wide per card held."""
+    held = panel.content.split("Your hand:", 1)[1].split("\n", 1)[0]
+    count = sum(int(part.rsplit("×", 1)[1]) if "×" in part else 1 for part in held.split(", "))
+    with Image.open(io.BytesIO(panel.files["hand.png"])) as picture:
+        assert picture.format == "PNG"
+        assert picture.width == 2 * 20 + count * 146 + (count - 1) * 18
+
+
 async def open_lobby(h: Harness, *players: User) -> SeenMessage:
     lobby = (await h.slash(players[0], "game new", game="street-art")).message
     assert not lobby.ephemeral
@@ -103,6 +112,7 @@ async def play_turn(
         panel = (await h.click(player, board, label="My hand")).message
         assert panel.ephemeral and panel.visible_to == player.id
         assert "Your hand:" in panel.content
+        assert_hand_picture(panel)
         select = panel.selects[0]
         value = rng.choice(select.options)["value"]
         response = await h.select(player, panel, select.custom_id, [value])
@@ -356,21 +366,25 @@ async def test_an_expired_interaction_still_gets_the_turn_posted(
     assert f"It is {current_player(posted).global_name}'s turn" in status.ephemeral_text()
 
 
-async def test_a_command_in_the_middle_of_a_turn_offers_the_pending_choice(
-    harness_factory, tmp_path: Path
-) -> None:
-    """Fireworks played: typing another /streetart play brings back the victim buttons."""
-    h = await table(harness_factory, tmp_path)
+async def until_fireworks_in_hand(h: Harness) -> tuple[SeenMessage, User]:
+    """A 3-player game played on until the player to move holds Fireworks: (board, player)."""
     board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
     rng = random.Random(5)
     for _ in range(60):
         mover = current_player(board)
         choices = await h.autocomplete(mover, "streetart play", focused="card", value="Fireworks")
         if choices:
-            break
+            return board, mover
         board = await play_turn(h, board, rng, use_slash=True)
-    else:
-        raise AssertionError("no Fireworks was dealt in 60 turns")
+    raise AssertionError("no Fireworks was dealt in 60 turns")
+
+
+async def test_a_command_in_the_middle_of_a_turn_offers_the_pending_choice(
+    harness_factory, tmp_path: Path
+) -> None:
+    """Fireworks played: typing another /streetart play brings back the victim buttons."""
+    h = await table(harness_factory, tmp_path)
+    _, mover = await until_fireworks_in_hand(h)
     played = await h.slash(mover, "streetart play", card="fireworks")
     victims = [b.label for b in played.message.buttons]
     assert played.message.ephemeral and all(label.startswith("Steal 2") for label in victims)
@@ -406,3 +420,22 @@ async def test_the_host_changes_options_in_the_lobby_and_everyone_can_read_them(
     assert "already started" in fixed.ephemeral_text()
     after = await h.slash(BO, "game settings")
     assert "fixed once the game has started" in after.message.text()
+
+
+async def test_a_choice_on_the_panel_redraws_it_and_the_end_of_the_turn_clears_the_picture(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    board, mover = await until_fireworks_in_hand(h)
+    panel = (await h.click(mover, board, label="My hand")).message
+    special = [o for o in panel.selects[0].options if o["label"] == "Play Fireworks"]
+    chosen = await h.select(mover, panel, panel.selects[0].custom_id, [special[0]["value"]])
+    follow_up = h.message(panel)
+    assert follow_up.buttons and "Your hand:" in follow_up.content
+    assert_hand_picture(follow_up)  # one card fewer than before
+    assert chosen.public_messages == []
+    last = await h.click(mover, follow_up, follow_up.buttons[-1].custom_id)
+    while board_of(last) is None:
+        last = await h.click(mover, h.message(panel), h.message(panel).buttons[-1].custom_id)
+    done = h.message(panel)
+    assert done.content.startswith("✅") and done.files == {} and done.buttons == []

@@ -273,3 +273,19 @@ def test_images_import_no_discord_store_bot_or_cogs():
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) == []
+
+
+def test_the_hand_is_drawn_as_card_faces_left_to_right_and_an_empty_hand_as_nothing() -> None:
+    hand = ["fireworks", "juggler", "rain"]
+    png = images.render_hand("street-art", {"hand": hand})
+    assert png is not None
+    with Image.open(io.BytesIO(png)) as picture:
+        picture = picture.convert("RGB")
+        assert picture.size == (2 * 20 + 3 * 146 + 2 * 18, 204 + 2 * 20)
+        for i, card in enumerate(hand):  # each card's frame has that card's colour
+            x = 20 + i * (146 + 18) + 3
+            seen = picture.getpixel((x, 20 + 102))
+            expected = street_art.STYLES[card].colour
+            assert max(abs(a - b) for a, b in zip(seen, expected, strict=True)) < 12, card
+    assert images.render_hand("street-art", {"hand": []}) is None
+    assert images.render_hand("street-art", {}) is None  # a spectator's view

@@ -87,6 +87,11 @@ def _check_bump(record: GameRecord, expected_version: int) -> None:
         )
 
 
+def _probe(path: str) -> None:
+    """Open and close ``path`` with sqlite3: raises for a directory or an unreadable file."""
+    sqlite3.connect(path).close()
+
+
 class SqliteStore:
     """The ``Store`` on one SQLite database file (or ``:memory:`` for tests).
 
@@ -114,6 +119,9 @@ class SqliteStore:
         try:
             if self.path != MEMORY:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                # Probe with the standard library first: a failed aiosqlite.connect leaves its
+                # worker thread to report back to an event loop that may be gone by then.
+                await asyncio.to_thread(_probe, self.path)
             conn = await aiosqlite.connect(self.path, isolation_level=None)
             await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms):d}")
             await conn.execute("PRAGMA foreign_keys = ON")

@@ -56,23 +56,32 @@ class GameButton(
 
 class PickSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=rf"g:{GAME_ID}:pick:(?P<version>[0-9]+)",
+    template=rf"g:{GAME_ID}:pick(?::(?P<page>[0-9]+))?:(?P<version>[0-9]+)",
 ):
-    """The select of legal actions on a hand panel; values are indices into ``legal()``."""
+    """A select of legal actions on a hand panel; values are indices into ``legal()``.
+
+    A decision longer than one select's 25 options is split over several selects (pages);
+    the page is in the custom id only to keep ids unique on one message.
+    """
 
     def __init__(self, select: discord.ui.Select, game: str, version: int):
         super().__init__(select)
         self.game, self.version = game, version
 
     @classmethod
-    def make(cls, record: GameRecord, labels: list[str]) -> PickSelect:
-        from cogs.messages import custom_id
+    def make(
+        cls, record: GameRecord, labels: list[str], page: int = 0, placeholder: str = ""
+    ) -> PickSelect:
+        """The select of ``labels``, the ``page``-th run of 25 of the legal actions."""
+        from cogs.messages import SELECT_LIMIT, custom_id
 
+        first = page * SELECT_LIMIT
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id(record, "pick"),
-            placeholder="Choose your move…",
+            custom_id=custom_id(record, "pick", page or None),
+            placeholder=placeholder or "Choose your move…",
             options=[
-                discord.SelectOption(label=label, value=str(i)) for i, label in enumerate(labels)
+                discord.SelectOption(label=label, value=str(first + i))
+                for i, label in enumerate(labels)
             ],
         )
         return cls(select, record.id, record.version)

@@ -24,6 +24,8 @@ ALLOWED_MENTIONS = discord.AllowedMentions(
 EMBED_DESCRIPTION_LIMIT = 4096
 SELECT_LIMIT = 25
 BUTTON_ROW = 5
+#: A message holds 5 action rows; a select fills one.
+MAX_ROWS = 5
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
 COLOURS = {LOBBY: 0x3B82F6, ACTIVE: 0x10B981, FINISHED: 0xF59E0B, ABANDONED: 0x6B7280}
@@ -251,9 +253,18 @@ async def hand_panel(service: GameService, record: GameRecord, user: str, note: 
                     GameButton.make(record, "act", label, discord.ButtonStyle.primary, index)
                 )
         else:
-            view.add_item(PickSelect.make(record, labels[:SELECT_LIMIT]))
-            if len(labels) > SELECT_LIMIT:  # never hide a move silently: say where the rest are
-                hidden = len(labels) - SELECT_LIMIT
+            pages = [labels[i : i + SELECT_LIMIT] for i in range(0, len(labels), SELECT_LIMIT)]
+            for page, page_labels in enumerate(pages[:MAX_ROWS]):
+                first = page * SELECT_LIMIT + 1
+                placeholder = (
+                    f"Choose your move ({first}–{first + len(page_labels) - 1} of {len(labels)})…"
+                    if len(pages) > 1
+                    else ""
+                )
+                view.add_item(PickSelect.make(record, page_labels, page, placeholder))
+            shown = MAX_ROWS * SELECT_LIMIT
+            if len(labels) > shown:  # never hide a move silently: say where the rest are
+                hidden = len(labels) - shown
                 lines.append(f"({hidden} more moves than fit here: use the game's slash commands.)")
     elif record.status == ACTIVE:
         lines.append(service.turn_message(record))

@@ -9,7 +9,8 @@ from bot.store import SqliteStore
 from cogs import messages
 
 
-async def test_a_decision_with_more_moves_than_a_select_holds_says_so(tmp_path: Path) -> None:
+async def panel_for(tmp_path: Path, moves: int):
+    """The hand panel of the player to move when they have ``moves`` legal actions."""
     store = SqliteStore(str(tmp_path / "m.db"))
     await store.open()
     try:
@@ -19,11 +20,32 @@ async def test_a_decision_with_more_moves_than_a_select_holds_says_so(tmp_path: 
             record = await service.join("g", "c", user, name, record.id)
         record = (await service.start("g", "c", "1")).record
         player = service.to_move(record)[0]
-        service.legal = lambda _record, _player: [{"type": "play", "card": "juggler"}] * 30  # type: ignore[method-assign]
-        panel = await messages.hand_panel(service, record, player)
-        (select,) = panel.view.children
-        assert len(select.item.options) == 25
-        assert "5 more moves than fit here" in panel.content
-        assert len(panel.content) <= 2000
+        service.legal = lambda _record, _player: (
+            [  # type: ignore[method-assign]
+                {"type": "play", "card": "juggler"}
+            ]
+            * moves
+        )
+        return await messages.hand_panel(service, record, player)
     finally:
         await store.close()
+
+
+async def test_a_long_decision_is_split_over_selects_of_25_with_distinct_ids(
+    tmp_path: Path,
+) -> None:
+    panel = await panel_for(tmp_path, 30)
+    first, second = (child.item for child in panel.view.children)
+    assert [o.value for o in first.options] == [str(i) for i in range(25)]
+    assert [o.value for o in second.options] == ["25", "26", "27", "28", "29"]
+    assert first.custom_id != second.custom_id
+    assert "(26–30 of 30)" in second.placeholder
+    assert "more moves than fit" not in panel.content
+
+
+async def test_a_decision_with_more_moves_than_a_message_holds_says_so(tmp_path: Path) -> None:
+    panel = await panel_for(tmp_path, 130)
+    assert len(panel.view.children) == 5  # Discord's limit of action rows
+    assert sum(len(child.item.options) for child in panel.view.children) == 125
+    assert "5 more moves than fit here" in panel.content
+    assert len(panel.content) <= 2000

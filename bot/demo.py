@@ -47,9 +47,7 @@ async def run_demo(
     if game not in GAMES:
         raise SystemExit(f"Unknown game {game!r}; games: {', '.join(GAMES)}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    for old in out_dir.glob(
-        "board-*.png"
-    ):  # only what a previous demo wrote: DEMO_DIR may be shared
+    for old in out_dir.glob("board-*"):  # only what a previous demo wrote: DEMO_DIR may be shared
         old.unlink()
     store = open_store(database_url)
     await store.open()
@@ -72,9 +70,15 @@ async def run_demo(
         def publish(steps: list[Step]) -> None:
             told = tell(game, [(s.player, s.events) for s in steps], names)
             log_lines.extend(plain(line) for line in told)
-            path = out_dir / f"board-{len(boards):03d}.png"
-            path.write_bytes(images.render(game, service.view(record, None)))
+            stem = f"board-{len(boards):03d}"
+            view = service.view(record, None)
+            path = out_dir / f"{stem}.png"
+            path.write_bytes(images.render(game, view))
             boards.append(path)
+            events = [event for step in steps for event in step.events]
+            for name, data in images.turn_extras(game, view, events):  # a race replayed, say
+                (out_dir / f"{stem}-{name}").write_bytes(data)
+                log_lines.append(f"-- {stem}-{name}")
             waiting = ", ".join(names.get(p, p) for p in service.to_move(record))
             if waiting:
                 log_lines.append(f"-- board {path.name}; next: {waiting}")

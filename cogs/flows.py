@@ -195,7 +195,7 @@ async def play(
     panel = await messages.hand_panel(service, record, user, note=so_far)
     if from_panel:
         await interaction.response.edit_message(
-            content=panel.content, view=panel.view, attachments=[panel.file] if panel.file else []
+            content=panel.content, view=panel.view, attachments=panel.files
         )
     else:
         await send(interaction, panel, ephemeral=True)

@@ -53,7 +53,7 @@ class Post:
     content: str | None = None
     embed: discord.Embed | None = None
     view: discord.ui.View | None = None
-    file: discord.File | None = None
+    files: list[discord.File] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def kwargs(self) -> dict[str, Any]:
@@ -64,8 +64,8 @@ class Post:
             out["embed"] = self.embed
         if self.view is not None:
             out["view"] = self.view
-        if self.file is not None:
-            out["file"] = self.file
+        if self.files:
+            out["files"] = self.files
         return out
 
 
@@ -160,11 +160,20 @@ def board_buttons(record: GameRecord) -> discord.ui.View:
     return view
 
 
-async def render_board(service: GameService, record: GameRecord) -> discord.File:
-    """The public board as an attachment, rendered off the event loop."""
+async def render_turn(
+    service: GameService, record: GameRecord, steps: list[Step]
+) -> list[discord.File]:
+    """The public board, then any picture the game adds for this turn (a race replayed), all
+    rendered off the event loop."""
     view = service.view(record, None)
-    png = await asyncio.to_thread(images.render, record.game, view)
-    return discord.File(io.BytesIO(png), filename=BOARD_FILE)
+    events = [event for step in steps for event in step.events]
+
+    def draw() -> list[tuple[str, bytes]]:
+        board = images.render(record.game, view)
+        return [(BOARD_FILE, board), *images.turn_extras(record.game, view, events)]
+
+    pictures = await asyncio.to_thread(draw)
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in pictures]
 
 
 def next_up(service: GameService, record: GameRecord) -> tuple[str, str]:
@@ -218,7 +227,7 @@ async def board_post(
     return Post(
         content=content or None,
         embed=embed,
-        file=await render_board(service, record),
+        files=await render_turn(service, record, steps),
         view=board_buttons(record),
     )
 
@@ -270,4 +279,4 @@ async def hand_panel(service: GameService, record: GameRecord, user: str, note: 
         lines.append(service.turn_message(record))
     png = await asyncio.to_thread(images.render_hand, record.game, view_data)
     picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
-    return Post(content=clip("\n".join(lines), 2000), view=view, file=picture)
+    return Post(content=clip("\n".join(lines), 2000), view=view, files=[picture] if picture else [])

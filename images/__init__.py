@@ -21,6 +21,22 @@ HAND_RENDERERS: dict[str, Callable[[dict[str, Any]], bytes | None]] = {
 }
 
 
+#: game id -> ``turn_extras(public view, the turn's events) -> [(filename, bytes)]``: pictures
+#: that tell a turn better than the board alone (a race step by step), attached to that turn's
+#: post only.
+TURN_EXTRAS: dict[
+    str, Callable[[dict[str, Any], list[dict[str, Any]]], list[tuple[str, bytes]]]
+] = {}
+
+
+def turn_extras(
+    game_id: str, view: dict[str, Any], events: list[dict[str, Any]]
+) -> list[tuple[str, bytes]]:
+    """Extra attachments for the post of a turn with ``events``; none for most games and turns."""
+    extras = TURN_EXTRAS.get(game_id)
+    return extras(view, events) if extras else []
+
+
 def render_hand(game_id: str, view: dict[str, Any]) -> bytes | None:
     """The viewer's own hand from their view, or None if the game draws none or it is empty."""
     renderer = HAND_RENDERERS.get(game_id)

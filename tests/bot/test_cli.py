@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+import images
 from bot.config import Settings, read_env_file
 from bot.demo import run_demo
 
@@ -78,3 +79,19 @@ def test_demo_passes_options_to_the_game_and_names_an_unknown_one(tmp_path: Path
     refused = run_cli("demo", "--options", "no_such_rule=true", cwd=tmp_path, **env)
     assert refused.returncode != 0
     assert "no option no_such_rule" in refused.stderr
+
+
+async def test_the_demo_writes_a_turns_extra_pictures_beside_its_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def rain_marker(view: dict, events: list[dict]) -> list[tuple[str, bytes]]:
+        rained = any(e["type"] == "played" and e["card"] == "rain" for e in events)
+        return [("rain.txt", b"it rained")] if rained else []
+
+    monkeypatch.setitem(images.TURN_EXTRAS, "street-art", rain_marker)
+    out = tmp_path / "out"
+    result = await run_demo("street-art", f"sqlite:///{tmp_path / 'demo.db'}", out)
+    extras = sorted(out.glob("board-*-rain.txt"))
+    assert extras and all(p.read_bytes() == b"it rained" for p in extras)
+    assert all(p.with_name(p.name.replace("-rain.txt", ".png")) in result.boards for p in extras)
+    assert f"-- {extras[0].name}" in result.log_path.read_text(encoding="utf-8")

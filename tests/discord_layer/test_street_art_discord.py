@@ -15,10 +15,18 @@ from pathlib import Path
 import discord
 from PIL import Image
 
+import images
 from bot import create_bot
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 
 pytest_plugins = ["tests.harness.fixtures"]
+
+
+def street_art_hand(cards: list[str]) -> bytes:
+    picture = images.render_hand("street-art", {"hand": cards})
+    assert picture is not None
+    return picture
+
 
 ANA = User(id=1001, name="ana", global_name="Ana")
 BO = User(id=1002, name="bo", global_name="Bo")
@@ -458,3 +466,32 @@ async def test_a_choice_from_a_second_select_of_a_long_decision_is_played(
     service.legal = real_legal
     posted = board_of(response)
     assert posted is not None and current_player(posted) != mover
+
+
+async def test_a_turn_picture_a_game_adds_goes_with_that_turn_only(
+    harness_factory, tmp_path: Path, monkeypatch
+) -> None:
+    """images.TURN_EXTRAS (Street Kings' race replay): attached beside the board to the post
+    of the turn whose events call for it, and to no other post."""
+    seen: list[list[str]] = []
+
+    def replay_of_rain(view: dict, events: list[dict]) -> list[tuple[str, bytes]]:
+        seen.append([e["type"] for e in events])
+        rained = any(e["type"] == "played" and e["card"] == "rain" for e in events)
+        return [("replay.png", street_art_hand(["rain"]))] if rained else []
+
+    monkeypatch.setitem(images.TURN_EXTRAS, "street-art", replay_of_rain)
+    h = await table(harness_factory, tmp_path)
+    board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
+    assert list(board.files) == ["board.png"]
+    rng = random.Random(11)
+    for _ in range(80):
+        board = await play_turn(h, board, rng, use_slash=True)
+        rained = "played **Rain**" in board.text()
+        assert list(board.files) == (["board.png", "replay.png"] if rained else ["board.png"])
+        assert board.embed_image() == board.files["board.png"]
+        if rained:
+            break
+    else:
+        raise AssertionError("nobody played Rain in 80 turns")
+    assert seen and all(types for types in seen[1:])  # the turn's events reach the game

@@ -21,7 +21,7 @@ def card(featured: str, arrow: str, has: str | None = None, lacks: str | None = 
     for info in MAIN.values():
         if info.featured != featured or info.arrow != arrow:
             continue
-        if has and has not in info.pieces or lacks and lacks in info.pieces:
+        if (has and has not in info.pieces) or (lacks and lacks in info.pieces):
             continue
         return info.id
     raise LookupError((featured, arrow, has, lacks))

@@ -27,15 +27,6 @@ def card(featured: str, arrow: str, has: str | None = None, lacks: str | None = 
     raise LookupError((featured, arrow, has, lacks))
 
 
-def three_piece(featured: str, arrow: str, skip: int = 0) -> str:
-    found = [
-        c.id
-        for c in MAIN.values()
-        if c.featured == featured and c.arrow == arrow and len(c.pieces) == 3
-    ]
-    return found[skip]
-
-
 def gallery(player: str, columns: list[list[str]], **kw) -> Gallery:
     return Gallery(
         player=player,

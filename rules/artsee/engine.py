@@ -981,7 +981,7 @@ def _slot(table: _Table, player: str, action: Action) -> None:
 
 
 def _pass(table: _Table, player: str, action: Action) -> None:
-    if table.phase not in (CLAIM, SLOT):
+    if table.phase != CLAIM:
         raise _finish_first(table)
     table.pass_claim()
 

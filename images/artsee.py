@@ -30,7 +30,7 @@ PANEL_HEAD_H = 78
 PANEL_PAD = 14
 NUMBER_H = 30  # column numbers above a gallery, slot numbers below
 STRIP_H = 34  # the visible band of a covered card: its art pieces
-SLOT_W = 36  # the gap between columns, where masterpiece tokens go
+SLOT_W = 40  # the gap between columns, where masterpiece tokens go
 CARD_W_MAX, CARD_W_MIN = 118, 96
 BACK_W, BACK_H = 44, 60
 ARROW_ROW_H = 36  # the bottom row of a front card: its arrow, and its visitors
@@ -368,21 +368,22 @@ def _draw_gallery(
             )
         visitors = player["visitors"][j]
         if visitors:  # in the arrow row, away from the arrow, with their number
-            pawn = ARROW_ROW_H - 6
+            pawn = ARROW_ROW_H - 4
             arrow_left = EXHIBITS[column[-1]].arrow == "L"
             px = cx + geo.card_w - pawn - 4 if arrow_left else cx + 4
             py = front_top + geo.card_h - pawn - 4
             kit.paste(im, visitor_pawn(colour, letter, pawn), (px, py))
-            if visitors > 1:
-                tx, anchor = (px - 2, "rm") if arrow_left else (px + pawn + 2, "lm")
-                kit.draw_text(
+            if visitors > 1:  # a count badge on the pawn's upper corner, towards the card
+                bx = px if arrow_left else px + pawn
+                kit.badge(
                     d,
-                    (tx, py + pawn / 2),
-                    f"×{visitors}",
-                    kit.font(20, bold=True),
+                    (bx, py + 2),
+                    str(visitors),
+                    kit.font(19, bold=True),
                     kit.WHITE,
-                    anchor=anchor,
-                    stroke=(2, kit.PAPER_INK),
+                    pad=(6, 1),
+                    anchor="mm",
+                    outline=kit.PAPER_INK,
                 )
 
 

@@ -7,6 +7,7 @@ from ``service.legal`` and the caller's view, labelled by ``bot.words.artsee``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -101,17 +102,32 @@ async def column_autocomplete(
     return matching(current, choices)
 
 
+async def legal_choices(
+    interaction: discord.Interaction,
+    current: str,
+    kind: str,
+    label: Callable[[Any], str],
+    last: app_commands.Choice[str],
+) -> list[app_commands.Choice[str]]:
+    """The caller's legal actions of ``kind`` as choices (value: the action's own argument),
+    then ``last`` (the way to decline), or nothing when they have no such decision now."""
+    _, legal = await my_view(interaction)
+    values = [a[ARGUMENTS[kind]] for a in legal if a["type"] == kind]
+    if not values:
+        return []
+    choices = [app_commands.Choice(name=label(v), value=str(v)) for v in values]
+    return matching(current, [*choices, last])
+
+
+ARGUMENTS = {"claim": "token", "welcome": "column"}
+
+
 async def token_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The masterpieces the caller may claim now, and claiming none."""
-    _, legal = await my_view(interaction)
-    tokens = [a["token"] for a in legal if a["type"] == "claim"]
-    if not tokens:
-        return []
-    choices = [app_commands.Choice(name=words.token_label(t), value=t) for t in tokens]
-    choices.append(app_commands.Choice(name="Claim no masterpiece", value=NO_CLAIM))
-    return matching(current, choices)
+    none = app_commands.Choice(name="Claim no masterpiece", value=NO_CLAIM)
+    return await legal_choices(interaction, current, "claim", words.token_label, none)
 
 
 async def slot_autocomplete(
@@ -135,15 +151,10 @@ async def welcome_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The columns the caller may welcome a visitor on now, and stopping."""
-    _, legal = await my_view(interaction)
-    columns = [a["column"] for a in legal if a["type"] == "welcome"]
-    if not columns:
-        return []
-    choices = [
-        app_commands.Choice(name=f"Welcome a visitor on column {c}", value=str(c)) for c in columns
-    ]
-    choices.append(app_commands.Choice(name="No more visitors this turn", value=NO_MORE))
-    return matching(current, choices)
+    stop = app_commands.Choice(name="No more visitors this turn", value=NO_MORE)
+    return await legal_choices(
+        interaction, current, "welcome", lambda c: f"Welcome a visitor on column {c}", stop
+    )
 
 
 # -- parsing what was typed ---------------------------------------------------------------------

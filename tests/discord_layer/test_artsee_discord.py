@@ -45,6 +45,14 @@ async def start_two_player_game(h: Harness) -> SeenMessage:
     return board
 
 
+async def game_and_mover(harness_factory, tmp_path: Path) -> tuple[Harness, SeenMessage, User]:
+    """A fresh two-player game: the harness, the first board, and the player it mentions."""
+    h = await table(harness_factory, tmp_path)
+    board = await start_two_player_game(h)
+    (mover_id,) = board.mentions
+    return h, board, BY_ID[mover_id]
+
+
 def assert_is_board(post: SeenMessage) -> None:
     assert not post.ephemeral
     png = post.embed_image()
@@ -233,10 +241,7 @@ async def test_a_whole_two_player_game_by_commands_and_buttons(
 async def test_bad_moves_get_a_private_sentence_and_change_nothing(
     harness_factory, tmp_path: Path
 ) -> None:
-    h = await table(harness_factory, tmp_path)
-    board = await start_two_player_game(h)
-    (mover_id,) = board.mentions
-    mover = BY_ID[mover_id]
+    h, _board, mover = await game_and_mover(harness_factory, tmp_path)
     waiting = BO if mover == ANA else ANA
     before = await my_view(h, mover)
     card = before["hand_cards"][0]
@@ -274,10 +279,7 @@ async def test_a_card_chosen_on_the_panel_then_a_slash_play_finishes_the_choice(
     harness_factory, tmp_path: Path
 ) -> None:
     """Mid-turn, a command that continues the turn is applied (here: the card and column)."""
-    h = await table(harness_factory, tmp_path)
-    board = await start_two_player_game(h)
-    (mover_id,) = board.mentions
-    mover = BY_ID[mover_id]
+    h, board, mover = await game_and_mover(harness_factory, tmp_path)
     panel = (await h.click(mover, board, label="My hand")).message
     select = panel.selects[0]
     chosen = await h.select(mover, panel, select.custom_id, [select.options[0]["value"]])

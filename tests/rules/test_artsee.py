@@ -655,3 +655,41 @@ def test_moves_out_of_turn_and_unknown_actions_are_refused() -> None:
         ARTSEE.play(start, A, {"type": "dance"})
     with pytest.raises(IllegalAction, match="not playing"):
         ARTSEE.play(start, "zed", {"type": "policy", "policy": "ask"})
+
+
+# -- readings where the rulebook is silent ------------------------------------------------------
+
+
+def test_welcoming_is_resolved_after_the_active_players_draw() -> None:
+    """Reading: the opponents' welcome (step 2) is resolved once the active player has drawn;
+    it depends only on the opponents' front cards and supplies, which steps 3-5 never touch."""
+    played = card("PO", "R", lacks="SL")
+    b = gallery(B, [["S-PO-01"]], hand=["M-SL-02"])
+    start = state_with(gallery(A, [["S-LA-01"]], hand=[played]), b)
+    placed, events = play(start, A, {"type": "play", "card": played, "column": "right"})
+    assert of(events, "welcomed") == [] and placed.phase == "draw"
+    drawn, events = play(placed, A, {"type": "draw", "pile": 1})
+    kinds = [e["type"] for e in events]
+    assert kinds.index("drew") < kinds.index("welcomed") < kinds.index("turn")
+    assert drawn.galleries[1].visitors == (1,)
+
+
+def test_the_start_player_is_drawn_from_the_seed_and_the_odd_card_goes_to_pile_one() -> None:
+    """Reading of setup 6 and 10: "roughly equal" piles get the odd card on pile 1; the start
+    player is chosen randomly (from the seed)."""
+    starts = {ARTSEE.start(list("abcde"), str(seed), {}).start for seed in range(30)}
+    assert starts == {0, 1, 2, 3, 4}
+    state = ARTSEE.start(list("abcde"), "odd", {})
+    assert [len(p) for p in state.piles] == [23, 22]
+
+
+def test_a_player_with_an_empty_hand_is_skipped_while_others_still_play() -> None:
+    """Safety net (the setup removals make it impossible in a dealt game): no hang."""
+    start = state_with(
+        gallery(A, [["S-AB-01"]], hand=["M-PO-01"]),
+        gallery(B, [["S-LA-01"]]),
+        gallery(C, [["S-SL-01"]], hand=["M-PO-02"]),
+        piles=((), ()),
+    )
+    after, events = play(start, A, {"type": "play", "card": "M-PO-01", "column": 1})
+    assert {"type": "skipped", "player": B} in events and after.current == 2

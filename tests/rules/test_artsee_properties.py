@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -280,3 +281,11 @@ def test_random_games_end_after_equal_turns_with_winners_by_the_rules(game):
     visitors = result.details["visitors_in_gallery"]
     most = max(visitors[p] for p in tied)
     assert result.winners == [p for p in tied if visitors[p] == most]
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_soak_every_invariant_in_many_more_games(game):
+    """The first property over many more tables (``pytest -m slow``)."""
+    play_out(game, check_every_step=True)

@@ -204,6 +204,13 @@ def hand_text(view: dict[str, Any]) -> str:
         lines.append(f"Chosen masterpiece: **{token_label(view['token'])}** — now pick its slot.")
     if view["phase"] in ("claim", "slot") and view["current"] == view["viewer"]:
         lines.append(f"Prestige earned this turn: {view['earned']}.")
+    if view["phase"] == "draw" and view["current"] == view["viewer"]:
+        tops = [
+            f"pile {n}: {category(p['top'])} on top ({p['size']} cards)"
+            for n, p in enumerate(view["piles"], 1)
+            if p["top"]
+        ]
+        lines.append("Draw " + ", ".join(tops) + ".")
     asked = view["asking"].get(view["viewer"])
     if asked and view["played"]:
         played = category(EXHIBITS[view["played"]].featured)

@@ -19,8 +19,10 @@ A turn is a sequence of small decisions, each with a short ``legal()`` list:
 
 Two compound actions apply two decisions at once, for a slash command with two options:
 ``{"type": "play", "card", "column"}`` and ``{"type": "claim", "token", "slot"}``; they are
-accepted exactly when their two parts are legal one after the other. ``{"type": "policy"}`` is a
-standing order any seated player may give at any time (``is_standing_order``).
+accepted exactly when their two parts are legal one after the other (a ``play`` while a card is
+already chosen, or a ``claim`` while a token is, first takes that choice back).
+``{"type": "policy"}`` is a standing order any seated player may give at any time
+(``is_standing_order``).
 
 Readings where the rulebook is silent (each also stated where it is implemented):
 

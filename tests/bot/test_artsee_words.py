@@ -81,3 +81,15 @@ def test_the_hand_text_shows_the_viewers_fronts_and_what_they_are_asked() -> Non
 
 def test_the_rules_summary_fits_an_embed() -> None:
     assert len(WORDS["artsee"].RULES) <= 4096 and "/artsee play" in words.RULES
+
+
+def test_the_hand_text_names_the_backs_on_the_draw_piles_when_drawing() -> None:
+    view = {
+        **ARTSEE.view(ARTSEE.start(["a", "b"], "draw", {}), "a"),
+        "phase": "draw",
+        "current": "a",
+        "piles": [{"size": 9, "top": "PO"}, {"size": 5, "top": "LA"}],
+    }
+    assert "Draw pile 1: Portrait on top (9 cards), pile 2: Landscape on top (5 cards)." in (
+        words.hand_text(view)
+    )

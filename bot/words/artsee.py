@@ -68,6 +68,11 @@ def slot_label(slot: int) -> str:
     return "slot 0, the left end" if slot == 0 else f"slot {slot}, right of column {slot}"
 
 
+def _place(target: str) -> int | str:
+    """A ``previews`` key back to a ``place`` target (JSON keys are text)."""
+    return int(target) if target.isdigit() else target
+
+
 def place_label(column: int | str) -> str:
     if column in ("left", "right"):
         return f"a new column at the {column} end"
@@ -200,6 +205,9 @@ def hand_text(view: dict[str, Any]) -> str:
     ]
     if view.get("chosen"):
         lines.append(f"Chosen to play: **{card_label(view['chosen'])}** — now pick its column.")
+    if view.get("previews"):
+        gains = ", ".join(f"{place_label(_place(t))} +{n}" for t, n in view["previews"].items())
+        lines.append(f"It would earn: {gains}.")
     if view.get("token"):
         lines.append(f"Chosen masterpiece: **{token_label(view['token'])}** — now pick its slot.")
     if view["phase"] in ("claim", "slot") and view["current"] == view["viewer"]:

@@ -777,7 +777,19 @@ class ArtSee:
             view["hand_cards"] = sorted(state.galleries[seat].hand)
             view["chosen"] = progress.chosen if seat == state.current else None
             view["token"] = progress.token if seat == state.current else None
+            if state.phase == COLUMN and seat == state.current:
+                view["previews"] = self.previews(state, player)
         return view
+
+    def previews(self, state: ArtSeeState, player: str) -> dict[str, int]:
+        """What placing the chosen card would earn in each place (visitors on the covered card
+        plus the arrow), keyed by the ``place`` target as text: the owner's aid to choose, in
+        their own view only, since it depends on the card they chose."""
+        return {
+            str(action["column"]): self.play(state, player, action)[0].progress.earned
+            for action in self.legal(state, player)
+            if action["type"] == "place"
+        }
 
     # -- moves -----------------------------------------------------------------------------------
 

@@ -93,3 +93,14 @@ def test_the_hand_text_names_the_backs_on_the_draw_piles_when_drawing() -> None:
     assert "Draw pile 1: Portrait on top (9 cards), pile 2: Landscape on top (5 cards)." in (
         words.hand_text(view)
     )
+
+
+def test_the_hand_text_tells_what_each_place_would_earn() -> None:
+    view = {
+        **ARTSEE.view(ARTSEE.start(["a", "b"], "preview", {}), "a"),
+        "previews": {"1": 2, "2": 0, "left": 1, "right": 3},
+    }
+    assert (
+        "It would earn: column 1 +2, column 2 +0, a new column at the left end +1, "
+        "a new column at the right end +3." in words.hand_text(view)
+    )

@@ -693,3 +693,19 @@ def test_a_player_with_an_empty_hand_is_skipped_while_others_still_play() -> Non
     )
     after, events = play(start, A, {"type": "play", "card": "M-PO-01", "column": 1})
     assert {"type": "skipped", "player": B} in events and after.current == 2
+
+
+def test_the_owner_sees_what_each_place_would_earn_and_nobody_else_does() -> None:
+    """An aid to the column decision: visitors on the covered card plus the arrow, per place."""
+    target = [card("AB", "L", "PO"), card("LA", "L", "PO")]
+    played = card("PO", "L")
+    mine = gallery(A, [target, ["S-AB-01"]], visitors=[0, 2], supply=3, hand=[played])
+    start = state_with(mine, gallery(B, [["S-LA-01"]]))
+    chosen, _ = play(start, A, {"type": "card", "card": played})
+    previews = ARTSEE.view(chosen, A)["previews"]
+    assert previews["2"] == 2 + 2, "two visitors on the covered card and two portrait pieces"
+    for place, earned in previews.items():
+        column = int(place) if place.isdigit() else place
+        placed, _ = play(chosen, A, {"type": "place", "column": column})
+        assert placed.progress.earned == earned
+    assert "previews" not in ARTSEE.view(chosen, B) and "previews" not in ARTSEE.view(chosen, None)

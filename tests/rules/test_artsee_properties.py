@@ -23,8 +23,9 @@ from rules import IllegalAction
 from rules.artsee import ARTSEE
 from rules.artsee.data import EXHIBITS, MASTERPIECES, VISITORS
 from rules.artsee.engine import POLICIES, ArtSeeState
+from tests.rules.test_street_art_properties import chooser
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -43,18 +44,6 @@ def opening(game: dict[str, Any]) -> ArtSeeState:
     for player, policy in zip(game["players"], game["policies"], strict=True):
         state, _ = ARTSEE.play(state, player, {"type": "policy", "policy": policy})
     return state
-
-
-def chooser(choices: list[int]):
-    step = 0
-
-    def choose(options: list[Any]) -> Any:
-        nonlocal step
-        pick = options[(choices[step % len(choices)] + step) % len(options)]
-        step += 1
-        return pick
-
-    return choose
 
 
 def candidate_actions(state: ArtSeeState) -> list[dict[str, Any]]:

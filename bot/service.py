@@ -46,6 +46,8 @@ class Step:
     player: str
     action: dict[str, Any]
     events: list[dict[str, Any]]
+    #: A standing order given out of turn (a policy): it leaves the turn in progress untouched.
+    standing: bool = False
 
 
 @dataclass
@@ -72,6 +74,14 @@ class MoveResult:
 
 def is_ai(player: str) -> bool:
     return player.startswith(AI_PREFIX)
+
+
+def is_standing_order(game: Game, action: dict[str, Any]) -> bool:
+    """Whether the game takes ``action`` from any seated player at any time, not only from one
+    who owes a decision (DESIGN.md, out-of-turn decisions: a standing policy set by an action).
+    Games without standing orders need not say anything."""
+    check = getattr(game, "is_standing_order", None)
+    return bool(check and check(action))
 
 
 def new_game_id() -> str:
@@ -383,6 +393,15 @@ class GameService:
                 return result
             raise ServiceError("The game was busy; please try that again.")
 
+    def refusal(self, record: GameRecord, user: str, action: dict[str, Any]) -> str | None:
+        """Why the rules would refuse ``action`` by ``user`` now, or ``None`` if they would
+        accept it: a dry run, nothing is stored."""
+        try:
+            self.engine(record).play(self.state(record), user, action)
+        except IllegalAction as error:
+            return error.reason
+        return None
+
     def turn_message(self, record: GameRecord) -> str:
         names = self.names(record)
         waiting = [names.get(p, p) for p in self.to_move(record)]
@@ -395,9 +414,10 @@ class GameService:
         """Play ``action`` on the record's state (in memory; ``_commit`` persists it)."""
         game = self.engine(record)
         state = game.load(record.state)
-        if user not in game.to_move(state):
-            if record.seat_of(user) is None:
-                raise ServiceError(f"You are not playing in game `{record.id}`.")
+        if record.seat_of(user) is None:
+            raise ServiceError(f"You are not playing in game `{record.id}`.")
+        standing = user not in game.to_move(state) and is_standing_order(game, action)
+        if user not in game.to_move(state) and not standing:
             raise ServiceError(self.turn_message(record))
         try:
             new_state, events = game.play(state, user, action)
@@ -406,7 +426,7 @@ class GameService:
         record.state = game.dump(new_state)
         if game.outcome(new_state) is not None:
             record.status = FINISHED
-        return Step(user, action, events)
+        return Step(user, action, events, standing)
 
     async def _commit(self, record: GameRecord, step: Step, result: MoveResult) -> None:
         """Persist one step (CAS on the version) and keep the journal of the turn in progress:
@@ -415,9 +435,12 @@ class GameService:
         expected, journal = record.version, record.journal
         entry = {"player": step.player, "action": step.action, "events": step.events}
         turn_over = record.status != ACTIVE or self.to_move(record) != [step.player]
-        record.journal = [] if turn_over else [*journal, entry]
         timers = record.remind_at, record.deadline
-        self._arm_timers(record)
+        if step.standing:  # the turn in progress, its journal and its clock go on untouched
+            turn_over = False
+        else:
+            record.journal = [] if turn_over else [*journal, entry]
+            self._arm_timers(record)
         record.version = expected + 1
         record.updated_at = self._clock()
         try:

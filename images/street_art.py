@@ -425,16 +425,8 @@ def empty_slot(size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Image:
 # ----------------------------------------------------------------------------- view helpers
 
 
-def display_names(view: dict[str, Any]) -> dict[str, str]:
-    """Player id -> a name the font can draw: ``view["names"]`` if given, else the id; a name
-    with nothing drawable left (all emoji, say) becomes "Player <seat>"."""
-    given = view.get("names") or {}
-    out = {}
-    for i, player in enumerate(view["players"]):
-        pid = player["id"]
-        name = kit.drawable(str(given.get(pid) or pid), bold=True)
-        out[pid] = name or f"Player {player.get('seat', i) + 1}"
-    return out
+#: Player id -> a drawable name (moved to the kit, which every game's board shares).
+display_names = kit.display_names
 
 
 def heart_changes(events: list[dict[str, Any]]) -> dict[str, int]:

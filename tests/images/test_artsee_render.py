@@ -1,0 +1,115 @@
+"""The ArtSee board renderer (images/artsee.py) draws any public view of the engine as a
+phone-readable PNG: 2 to 5 players, every phase, the end, long galleries, any display name, the
+same bytes for the same view, fast and small, and nothing of a hand but its card backs."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import time
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import images
+from images import artsee, kit
+from rules.artsee import ARTSEE
+from rules.artsee.engine import ArtSeeState
+
+SIZE_BUDGET = 1_000_000
+TIME_BUDGET_MS = 400  # generous for a loaded 2-core CI box; typical is 40-110 ms
+NAMES = ["Ana", "Bo 🎲", "Alexandra the Magnificent Curator of the Night Museum", "中文名字", ""]
+
+
+def decode(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    assert image.format == "PNG"
+    return image
+
+
+def playout(count: int, seed: str, policies: dict[str, str] | None = None) -> list[ArtSeeState]:
+    """Every state of one random game."""
+    players = [f"p{i}" for i in range(count)]
+    state = ARTSEE.start(players, seed, {})
+    for player, policy in (policies or {}).items():
+        state, _ = ARTSEE.play(state, player, {"type": "policy", "policy": policy})
+    rnd = random.Random(seed)
+    states = [state]
+    while ARTSEE.to_move(state):
+        player = rnd.choice(ARTSEE.to_move(state))
+        state, _ = ARTSEE.play(state, player, rnd.choice(ARTSEE.legal(state, player)))
+        states.append(state)
+    return states
+
+
+def public(state: ArtSeeState, names: list[str] | None = None) -> dict[str, Any]:
+    view = ARTSEE.view(state, None)
+    view["names"] = {f"p{i}": name for i, name in enumerate(names or NAMES)}
+    return view
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 5])
+def test_every_phase_and_the_end_render_for_every_player_count(count: int) -> None:
+    states = playout(count, f"render-{count}", {"p1": "ask"})
+    seen_phases = set()
+    for state in states[:: max(1, len(states) // 10)] + states[-1:]:
+        seen_phases.add(state.phase)
+        image = decode(artsee.render(public(state)))
+        assert image.width >= artsee.WIDTH and image.height > 400
+    assert "over" in seen_phases
+
+
+def test_each_phase_renders() -> None:
+    by_phase: dict[str, ArtSeeState] = {}
+    for seed in ("a", "b", "c"):
+        for state in playout(3, seed, {"p1": "ask", "p2": "ask"}):
+            by_phase.setdefault(state.phase, state)
+    assert set(by_phase) == {"card", "column", "claim", "slot", "draw", "welcome", "over"}
+    for state in by_phase.values():
+        decode(images.render("artsee", public(state)))
+
+
+def test_renders_are_fast_small_and_deterministic() -> None:
+    state = playout(5, "budget")[-1]
+    view = public(state)
+    start = time.perf_counter()
+    png = artsee.render(view)
+    elapsed_ms = (time.perf_counter() - start) * 1000
+    assert len(png) < SIZE_BUDGET and elapsed_ms < TIME_BUDGET_MS
+    assert artsee.render(json.loads(json.dumps(view))) == png
+
+
+def test_a_very_long_gallery_widens_the_image_and_keeps_cards_readable() -> None:
+    state = playout(2, "long")[0]
+    long_row = tuple((card,) for card in sorted(c for c in state.piles[0])[:21])
+    gallery = replace(state.galleries[0], columns=long_row, visitors=(1,) * 21)
+    wide = replace(state, galleries=(gallery, state.galleries[1]))
+    geo = artsee.geometry(ARTSEE.view(wide, None))
+    assert geo.card_w == artsee.CARD_W_MIN and geo.width > artsee.WIDTH
+    image = decode(artsee.render(public(wide)))
+    assert image.width == geo.width
+
+
+def test_the_view_of_a_seated_player_draws_the_same_public_board() -> None:
+    """Hand fronts and the chosen card are never drawn: a player's own view renders exactly as
+    the public one."""
+    for state in playout(3, "secret")[:30:3]:
+        seated = ARTSEE.view(state, state.players[state.current])
+        seated["names"] = public(state)["names"]
+        assert artsee.render(seated) == artsee.render(public(state))
+
+
+def test_visitor_letters_are_unique_even_when_initials_clash() -> None:
+    view = public(playout(3, "letters")[0], ["Ana", "Abe", "Bo"])
+    letters = artsee.seat_letters(view, kit.display_names(view))
+    assert letters == {"p0": "1", "p1": "2", "p2": "B"}
+
+
+def test_unknown_names_fall_back_to_a_drawable_name() -> None:
+    view = public(playout(2, "names")[0], ["🎉🎉", ""])
+    assert kit.display_names(view) == {"p0": "Player 1", "p1": "p1"}
+    decode(artsee.render(view))

@@ -19,6 +19,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {
 #: game id -> ``render_hand(player's view) -> PNG bytes or None`` (None: nothing in hand).
 HAND_RENDERERS: dict[str, Callable[[dict[str, Any]], bytes | None]] = {
     "street-art": street_art.render_hand,
+    "artsee": artsee.render_hand,
 }
 
 

@@ -414,3 +414,32 @@ def board_image(view: dict[str, Any]) -> Image.Image:
 def render(view: dict[str, Any]) -> bytes:
     """The ArtSee board of ``view`` as PNG bytes (public parts only)."""
     return kit.png_bytes(board_image(view))
+
+
+HAND_GAP = 16
+HAND_CAPTION_H = 34
+
+
+def render_hand(view: dict[str, Any]) -> bytes | None:
+    """The viewer's exhibits face up, numbered as the hand text lists them, the card they chose
+    to play (if any) framed; None for a spectator or an empty hand."""
+    cards = list(view.get("hand_cards") or [])
+    if not cards:
+        return None
+    chosen = cards.index(view["chosen"]) if view.get("chosen") in cards else None
+    card_w = CARD_W_MAX
+    card_h = Geometry(card_w=card_w, width=WIDTH).card_h
+    width = 2 * MARGIN + len(cards) * (card_w + HAND_GAP) - HAND_GAP
+    im = Image.new("RGB", (width, 2 * MARGIN + card_h + HAND_CAPTION_H), kit.TABLE)
+    d = ImageDraw.Draw(im)
+    caption = kit.font(22, bold=True)
+    for i, card in enumerate(cards):
+        x = MARGIN + i * (card_w + HAND_GAP)
+        if i == chosen:
+            frame = (x - 6, MARGIN - 6, x + card_w + 6, MARGIN + card_h + 6)
+            d.rounded_rectangle(frame, 14, outline=kit.HIGHLIGHT, width=5)
+        kit.paste(im, card_face(card, card_w, card_h), (x, MARGIN))
+        label = f"{i + 1} · chosen" if i == chosen else str(i + 1)
+        centre = (x + card_w / 2, MARGIN + card_h + HAND_CAPTION_H / 2 + 4)
+        d.text(centre, label, font=caption, fill=kit.WHITE, anchor="mm")
+    return kit.png_bytes(im)

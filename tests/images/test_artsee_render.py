@@ -113,3 +113,27 @@ def test_unknown_names_fall_back_to_a_drawable_name() -> None:
     view = public(playout(2, "names")[0], ["🎉🎉", ""])
     assert kit.display_names(view) == {"p0": "Player 1", "p1": "p1"}
     decode(artsee.render(view))
+
+
+def test_the_private_hand_shows_each_card_front_in_order_and_frames_the_chosen_one() -> None:
+    state = ARTSEE.start(["a", "b"], "hand-picture", {})
+    me, other = ARTSEE.to_move(state)[0], "ab".replace(ARTSEE.to_move(state)[0], "")
+    own = ARTSEE.view(state, me)
+    cards = own["hand_cards"]
+    picture = decode(images.render_hand("artsee", own))
+    width = 2 * artsee.MARGIN + len(cards) * (artsee.CARD_W_MAX + artsee.HAND_GAP) - artsee.HAND_GAP
+    assert picture.width == width
+    for i, card in enumerate(cards):  # each card's fill is its featured category's colour
+        x = artsee.MARGIN + i * (artsee.CARD_W_MAX + artsee.HAND_GAP) + 8  # inside the edge
+        seen = picture.convert("RGB").getpixel((x, artsee.MARGIN + 70))
+        expected = artsee.CATEGORY_COLOURS[artsee.EXHIBITS[card].featured]
+        assert max(abs(a - b) for a, b in zip(seen, expected, strict=True)) < 16, card
+
+    chosen = cards[-1]
+    state, _ = ARTSEE.play(state, me, {"type": "card", "card": chosen})
+    framed = decode(images.render_hand("artsee", ARTSEE.view(state, me)))
+    assert framed.size == picture.size and framed.tobytes() != picture.tobytes()
+    assert images.render_hand("artsee", ARTSEE.view(state, None)) is None  # the public: nothing
+    assert images.render_hand("artsee", ARTSEE.view(state, other)) != images.render_hand(
+        "artsee", ARTSEE.view(state, me)
+    )

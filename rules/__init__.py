@@ -1,9 +1,10 @@
 """Pure game engines and their registry ``GAMES`` (game id -> engine)."""
 
+from rules.mural import MURAL
 from rules.protocol import Action, Event, Game, IllegalAction, Outcome, View, merge_options, rng
 from rules.street_art import STREET_ART
 
-GAMES: dict[str, Game] = {game.id: game for game in (STREET_ART,)}
+GAMES: dict[str, Game] = {game.id: game for game in (STREET_ART, MURAL)}
 
 __all__ = [
     "GAMES",

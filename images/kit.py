@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -343,6 +344,21 @@ def badge(
     )
     draw.text((x + w / 2, y + h / 2), text, font=fnt, fill=text_fill, anchor="mm")
     return (x, y, x + w, y + h)
+
+
+# -------------------------------------------------------------------------------------- names
+
+
+def display_names(view: dict[str, Any]) -> dict[str, str]:
+    """Player id -> a name the font can draw: ``view["names"]`` if given, else the id; a name
+    with nothing drawable left (all emoji, say) becomes "Player <seat>"."""
+    given = view.get("names") or {}
+    out = {}
+    for i, player in enumerate(view["players"]):
+        pid = player["id"]
+        name = drawable(str(given.get(pid) or pid), bold=True)
+        out[pid] = name or f"Player {player.get('seat', i) + 1}"
+    return out
 
 
 # ------------------------------------------------------------------------------------- output

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from images import street_art
+from images import mural, street_art
 
 #: game id -> ``render(view) -> PNG bytes``. A new game adds its renderer here.
 RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {
     "street-art": street_art.render,
+    "street-art-mural": mural.render,
 }
 
 

@@ -166,8 +166,10 @@ async def play(
     guild, channel, user = where(interaction)
     if not from_panel:
         record = await service.resolve(guild, channel, user, ref)
-        if record.journal and service.to_move(record) == [user]:
+        pending = record.journal and service.to_move(record) == [user]
+        if pending and action not in service.legal(record, user):
             # Mid-turn (say, a Fireworks victim to choose): offer that choice, not an error.
+            # A move that is legal mid-turn (a game whose turn has several steps) is applied.
             note = "**Finish your turn first.**"
             await send(
                 interaction, messages.hand_panel(service, record, user, note), ephemeral=True

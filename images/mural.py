@@ -28,7 +28,7 @@ HEADER_H = 118
 DISC_R = 128
 DISC_GAP = 36
 DISCS_TOP = HEADER_H + 8
-QUEUE_TOP = DISCS_TOP + 2 * DISC_R + 26
+QUEUE_TOP = DISCS_TOP + 2 * DISC_R + 36
 QUEUE_H = 78
 MIDDLE_TOP = QUEUE_TOP + QUEUE_H + 18
 CELL = 148
@@ -120,17 +120,16 @@ def disc_centre(position: int) -> tuple[int, int]:
     return left + DISC_R + position * (2 * DISC_R + DISC_GAP), DISCS_TOP + DISC_R
 
 
-@lru_cache(maxsize=64)
-def disc_face(colours: str, orientation: int, label: str) -> Image.Image:
-    """A disc: 8 pie segments in their printed colours turned by ``orientation``, each with its
-    colour letter on the rim, and a hub with the disc's number."""
+@lru_cache(maxsize=16)
+def disc_body(colours: str) -> Image.Image:
+    """A disc side's 8 pie segments in their printed colours, segment s in slot s (drawn
+    once per side, anti-aliased; turning it is a cheap image rotation)."""
     size = 2 * DISC_R
 
     def paint(d: ImageDraw.ImageDraw, s: int) -> None:
         r = DISC_R * s
         d.ellipse((0, 0, 2 * r - 1, 2 * r - 1), fill=kit.BLACK)
-        for segment, colour in enumerate(colours):
-            slot = (segment + orientation) % SLOTS
+        for slot, colour in enumerate(colours):
             start = slot * 45 - 22.5
             d.pieslice(
                 (4 * s, 4 * s, 2 * r - 4 * s, 2 * r - 4 * s),
@@ -145,7 +144,14 @@ def disc_face(colours: str, orientation: int, label: str) -> Image.Image:
             (r - hub, r - hub, r + hub, r + hub), fill=kit.PANEL, outline=kit.INK, width=3 * s
         )
 
-    im = kit.supersampled((size, size), paint)
+    return kit.supersampled((size, size), paint)
+
+
+@lru_cache(maxsize=256)
+def disc_face(colours: str, orientation: int, label: str) -> Image.Image:
+    """A disc turned by ``orientation`` clockwise steps, each segment's colour letter upright
+    on the rim, and a hub with the disc's number."""
+    im = disc_body(colours).rotate(-45 * orientation, resample=Image.Resampling.BICUBIC)
     d = ImageDraw.Draw(im)
     letter_font = kit.font(22, True)
     for segment, colour in enumerate(colours):
@@ -159,8 +165,12 @@ def disc_face(colours: str, orientation: int, label: str) -> Image.Image:
 
 
 def draw_discs(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    turned = turned_discs(view)
     for position, disc in enumerate(view["discs"]):
         cx, cy = disc_centre(position)
+        if position in turned:  # turned by the latest turn: a ring and a label
+            r = DISC_R + 7
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=kit.HIGHLIGHT, width=6)
         face = disc_face(disc["colours"], disc["orientation"], str(position + 1))
         kit.paste(im, face, (cx - DISC_R, cy - DISC_R))
         for segment, paint in enumerate(disc["cubes"]):
@@ -171,11 +181,12 @@ def draw_discs(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
             x = cx + 0.56 * DISC_R * math.cos(angle)
             y = cy + 0.56 * DISC_R * math.sin(angle)
             cube(d, (x, y), 34, paint)
+        caption = f"side {disc['side']}" + (" · turned" if position in turned else "")
         d.text(
-            (cx, cy + DISC_R + 4),
-            f"side {disc['side']}",
-            font=kit.font(18),
-            fill=kit.MUTED,
+            (cx, cy + DISC_R + 8),
+            caption,
+            font=kit.font(18, position in turned),
+            fill=kit.HIGHLIGHT if position in turned else kit.MUTED,
             anchor="ma",
         )
     for contact in view["contacts"]:
@@ -238,7 +249,10 @@ def draw_queue(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
 
 
 def mural_origin(view: dict[str, Any]) -> tuple[int, int]:
-    return MARGIN + TOKEN_BAND, MIDDLE_TOP + 44 + TOKEN_BAND
+    """The top-left of cell A1, the grid centred in the space left of the side column."""
+    span = len(view["mural"][0]) * CELL + 2 * TOKEN_BAND
+    left = MARGIN + (SIDE_X - 24 - MARGIN - span) // 2
+    return left + TOKEN_BAND, MIDDLE_TOP + 44 + TOKEN_BAND
 
 
 def half_disc(
@@ -331,12 +345,25 @@ def draw_mural(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, st
     return oy + rows * CELL + TOKEN_BAND
 
 
+def recent_events(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The turn in progress so far, or the whole last turn once it is over: what the board
+    highlights (the card painted, the discs turned)."""
+    log = view["turn"]["log"]
+    if log:
+        return log
+    return (view.get("previous") or {}).get("events", [])
+
+
 def last_painted(view: dict[str, Any]) -> tuple[int, int] | None:
-    """The cell the last move painted, to frame it."""
-    for event in (view.get("last") or {}).get("events", []):
+    """The cell the latest turn painted, to frame it."""
+    for event in recent_events(view):
         if event["type"] == "painted":
             return tuple(event["cell"])  # type: ignore[return-value]
     return None
+
+
+def turned_discs(view: dict[str, Any]) -> set[int]:
+    return {d for e in recent_events(view) if e["type"] == "rotated" for d in e["discs"]}
 
 
 def draw_painted(
@@ -421,10 +448,17 @@ def draw_side(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> int:
         d.rounded_rectangle(
             (x0, y, x0 + width, y + TECHNIQUE_H), radius=12, fill=kit.PANEL, outline=edge, width=2
         )
-        kit.draw_text(d, (x0 + 12, y + 8), info.name, kit.font(24, True), max_width=width - 90)
-        effect = info.effect.replace(" (main action)", "")
+        name_width = kit.draw_text(d, (x0 + 12, y + 8), info.name, kit.font(24, True))
         if info.main:
-            effect = "MAIN ACTION: " + effect
+            kit.badge(
+                d,
+                (x0 + 24 + name_width, y + 8),
+                "MAIN",
+                kit.font(16, True),
+                kit.HIGHLIGHT,
+                pad=(8, 2),
+            )
+        effect = info.effect.replace(" (main action)", "")
         for k, line in enumerate(kit.wrap(effect, kit.font(17), width - 24, 2)):
             kit.draw_text(d, (x0 + 12, y + 42 + 24 * k), line, kit.font(18), kit.MUTED)
         px = x0 + width - 14
@@ -531,7 +565,11 @@ def draw_players(
         kit.draw_text(d, (x + 28, y + 12), title, kit.font(30, True), fill, max_width=width - 190)
         score = player["score"]
         kit.draw_text(
-            d, (x + width - 16, y + 10), f"{score['total']} pts", kit.font(32, True), anchor="ra"
+            d,
+            (x + width - 16, y + 10),
+            f"{score['total']} pt{'s' if score['total'] != 1 else ''}",
+            kit.font(32, True),
+            anchor="ra",
         )
         kit.draw_text(
             d,

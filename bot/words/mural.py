@@ -134,7 +134,8 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
             f"{thrift}, paying {paints_text(event['paid'])}."
         )
     if kind == "mixed":
-        return f"{who} mixed {paints_text(event['paints'])} into an advanced paint."
+        a, b = (paint_name(p) for p in event["paints"])
+        return f"{who} mixed {a} and {b} into an advanced paint."
     if kind == "technique":
         return f"{who} used the technique **{technique_name(event['tile'])}**."
     if kind == "swapped":

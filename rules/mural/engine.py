@@ -270,11 +270,12 @@ class Mural:
             "first_passed": False,
             "current": first,
             "phase": PLAY,
-            "turn": {"main": False, "free": False, "pending": None},
+            "turn": {"main": False, "free": False, "pending": None, "log": []},
             "turns": 1,
             "trigger": None,
             "ended_by": None,
             "last": None,
+            "previous": None,
         }
 
     # -- queries -----------------------------------------------------------------------------
@@ -407,6 +408,7 @@ class Mural:
             "turns": state["turns"],
             "trigger": copy.deepcopy(state["trigger"]),
             "last": copy.deepcopy(state["last"]),
+            "previous": copy.deepcopy(state["previous"]),
             "outcome": None if result is None else result.to_json(),
         }
 
@@ -425,6 +427,7 @@ class Mural:
         events: list[Event] = []
         _APPLY[action["type"]](table, action, events)
         table["last"] = {"player": player, "events": copy.deepcopy(events)}
+        _remember_turn(state, table, player, events)
         return table, events
 
     # -- storage -----------------------------------------------------------------------------
@@ -976,6 +979,16 @@ _APPLY = {
 }
 
 
+def _remember_turn(state: State, table: State, player: str, events: list[Event]) -> None:
+    """Keep the events of the turn in progress, and once it is over the whole of it as
+    ``previous`` (what the board shows as "last turn": the card painted, the discs turned)."""
+    so_far = state["turn"]["log"] + [e for e in events if e["type"] != "turn"]
+    if table["phase"] == OVER or table["turns"] != state["turns"]:
+        table["previous"] = {"player": player, "events": copy.deepcopy(so_far)}
+    else:
+        table["turn"]["log"] = so_far
+
+
 # -- turns, rounds, the end --------------------------------------------------------------------
 
 
@@ -996,7 +1009,7 @@ def _next_turn(table: State, events: list[Event]) -> None:
     passarem"; after the trigger, "até que o turno do jogador à direita de quem está com o
     marcador de primeiro jogador tenha acabado", and never a new round (C10)."""
     n = len(table["players"])
-    table["turn"] = {"main": False, "free": False, "pending": None}
+    table["turn"] = {"main": False, "free": False, "pending": None, "log": []}
     active = [i for i, seat in enumerate(table["seats"]) if not seat["passed"]]
     if not active:
         if table["round"] == 1 and table["trigger"] is None:

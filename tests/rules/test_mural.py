@@ -95,13 +95,15 @@ def test_a_turn_is_free_actions_one_main_action_free_actions_then_end_turn() -> 
     assert not any(a["type"] in ("rotate", "paint", "pass") for a in legal), "one main action"
     state, events = play(state, {"type": "end_turn"})
     assert MURAL.to_move(state) == ["B"] and events[-1] == {"type": "turn", "player": "B"}
+    told = [e["type"] for e in state["previous"]["events"]]
+    assert told == ["mixed", "queued", "ordered", "rotated", "collected"], "the whole turn"
 
 
 def test_back_leaves_a_choice_before_it_commits() -> None:
     state = table(discs=GEOMETRY)
     before = MURAL.dump(state)
     state, _ = play(state, {"type": "rotate", "kind": "simple"}, {"type": "back"})
-    assert state["turn"] == {"main": False, "free": False, "pending": None}
+    assert state["turn"] == {"main": False, "free": False, "pending": None, "log": []}
     assert state["discs"] == before["discs"]
 
 

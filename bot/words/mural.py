@@ -249,4 +249,38 @@ def hand_text(view: dict[str, Any]) -> str:
     ]
     if me["passed"]:
         lines.append("You have passed this round.")
+    if view.get("current") == me["id"]:
+        lines.append(f"**Now:** {decision_text(view['turn'])}")
     return "\n".join(lines)
+
+
+def decision_text(turn: dict[str, Any]) -> str:
+    """What the player to move is choosing, from the public turn record."""
+    pending = turn["pending"]
+    if pending is None:
+        if turn["main"]:
+            return "main action done — take free actions or End turn."
+        return "free actions, then one main action (rotate, paint, a main technique) or pass."
+    do = pending["do"]
+    if do == "rotate":
+        if "discs" not in pending:
+            return f"choose the disc(s) for your {pending['kind']} rotation."
+        return f"choose how far to turn {' and '.join(disc_name(d) for d in pending['discs'])}."
+    if do == "paint":
+        if "card" not in pending:
+            return "choose a card to paint with Thrift."
+        if "cell" not in pending:
+            return f"choose a free cell for {pending['card']}."
+        if "paints" in pending:
+            spaces = CARDS[pending["card"]].spaces
+            return f"fill {pending['card']}'s spaces ({len(pending['paints'])} of {spaces} done)."
+        return "choose the basic paint Thrift leaves unpaid."
+    return {
+        "collect": "choose the paint to collect.",
+        "order": "choose which paint goes to the end of the queue next.",
+        "discard": "discard down to 5 paints.",
+        "swap": "choose the paint to swap and the basic to take.",
+        "copy": "choose the paint to copy.",
+        "pick": "choose a paint from the front of the queue.",
+        "transfer": "choose where the paint moves from and to.",
+    }[do]

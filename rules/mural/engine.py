@@ -923,7 +923,9 @@ def _apply_pass(table: State, action: Action, events: list[Event]) -> None:
         table["first_passed"] = True
         table["first"] = table["current"]
         events.append({"type": "first_player", "player": me["player"]})
-    _next_turn(table, events)
+    # The backpack limit holds "no final do seu turno" for a turn that ends in a pass too.
+    table["turn"]["pending"] = {"do": "discard"}
+    _continue_discarding(table, events)
 
 
 def _apply_end_turn(table: State, action: Action, events: list[Event]) -> None:

@@ -61,3 +61,9 @@ def test_the_board_text_is_the_viewers_own() -> None:
     text = words.hand_text(MURAL.view(state, "a"))
     assert "**Backpack** (2/5): red, advanced" in text and "Grafiteiros** 4" in text
     assert "no board" in words.hand_text(MURAL.view(state, None))
+    state["current"] = 0
+    state["seats"][0]["backpack"] = ["R", "Y"]
+    state, _ = MURAL.play(state, "a", {"type": "mix", "paints": ["R", "Y"]})
+    assert "**Now:** choose which paint goes to the end of the queue next." in words.hand_text(
+        MURAL.view(state, "a")
+    )

@@ -404,6 +404,24 @@ def test_a_player_with_no_main_action_left_may_pass_after_a_free_action() -> Non
     assert {"type": "pass"} in MURAL.legal(state, "A")
 
 
+def test_a_forced_pass_over_the_backpack_limit_discards_first() -> None:
+    """A player who took a paint with a free technique and has no main action must pass; the
+    limit of 5 still holds at the end of that turn."""
+    state = table(
+        cubes=empty_discs(),
+        backpacks={"A": ["Y", "Y", "B", "B", "W"]},
+        display=["G06", "G14", "G30"],
+        queue=["A"],
+        techniques=["BT3", "BT1"],
+    )
+    state, _ = play(state, {"type": "technique", "tile": "BT3"})
+    state, _ = play(state, choice(state, type="pick", index=0))
+    assert {"type": "pass"} in MURAL.legal(state, "A")
+    state, _ = play(state, {"type": "pass"}, {"type": "discard", "paint": "W"})
+    assert state["queue"] == ["W"] and len(seat(state, "A")["backpack"]) == 5
+    assert MURAL.to_move(state) == ["B"]
+
+
 def test_the_first_to_pass_in_round_one_takes_the_first_player_marker() -> None:
     """ "Na primeira rodada, o primeiro jogador que passar pega o marcador de primeiro jogador"."""
     state = table(players=3, current="B", first="A")

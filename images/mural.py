@@ -327,6 +327,18 @@ def draw_mural(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, st
                 )
                 continue
             draw_painted(d, x, y, cell, colours, names, fresh=(r, c) == fresh)
+            bonus = view["bonuses"][r][c]
+            if bonus:
+                kit.badge(
+                    d,
+                    (x + CELL - 12, y + CELL - 10),
+                    f"+{bonus}",
+                    kit.font(20, True),
+                    GOOD,
+                    kit.BLACK,
+                    pad=(7, 1),
+                    anchor="rs",
+                )
     for r in range(rows):
         for c in range(cols):
             cell = grid[r][c]
@@ -421,7 +433,7 @@ def draw_painted(
 # -- the side column: techniques and display ---------------------------------------------------
 
 
-TECHNIQUE_H = 96
+TECHNIQUE_H = 118
 OFFER_H = 92
 
 
@@ -459,8 +471,9 @@ def draw_side(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> int:
                 pad=(8, 2),
             )
         effect = info.effect.replace(" (main action)", "")
-        for k, line in enumerate(kit.wrap(effect, kit.font(17), width - 24, 2)):
-            kit.draw_text(d, (x0 + 12, y + 42 + 24 * k), line, kit.font(18), kit.MUTED)
+        effect_font = kit.font(18)
+        for k, line in enumerate(kit.wrap(effect, effect_font, width - 24, 3)):
+            kit.draw_text(d, (x0 + 12, y + 42 + 24 * k), line, effect_font, kit.MUTED)
         px = x0 + width - 14
         for pid in used:
             fill, shape = colours[pid]

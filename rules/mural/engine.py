@@ -55,7 +55,7 @@ from rules.mural.data import (
     TECHNIQUES,
     Card,
 )
-from rules.mural.scoring import score_sheet
+from rules.mural.scoring import bonus_grid, score_sheet
 from rules.protocol import Action, Event, IllegalAction, Outcome, View, merge_options, rng
 
 GAME_ID = "street-art-mural"
@@ -393,6 +393,7 @@ class Mural:
             "queue": list(state["queue"]),
             "queue_on_board": QUEUE_ON_BOARD,
             "mural": copy.deepcopy(state["mural"]),
+            "bonuses": bonus_grid(state["mural"], layout(state), state["tokens"]),
             "tokens": dict(state["tokens"]),
             "token_cells": {side: list(cell) for side, cell in layout(state).tokens.items()},
             "display": list(state["display"]),

@@ -62,6 +62,27 @@ def leftover_points(backpack: list[str]) -> int:
     return sum(PAINT_VALUE[p] for p in backpack)
 
 
+def card_bonus(
+    mural: list[list[Cell | None]], layout: MuralLayout, tokens: dict[str, str], row: int, col: int
+) -> int:
+    """The disc bonus of the card at (row, col)."""
+    element = CARDS[mural[row][col]["card"]].element  # type: ignore[index]
+    return disc_bonus(element, partners(mural, layout, tokens, row, col))
+
+
+def bonus_grid(
+    mural: list[list[Cell | None]], layout: MuralLayout, tokens: dict[str, str]
+) -> list[list[int | None]]:
+    """Each painted card's disc bonus as the mural stands (``None`` for an empty cell)."""
+    return [
+        [
+            None if cell is None else card_bonus(mural, layout, tokens, r, c)
+            for c, cell in enumerate(row)
+        ]
+        for r, row in enumerate(mural)
+    ]
+
+
 def score_sheet(
     mural: list[list[Cell | None]],
     layout: MuralLayout,
@@ -81,8 +102,7 @@ def score_sheet(
                 continue
             entry = sheet[cell["painter"]]
             entry["cards"] += card_points(cell)
-            element = CARDS[cell["card"]].element
-            entry["discs"] += disc_bonus(element, partners(mural, layout, tokens, row, col))
+            entry["discs"] += card_bonus(mural, layout, tokens, row, col)
             entry["sprays"] += 1
     for entry in sheet.values():
         entry["total"] = entry["cards"] + entry["discs"] + entry["paints"]

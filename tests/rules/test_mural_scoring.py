@@ -116,3 +116,12 @@ def test_then_to_whoever_acted_earlier_in_the_last_round() -> None:
     grid = mural((0, 3, "G01", "A"), (2, 3, "G09", "B"))
     assert finished(grid, round_first="B").winners == ["B"]
     assert finished(grid, round_first="A").winners == ["A"]
+
+
+def test_the_view_shows_each_cards_disc_bonus_as_the_mural_stands() -> None:
+    state = table()
+    state["mural"] = mural((1, 1, "G03", "A"), (0, 1, "G10", "B"), (1, 2, "G18", "B"))
+    state["tokens"] = dict(TOKENS)
+    bonuses = MURAL.view(state, None)["bonuses"]
+    assert bonuses[1][1] == 6 and bonuses[0][1] == 3 and bonuses[1][2] == 3
+    assert bonuses[2][3] is None

@@ -54,6 +54,7 @@ from rules.mural.data import (
     SPRAYS,
     TECHNIQUES,
     Card,
+    MuralLayout,
 )
 from rules.mural.scoring import bonus_grid, score_sheet
 from rules.protocol import Action, Event, IllegalAction, Outcome, View, merge_options, rng
@@ -147,7 +148,7 @@ def seat_of(state: State, player: str) -> dict[str, Any]:
     return state["seats"][state["players"].index(player)]
 
 
-def layout(state: State):
+def layout(state: State) -> MuralLayout:
     return MURALS[len(state["players"])]
 
 
@@ -194,8 +195,9 @@ def thrift_skips(backpack: list[str], card: Card) -> list[str]:
 
 
 def rotation_options(state: State, kind: str) -> list[geometry.Rotation]:
-    """Every rotation of ``kind`` that lets its player collect: "Se a rotação criar um par de
-    mesma cor com ambos os segmentos vazios" is not a legal rotation (B ambiguity a, C4)."""
+    """Every rotation of ``kind`` that lets its player collect. "Após qualquer tipo de giro, o
+    jogador deve recolher uma tinta", so a rotation whose new same-colour pairs are all empty
+    is not legal (B ambiguity a: "a legal rotation must allow a collection"; C4)."""
     if kind == "simple":
         candidates = geometry.simple_rotations()
     elif kind == "big":

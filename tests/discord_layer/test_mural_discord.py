@@ -125,6 +125,8 @@ async def test_a_whole_two_player_game_by_commands_and_the_panel(
 ) -> None:
     h = await table(harness_factory, tmp_path, "mural-whole")
     board = await start(h)
+    rules = await h.click(CY, board, label="Rules")
+    assert rules.message.ephemeral and "Giro Simples" in rules.message.text()
     rng = random.Random(3)
     turns = commands = 0
     taken_cell_refused = False

@@ -64,6 +64,7 @@ PENDING_WORDS = {
     "collect": "is collecting a paint",
     "paint": "is painting",
     "order": "is ordering the queue",
+    "insert": "is placing paints in the queue",
     "discard": "is discarding down to 5",
     "swap": "is using Swap",
     "copy": "is using Copy",

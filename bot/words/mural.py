@@ -167,6 +167,8 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
         winners = join_names([name_of(names, p) for p in event["winners"]])
         best = max(event["scores"].values(), default=0)
         return f"🏁 Game over! {winners} wins with {best} points."
+    if kind == "inserted":
+        return f"{who} put {paint_name(event['paint'])} at queue space {event['position'] + 1}."
     return ""  # "queued", "ordered" and "turn" are shown by the board and the mention
 
 
@@ -210,6 +212,10 @@ def _label(action: dict[str, Any]) -> str:
         if action["paint"] is None:
             return "Leave this space empty (Thrift)"
         return f"Put {paint_name(action['paint'])} on the card"
+    if kind == "place":
+        return f"Place {paint_name(action['paint'])} next"
+    if kind == "insert":
+        return f"Put {paint_name(action['paint'])} at queue space {action['position'] + 1}"
     if kind == "queue":
         return f"{paint_name(action['paint']).capitalize()} next to the queue end"
     if kind == "mix":
@@ -278,6 +284,7 @@ def decision_text(turn: dict[str, Any]) -> str:
     return {
         "collect": "choose the paint to collect.",
         "order": "choose which paint goes to the end of the queue next.",
+        "insert": "choose where your paints go in the queue, after its first 3.",
         "discard": "discard down to 5 paints.",
         "swap": "choose the paint to swap and the basic to take.",
         "copy": "choose the paint to copy.",

@@ -65,16 +65,24 @@ PLAY = "play"
 OVER = "over"
 State = dict[str, Any]
 BACK: Action = {"type": "back"}
+QUEUE_END = "queue_end"
+AFTER_FIRST_3 = "after_first_3"
+#: With painting_discards=after_first_3, the places offered for one paint: the first this many
+#: after the queue's 3rd paint, and always the queue end (a select menu holds 25 choices).
+INSERT_CHOICES = 24
 
 
 @dataclass(frozen=True)
 class Options:
     """The table's options. ``disc_sides``: "A" (recommended first game), "B" or "random"
     (setup step 1). ``master_turn_may_hold``: technique 6 may leave one disc still (B ambiguity
-    6b, off by default)."""
+    6b, off by default). ``painting_discards``: "queue_end" (B ambiguity a of painting) or
+    "after_first_3", the alternative reading (b): each paid paint goes anywhere after the
+    queue's first 3 paints."""
 
     disc_sides: str = "A"
     master_turn_may_hold: bool = False
+    painting_discards: str = QUEUE_END
 
 
 DEFAULT_OPTIONS: dict[str, Any] = asdict(Options())
@@ -85,6 +93,8 @@ def _options_from(merged: dict[str, Any]) -> Options:
         raise IllegalAction("The option disc_sides must be A, B or random.")
     if not isinstance(merged["master_turn_may_hold"], bool):
         raise IllegalAction("The option master_turn_may_hold must be true or false.")
+    if merged["painting_discards"] not in (QUEUE_END, AFTER_FIRST_3):
+        raise IllegalAction("The option painting_discards must be queue_end or after_first_3.")
     return Options(**merged)
 
 
@@ -563,6 +573,15 @@ def _order_choices(state: State, pending: dict[str, Any]) -> list[Action]:
     return [{"type": "queue", "paint": p} for p in PAINTS if p in unordered_tail(state)]
 
 
+def _insert_choices(state: State, pending: dict[str, Any]) -> list[Action]:
+    if pending["paint"] is None:
+        return [{"type": "place", "paint": p} for p in PAINTS if p in unordered_tail(state)]
+    return [
+        {"type": "insert", "paint": pending["paint"], "position": i}
+        for i in insert_positions(len(state["queue"]), pending["count"])
+    ]
+
+
 def _discard_choices(state: State, pending: dict[str, Any]) -> list[Action]:
     backpack = state["seats"][state["current"]]["backpack"]
     return [{"type": "discard", "paint": p} for p in PAINTS if p in backpack]
@@ -618,6 +637,7 @@ _PENDING_CHOICES = {
     "collect": _collect_choices,
     "paint": _paint_choices,
     "order": _order_choices,
+    "insert": _insert_choices,
     "discard": _discard_choices,
     "swap": _swap_choices,
     "copy": _copy_choices,
@@ -786,8 +806,62 @@ def _finish_painting(table: State, paid: list[str], events: list[Event]) -> None
         }
     )
     if not card.flexible:
-        _to_queue(table, paid, events)
+        if table["options"]["painting_discards"] == AFTER_FIRST_3 and paid:
+            _insert_after_first_3(table, paid, events)
+        else:
+            _to_queue(table, paid, events)
     _check_trigger(table, events)
+
+
+def _insert_after_first_3(table: State, paints: list[str], events: list[Event]) -> None:
+    """Reading (b) of "colocadas, na ordem que o jogador desejar, na fila de tintas do lado de
+    fora do tabuleiro central (exceto pelas 3 primeiras tintas da fila)": each paint goes
+    anywhere after the first 3. They wait at the queue end until placed, one at a time."""
+    table["queue"].extend(paints)
+    events.append({"type": "queued", "paints": list(paints)})
+    table["turn"]["pending"] = {"do": "insert", "count": len(paints)}
+    _choose_lone_paint(table)
+
+
+def _choose_lone_paint(table: State) -> None:
+    """With one kind of paint left to place there is nothing to choose but where."""
+    pending = _pending(table)
+    tail = unordered_tail(table)
+    pending["paint"] = tail[0] if len(set(tail)) == 1 else None
+
+
+def insert_positions(queue_length: int, waiting: int) -> list[int]:
+    """Where a waiting paint may go: after the first 3 (or the whole queue, if shorter)."""
+    base = queue_length - waiting
+    places = list(range(min(QUEUE_ON_BOARD, base), base + 1))
+    return places[:INSERT_CHOICES] + ([base] if base not in places[:INSERT_CHOICES] else [])
+
+
+def _apply_place(table: State, action: Action, events: list[Event]) -> None:
+    _pending(table)["paint"] = action["paint"]
+
+
+def _apply_insert(table: State, action: Action, events: list[Event]) -> None:
+    pending = _pending(table)
+    count = pending["count"]
+    queue = table["queue"]
+    head, tail = queue[:-count], queue[-count:]
+    tail.remove(action["paint"])
+    head.insert(action["position"], action["paint"])
+    table["queue"] = head + tail
+    events.append(
+        {
+            "type": "inserted",
+            "player": _me(table)["player"],
+            "paint": action["paint"],
+            "position": action["position"],
+        }
+    )
+    pending["count"] = count - 1
+    if pending["count"] == 0:
+        table["turn"]["pending"] = None
+    else:
+        _choose_lone_paint(table)
 
 
 def _to_queue(table: State, paints: list[str], events: list[Event]) -> None:
@@ -971,6 +1045,8 @@ _APPLY = {
     "skip": _apply_skip,
     "fill": _apply_fill,
     "queue": _apply_queue,
+    "place": _apply_place,
+    "insert": _apply_insert,
     "mix": _apply_mix,
     "technique": _apply_technique,
     "swap": _apply_swap,
@@ -1133,6 +1209,7 @@ def _pending_hint(pending: dict[str, Any]) -> str:
         "collect": "choose the paint to collect.",
         "paint": "choose the card, its cell and the paints for it.",
         "order": "choose which paint goes to the end of the queue next.",
+        "insert": "choose where your paints go in the queue, after its first 3.",
         "discard": "choose a paint to discard down to 5.",
         "swap": "choose the paint to swap.",
         "copy": "choose the paint to copy.",

@@ -153,6 +153,39 @@ def test_painting_discards_the_cost_to_the_queue_end_in_the_chosen_order() -> No
     assert state["turn"]["main"] is True
 
 
+def test_painting_discards_after_first_3_option_places_each_paint_behind_the_first_3() -> None:
+    """B ambiguity of painting, reading (b), kept as the option painting_discards=after_first_3:
+    "insert anywhere after position 3"."""
+    state = table(
+        backpacks={"A": ["A", "Y", "W"]},
+        queue=["R", "Y", "B", "W", "A"],
+        display=["G05", "G01", "G02"],
+        options={"painting_discards": "after_first_3"},
+    )
+    state, _ = play(state, *PAINT_G05)
+    assert MURAL.legal(state, "A") == [{"type": "place", "paint": p} for p in ("Y", "W", "A")]
+    state, _ = play(state, {"type": "place", "paint": "W"})
+    assert [a["position"] for a in MURAL.legal(state, "A")] == [3, 4, 5]
+    state, _ = play(
+        state,
+        {"type": "insert", "paint": "W", "position": 3},
+        {"type": "place", "paint": "A"},
+        {"type": "insert", "paint": "A", "position": 3},
+    )
+    assert MURAL.legal(state, "A")[0] == {"type": "insert", "paint": "Y", "position": 3}
+    state, events = play(state, {"type": "insert", "paint": "Y", "position": 7})
+    assert state["queue"] == ["R", "Y", "B", "A", "W", "W", "A", "Y"]
+    assert state["turn"]["pending"] is None and events[-1]["type"] == "inserted"
+
+
+def test_painting_discards_after_first_3_offers_at_most_25_places() -> None:
+    from rules.mural.engine import insert_positions
+
+    places = insert_positions(40, 1)
+    assert len(places) == 25 and places[0] == 3 and places[-1] == 39
+    assert insert_positions(2, 1) == [1], "a queue shorter than 3: only its end"
+
+
 def test_the_display_is_refilled_from_the_deck_top_in_the_painted_cards_place() -> None:
     """ "coloque a carta do topo do baralho, no lugar da carta pintada"."""
     state = table(backpacks={"A": ["A", "Y", "W"]}, display=["G01", "G05", "G02"], deck=["G03"])

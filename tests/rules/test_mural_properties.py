@@ -36,6 +36,7 @@ def tables(draw) -> dict[str, Any]:
         "options": {
             "disc_sides": draw(st.sampled_from(["A", "B", "random"])),
             "master_turn_may_hold": draw(st.booleans()),
+            "painting_discards": draw(st.sampled_from(["queue_end", "after_first_3"])),
         },
         "choices": draw(st.lists(st.integers(min_value=0, max_value=2**16), min_size=1)),
         # Random players seldom paint 6-7 cards; half the games start with few sprays left,

@@ -114,11 +114,11 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
 
 def _rotation(event: dict[str, Any]) -> str:
     parts = [
-        f"{disc_name(d)} {turn_text(s)}"
+        f"{disc_name(d)}: {turn_text(s)}"
         for d, s in zip(event["discs"], event["steps"], strict=True)
     ]
     kind = {"simple": "simple", "big": "big", "double": "double", "master": "Master Turn"}
-    return f"{kind[event['kind']]} rotation: {join_names(parts)}"
+    return f"{kind[event['kind']]} rotation ({join_names(parts)})"
 
 
 def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
@@ -192,7 +192,7 @@ def _label(action: dict[str, Any]) -> str:
         return " + ".join(disc_name(d) for d in action["discs"]).capitalize()
     if kind == "turn":
         parts = [
-            f"{disc_name(d)} {turn_text(s)}"
+            f"{disc_name(d)}: {turn_text(s)}"
             for d, s in zip(action["discs"], action["steps"], strict=True)
         ]
         return "Turn " + ", ".join(parts)

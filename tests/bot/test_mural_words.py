@@ -30,7 +30,7 @@ def test_a_rotation_and_its_paint_read_as_one_sentence() -> None:
         ("a", [{"type": "collected", "player": "a", "paint": "R", "disc": 0, "segment": 0}]),
     ]  # fmt: skip
     assert tell("street-art-mural", steps, NAMES) == [
-        "**Ana** made a simple rotation: disc 2 1 step ↺ and collected red."
+        "**Ana** made a simple rotation (disc 2: 1 step ↺) and collected red."
     ]
 
 

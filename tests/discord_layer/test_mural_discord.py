@@ -252,3 +252,30 @@ async def test_each_bad_input_gets_a_private_sentence_and_changes_nothing(
     await h.click(player, picked.message, take.custom_id)
     await refused(h, player, "mural technique", "already used Queue Pick", tile="BT3")
     await refused(h, player, "mural technique", "no technique", tile="Banksy")
+
+
+async def test_a_technique_without_a_grafiteiro_is_refused(harness_factory, tmp_path: Path) -> None:
+    """The other player passes; the first spends all 4 grafiteiros on big and double rotations
+    over four turns, then asks for the technique. (While the other player is out, one player's
+    turns follow each other without a public board in between: the shared service tells them
+    together when the turn passes on.)"""
+    h = await table(harness_factory, tmp_path, seed_revealing("BT3"))
+    board = await start(h)
+    player = mover(board)
+    other = BO if player == ANA else ANA
+    for turn, kind in enumerate(("big", "big", "double", "double")):
+        if turn == 1:
+            await h.slash(other, "mural pass")
+        discs = await h.autocomplete(player, "mural rotate", focused="disc", kind=kind)
+        disc = discs[0]["value"]
+        turns = await h.autocomplete(player, "mural rotate", focused="turn", kind=kind, disc=disc)
+        rotated = await h.slash(
+            player, "mural rotate", kind=kind, disc=disc, turn=turns[0]["value"]
+        )
+        collect = [b for b in rotated.message.buttons if b.label.startswith("Collect")]
+        if collect:
+            await h.click(player, rotated.message, collect[0].custom_id)
+        await h.slash(player, "mural end-turn")
+    seat = h.bot.service.state(await record(h))["seats"][0 if player == ANA else 1]
+    assert seat["grafiteiros"] == 0 and seat["rotations"] == {"big": 2, "double": 2}
+    await refused(h, player, "mural technique", "no grafiteiro left", tile="BT3")

@@ -194,6 +194,15 @@ def test_the_display_is_refilled_from_the_deck_top_in_the_painted_cards_place() 
     assert state["display"] == ["G01", "G03", "G02"] and state["deck"] == []
 
 
+def test_the_display_shrinks_once_the_deck_is_empty() -> None:
+    """C7: "If the deck runs out, the display simply shrinks"."""
+    state = table(backpacks={"A": ["A", "Y", "W"]}, display=["G01", "G05", "G02"], deck=[])
+    state, _ = play(state, *PAINT_G05, {"type": "queue", "paint": "A"})
+    state, _ = play(state, {"type": "queue", "paint": "Y"})
+    assert state["display"] == ["G01", "G02"]
+    assert MURAL.view(state, None)["deck_top"] is None
+
+
 def test_painting_the_deck_top_is_refused() -> None:
     """ "a carta do topo do baralho não pode ser escolhida"."""
     state = table(backpacks={"A": ["R", "Y"]}, display=["G02", "G03", "G04"], deck=["G01"])

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.words.common import join_names, name_of
 from rules.mural.data import CARDS, COLOUR_NAMES, TECHNIQUES
-from rules.mural.engine import cell_name
+from rules.mural.state import cell_name
 
 PLAYERS = "2–4 players"
 

@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot import create_bot
 from rules.mural import MURAL
-from rules.mural.engine import rotation_options
+from rules.mural.state import rotation_options
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 
 pytest_plugins = ["tests.harness.fixtures"]

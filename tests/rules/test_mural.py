@@ -179,7 +179,7 @@ def test_painting_discards_after_first_3_option_places_each_paint_behind_the_fir
 
 
 def test_painting_discards_after_first_3_offers_at_most_25_places() -> None:
-    from rules.mural.engine import insert_positions
+    from rules.mural.state import insert_positions
 
     places = insert_positions(40, 1)
     assert len(places) == 25 and places[0] == 3 and places[-1] == 39

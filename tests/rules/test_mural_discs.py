@@ -7,7 +7,7 @@ import pytest
 from rules import IllegalAction
 from rules.mural import MURAL
 from rules.mural import discs as geometry
-from rules.mural.engine import rotation_options
+from rules.mural.state import rotation_options
 from tests.rules.mural_tables import GEOMETRY, empty_discs, play, seat, table
 
 P2_BACK = ((1,), (-1,))  # P2 one step counter-clockwise: its red segment 1 meets P1's red

@@ -14,6 +14,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -196,3 +197,10 @@ def test_random_games_end_with_a_winner_by_the_tie_breaks(game):
     assert result is not None and len(result.winners) == 1
     assert result.details["ended_by"] in ("trigger", "round_2")
     assert result.winners == result.details["ranking"][:1]
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_soak_many_random_games_keep_every_invariant(game):
+    play_out(game, check_every_step=True)

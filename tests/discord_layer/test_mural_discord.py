@@ -256,9 +256,8 @@ async def test_each_bad_input_gets_a_private_sentence_and_changes_nothing(
 
 async def test_a_technique_without_a_grafiteiro_is_refused(harness_factory, tmp_path: Path) -> None:
     """The other player passes; the first spends all 4 grafiteiros on big and double rotations
-    over four turns, then asks for the technique. (While the other player is out, one player's
-    turns follow each other without a public board in between: the shared service tells them
-    together when the turn passes on.)"""
+    over four turns, then asks for the technique. Each of those turns ends with a public board,
+    even while the same player moves again."""
     h = await table(harness_factory, tmp_path, seed_revealing("BT3"))
     board = await start(h)
     player = mover(board)
@@ -275,7 +274,8 @@ async def test_a_technique_without_a_grafiteiro_is_refused(harness_factory, tmp_
         collect = [b for b in rotated.message.buttons if b.label.startswith("Collect")]
         if collect:
             await h.click(player, rotated.message, collect[0].custom_id)
-        await h.slash(player, "mural end-turn")
+        ended = board_of(await h.slash(player, "mural end-turn"))
+        assert ended is not None and mover(ended) == (other if turn == 0 else player)
     seat = h.bot.service.state(await record(h))["seats"][0 if player == ANA else 1]
     assert seat["grafiteiros"] == 0 and seat["rotations"] == {"big": 2, "double": 2}
     await refused(h, player, "mural technique", "no grafiteiro left", tile="BT3")

@@ -34,7 +34,7 @@ MIDDLE_TOP = QUEUE_TOP + QUEUE_H + 18
 CELL = 148
 TOKEN_BAND = 40
 SIDE_X = 880
-PLAYER_H = 178
+PLAYER_H = 194
 
 PAINT_FILL: dict[str, Color] = {
     "R": kit.rgb("#D7263D"),
@@ -607,13 +607,13 @@ def draw_players(
             kit.VERMILLION if over else kit.INK,
             anchor="ra",
         )
-        stats = (
-            f"Grafiteiros {player['grafiteiros']} · Sprays {player['sprays']} · "
-            f"Big {player['rotations']['big']}/2 · Double {player['rotations']['double']}/2"
+        stats = f"Grafiteiros {player['grafiteiros']} · Sprays {player['sprays']}"
+        kit.draw_text(d, (x + 28, y + 122), stats, kit.font(26, True), max_width=width - 44)
+        detail = (
+            f"Big {player['rotations']['big']}/2 · Double {player['rotations']['double']}/2 · "
+            f"cards {score['cards']} + discs {score['discs']} + paints {score['paints']}"
         )
-        kit.draw_text(d, (x + 28, y + 124), stats, kit.font(20), max_width=width - 44)
-        detail = f"cards {score['cards']} + discs {score['discs']} + paints {score['paints']}"
-        kit.draw_text(d, (x + 28, y + 150), detail, kit.font(18), kit.MUTED, max_width=width - 44)
+        kit.draw_text(d, (x + 28, y + 158), detail, kit.font(20), kit.MUTED, max_width=width - 44)
 
 
 # -- header ------------------------------------------------------------------------------------

@@ -40,10 +40,17 @@ open in round 1, the second from round 2.
 the queue (then the stock).
 **End**: after round 2, or when someone places their last spray or the mural is full — then \
 play goes on until the player to the right of the first player has had a turn.
-**Score**: card points; each complete disc of two different elements (DJ, MC, Breaking, \
+**Score**: card points; each complete disc of two different elements (DJ, MC, BK Breaking, GF \
 Graffiti; *Fichas de Elemento* on the border count) +3, a second one only with a third element, \
 at most +6 per card, shared by both cards; leftover paints 1 (basic) / 2 (advanced). Ties: most \
 sprays on the mural, then card points, then earlier in turn order.
+**The board**: discs 1–4 from the left (N at the top, they touch at E/W); a green **=** marks \
+a contact whose segments match; the queue's 3 board spaces are framed; each painted card shows \
+its element, points, its painter's shape and initial, and its disc bonus (+3/+6); a yellow ring \
+marks the discs turned and a yellow frame the card painted in the latest turn.
+**Options** (`/game new options:`): `disc_sides=A|B|random`, `master_turn_may_hold=true` \
+(technique 6 may leave one disc still), `painting_discards=after_first_3` (paid paints go \
+anywhere after the queue's first 3).
 Play with `/mural rotate`, `/mural paint`, `/mural mix`, `/mural technique`, `/mural pass`, \
 `/mural end-turn`, or the **My hand** button."""
 

@@ -54,6 +54,15 @@ anywhere after the queue's first 3).
 Play with `/mural rotate`, `/mural paint`, `/mural mix`, `/mural technique`, `/mural pass`, \
 `/mural end-turn`, or the **My hand** button."""
 
+#: Each technique in a few words, for a button or select option.
+TECHNIQUE_LABELS = {
+    "BT1": "Swap: a backpack paint for a basic of your choice",
+    "BT2": "Copy: take a paint like one in your backpack",
+    "BT3": "Queue Pick: take 1 of the first 3 queue paints",
+    "BT4": "Transfer: move a paint to another disc",
+    "BT5": "Thrift (main action): paint a card with 1 basic less",
+    "BT6": "Master Turn (main action): 2 adjacent discs ≤ 2 steps, collect 1",
+}
 STEP_WORDS = {1: "1 step", 2: "2 steps", 3: "3 steps", 4: "4 steps"}
 
 
@@ -229,8 +238,7 @@ def _label(action: dict[str, Any]) -> str:
         a, b = action["paints"]
         return f"Mix {paint_name(a)} + {paint_name(b)} → advanced"
     if kind == "technique":
-        tile = TECHNIQUES[action["tile"]]
-        return f"Technique {tile.name}: {tile.effect}"
+        return f"Technique {TECHNIQUE_LABELS[action['tile']]}"
     if kind == "swap":
         return f"Swap {paint_name(action['give'])} → {paint_name(action['take'])}"
     if kind == "copy":

@@ -8,6 +8,7 @@ import random
 from bot.words import mural as words
 from bot.words import tell
 from rules.mural import MURAL
+from rules.mural.data import TECHNIQUES
 
 NAMES = {"a": "Ana", "b": "Bo", "c": "Cy"}
 TOLD = {
@@ -21,6 +22,13 @@ def test_the_rules_fit_an_embed_and_name_the_rulebook_terms() -> None:
     assert len(words.RULES) <= 4096
     for term in ("Giro Simples", "Giro Grande", "Giro Duplo", "Técnicas de Basquiat", "Troca"):
         assert term in words.RULES
+
+
+def test_every_technique_has_a_short_label() -> None:
+    assert set(words.TECHNIQUE_LABELS) == set(TECHNIQUES)
+    for tile in TECHNIQUES:
+        label = words.action_label({"type": "technique", "tile": tile}, NAMES)
+        assert label.startswith(f"Technique {TECHNIQUES[tile].name}") and "…" not in label
 
 
 def test_a_rotation_and_its_paint_read_as_one_sentence() -> None:

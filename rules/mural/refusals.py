@@ -31,7 +31,7 @@ def why_not(state: State, action: Any) -> str:
     pending = state["turn"]["pending"]
     seat = state["seats"][state["current"]]
     if pending is not None and kind in ("rotate", "mix", "pass", "end_turn", "technique"):
-        return "Finish the choice you started first (or go back): " + _pending_hint(pending)
+        return "Finish the choice you started first: " + _pending_hint(pending)
     if kind == "rotate":
         return _why_not_rotate(state, seat, action)
     if kind == "paint":

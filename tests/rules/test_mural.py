@@ -589,3 +589,10 @@ def test_a_trigger_in_round_one_never_starts_round_two() -> None:
     assert MURAL.to_move(state) == ["A"]
     state, _ = play(state, {"type": "pass"})
     assert MURAL.to_move(state) == [] and state["round"] == 1
+
+
+def test_a_new_action_while_a_choice_is_open_is_refused() -> None:
+    state = table(backpacks={"A": ["R", "Y", "W"]}, display=["G01", "G02", "G03"])
+    state, _ = play(state, {"type": "paint", "card": "G01"})
+    with pytest.raises(IllegalAction, match="Finish the choice you started first: choose the"):
+        play(state, {"type": "mix", "paints": ["R", "W"]})

@@ -24,7 +24,7 @@ from rules.mural.data import CARDS, SLOTS, TECHNIQUES
 
 WIDTH = 1240
 MARGIN = 24
-HEADER_H = 118
+HEADER_H = 150
 DISC_R = 128
 DISC_GAP = 36
 DISCS_TOP = HEADER_H + 8
@@ -635,6 +635,47 @@ def status_line(view: dict[str, Any], names: dict[str, str]) -> str:
     return f"▶ {names.get(current, current)} {doing}"
 
 
+#: How the latest turn's events read in the header, tersely (the post's embed tells it in full).
+def _event_note(event: dict[str, Any]) -> str:
+    kind = event["type"]
+    if kind == "rotated":
+        turns = ", ".join(
+            f"{d + 1} {'↻' if s > 0 else '↺'}{abs(s)}"
+            for d, s in zip(event["discs"], event["steps"], strict=True)
+            if s
+        )
+        return f"turned disc {turns}"
+    if kind in ("collected", "copied", "picked"):
+        return f"took {event['paint']}"
+    if kind == "painted":
+        return f"painted {event['card']} in {'ABCDE'[event['cell'][1]]}{event['cell'][0] + 1}"
+    if kind == "mixed":
+        return f"mixed {'+'.join(event['paints'])}"
+    if kind == "technique":
+        return TECHNIQUES[event["tile"]].name
+    if kind == "swapped":
+        return f"swapped {event['give']}→{event['take']}"
+    if kind == "transferred":
+        return f"moved {event['paint']} to disc {event['to'][0] + 1}"
+    if kind == "discarded":
+        return f"discarded {' '.join(event['paints'])}"
+    if kind == "passed":
+        return "passed"
+    return ""
+
+
+def last_turn_text(view: dict[str, Any], names: dict[str, str]) -> str:
+    """ "Last turn: Ana — turned disc 2 ↻1 · took R · mixed R+Y" (or the turn so far)."""
+    in_progress = bool(view["turn"]["log"])
+    events = recent_events(view)
+    notes = [note for note in map(_event_note, events) if note]
+    if not notes:
+        return ""
+    who = view.get("current") if in_progress else (view.get("previous") or {}).get("player")
+    label = "This turn" if in_progress else "Last turn"
+    return f"{label}: {names.get(who, who)} — {' · '.join(notes)}"
+
+
 def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:
     kit.draw_text(d, (MARGIN, 14), "Street Art: Mural", kit.font(40, True))
     kit.draw_text(
@@ -648,6 +689,11 @@ def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, s
         kit.HIGHLIGHT,
         max_width=WIDTH - 2 * MARGIN - 360,
     )
+    summary = last_turn_text(view, names)
+    if summary:
+        kit.draw_text(
+            d, (MARGIN, 108), summary, kit.font(24), kit.MUTED, max_width=WIDTH - 2 * MARGIN
+        )
     trigger = view.get("trigger")
     if trigger and not view.get("outcome"):
         why = "last spray" if trigger["reason"] == "sprays" else "mural full"

@@ -97,3 +97,22 @@ def test_names_the_font_cannot_draw_fall_back_to_the_seat() -> None:
     view = public(played(2, 30))
     view["names"] = {"p0": "🎉🎉", "p1": ""}
     assert mural.render(view).startswith(b"\x89PNG")
+
+
+def test_the_header_tells_the_latest_turn_tersely() -> None:
+    view = public(MURAL.start(["p0", "p1"], "header", {}))
+    view["previous"] = {
+        "player": "p1",
+        "events": [
+            {"type": "rotated", "player": "p1", "kind": "double", "discs": [1, 2],
+             "steps": [1, -1], "aligned": [1]},
+            {"type": "collected", "player": "p1", "paint": "R", "disc": 1, "segment": 0},
+            {"type": "mixed", "player": "p1", "paints": ["R", "Y"]},
+            {"type": "queued", "paints": ["R", "Y"]},
+        ],
+    }  # fmt: skip
+    names = {"p0": "Ana", "p1": "Bo"}
+    assert mural.last_turn_text(view, names) == (
+        "Last turn: Bo — turned disc 2 ↻1, 3 ↺1 · took R · mixed R+Y"
+    )
+    assert mural.turned_discs(view) == {1, 2}

@@ -3,6 +3,7 @@
 Source of truth: the Portuguese rulebook (../shared/rulebooks/street-art-mural.pt.txt); its
 translation, the ambiguity readings and the data are Parts B and C of street-art-mural.en.md.
 The state is a plain JSON-able dict (``dump`` is a deep copy), so ``load(dump(s)) == s``.
+Shapes of actions, views and events: docs/mural-contract.md.
 
 A turn is a sequence of decisions by one player: free actions (mix, free techniques), one main
 action (a rotation, painting, a main technique, or passing), more free actions, then "end

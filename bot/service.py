@@ -431,10 +431,13 @@ class GameService:
     async def _commit(self, record: GameRecord, step: Step, result: MoveResult) -> None:
         """Persist one step (CAS on the version) and keep the journal of the turn in progress:
         while the same player alone still owes a decision the step waits in the journal;
-        once the turn is over, the journal and the step are told and the journal is emptied."""
+        once the turn is over, the journal and the step are told and the journal is emptied.
+        A step whose events start a new turn (``{"type": "turn"}``) ends the turn even when the
+        same player moves again (everyone else has passed, say)."""
         expected, journal = record.version, record.journal
         entry = {"player": step.player, "action": step.action, "events": step.events}
-        turn_over = record.status != ACTIVE or self.to_move(record) != [step.player]
+        new_turn = any(event.get("type") == "turn" for event in step.events)
+        turn_over = record.status != ACTIVE or self.to_move(record) != [step.player] or new_turn
         timers = record.remind_at, record.deadline
         if step.standing:  # the turn in progress, its journal and its clock go on untouched
             turn_over = False

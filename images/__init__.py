@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from images import artsee, street_art
+from images import artsee, mural, street_art
 
 #: game id -> ``render(view) -> PNG bytes``. A new game adds its renderer here.
 RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {
     "street-art": street_art.render,
     "artsee": artsee.render,
+    "street-art-mural": mural.render,
 }
 
 

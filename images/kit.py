@@ -346,6 +346,21 @@ def badge(
     return (x, y, x + w, y + h)
 
 
+# -------------------------------------------------------------------------------------- names
+
+
+def display_names(view: dict[str, Any]) -> dict[str, str]:
+    """Player id -> a name the font can draw: ``view["names"]`` if given, else the id; a name
+    with nothing drawable left (all emoji, say) becomes "Player <seat>"."""
+    given = view.get("names") or {}
+    out = {}
+    for i, player in enumerate(view["players"]):
+        pid = player["id"]
+        name = drawable(str(given.get(pid) or pid), bold=True)
+        out[pid] = name or f"Player {player.get('seat', i) + 1}"
+    return out
+
+
 # ------------------------------------------------------------------------------------- output
 
 
@@ -386,15 +401,3 @@ def static_layer(
         return copy_of
 
     return wrap_builder
-
-
-def display_names(view: dict[str, Any]) -> dict[str, str]:
-    """Player id -> a name the font can draw: ``view["names"]`` if given, else the id; a name
-    with nothing drawable left (all emoji, say) becomes "Player <seat>"."""
-    given = view.get("names") or {}
-    out = {}
-    for i, player in enumerate(view["players"]):
-        pid = player["id"]
-        name = drawable(str(given.get(pid) or pid), bold=True)
-        out[pid] = name or f"Player {player.get('seat', i) + 1}"
-    return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bot.words import artsee, street_art
+from bot.words import artsee, mural, street_art
 from bot.words.common import name_of
 
 
@@ -30,7 +30,11 @@ class GameWords(Protocol):
         """The viewer's private holdings from their own view, for an ephemeral message."""
 
 
-WORDS: dict[str, GameWords] = {"street-art": street_art, "artsee": artsee}
+WORDS: dict[str, GameWords] = {
+    "street-art": street_art,
+    "artsee": artsee,
+    "street-art-mural": mural,
+}
 
 
 def tell(

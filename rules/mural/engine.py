@@ -1,0 +1,296 @@
+"""The Street Art: Mural rules engine: setup, a turn as small decisions, rounds, the end.
+
+Source of truth: the Portuguese rulebook (../shared/rulebooks/street-art-mural.pt.txt); its
+translation, the ambiguity readings and the data are Parts B and C of street-art-mural.en.md.
+The state is a plain JSON-able dict (``dump`` is a deep copy), so ``load(dump(s)) == s``.
+Shapes of actions, views and events: docs/mural-contract.md.
+
+A turn is a sequence of decisions by one player: free actions (mix, free techniques), one main
+action (a rotation, painting, a main technique, or passing), more free actions, then "end
+turn". A compound action is a ``pending`` decision in the state (for instance "paint G05" then
+"into cell B2"), each with a short ``legal()`` list; "back" leaves a pending choice before it
+commits anything.
+
+This module is the protocol object; ``state`` holds the state's shape, options, setup and what
+is possible, ``choices`` the lists of each pending decision, ``effects`` what every action does
+(and how turns, rounds and the game end), ``refusals`` why an action is not legal.
+
+Readings beyond Part B/C (each also stated where it is implemented):
+
+- The first player is drawn from the seed (the rulebook asks who made art most recently).
+- The display cards and the deck top are public in full (cost, points, element, half-discs):
+  the cost side faces up and a player must see a card's half-discs to plan its placement.
+- The stock is unlimited (C1); the state counts the cubes ever taken from it, so every cube in
+  play is accounted for (discs + queue + backpacks + cards == taken).
+- Discarded paints go to the queue end one at a time in the order the player picks; the choice
+  is asked only while the remaining discards differ.
+- A player who took a free action and then has no main action left may still pass (they
+  "precisam passar"); otherwise a free action and passing never share a turn.
+- Painting needs a spray to put on the card; a player with no spray left cannot paint.
+- The game-end lap: after the trigger the game ends when a finished turn would hand play to
+  the first-player-marker holder again (the seat to their right has had its turn, or has passed).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict
+from typing import Any
+
+from rules.mural import discs as geometry
+from rules.mural.choices import PENDING_CHOICES
+from rules.mural.data import (
+    BASICS,
+    CARDS,
+    DISCS,
+    DISPLAY_SIZE,
+    ELEMENTS,
+    MURALS,
+    PAINTS,
+    QUEUE_ON_BOARD,
+    SIDES,
+    TECHNIQUES,
+)
+from rules.mural.effects import APPLY, remember_turn
+from rules.mural.refusals import why_not
+from rules.mural.scoring import bonus_grid
+from rules.mural.state import (
+    DEFAULT_OPTIONS,
+    FORMAT_VERSION,
+    GAME_ID,
+    OVER,
+    PLAY,
+    State,
+    advanced_rotation_free,
+    layout,
+    mix_options,
+    new_seat,
+    options_from,
+    outcome_of,
+    paintable,
+    revealed,
+    rotation_options,
+    scores,
+    setup_discs,
+    technique_usable,
+)
+from rules.protocol import Action, Event, IllegalAction, Outcome, View, merge_options, rng
+
+# -- the game object ---------------------------------------------------------------------------
+
+
+class Mural:
+    """The Street Art: Mural game object registered in ``rules.GAMES``."""
+
+    id = GAME_ID
+    title = "Street Art: Mural"
+    min_players = 2
+    max_players = 4
+
+    @property
+    def default_options(self) -> dict[str, Any]:
+        return dict(DEFAULT_OPTIONS)
+
+    def start(self, players: list[str], seed: str, options: dict[str, Any] | None = None) -> State:
+        """Setup steps 1-10 for 2-4 players (see the helpers for each step)."""
+        opts = options_from(merge_options(self, options))
+        players = list(players)
+        if not 2 <= len(players) <= 4:
+            raise IllegalAction("Street Art: Mural needs 2 to 4 players.")
+        if len(set(players)) != len(players):
+            raise IllegalAction("Each player may take only one seat.")
+        seed = str(seed)
+        count = len(players)
+        generator = rng(seed, 0)
+        queue = list(BASICS)
+        generator.shuffle(queue)  # step 4: "coloque aleatoriamente no início da fila"
+        tokens = list(ELEMENTS)
+        generator.shuffle(tokens)  # step 5
+        techniques = sorted(TECHNIQUES)
+        generator.shuffle(techniques)  # step 6: reveal 1, 1 face down, the rest to the box
+        deck = sorted(CARDS)
+        generator.shuffle(deck)  # step 7
+        first = generator.randrange(count)  # step 10, drawn (reading)
+        size = DISPLAY_SIZE[count]
+        grid = MURALS[count]
+        taken = {p: 0 for p in PAINTS}
+        for basic in BASICS:
+            taken[basic] = 2 * DISCS + 1  # two segments per disc, one cube in the queue
+        return {
+            "game": GAME_ID,
+            "version": FORMAT_VERSION,
+            "seed": seed,
+            "options": asdict(opts),
+            "players": players,
+            "rng": 2,
+            "discs": setup_discs(seed, opts),
+            "queue": queue,
+            "taken": taken,
+            "mural": [[None] * grid.cols for _ in range(grid.rows)],
+            "tokens": dict(zip(SIDES, tokens, strict=True)),
+            "techniques": techniques[:2],
+            "display": deck[:size],
+            "deck": deck[size:],
+            "seats": [new_seat(p, count) for p in players],
+            "round": 1,
+            "first": first,
+            "round_first": first,
+            "first_passed": False,
+            "current": first,
+            "phase": PLAY,
+            "turn": {"main": False, "free": False, "pending": None, "log": []},
+            "turns": 1,
+            "trigger": None,
+            "ended_by": None,
+            "last": None,
+            "previous": None,
+        }
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def to_move(self, state: State) -> list[str]:
+        if state["phase"] == OVER:
+            return []
+        return [state["players"][state["current"]]]
+
+    def legal(self, state: State, player: str) -> list[Action]:
+        if player not in self.to_move(state):
+            return []
+        pending = state["turn"]["pending"]
+        if pending is None:
+            return self._top_level(state)
+        return PENDING_CHOICES[pending["do"]](state, pending)
+
+    def _top_level(self, state: State) -> list[Action]:
+        """The turn's menu: the main actions while none is taken, the free actions, pass or
+        end turn."""
+        seat = state["seats"][state["current"]]
+        turn = state["turn"]
+        actions: list[Action] = []
+        mains = self._main_actions(state) if not turn["main"] else []
+        actions.extend(mains)
+        actions.extend(mix_options(seat["backpack"]))
+        actions.extend(
+            {"type": "technique", "tile": t}
+            for t in revealed(state)
+            if not TECHNIQUES[t].main and technique_usable(state, t)
+        )
+        if turn["main"]:
+            actions.append({"type": "end_turn"})
+        elif not turn["free"] or not mains:
+            actions.append({"type": "pass"})
+        return actions
+
+    def _main_actions(self, state: State) -> list[Action]:
+        seat = state["seats"][state["current"]]
+        actions: list[Action] = []
+        for kind in ("simple", "big", "double"):
+            if kind != "simple" and not advanced_rotation_free(seat, kind):
+                continue
+            if rotation_options(state, kind):
+                actions.append({"type": "rotate", "kind": kind})
+        actions.extend({"type": "paint", "card": c} for c in paintable(state, thrift=False))
+        actions.extend(
+            {"type": "technique", "tile": t}
+            for t in revealed(state)
+            if TECHNIQUES[t].main and technique_usable(state, t)
+        )
+        return actions
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != OVER:
+            return None
+        return outcome_of(state)
+
+    def view(self, state: State, player: str | None) -> View:
+        """Everything on the table: discs, queue, mural, display and deck top, the revealed
+        techniques, each player's board. Never the deck below its top card, the face-down
+        technique or the tiles in the box, nor the seed."""
+        result = self.outcome(state)
+        sheet = scores(state)
+        seats = []
+        for index, seat in enumerate(state["seats"]):
+            seats.append(
+                {
+                    "id": seat["player"],
+                    "seat": index,
+                    "backpack": sorted(seat["backpack"], key=PAINTS.index),
+                    "grafiteiros": seat["grafiteiros"],
+                    "rotations": dict(seat["rotations"]),
+                    "techniques": list(seat["techniques"]),
+                    "sprays": seat["sprays"],
+                    "passed": seat["passed"],
+                    "score": sheet[seat["player"]],
+                }
+            )
+        return {
+            "game": GAME_ID,
+            "viewer": player,
+            "players": seats,
+            "discs": [
+                {
+                    "disc": d["disc"],
+                    "side": d["side"],
+                    "colours": d["colours"],
+                    "orientation": d["orientation"],
+                    "cubes": list(d["cubes"]),
+                }
+                for d in state["discs"]
+            ],
+            "contacts": geometry.aligned_contacts(state["discs"]),
+            "queue": list(state["queue"]),
+            "queue_on_board": QUEUE_ON_BOARD,
+            "mural": copy.deepcopy(state["mural"]),
+            "bonuses": bonus_grid(state["mural"], layout(state), state["tokens"]),
+            "tokens": dict(state["tokens"]),
+            "token_cells": {side: list(cell) for side, cell in layout(state).tokens.items()},
+            "display": list(state["display"]),
+            "deck_top": state["deck"][0] if state["deck"] else None,
+            "deck_size": len(state["deck"]),
+            "techniques": revealed(state),
+            "hidden_techniques": len(state["techniques"]) - len(revealed(state)),
+            "round": state["round"],
+            "first": state["players"][state["first"]],
+            "current": None if state["phase"] == OVER else state["players"][state["current"]],
+            "to_move": self.to_move(state),
+            "turn": copy.deepcopy(state["turn"]),
+            "turns": state["turns"],
+            "trigger": copy.deepcopy(state["trigger"]),
+            "last": copy.deepcopy(state["last"]),
+            "previous": copy.deepcopy(state["previous"]),
+            "outcome": None if result is None else result.to_json(),
+        }
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def play(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+        if state["phase"] == OVER:
+            raise IllegalAction("The game is over.")
+        if player not in state["players"]:
+            raise IllegalAction("You are not playing in this game.")
+        if player not in self.to_move(state):
+            raise IllegalAction("It is not your turn.")
+        if not isinstance(action, dict) or action not in self.legal(state, player):
+            raise IllegalAction(why_not(state, action))
+        table = copy.deepcopy(state)
+        events: list[Event] = []
+        APPLY[action["type"]](table, action, events)
+        table["last"] = {"player": player, "events": copy.deepcopy(events)}
+        remember_turn(state, table, player, events)
+        return table, events
+
+    # -- storage -----------------------------------------------------------------------------
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return copy.deepcopy(state)
+
+    def load(self, data: dict[str, Any]) -> State:
+        if data.get("game") != GAME_ID or data.get("version") != FORMAT_VERSION:
+            raise ValueError(
+                f"not a Street Art: Mural state of format version {FORMAT_VERSION}: "
+                f"game={data.get('game')!r}, version={data.get('version')!r}"
+            )
+        return copy.deepcopy(data)
+
+
+MURAL = Mural()

@@ -15,7 +15,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.store.base import GameRecord
 from bot.words import artsee as words
 from cogs import flows
 from rules.artsee.data import CATEGORY_NAMES, EXHIBITS
@@ -25,21 +24,10 @@ NO_CLAIM = "none"
 NO_MORE = "none"
 
 
-async def my_artsee_game(interaction: discord.Interaction) -> GameRecord:
-    """The caller's game here, which must be ArtSee (another game has its own commands)."""
-    service = flows.service_of(interaction)
-    guild, channel, user = flows.where(interaction)
-    record = await service.resolve(guild, channel, user)
-    if record.game != GAME_ID:
-        title = service.engine(record).title
-        raise ServiceError(f"Your game here is {title}, not ArtSee — use its own commands.")
-    return record
-
-
 async def my_view(interaction: discord.Interaction) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The caller's own view and legal actions (empty ones if they have no ArtSee game here)."""
     try:
-        record = await my_artsee_game(interaction)
+        record = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return {}, []
     service = flows.service_of(interaction)
@@ -187,7 +175,7 @@ class ArtSee(commands.Cog):
 
     async def _play(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
         async def flow() -> None:
-            record = await my_artsee_game(interaction)
+            record = await flows.my_game(interaction, GAME_ID)
             await flows.play(interaction, action, ref=record.id)
 
         await flows.guard(interaction, flow())

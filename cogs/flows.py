@@ -42,6 +42,18 @@ def display_name(interaction: discord.Interaction) -> str:
     return interaction.user.display_name[:64]
 
 
+async def my_game(interaction: discord.Interaction, game_id: str) -> GameRecord:
+    """The caller's game in this channel, which must be ``game_id``: a game's own slash group
+    acts only on that game (another game here has its own commands)."""
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    record = await service.resolve(guild, channel, user)
+    if record.game != game_id:
+        title, wanted = service.engine(record).title, service.games[game_id].title
+        raise ServiceError(f"Your game here is {title}, not {wanted} — use its own commands.")
+    return record
+
+
 async def send(interaction: discord.Interaction, post: Post, *, ephemeral: bool = False) -> None:
     """Answer the interaction, or follow up if it was answered already."""
     kwargs = post.kwargs()

@@ -27,19 +27,6 @@ COLUMNS = "ABCDE"
 Action = dict[str, Any]
 
 
-async def my_mural_game(interaction: discord.Interaction) -> GameRecord:
-    """The caller's game here, which must be Street Art: Mural."""
-    service = flows.service_of(interaction)
-    guild, channel, user = flows.where(interaction)
-    record = await service.resolve(guild, channel, user)
-    if record.game != GAME_ID:
-        title = service.engine(record).title
-        raise ServiceError(
-            f"Your game here is {title}, not Street Art: Mural — use its own commands."
-        )
-    return record
-
-
 def after(record: GameRecord, service: Any, user: str, steps: list[Action]) -> list[Action]:
     """The caller's legal moves once ``steps`` are played (raises IllegalAction if one is not
     legal), computed on a copy: nothing is stored."""
@@ -147,7 +134,7 @@ async def choices_after(
 ) -> list[app_commands.Choice[str]]:
     """The legal ``kind`` moves after ``steps``, labelled as on the panel."""
     try:
-        record = await my_mural_game(interaction)
+        record = await flows.my_game(interaction, GAME_ID)
         service = flows.service_of(interaction)
         _, _, user = flows.where(interaction)
         legal = after(record, service, user, steps)
@@ -211,7 +198,7 @@ async def play_steps(interaction: discord.Interaction, steps: list[Action]) -> N
     last goes through the shared flow, which posts the board or shows the next choice."""
     service = flows.service_of(interaction)
     guild, channel, user = flows.where(interaction)
-    record = await my_mural_game(interaction)
+    record = await flows.my_game(interaction, GAME_ID)
     if user in service.to_move(record):
         try:
             after(record, service, user, steps)

@@ -7,7 +7,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.store.base import GameRecord
 from bot.words import WORDS
 from cogs import flows
 from rules.street_art.data import CARDS
@@ -15,23 +14,12 @@ from rules.street_art.data import CARDS
 GAME_ID = "street-art"
 
 
-async def my_street_art_game(interaction: discord.Interaction) -> GameRecord:
-    """The caller's game here, which must be Street Art (another game has its own commands)."""
-    service = flows.service_of(interaction)
-    guild, channel, user = flows.where(interaction)
-    record = await service.resolve(guild, channel, user)
-    if record.game != GAME_ID:
-        title = service.engine(record).title
-        raise ServiceError(f"Your game here is {title}, not Street Art — use its own commands.")
-    return record
-
-
 async def card_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The cards the caller may play right now, from the rules' own legal moves."""
     try:
-        record = await my_street_art_game(interaction)
+        record = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
     service = flows.service_of(interaction)
@@ -65,7 +53,7 @@ class StreetArt(commands.Cog):
         """Play a card; Fireworks and Brass Band ask their follow-up privately."""
 
         async def flow() -> None:
-            record = await my_street_art_game(interaction)
+            record = await flows.my_game(interaction, GAME_ID)
             card_id = card.strip().lower().replace(" ", "-")
             if card_id not in CARDS:
                 by_name = {info.name.lower(): cid for cid, info in CARDS.items()}

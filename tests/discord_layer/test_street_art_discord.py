@@ -495,3 +495,17 @@ async def test_a_turn_picture_a_game_adds_goes_with_that_turn_only(
     else:
         raise AssertionError("nobody played Rain in 80 turns")
     assert seen and all(types for types in seen[1:])  # the turn's events reach the game
+
+
+async def test_another_games_commands_say_which_game_is_yours(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = (await h.slash(ANA, "game new", game="artsee")).message
+    await h.click(BO, h.message(lobby), label="Join")
+    await h.click(ANA, h.message(lobby), label="Start")
+    wrong = await h.slash(ANA, "streetart play", card="rain")
+    assert wrong.ephemeral_text() == (
+        "Your game here is ArtSee, not Street Art — use its own commands."
+    )
+    assert wrong.public_messages == []

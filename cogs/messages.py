@@ -186,7 +186,8 @@ def next_up(service: GameService, record: GameRecord) -> tuple[str, str]:
         return "🏁 Game over!", ""
     if not waiting:
         return "", ""
-    content = f"{' '.join(mentions)} — your turn!" if mentions else ""
+    # "move", not "turn": an ArtSee player asked about visitors decides on another's turn.
+    content = f"{' '.join(mentions)} — your move!" if mentions else ""
     return content, f"**Next:** {who}"
 
 

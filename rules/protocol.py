@@ -38,7 +38,13 @@ class Outcome:
 
 @runtime_checkable
 class Game(Protocol):
-    """What ``rules.GAMES`` holds, one object per game id."""
+    """What ``rules.GAMES`` holds, one object per game id.
+
+    Optional: ``is_standing_order(action) -> bool``. A game whose players keep a standing
+    policy for out-of-turn decisions (DESIGN.md: ArtSee's visitors, Street Kings' NOZ) says
+    which actions set one; the service then takes them from any seated player at any time,
+    without touching the turn in progress (``bot.service.is_standing_order``).
+    """
 
     id: str
     title: str

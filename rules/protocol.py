@@ -44,6 +44,10 @@ class Game(Protocol):
     policy for out-of-turn decisions (DESIGN.md: ArtSee's visitors, Street Kings' NOZ) says
     which actions set one; the service then takes them from any seated player at any time,
     without touching the turn in progress (``bot.service.is_standing_order``).
+
+    Optional: ``passive_actions``, the action types that give something up (pass, stop, go
+    back, end the turn early): an AI plays them only when nothing else is legal, so an AI seat
+    or a timed-out player's stand-in takes part in the game instead of passing at random.
     """
 
     id: str

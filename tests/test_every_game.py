@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import images
+from bot.ai import RandomAgent
 from bot.words import WORDS
 from rules import GAMES, Game, IllegalAction
 
@@ -185,3 +186,25 @@ def test_every_option_is_explained_for_game_settings(game_id: str) -> None:
     explained = WORDS[game_id].OPTIONS
     assert set(explained) == set(GAMES[game_id].default_options)
     assert all(text.strip() and len(text) <= 200 for text in explained.values())
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_ai_seats_play_a_whole_game_and_pass_only_when_nothing_else_is_legal(
+    game_id: str,
+) -> None:
+    game = GAMES[game_id]
+    passive = getattr(game, "passive_actions", frozenset())
+    agent = RandomAgent(f"ai-{game_id}")
+    state = start(game, game.max_players, "ai")
+    for _ in range(MAX_DECISIONS):
+        if game.outcome(state) is not None:
+            break
+        player = game.to_move(state)[0]
+        legal = game.legal(state, player)
+        action = agent.choose(game, state, player)
+        assert action in legal
+        if action.get("type") in passive:
+            assert all(other.get("type") in passive for other in legal), action
+        state, _ = game.play(state, player, action)
+    else:
+        pytest.fail(f"{game_id}: AI seats did not finish a game in {MAX_DECISIONS} decisions")

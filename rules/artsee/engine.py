@@ -616,6 +616,8 @@ class ArtSee:
     title = "ArtSee"
     min_players = 2
     max_players = 5
+    #: Going back on a chosen card, or declining a claim (protocol: an AI's last resort).
+    passive_actions = frozenset({"back", "pass"})
 
     @property
     def default_options(self) -> dict[str, Any]:

@@ -86,6 +86,8 @@ class Mural:
     title = "Street Art: Mural"
     min_players = 2
     max_players = 4
+    #: Passing for the round, ending the turn early, going back (protocol: an AI's last resort).
+    passive_actions = frozenset({"pass", "end_turn", "back"})
 
     @property
     def default_options(self) -> dict[str, Any]:

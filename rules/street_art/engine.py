@@ -473,6 +473,8 @@ class StreetArt:
     title = "Street Art"
     min_players = 2
     max_players = 5
+    #: Stopping a run of Brass Bands (protocol: an AI's last resort).
+    passive_actions = frozenset({"stop"})
 
     @property
     def default_options(self) -> dict[str, Any]:

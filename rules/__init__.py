@@ -2,8 +2,9 @@
 
 from rules.protocol import Action, Event, Game, IllegalAction, Outcome, View, merge_options, rng
 from rules.street_art import STREET_ART
+from rules.street_kings import STREET_KINGS
 
-GAMES: dict[str, Game] = {game.id: game for game in (STREET_ART,)}
+GAMES: dict[str, Game] = {game.id: game for game in (STREET_ART, STREET_KINGS)}
 
 __all__ = [
     "GAMES",

@@ -564,7 +564,7 @@ class Table:
             "asking": None,
             "log": [],
         }
-        self.emit("race_setup", racers=racers)
+        self.emit("race_setup", racers=list(racers))
         self.settle_picks()
 
     def settle_picks(self) -> None:

@@ -1,0 +1,276 @@
+"""Why a Street Kings move is refused, in a sentence a player understands that says what to do
+instead. Called only for actions not in ``legal()``, so it explains; it never decides."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rules.street_kings.data import CARS, CLASSES, LANES, LOCATION_SPOTS, upgrade_of
+from rules.street_kings.moves import (
+    buyable_cars,
+    can_choose_location,
+    class_actions,
+    free_lanes,
+    last_eligible,
+    owned_classes,
+)
+from rules.street_kings.table import (
+    ACTION,
+    CLASS,
+    DEALER_BUY,
+    DEALER_SELL,
+    NOZ,
+    NOZ_POLICIES,
+    PLACE,
+    RACE_CAR,
+    SHOP_BUY,
+    SHOP_SELL,
+    class_below,
+    classify_finish,
+    colour_on,
+)
+
+if TYPE_CHECKING:
+    from rules.street_kings.table import Table
+
+Action = dict[str, Any]
+
+#: What each decision accepts, and what to do when another kind of move comes.
+PHASES: dict[str, tuple[tuple[str, ...], str]] = {
+    CLASS: (("class", "finish_line"), "First choose the class of this round's race."),
+    ACTION: (
+        ("shop", "dealer", "show", "location", "qualify", "pass"),
+        "It is your turn: go to the shop, the dealership or the car show, choose a location, "
+        "qualify, or pass.",
+    ),
+    SHOP_SELL: (
+        ("sell", "done_selling"),
+        "You are at the shop: sell an upgrade or finish selling.",
+    ),
+    SHOP_BUY: (("buy", "buy_nothing"), "You are at the shop: buy one upgrade, or buy nothing."),
+    DEALER_SELL: (
+        ("sell_car", "done_selling"),
+        "You are at the dealership: sell a car or finish selling.",
+    ),
+    DEALER_BUY: (("buy_car", "buy_nothing"), "You are at the dealership: buy a car, or nothing."),
+    PLACE: (("place",), "Place one of your location cards face down on an empty spot."),
+    RACE_CAR: (("race",), "Choose the car you race this round."),
+    NOZ: (("noz",), "Your car just moved: fire your NOZ now, or keep it."),
+}
+KINDS = {kind for kinds, _ in PHASES.values() for kind in kinds} | {"noz_policy"}
+
+
+def credits(k: int) -> str:
+    return f"{k * 1000:,} credits"
+
+
+def refusal(t: Table, player: str, action: Action) -> str:
+    kind = action.get("type")
+    if kind not in KINDS:
+        return "That is not a Street Kings move: pick one from the list."
+    accepted, hint = PHASES[t.s["phase"]]
+    if kind != "noz_policy" and kind not in accepted:
+        return hint
+    reason = EXPLAIN[kind](t, player, action) if kind in EXPLAIN else None
+    return reason or "That move is not available now: pick one from the list."
+
+
+def _class(t: Table, player: str, action: Action) -> str | None:
+    cls = action.get("class")
+    if t.options["custom_finish_line"]:
+        return "This game uses the custom finish line: choose a space for the finish line."
+    if cls not in CLASSES:
+        return "There is no such class: choose D, C, B or A."
+    choices = ", ".join(a["class"] for a in class_actions(t, player))
+    return f"You own no {cls} car, so you cannot choose a {cls} race: choose {choices}."
+
+
+def _finish_line(t: Table, player: str, action: Action) -> str | None:
+    space = action.get("space")
+    if not t.options["custom_finish_line"]:
+        return "Choose the class of the race (D, C, B or A)."
+    spaces = [a["space"] for a in class_actions(t, player)]
+    if not isinstance(space, int) or not 10 <= space <= 24:
+        return f"Put the finish line on a space from {spaces[0]} to {spaces[-1]}."
+    cls = classify_finish(space)
+    return f"A finish line on space {space} makes a {cls} race and you own no {cls} car."
+
+
+def _shop(t: Table, player: str, action: Action) -> str | None:
+    return (
+        "The shop has nothing you can afford and you have nothing to sell: choose another action."
+    )
+
+
+def _dealer(t: Table, player: str, action: Action) -> str | None:
+    return (
+        "The dealership has no car you may buy with what you have, and you have no car you may "
+        "sell: choose another action."
+    )
+
+
+def _car_problem(
+    t: Table, player: str, car_id: Any, verb: str, keep_for_race: bool = True
+) -> str | None:
+    """The common reasons a car of the player cannot be used: not theirs, parked, or (for a car
+    show or a sale) the last car a qualified player could race."""
+    if t.find_car(player, car_id) is None:
+        return "You do not own that car: pick one of yours."
+    if car_id in t.at_show(player):
+        return f"Your {CARS[car_id].name} is at the car show this round: it cannot {verb}."
+    if keep_for_race and last_eligible(t, player, car_id):
+        return (
+            f"You have qualified and your {CARS[car_id].name} is the only car you can race: "
+            "keep it for the race."
+        )
+    return None
+
+
+def _show(t: Table, player: str, action: Action) -> str | None:
+    if None not in t.s["show"]:
+        return f"The car show is full this round (all {len(t.s['show'])} spots are taken)."
+    return _car_problem(t, player, action.get("car"), "go again")
+
+
+def _location(t: Table, player: str, action: Action) -> str | None:
+    if t.s["championship"]:
+        return "In the championship the track is random: nobody plays location cards."
+    if not can_choose_location(t, player):
+        return "Both location spots already hold a card: choose another action."
+    return None
+
+
+def _place(t: Table, player: str, action: Action) -> str | None:
+    spot = action.get("spot")
+    if action.get("card") not in t.seat(player)["hand"]:
+        return "You do not hold that location card: place one from your hand."
+    if spot not in LOCATION_SPOTS:
+        return "Choose location spot 1 or 2."
+    free = [i + 1 for i, s in enumerate(t.s["spots"]) if s["card"] is None]
+    return f"Location spot {spot} already holds a card: place yours on spot {free[0]}."
+
+
+def _qualify(t: Table, player: str, action: Action) -> str | None:
+    lane = action.get("lane")
+    seat = t.seat(player)
+    if seat["lane"] is not None:
+        return f"You have already qualified in lane {seat['lane']}."
+    if not t.eligible_cars(player):
+        allowed = " or ".join(t.allowed_classes())
+        return (
+            f"You have no {allowed} car free to race (cars at the car show cannot race), so "
+            "you cannot qualify: pass, or buy one first."
+        )
+    if lane not in LANES:
+        return "Choose a lane from 1 to 4."
+    lanes = ", ".join(str(n) for n in free_lanes(t))
+    return f"Lane {lane} is taken: choose a free lane ({lanes})."
+
+
+def _sell(t: Table, player: str, action: Action) -> str | None:
+    card = action.get("card")
+    seat = t.seat(player)
+    for car in seat["cars"]:
+        if card in car["upgrades"]:
+            return _car_problem(t, player, car["id"], "change")
+    return "You do not own that upgrade: sell one of yours."
+
+
+def _buy(t: Table, player: str, action: Action) -> str | None:
+    card, car_id = action.get("card"), action.get("car")
+    if card not in t.s["shop"]:
+        return "That card is not in the shop: pick one on display."
+    info = upgrade_of(card)
+    have = t.seat(player)["credits"]
+    if info.price > have:
+        return (
+            f"{info.name} costs {credits(info.price)} and you have {credits(have)}: "
+            "choose something cheaper, or buy nothing."
+        )
+    if info.kind == "crew":
+        return "Crew members are not installed on a car: buy them without choosing a car."
+    if car_id is None:
+        return f"Say which of your cars gets the {info.name}."
+    problem = _car_problem(t, player, car_id, "be upgraded", keep_for_race=False)
+    if problem:
+        return problem
+    car = t.find_car(player, car_id)
+    assert car is not None
+    present = colour_on(car, info.colour)
+    assert present is not None
+    return (
+        f"Your {CARS[car_id].name} already has a {info.colour} upgrade "
+        f"({upgrade_of(present).name}): a car takes one upgrade per colour. Sell that one at the "
+        "shop first, or choose another car."
+    )
+
+
+def _sell_car(t: Table, player: str, action: Action) -> str | None:
+    car_id = action.get("car")
+    problem = _car_problem(t, player, car_id, "be sold")
+    if problem:
+        return problem
+    return (
+        "That is your last car: you may sell it only in a visit where you buy another, and no "
+        "car you could buy is within reach."
+    )
+
+
+def _buy_car(t: Table, player: str, action: Action) -> str | None:
+    car_id = action.get("car")
+    if not any(car_id in row for row in t.s["dealership"].values()):
+        return "That car is not at the dealership: pick one on display."
+    cls = CARS[car_id].cls
+    below = class_below(cls)
+    if below not in owned_classes(t, player):
+        return (
+            f"You can only buy a car one class above a car you own: a {cls} car needs a "
+            f"{below} car."
+        )
+    price, have = CARS[car_id].price, t.seat(player)["credits"]
+    if price > have:
+        return (
+            f"The {CARS[car_id].name} costs {credits(price)} and you have {credits(have)}: "
+            "choose a cheaper car, or buy nothing."
+        )
+    if not buyable_cars(t, player, have):
+        return "No car at the dealership is within reach: buy nothing."
+    return None
+
+
+def _race(t: Table, player: str, action: Action) -> str | None:
+    allowed = " or ".join(t.allowed_classes())
+    return f"Race a {allowed} car of yours that is not at the car show."
+
+
+def _noz(t: Table, player: str, action: Action) -> str | None:
+    return "Answer whether you fire your NOZ: yes or no."
+
+
+def _noz_policy(t: Table, player: str, action: Action) -> str | None:
+    policy = action.get("policy")
+    if policy not in NOZ_POLICIES:
+        return "Choose a NOZ policy: ask, first chance or never."
+    if policy == t.seat(player)["noz_policy"]:
+        return f"Your NOZ policy is already “{policy}”."
+    return "You have no NOZ installed: a NOZ policy matters once you own one."
+
+
+EXPLAIN: dict[str, Callable[[Table, str, Action], str | None]] = {
+    "class": _class,
+    "finish_line": _finish_line,
+    "shop": _shop,
+    "dealer": _dealer,
+    "show": _show,
+    "location": _location,
+    "place": _place,
+    "qualify": _qualify,
+    "sell": _sell,
+    "buy": _buy,
+    "sell_car": _sell_car,
+    "buy_car": _buy_car,
+    "race": _race,
+    "noz": _noz,
+    "noz_policy": _noz_policy,
+}

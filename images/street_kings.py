@@ -304,14 +304,22 @@ def draw_track_base(
         raced = cls == race_class and space == finish_line
         if not raced:
             d.line((x, g.y, x, g.bottom), fill=kit.MUTED, width=3)
-            kit.badge(d, (x, g.y - 4), f"{cls} {space}", small, CLASS_COLOUR, kit.INK, (6, 1), "ms")
+            kit.badge(
+                d,
+                (x, g.y - 4),
+                f"{cls} {space}",
+                small,
+                CLASS_COLOUR,
+                kit.INK,
+                (6, 1),
+                _line_anchor(space, g),
+            )
     if finish_line is not None:
         _checkered_line(d, g.line_x(min(finish_line, g.length)), g.y, g.bottom)
         custom = FINISH_LINE.get(race_class or "") != finish_line
-        label = f"FINISH {race_class or ''} {finish_line}" + (" (custom)" if custom else "")
+        label = f"FINISH {race_class or ''}" + (f" at {finish_line} (custom)" if custom else "")
         x = g.line_x(min(finish_line, g.length))
-        at_end = finish_line >= g.length and not all_classes  # keep clear of the places
-        anchor = "rs" if at_end else "ms"
+        anchor = _line_anchor(finish_line, g)
         kit.badge(d, (x + 4, g.y - 4), label, small, FINISH_COLOUR, kit.PAPER_INK, (8, 1), anchor)
     ruler = kit.font(18)
     for space in range(2, g.length + 1, 2):
@@ -320,6 +328,12 @@ def draw_track_base(
     if g.places_w:
         for row in range(min(4, g.lanes)):
             _place_slot(d, g, row + 1)
+
+
+def _line_anchor(space: int, g: TrackGeometry) -> str:
+    """A line's label is centred on it, or ends on it at the end of the track (clear of the
+    places)."""
+    return "rs" if space >= g.length else "ms"
 
 
 def _checkered_line(d: ImageDraw.ImageDraw, x: int, top: int, bottom: int) -> None:
@@ -364,7 +378,7 @@ def lane_pawn(
 # ------------------------------------------------------------------------------------- cards
 
 
-CAR_CARD = (168, 214)
+CAR_CARD = (168, 222)
 
 
 @lru_cache(maxsize=64)
@@ -378,7 +392,7 @@ def car_card(car_id: str, size: tuple[int, int] = CAR_CARD) -> Image.Image:
     kit.draw_text(d, (w - 12, 12), money(info.price), kit.font(28, True), kit.PAPER_INK, "ra")
     for i, line in enumerate(kit.wrap(info.name, kit.font(21, True), w - 20, 2)):
         kit.draw_text(d, (10, 54 + i * 24), line, kit.font(21, True), kit.PAPER_INK)
-    y = 112
+    y = 114
     for stat in info.stars:
         stat_badge(d, (10, y - 11), stat, 17)
         pips(d, 62, y, info.stars[stat], 0)
@@ -396,7 +410,7 @@ def upgrade_card(kind_id: str, size: tuple[int, int] = (218, 150)) -> Image.Imag
     im = kit.rounded_card(size, kit.PAPER, kit.PANEL_EDGE, 14, 3).copy()
     d = ImageDraw.Draw(im)
     if info.kind == "crew":
-        band, tag, effect = kit.GREY, f"CREW {info.stat}", f"+{info.stars} {info.stat} when racing"
+        band, tag, effect = kit.GREY, "CREW", f"+{info.stars} {info.stat} when racing"
         name = info.name.removeprefix("Crew: ")
     elif info.kind == "noz":
         band, tag, effect, name = STAT_COLOURS["NOZ"], "NOZ", "+3 spaces, once", "Nitrous (NOZ)"
@@ -476,15 +490,16 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str])
     if view.get("race_class"):
         tags.append((f"CLASS {view['race_class']} RACE", FINISH_COLOUR))
     if view.get("championship"):
-        tags.append(("★ CHAMPIONSHIP ROUND", kit.ORANGE))
+        tags.append(("★ CHAMPIONSHIP", kit.ORANGE))
     elif view.get("championship_next"):
         tags.append(("★ championship next round", kit.ORANGE))
-    tags.append((f"{view.get('golds_to_win', 7)} gold to win", kit.PANEL_EDGE))
-    x = MARGIN + 390
+    tags.append((f"{view.get('golds_to_win', 7)} gold wins", kit.PANEL_EDGE))
+    y += 60
+    x = MARGIN
     for text, fill in tags:
-        box = kit.badge(d, (x, y + 6), text, kit.font(24, True), fill, kit.readable_on(fill))
+        box = kit.badge(d, (x, y), text, kit.font(24, True), fill, kit.readable_on(fill))
         x = box[2] + 10
-    y += 64
+    y += 52
     status = status_line(view, names)
     if status:
         prefix = "" if view.get("outcome") else "▶ "
@@ -811,8 +826,19 @@ def _car_row(d: ImageDraw.ImageDraw, x: int, y: int, car: dict[str, Any]) -> Non
 def _last_race_line(
     d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, names: dict[str, str]
 ) -> int:
+    race = view.get("race")
+    if race and race["log"]:
+        step = race["log"][-1]["step"]
+        stretches = 2 * sum(1 for spot in view["spots"] if spot["filled"]) or 1
+        stat = race["log"][-1]["stat"]
+        text = (
+            f"Race on: lap {step // stretches + 1}, {STAT_WORDS.get(stat, stat)}, "
+            f"{len(race['finished'])} of {len(race['order'])} finished"
+        )
+        kit.draw_text(d, (MARGIN, y), text, kit.font(24, True), kit.INK, max_width=INNER)
+        return y + 34
     last = view.get("last_race")
-    if not last or view.get("race"):
+    if not last or race:
         return y
     parts = [
         f"{PLACE_WORDS[p['place']]} {names.get(p['player'], p['player'])} +{money(p['credits'])}"
@@ -830,7 +856,7 @@ def board_image(view: dict[str, Any]) -> Image.Image:
     players = view["players"]
     rows = [players[i : i + 2] for i in range(0, len(players), 2)]
     row_heights = [max(_tile_height(p) for p in row) for row in rows]
-    height = 1380 + sum(row_heights) + GAP * len(rows) + MARGIN
+    height = 1500 + sum(row_heights) + GAP * len(rows) + MARGIN
     im = Image.new("RGB", (WIDTH, height), kit.TABLE)
     d = ImageDraw.Draw(im)
     y = _header(d, view, names)

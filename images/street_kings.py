@@ -811,7 +811,7 @@ def _car_row(d: ImageDraw.ImageDraw, x: int, y: int, car: dict[str, Any]) -> Non
     upgrades = car.get("upgrades")
     if upgrades is None:
         count = car.get("hidden_upgrades", 0)
-        text = f"{count} hidden upgrade{'s' if count != 1 else ''}"
+        text = f"{count} hidden upgrade{'s' if count != 1 else ''}" if count else "no upgrades"
         kit.badge(d, (sx, row_y), text, kit.font(18, True), kit.GREY, kit.PAPER_INK, (8, 1), "lm")
         return
     for card in upgrades:
@@ -1096,22 +1096,22 @@ def _results_frame(scene: RaceScene) -> Image.Image:
         )
         kit.draw_text(
             d,
-            (box[0] + row_h + 170, cy - 12),
+            (box[0] + row_h + 184, cy - 12),
             scene.names.get(pid, pid),
             kit.font(22, True),
             kit.INK,
             "lm",
-            max_width=box[2] - box[0] - row_h - 270,
+            max_width=box[2] - box[0] - row_h - 284,
         )
         car = CARS[scene.last["cars"][pid]]
         kit.draw_text(
             d,
-            (box[0] + row_h + 170, cy + 12),
+            (box[0] + row_h + 184, cy + 12),
             f"{car.cls} {car.name}",
             kit.font(16),
             kit.MUTED,
             "lm",
-            max_width=box[2] - box[0] - row_h - 270,
+            max_width=box[2] - box[0] - row_h - 284,
         )
         kit.draw_text(
             d, (box[2] - 16, cy), f"+{money(place['credits'])}", kit.font(24, True), kit.GAIN, "rm"
@@ -1124,7 +1124,7 @@ def _results_frame(scene: RaceScene) -> Image.Image:
         kit.draw_text(
             d,
             (box[0] + 16, box[3] - 10),
-            f"! {winner} loses a {red} part, if any",
+            f"! {winner} loses their {red} part, if any",
             kit.font(20, True),
             kit.VERMILLION,
             "ls",

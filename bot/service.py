@@ -365,6 +365,15 @@ class GameService:
                 return result
             raise ServiceError("The game was busy; please try that again.")
 
+    def refusal(self, record: GameRecord, user: str, action: dict[str, Any]) -> str | None:
+        """Why the rules would refuse ``action`` by ``user`` now, or ``None`` if they would
+        accept it: a dry run, nothing is stored."""
+        try:
+            self.engine(record).play(self.state(record), user, action)
+        except IllegalAction as error:
+            return error.reason
+        return None
+
     def turn_message(self, record: GameRecord) -> str:
         names = self.names(record)
         waiting = [names.get(p, p) for p in self.to_move(record)]

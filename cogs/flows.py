@@ -167,12 +167,14 @@ async def play(
     if not from_panel:
         record = await service.resolve(guild, channel, user, ref)
         if record.journal and service.to_move(record) == [user]:
-            # Mid-turn (say, a Fireworks victim to choose): offer that choice, not an error.
-            note = "**Finish your turn first.**"
-            await send(
-                interaction, messages.hand_panel(service, record, user, note), ephemeral=True
-            )
-            return
+            # Mid-turn (say, a Fireworks victim to choose): a command that continues the turn
+            # is applied; any other brings back the pending choice, saying why, not an error.
+            reason = service.refusal(record, user, action)
+            if reason is not None:
+                note = f"{reason}\n**Finish your turn first.**"
+                panel = messages.hand_panel(service, record, user, note)
+                await send(interaction, panel, ephemeral=True)
+                return
     result = await service.move(
         guild, channel, user, action, ref=ref, expected_version=expected_version
     )

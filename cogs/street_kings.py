@@ -37,6 +37,8 @@ ARGUMENTS = {
     "noz_policy": "policy",
 }
 NOZ_ANSWERS = {"fire": True, "keep": False}
+#: Joins an upgrade and its car in one autocomplete value: ``engine1-3@D05``.
+FOR_CAR = "@"
 
 
 async def my_game(interaction: discord.Interaction) -> GameRecord:
@@ -67,6 +69,8 @@ def value_of(move: dict[str, Any]) -> str:
         return "fire" if move["use"] else "keep"
     if kind in WORDS_FOR:
         return WORDS_FOR[kind]
+    if kind == "buy" and move.get("car"):  # one choice says both the upgrade and its car
+        return f"{move['card']}{FOR_CAR}{move['car']}"
     return str(move[ARGUMENTS[kind]])
 
 
@@ -101,7 +105,7 @@ async def car_for_upgrade(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The cars the upgrade already typed in ``buy`` may go on."""
-    card = str(getattr(interaction.namespace, "buy", "") or "")
+    card = str(getattr(interaction.namespace, "buy", "") or "").partition(FOR_CAR)[0]
     moves = [m for m in await my_moves(interaction) if m["type"] == "buy" and m.get("car")]
     text = current.lower()
     cars = {m["car"] for m in moves if not card or m["card"] == card}
@@ -218,8 +222,10 @@ class StreetKings(commands.Cog):
             elif buy is not None and buy.strip().lower() == NOTHING:
                 action = {"type": "buy_nothing"}
             elif buy is not None:
-                card = upgrade_card(buy, (await my_view(interaction))["shop"])
-                action = {"type": "buy", "card": card, "car": car_id(car) if car else None}
+                typed, _, for_car = buy.partition(FOR_CAR)
+                card = upgrade_card(typed, (await my_view(interaction))["shop"])
+                target = car or for_car
+                action = {"type": "buy", "card": card, "car": car_id(target) if target else None}
             await act(interaction, action)
 
         await flows.guard(interaction, flow())

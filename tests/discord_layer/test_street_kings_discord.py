@@ -95,7 +95,9 @@ def board_of(response: Response) -> SeenMessage | None:
     return boards[-1] if boards else None
 
 
-async def by_command(h: Harness, user: User, move: dict[str, Any], phase: str) -> Response:
+async def by_command(
+    h: Harness, user: User, move: dict[str, Any], phase: str, rng: random.Random
+) -> Response:
     """The move as its `/kings` command, its value checked against the autocomplete."""
     if move["type"] in ("done_selling", "buy_nothing"):
         command = "kings dealer" if phase.startswith("dealer") else "kings shop"
@@ -105,8 +107,8 @@ async def by_command(h: Harness, user: User, move: dict[str, Any], phase: str) -
     options: dict[str, Any] = {}
     if move["type"] == "place":
         command, options = "kings location", {"card": move["card"], "spot": move["spot"]}
-    elif move["type"] == "buy" and move.get("car"):
-        options = {"buy": move["card"], "car": move["car"]}
+    elif move["type"] == "buy" and move.get("car") and rng.random() < 0.5:
+        options = {"buy": move["card"], "car": move["car"]}  # the two options typed apart
     elif argument is not None:
         offered = await h.autocomplete(user, command, focused=argument, value="")
         assert value_of(move) in [c["value"] for c in offered], (move, offered)
@@ -114,9 +116,13 @@ async def by_command(h: Harness, user: User, move: dict[str, Any], phase: str) -
     return await h.slash(user, command, **options)
 
 
-async def by_panel(h: Harness, user: User, index: int) -> Response:
-    """The move picked on the My hand panel (a select, or buttons mid-turn)."""
-    panel = (await h.slash(user, "game hand")).message
+async def by_panel(h: Harness, user: User, index: int, board: SeenMessage | None) -> Response:
+    """The move picked on the My hand panel (a select, or buttons mid-turn), opened with the
+    last board's My hand button or with `/game hand`."""
+    if board is not None and any(b.label == "My hand" for b in board.buttons):
+        panel = (await h.click(user, h.message(board), label="My hand")).message
+    else:
+        panel = (await h.slash(user, "game hand")).message
     assert panel.ephemeral and "**Credits:**" in panel.content
     if panel.selects:
         return await h.select(user, panel, panel.selects[0].custom_id, [str(index)])
@@ -147,10 +153,10 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
         kinds.add(move["type"])
         phase = service.state(record)["phase"]
         if rng.random() < 0.5:
-            response = await by_command(h, user, move, phase)
+            response = await by_command(h, user, move, phase, rng)
             used["command"] += 1
         else:
-            response = await by_panel(h, user, legal.index(move))
+            response = await by_panel(h, user, legal.index(move), last_board)
             used["panel"] += 1
         assert (await the_game(h)).version > record.version, response.text()
         last_board = board_of(response) or last_board
@@ -195,6 +201,15 @@ async def test_each_bad_input_is_answered_privately_and_changes_nothing(
     assert [c["value"] for c in offered] == ["D", "C"]
     await h.slash(ANA, "kings class", **{"class": "D"})
 
+    # Ana owns a NOZ: she sets her standing answer on her turn; Bo cannot act on hers.
+    await refused(h, BO, "kings noz", "It is Ana's turn", policy="never")
+    await refused(
+        h, ANA, "kings noz", "Choose a NOZ policy: ask, first chance or never", policy="x"
+    )
+    policies = await h.autocomplete(ANA, "kings noz", focused="policy", value="")
+    assert [c["value"] for c in policies] == ["first chance", "never"]
+    set_policy = await h.slash(ANA, "kings noz", policy="first chance")
+    assert "**NOZ policy:** first chance" in set_policy.ephemeral_text()
     # Ana (still her turn) qualifies in lane 1; Bo then tries the taken lane.
     await h.slash(ANA, "kings qualify", lane="1")
     await refused(h, BO, "kings qualify", "Lane 1 is taken: choose a free lane (2, 3, 4)", lane="1")
@@ -212,6 +227,8 @@ async def test_each_bad_input_is_answered_privately_and_changes_nothing(
     )
     await refused(h, ANA, "kings shop", "already has a red upgrade", buy="engine1-1", car=c_car)
     await refused(h, ANA, "kings shop", "no upgrade called", buy="rocket", car=c_car)
+    cars = await h.autocomplete(ANA, "kings shop", focused="car", value="", buy="engine1-1")
+    assert [c["value"] for c in cars] == [d_car]  # the C car has its red upgrade already
     await h.slash(ANA, "kings shop", buy="nothing")
 
     await refused(h, BO, "kings qualify", "You have no D car free to race", lane="2")
@@ -244,3 +261,30 @@ async def test_each_bad_input_is_answered_privately_and_changes_nothing(
     assert offered[-1]["value"] == "nothing" and all(c["name"].startswith("Buy") for c in offered)
     bought = await h.slash(BO, "kings dealer", buy=offered[0]["value"])
     assert board_of(bought) is not None and "went to the dealership: sold" in bought.public_text()
+
+
+async def test_a_car_two_classes_up_is_refused_with_the_class_rule(
+    harness_factory, tmp_path: Path
+) -> None:
+    """Elite Class shows every class at the dealership; a player who sold their B car may not
+    buy an A car (two classes above their C car)."""
+    h = await table(harness_factory, tmp_path, seed=1)
+    lobby = await h.slash(ANA, "game new", options={"game": GAME, "options": "elite_class=true"})
+    await h.click(BO, h.message(lobby.message), label="Join")
+    await h.click(ANA, h.message(lobby.message), label="Start")
+    state = h.bot.service.state(await the_game(h))
+    first = BY_ID[state["players"][state["first"]]]
+    other = ANA if first is BO else BO
+    seat = state["seats"][state["first"]]
+    b_car = next(car["id"] for car in seat["cars"] if car["id"].startswith("B"))
+
+    await h.slash(first, "kings dealer")
+    await h.slash(first, "kings dealer", sell=b_car)
+    await h.slash(first, "kings dealer", buy="nothing")
+    await h.slash(other, "kings pass")
+    await h.slash(first, "kings dealer")
+    await h.slash(first, "kings dealer", sell="done")
+    a_car = h.bot.service.view(await the_game(h), None)["dealership"]["A"][0]
+    await refused(
+        h, first, "kings dealer", "You can only buy a car one class above a car you own", buy=a_car
+    )

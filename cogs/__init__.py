@@ -1,3 +1,10 @@
 """discord.py extensions: one per game plus the shared table; only this layer talks to Discord."""
 
-EXTENSIONS = ("cogs.table", "cogs.scheduler", "cogs.street_art", "cogs.artsee", "cogs.mural")
+EXTENSIONS = (
+    "cogs.table",
+    "cogs.scheduler",
+    "cogs.street_art",
+    "cogs.artsee",
+    "cogs.mural",
+    "cogs.street_kings",
+)

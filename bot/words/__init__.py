@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bot.words import artsee, mural, street_art
+from bot.words import artsee, mural, street_art, street_kings
 from bot.words.common import name_of
 
 
@@ -34,6 +34,7 @@ WORDS: dict[str, GameWords] = {
     "street-art": street_art,
     "artsee": artsee,
     "street-art-mural": mural,
+    "street-kings": street_kings,
 }
 
 

@@ -14,7 +14,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.store.base import GameRecord
 from bot.words import street_kings as words
 from cogs import flows
 from rules.street_kings.data import CARS, LOCATIONS, UPGRADES
@@ -41,21 +40,10 @@ NOZ_ANSWERS = {"fire": True, "keep": False}
 FOR_CAR = "@"
 
 
-async def my_game(interaction: discord.Interaction) -> GameRecord:
-    """The caller's game here, which must be Street Kings (another game has its own commands)."""
-    service = flows.service_of(interaction)
-    guild, channel, user = flows.where(interaction)
-    record = await service.resolve(guild, channel, user)
-    if record.game != GAME_ID:
-        title = service.engine(record).title
-        raise ServiceError(f"Your game here is {title}, not Street Kings — use its own commands.")
-    return record
-
-
 async def my_moves(interaction: discord.Interaction) -> list[dict[str, Any]]:
     """The caller's legal moves now (none without a Street Kings game here)."""
     try:
-        record = await my_game(interaction)
+        record = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
     _, _, user = flows.where(interaction)
@@ -157,12 +145,12 @@ def my_cards(view: dict[str, Any]) -> list[str]:
 
 async def act(interaction: discord.Interaction, action: dict[str, Any]) -> None:
     """Send ``action`` to the caller's Street Kings game; the rules judge it."""
-    record = await my_game(interaction)
+    record = await flows.my_game(interaction, GAME_ID)
     await flows.play(interaction, action, ref=record.id)
 
 
 async def my_view(interaction: discord.Interaction) -> dict[str, Any]:
-    record = await my_game(interaction)
+    record = await flows.my_game(interaction, GAME_ID)
     _, _, user = flows.where(interaction)
     return flows.service_of(interaction).view(record, user)
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from images import artsee, mural, street_art
+from images import artsee, mural, street_art, street_kings
 
 #: game id -> ``render(view) -> PNG bytes``. A new game adds its renderer here.
 RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {
     "street-art": street_art.render,
     "artsee": artsee.render,
     "street-art-mural": mural.render,
+    "street-kings": street_kings.render,
 }
 
 
@@ -29,7 +30,7 @@ HAND_RENDERERS: dict[str, Callable[[dict[str, Any]], bytes | None]] = {
 #: post only.
 TURN_EXTRAS: dict[
     str, Callable[[dict[str, Any], list[dict[str, Any]]], list[tuple[str, bytes]]]
-] = {}
+] = {"street-kings": street_kings.turn_extras}
 
 
 def turn_extras(

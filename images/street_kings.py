@@ -69,17 +69,6 @@ PHASE_HINTS = {
 # ------------------------------------------------------------------------------ view helpers
 
 
-def display_names(view: dict[str, Any]) -> dict[str, str]:
-    """Player id -> a name the font can draw: ``view["names"]`` if given, else the id; a name
-    with nothing drawable left becomes "Player <seat>"."""
-    given = view.get("names") or {}
-    out = {}
-    for i, player in enumerate(view["players"]):
-        pid = player["id"]
-        out[pid] = kit.drawable(str(given.get(pid) or pid), bold=True) or f"Player {i + 1}"
-    return out
-
-
 @dataclass(frozen=True)
 class Pawn:
     """How one player is drawn everywhere: colour, shape and a one- or two-letter label."""
@@ -851,7 +840,7 @@ def _last_race_line(
 
 def board_image(view: dict[str, Any]) -> Image.Image:
     """The board of ``view`` as an RGB image (height grows with the players' cars)."""
-    names = display_names(view)
+    names = kit.display_names(view)
     pawns = pawns_of(view, names)
     players = view["players"]
     rows = [players[i : i + 2] for i in range(0, len(players), 2)]
@@ -933,7 +922,7 @@ class RaceScene:
 
 
 def _race_scene(view: dict[str, Any], last: dict[str, Any]) -> RaceScene:
-    names = display_names(view)
+    names = kit.display_names(view)
     pawns = pawns_of(view, names)
     order = last["order"]
     length = last["finish_line"]
@@ -1177,3 +1166,12 @@ def render_race(view: dict[str, Any]) -> bytes | None:
         optimize=False,
     )
     return out.getvalue()
+
+
+def turn_extras(view: dict[str, Any], events: list[dict[str, Any]]) -> list[tuple[str, bytes]]:
+    """The race replayed as ``race.gif`` on the post of the turn that ran it (a race ends with
+    a ``race_over`` event), and nothing on any other post."""
+    if not any(event.get("type") == "race_over" for event in events):
+        return []
+    gif = render_race(view)
+    return [("race.gif", gif)] if gif else []

@@ -6,9 +6,7 @@ from rules.protocol import Action, Event, Game, IllegalAction, Outcome, View, me
 from rules.street_art import STREET_ART
 from rules.street_kings import STREET_KINGS
 
-GAMES: dict[str, Game] = {
-    game.id: game for game in (STREET_ART, ARTSEE, MURAL, STREET_KINGS)
-}
+GAMES: dict[str, Game] = {game.id: game for game in (STREET_ART, ARTSEE, MURAL, STREET_KINGS)}
 
 __all__ = [
     "GAMES",

@@ -85,6 +85,10 @@ class StreetKings:
     title = "Street Kings"
     min_players = 2
     max_players = 4
+    #: Ending one's actions for the round, leaving the shop empty-handed (protocol: an AI's
+    #: last resort). Selling is not passive but neither is it preferred: "done selling" stays
+    #: a normal choice so an AI does not sell every upgrade it owns.
+    passive_actions = frozenset({"pass", "buy_nothing"})
 
     @property
     def default_options(self) -> dict[str, Any]:

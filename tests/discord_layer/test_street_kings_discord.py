@@ -13,10 +13,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PIL import Image
 
-import images
 from bot import create_bot
 from cogs.street_kings import value_of
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
@@ -48,18 +46,6 @@ COMMANDS = {
     "noz": ("kings noz", "policy"),
     "noz_policy": ("kings noz", "policy"),
 }
-
-
-def tiny_png(view: dict[str, Any]) -> bytes:
-    """A stand-in board: a small, valid PNG wide enough for the shared board checks."""
-    out = io.BytesIO()
-    Image.new("RGB", (800, 200), (30, 30, 30)).save(out, format="PNG")
-    return out.getvalue()
-
-
-@pytest.fixture(autouse=True)
-def board_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(images.RENDERERS, GAME, tiny_png)
 
 
 async def table(harness_factory, tmp_path: Path, seed: int) -> Harness:
@@ -169,6 +155,13 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
     public = "\n".join(m.text() for m in h.channel_messages(TABLE))
     assert "Location cards" not in public and "Your move" not in public
     assert "crosses the line **1st**" in public and "Prizes of" in public  # races are told
+    raced = [m for m in h.channel_messages(TABLE) if "Prizes of" in m.text()]
+    for post in raced:  # and replayed: the race as an animation beside the board
+        assert list(post.files) == ["board.png", "race.gif"]
+        with Image.open(io.BytesIO(post.files["race.gif"])) as gif:
+            assert gif.format == "GIF" and gif.n_frames > 2
+    quiet = [m for m in h.channel_messages(TABLE) if m.files and m not in raced]
+    assert quiet and all(list(m.files) == ["board.png"] for m in quiet)
 
 
 # -- bad input: an ephemeral sentence, nothing changed ---------------------------------------------

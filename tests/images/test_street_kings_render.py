@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from images import street_kings
+from images import kit, street_kings
 from rules.street_kings import STREET_KINGS
 from rules.street_kings.data import upgrade_of
 
@@ -178,7 +178,7 @@ def test_the_championship_round_is_marked() -> None:
 def test_names_without_drawable_characters_fall_back_to_the_seat() -> None:
     view = public(state_of("after-race-2p"))
     view["names"] = {"p0": "🎉🎉", "p1": ""}
-    assert street_kings.display_names(view) == {"p0": "Player 1", "p1": "p1"}
+    assert kit.display_names(view) == {"p0": "Player 1", "p1": "p1"}
     assert street_kings.render(view).startswith(PNG_SIGNATURE)
 
 

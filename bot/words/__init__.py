@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bot.words import street_art
+from bot.words import street_art, street_kings
 from bot.words.common import name_of
 
 
@@ -28,7 +28,7 @@ class GameWords(Protocol):
         """The viewer's private holdings from their own view, for an ephemeral message."""
 
 
-WORDS: dict[str, GameWords] = {"street-art": street_art}
+WORDS: dict[str, GameWords] = {"street-art": street_art, "street-kings": street_kings}
 
 
 def tell(

@@ -190,12 +190,27 @@ async def board_post(
     )
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Move {record.version} · /game hand shows your cards")
+    board = await render_board(service, record)
+    extra = await render_extras(service, record, steps)
     return Post(
         content=content or None,
         embed=embed,
-        file=await render_board(service, record),
+        file=None if extra else board,
         view=board_buttons(record),
+        extra={"files": [board, *extra]} if extra else {},
     )
+
+
+async def render_extras(
+    service: GameService, record: GameRecord, steps: list[Step]
+) -> list[discord.File]:
+    """Extra pictures of the turn (``images.EXTRAS``, e.g. an animated race), off the loop."""
+    events = [event for step in steps for event in step.events]
+    if not events:
+        return []
+    view = service.view(record, None)
+    made = await asyncio.to_thread(images.extras, record.game, view, events)
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in made.items()]
 
 
 # -- the private hand panel -------------------------------------------------------------------

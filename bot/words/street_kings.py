@@ -75,6 +75,12 @@ def _line(event: dict[str, Any], names: dict[str, str]) -> str:
         return (
             f"{who} took the {car_name(event['car'])} to the car show: +{money(event['credits'])}."
         )
+    if kind == "shop":
+        return f"{who} went to the shop."
+    if kind == "dealer":
+        return f"{who} went to the dealership."
+    if kind == "location_drawn":
+        return f"{who} drew a location card." if event["drew"] else ""
     if kind == "location_placed":
         return f"{who} placed a location card face down on spot {event['spot']}."
     if kind == "sold_upgrade":

@@ -96,8 +96,10 @@ def draw_track(
     return top + height
 
 
-def stars_line(stars: dict[str, int]) -> str:
-    return " ".join(f"{STAT_LETTERS[s]}{stars[s]}" for s in STATS)
+def stars_lines(stars: dict[str, int]) -> list[str]:
+    """The four stats in two lines, letters beside numbers ("SPD 3  ACC 2")."""
+    parts = [f"{STAT_LETTERS[s]} {stars[s]}" for s in STATS]
+    return ["  ".join(parts[:2]), "  ".join(parts[2:])]
 
 
 def draw_car_card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], car_id: str) -> None:
@@ -121,15 +123,10 @@ def draw_car_card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], car
         kit.PAPER_INK,
         "la",
     )
-    kit.draw_text(
-        draw,
-        (x0 + 10, y0 + 58),
-        stars_line(car.stars),
-        kit.font(16, True),
-        kit.PAPER_INK,
-        "la",
-        x1 - x0 - 20,
-    )
+    for row, line in enumerate(stars_lines(car.stars)):
+        kit.draw_text(
+            draw, (x0 + 10, y0 + 58 + row * 22), line, kit.font(17, True), kit.PAPER_INK, "la"
+        )
 
 
 def draw_upgrade_card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str) -> None:
@@ -277,7 +274,7 @@ def header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
 def render(view: dict[str, Any]) -> bytes:
     players = view["players"]
     rows = (len(players) + 1) // 2
-    height = 70 + 180 + 130 + 140 + 130 + 140 + rows * 230 + 20
+    height = 70 + 180 + 130 + 2 * 116 + 40 + 140 + rows * 230 + 20
     image = Image.new("RGB", (WIDTH, height), kit.TABLE)
     draw = ImageDraw.Draw(image)
     header(draw, view)
@@ -318,8 +315,10 @@ def render(view: dict[str, Any]) -> bytes:
     cards = [car for cls in CLASSES for car in view["dealership"][cls]]
     for i, car in enumerate(cards[:12]):
         col, row = i % 6, i // 6
-        draw_car_card(draw, (20 + col * 228, y + row * 96, 240 + col * 228, y + row * 96 + 88), car)
-    y += 96 * max(1, (min(len(cards), 12) + 5) // 6) + 8
+        draw_car_card(
+            draw, (20 + col * 228, y + row * 116, 240 + col * 228, y + row * 116 + 108), car
+        )
+    y += 116 * max(1, (min(len(cards), 12) + 5) // 6) + 8
     kit.draw_text(draw, (24, y), "Shop", kit.font(22, True), kit.INK, "la")
     y += 32
     for i, card in enumerate(view["shop"][:6]):

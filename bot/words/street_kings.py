@@ -166,6 +166,13 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
     if kind == "sell":
         info = upgrade_of(action["card"])
         return f"Sell {info.name} ({money(info.price)} value)"
+    if kind == "narrow":
+        target = action["to"]
+        if target == "crew":
+            return "Fire a crew member…"
+        if target in CARS:
+            return f"Sell a part of the {car_name(target)}…"
+        return f"Buy {upgrade_of(target).name}…"
     if kind == "done_selling":
         return "Done selling"
     if kind == "buy":

@@ -200,6 +200,8 @@ def _apply(t: Table, player: str, action: Action) -> None:
         t.settle_picks()
     elif kind == "noz":
         t.answer_noz(player, action["use"])
+    elif kind == "narrow":
+        t.s["pending"]["narrow"] = action["to"]
     elif kind == "noz_policy":
         _set_policy(t, player, action["policy"])
 

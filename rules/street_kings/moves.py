@@ -4,6 +4,7 @@ visit's sale and purchase, where to place a location card, the racing car, a NOZ
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rules.protocol import Action
@@ -58,9 +59,9 @@ def legal(t: Table, player: str) -> list[Action]:
     if phase == ACTION:
         return [*turn_actions(t, player), *policy_actions(t, player)]
     if phase == SHOP_SELL:
-        return [*shop_sales(t, player), {"type": "done_selling"}]
+        return [*narrowed(t, shop_sales(t, player), sale_group), {"type": "done_selling"}]
     if phase == SHOP_BUY:
-        return [*shop_buys(t, player), {"type": "buy_nothing"}]
+        return [*narrowed(t, shop_buys(t, player), buy_group), {"type": "buy_nothing"}]
     if phase == DEALER_SELL:
         return [*dealer_sales(t, player), {"type": "done_selling"}]
     if phase == DEALER_BUY:
@@ -234,3 +235,35 @@ def dealer_sales(t: Table, player: str) -> list[Action]:
                 continue
         actions.append({"type": "sell_car", "car": car["id"]})
     return actions
+
+
+#: Above this many choices a shop decision is split in two (DESIGN.md: a select holds 25).
+MAX_CHOICES = 24
+
+
+def sale_group(t: Table, action: Action) -> str:
+    """Sales are grouped by the car holding the card (crew: "crew")."""
+    for seat in t.s["seats"]:
+        for car in seat["cars"]:
+            if action["card"] in car["upgrades"]:
+                return car["id"]
+    return "crew"
+
+
+def buy_group(t: Table, action: Action) -> str:
+    """Purchases are grouped by the shop card."""
+    return action["card"]
+
+
+def narrowed(
+    t: Table, actions: list[Action], group: Callable[[Table, Action], str]
+) -> list[Action]:
+    """A long list becomes a first choice of group ({"type": "narrow", "to": ...}), then the
+    moves of that group; a short list is offered whole."""
+    chosen = (t.s["pending"] or {}).get("narrow")
+    if chosen is not None:
+        return [a for a in actions if group(t, a) == chosen]
+    if len(actions) <= MAX_CHOICES:
+        return actions
+    groups = dict.fromkeys(group(t, a) for a in actions)
+    return [{"type": "narrow", "to": key} for key in groups]

@@ -48,7 +48,10 @@ PHASES: dict[str, tuple[tuple[str, ...], str]] = {
         ("sell", "done_selling"),
         "You are at the shop: sell an upgrade or finish selling.",
     ),
-    SHOP_BUY: (("buy", "buy_nothing"), "You are at the shop: buy one upgrade, or buy nothing."),
+    SHOP_BUY: (
+        ("buy", "narrow", "buy_nothing"),
+        "You are at the shop: buy one upgrade, or buy nothing.",
+    ),
     DEALER_SELL: (
         ("sell_car", "done_selling"),
         "You are at the dealership: sell a car or finish selling.",

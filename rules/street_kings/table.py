@@ -407,7 +407,7 @@ class Table:
         you wish. [...] You may sell before you buy." Selling comes first, one card a decision."""
         from rules.street_kings.moves import shop_sales
 
-        self.s["pending"] = {"kind": "shop", "sale": 0}
+        self.s["pending"] = {"kind": "shop", "sale": 0, "narrow": None}
         self.emit("shop", player=player)
         if shop_sales(self, player):
             self.s["phase"] = SHOP_SELL
@@ -427,6 +427,7 @@ class Table:
                 if card in car["upgrades"]:
                     car["upgrades"].remove(card)
         self.s["junk"].append(card)
+        self.s["pending"]["narrow"] = None
         self.s["pending"]["sale"] += upgrade_of(card).price
         self.emit("sold_upgrade", player=player, card=card)
         if not shop_sales(self, player):
@@ -444,6 +445,7 @@ class Table:
         from rules.street_kings.moves import shop_buys
 
         self.collect_sale(player)
+        self.s["pending"]["narrow"] = None
         if shop_buys(self, player):
             self.s["phase"] = SHOP_BUY
         else:

@@ -186,6 +186,48 @@ def test_selling_the_last_car_needs_a_replacement_in_reach():
     assert {"type": "buy_nothing"} not in GAME.legal(state, "p0")
 
 
+def test_a_long_shop_decision_is_split_in_two():
+    """Small decisions: 5 shop cards for 6 cars would be 31 choices; the player first picks the
+    card, then the car."""
+    state = new_game()
+    state["shop"] = ["engine1-1", "turbo1-1", "suspension1-1", "brakes1-1", "noz-1"]
+    give(state, "p0", cars=[(c, []) for c in ("D01", "D02", "C01", "C02", "B01", "A01")], credits=9)
+    state, _ = GAME.play(state, "p0", {"type": "shop"})
+    first = GAME.legal(state, "p0")
+    assert first[0] == {"type": "narrow", "to": "engine1-1"} and len(first) == 6
+    state, _ = GAME.play(state, "p0", {"type": "narrow", "to": "noz-1"})
+    second = GAME.legal(state, "p0")
+    assert len(second) == 7 and second[0] == {"type": "buy", "card": "noz-1", "car": "D01"}
+    state, _ = GAME.play(state, "p0", {"type": "buy", "card": "noz-1", "car": "A01"})
+    assert seat(state, "p0")["cars"][-1]["upgrades"] == ["noz-1"]
+
+
+def test_a_long_sale_is_split_by_car():
+    """Six cars with four parts each and a crew member: 25 cards to sell; first the car."""
+    state = new_game()
+    parts = [f"{kind}1-{n}" for kind in ("engine", "turbo", "suspension", "brakes") for n in (1,)]
+    cars = [
+        (c, [p.replace("-1", f"-{i + 1}") for p in parts])
+        for i, c in enumerate(("D01", "D02", "C01", "C02", "B01"))
+    ]
+    give(
+        state,
+        "p0",
+        cars=[*cars, ("A01", ["engine2-1", "turbo2-1", "suspension2-1", "brakes2-1"])],
+        crew=["wheelman-1"],
+    )
+    state, _ = GAME.play(state, "p0", {"type": "shop"})
+    first = GAME.legal(state, "p0")
+    assert [a.get("to") for a in first[:-1]] == ["D01", "D02", "C01", "C02", "B01", "A01", "crew"]
+    state, _ = GAME.play(state, "p0", {"type": "narrow", "to": "crew"})
+    assert GAME.legal(state, "p0") == [
+        {"type": "sell", "card": "wheelman-1"},
+        {"type": "done_selling"},
+    ]
+    state, _ = GAME.play(state, "p0", {"type": "sell", "card": "wheelman-1"})
+    assert len(GAME.legal(state, "p0")) == 25, "24 parts and done: short enough to show whole"
+
+
 # -- location cards and qualifying
 
 

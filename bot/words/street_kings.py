@@ -333,6 +333,13 @@ def _label(action: dict[str, Any]) -> str:
         return "Fire NOZ now (+3 spaces)" if action["use"] else "Keep the NOZ for later"
     if kind == "noz_policy":
         return f"NOZ policy: {action['policy']} ({POLICY_MEANING[action['policy']]})"
+    if kind == "narrow":  # a long shop list, first narrowed to a car, the crew or a shop card
+        target = action["to"]
+        if target == "crew":
+            return "Sell crew…"
+        if target in CARS:
+            return f"Sell from {car_label(target)}…"
+        return f"Buy {upgrade_label(target)}…"
     return FIXED_LABELS.get(kind, kind)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from rules.protocol import Action, Event, IllegalAction, Outcome, View, merge_options
 from rules.street_kings.data import FINISH_LINE
-from rules.street_kings.moves import legal, to_move
+from rules.street_kings.moves import accepted, legal, to_move
 from rules.street_kings.refusals import refusal
 from rules.street_kings.scoring import outcome_of
 from rules.street_kings.table import (
@@ -134,7 +134,7 @@ class StreetKings:
         if player not in to_move(table):
             raise IllegalAction("It is not your turn.")
         action = {key: value for key, value in action.items() if value is not None}
-        if action not in legal(table, player):
+        if action not in accepted(table, player):
             raise IllegalAction(refusal(table, player, action))
         _apply(table, player, action)
         return table.s, copy.deepcopy(table.events)

@@ -267,3 +267,15 @@ def narrowed(
         return actions
     groups = dict.fromkeys(group(t, a) for a in actions)
     return [{"type": "narrow", "to": key} for key in groups]
+
+
+def accepted(t: Table, player: str) -> list[Action]:
+    """What ``play`` takes: the legal moves and, while a long shop list is narrowed, every move
+    of the whole list, so a command naming the card (and car) directly skips the narrowing."""
+    moves = legal(t, player)
+    phase = t.s["phase"]
+    if phase == SHOP_SELL:
+        moves += shop_sales(t, player)
+    elif phase == SHOP_BUY:
+        moves += shop_buys(t, player)
+    return moves

@@ -148,3 +148,12 @@ def test_hand_text_shows_the_viewers_holdings_and_nothing_for_spectators() -> No
     for car in me["cars"]:
         assert words.CARS[car["id"]].name in text
     assert "watching" in words.hand_text(GAME.view(state, None))
+
+
+def test_a_narrowed_shop_list_names_the_car_the_crew_or_the_card() -> None:
+    label = words.action_label
+    assert label({"type": "narrow", "to": "crew"}, NAMES) == "Sell crew…"
+    assert label({"type": "narrow", "to": "D01"}, NAMES).startswith("Sell from ")
+    assert "D01" not in label({"type": "narrow", "to": "D01"}, NAMES)  # the car's name instead
+    bought = label({"type": "narrow", "to": "noz-1"}, NAMES)
+    assert bought.startswith("Buy ") and bought.endswith("…") and "noz-1" not in bought

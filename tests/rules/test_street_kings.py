@@ -813,3 +813,15 @@ def test_the_deck_counts_match_the_component_notes():
     assert sum(info.copies for info in UPGRADES.values()) == 62
     assert len(LOCATIONS) == 24 and sum(1 for loc in LOCATIONS.values() if loc.red) == 8
     assert len(CARS_BY_CLASS["D"]) == 10
+
+
+def test_a_narrowed_shop_list_still_takes_a_direct_purchase():
+    """A command naming the card and the car (``/kings shop buy:``) needs no narrowing step."""
+    state = new_game()
+    state["shop"] = ["engine1-1", "turbo1-1", "suspension1-1", "brakes1-1", "noz-1"]
+    give(state, "p0", cars=[(c, []) for c in ("D01", "D02", "C01", "C02", "B01", "A01")], credits=9)
+    state, _ = GAME.play(state, "p0", {"type": "shop"})
+    assert GAME.legal(state, "p0")[0]["type"] == "narrow"
+    state, _ = GAME.play(state, "p0", {"type": "buy", "card": "turbo1-1", "car": "C02"})
+    car = next(c for c in seat(state, "p0")["cars"] if c["id"] == "C02")
+    assert car["upgrades"] == ["turbo1-1"]

@@ -17,6 +17,7 @@ from bot.errors import ServiceError
 from bot.words import street_kings as words
 from cogs import flows
 from rules.street_kings.data import CARS, LOCATIONS, UPGRADES
+from rules.street_kings.table import NOZ_POLICIES
 
 GAME_ID = "street-kings"
 DONE = "done"
@@ -87,6 +88,27 @@ def autocomplete(*kinds: str) -> Any:
         return choices_of(await my_moves(interaction), kinds, current)
 
     return complete
+
+
+async def noz_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """fire/keep when a race is asking the caller, and every other NOZ policy: a standing
+    order, settable at any time, not only on one's turn."""
+    try:
+        view = await my_view(interaction)
+    except ServiceError:
+        return []
+    me = next((p for p in view["players"] if p["id"] == view["viewer"]), None)
+    if me is None:
+        return []
+    answers = [m for m in await my_moves(interaction) if m["type"] == "noz"]
+    policies = [
+        {"type": "noz_policy", "policy": policy}
+        for policy in NOZ_POLICIES
+        if policy != me["noz_policy"]
+    ]
+    return choices_of([*answers, *policies], ("noz", "noz_policy"), current)
 
 
 async def car_for_upgrade(
@@ -308,7 +330,7 @@ class StreetKings(commands.Cog):
 
     @kings.command(name="noz")
     @app_commands.describe(policy="ask, first chance or never; when asked in a race: fire or keep")
-    @app_commands.autocomplete(policy=autocomplete("noz_policy", "noz"))
+    @app_commands.autocomplete(policy=noz_choices)
     async def noz(self, interaction: discord.Interaction, policy: str) -> None:
         """Set your NOZ policy, or answer the NOZ question of a race."""
 

@@ -286,7 +286,7 @@ def _describe_race(event: dict[str, Any], names: dict[str, str]) -> str:
         )
     if kind == "game_over":
         return _game_over(event, names)
-    return ""  # "race_over" and the pawn steps are shown by the board
+    return ""  # "race_over", the pawn steps and "turn" (a new post) are shown by the board
 
 
 def _game_over(event: dict[str, Any], names: dict[str, str]) -> str:

@@ -32,6 +32,7 @@ from rules.street_kings.table import (
     FORMAT_VERSION,
     GAME_ID,
     NOZ,
+    NOZ_POLICIES,
     OVER,
     SHOP_SELL,
     Table,
@@ -131,13 +132,22 @@ class StreetKings:
         if player not in state["players"]:
             raise IllegalAction("You are not playing in this game.")
         table = Table(state)
+        action = {key: value for key, value in action.items() if value is not None}
+        if self.is_standing_order(action) and player not in to_move(table):
+            _set_standing_policy(table, player, action)
+            return table.s, copy.deepcopy(table.events)
         if player not in to_move(table):
             raise IllegalAction("It is not your turn.")
-        action = {key: value for key, value in action.items() if value is not None}
         if action not in accepted(table, player):
             raise IllegalAction(refusal(table, player, action))
         _apply(table, player, action)
         return table.s, copy.deepcopy(table.events)
+
+    def is_standing_order(self, action: Action) -> bool:
+        """The NOZ policy is a standing answer (DESIGN.md, out-of-turn decisions): any seated
+        player may set it at any time, so a race never waits on someone who would always
+        answer the same."""
+        return isinstance(action, dict) and action.get("type") == "noz_policy"
 
     # -- storage ---------------------------------------------------------------------------------
 
@@ -212,6 +222,19 @@ def _set_policy(t: Table, player: str, policy: str) -> None:
     t.emit("noz_policy", player=player, policy=policy)
     if t.s["phase"] == NOZ and t.s["race"]["asking"] == player and policy != "ask":
         t.answer_noz(player, policy == "first chance")
+
+
+def _set_standing_policy(t: Table, player: str, action: Action) -> None:
+    """A NOZ policy set out of turn: checked here, since ``legal`` lists moves of the player to
+    move only."""
+    policy = action.get("policy")
+    if t.options["no_noz"]:
+        raise IllegalAction("This game is played without NOZ cards (the No NOZ variant).")
+    if policy not in NOZ_POLICIES:
+        raise IllegalAction("Choose a NOZ policy: ask, first chance or never.")
+    if t.seat(player)["noz_policy"] == policy:
+        raise IllegalAction(f"Your NOZ policy is already {policy}.")
+    _set_policy(t, player, policy)
 
 
 STREET_KINGS = StreetKings()

@@ -331,7 +331,9 @@ class Table:
 
     def end_action(self) -> None:
         """The current player's action is done: the turn goes clockwise to the next player still
-        in the action phase."""
+        in the action phase. Each action is a turn of its own (a ``turn`` event), even when the
+        same player acts again because everyone else has passed."""
+        self.emit("turn", player=self.players[self.s["current"]])
         self.s["pending"] = None
         self.s["phase"] = ACTION
         n = len(self.players)

@@ -16,7 +16,7 @@ GAME = GAMES["street-kings"]
 NAMES = {"a": "Ana", "b": "Bo", "c": "Cy", "d": "Dee"}
 LONG_NAMES = {p: "N" * 32 for p in NAMES}
 #: Events the board shows better than a sentence: each pawn step, the end-of-race marker.
-SILENT = {"moved", "race_over"}
+SILENT = {"moved", "race_over", "turn"}  # the board shows them; "turn" only marks a post
 VARIANTS: list[dict[str, Any]] = [
     {},
     {"shorter_game": True},

@@ -167,6 +167,10 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
 # -- bad input: an ephemeral sentence, nothing changed ---------------------------------------------
 
 
+def bo_first_car(state: dict[str, Any]) -> str:
+    return state["seats"][state["players"].index("1002")]["cars"][0]["id"]
+
+
 async def refused(h: Harness, user: User, command: str, says: str, **options: Any) -> None:
     """``/command`` is answered privately with a sentence containing ``says``; the game did not
     move."""
@@ -194,8 +198,16 @@ async def test_each_bad_input_is_answered_privately_and_changes_nothing(
     assert [c["value"] for c in offered] == ["D", "C"]
     await h.slash(ANA, "kings class", **{"class": "D"})
 
-    # Ana owns a NOZ: she sets her standing answer on her turn; Bo cannot act on hers.
-    await refused(h, BO, "kings noz", "It is Ana's turn", policy="never")
+    # The NOZ policy is a standing order: Bo sets his on Ana's turn, privately, and it is still
+    # Ana's turn; Ana owns a NOZ and sets hers on her turn.
+    before = await the_game(h)
+    standing = await h.slash(BO, "kings noz", policy="never")
+    assert standing.public_messages == [] and "NOZ policy" in standing.ephemeral_text()
+    after = await the_game(h)
+    assert h.bot.service.to_move(after) == h.bot.service.to_move(before) == ["1001"]
+    assert h.bot.service.state(after)["seats"][1]["noz_policy"] == "never"
+    await refused(h, BO, "kings noz", "Your NOZ policy is already never", policy="never")
+    await refused(h, BO, "kings race", "It is Ana's turn", car=bo_first_car(state))
     await refused(
         h, ANA, "kings noz", "Choose a NOZ policy: ask, first chance or never", policy="x"
     )

@@ -825,3 +825,36 @@ def test_a_narrowed_shop_list_still_takes_a_direct_purchase():
     state, _ = GAME.play(state, "p0", {"type": "buy", "card": "turbo1-1", "car": "C02"})
     car = next(c for c in seat(state, "p0")["cars"] if c["id"] == "C02")
     assert car["upgrades"] == ["turbo1-1"]
+
+
+def test_the_noz_policy_is_a_standing_order_anyone_seated_may_set_at_any_time():
+    """DESIGN.md: out-of-turn decisions have a standing policy set by an action, so a race
+    never waits on a player who would always answer the same."""
+    state = new_game()
+    idle = next(p for p in state["players"] if p not in GAME.to_move(state))
+    assert GAME.is_standing_order({"type": "noz_policy", "policy": "never"})
+    assert not GAME.is_standing_order({"type": "pass"})
+    state, events = GAME.play(state, idle, {"type": "noz_policy", "policy": "first chance"})
+    assert seat(state, idle)["noz_policy"] == "first chance"
+    assert events == [{"type": "noz_policy", "player": idle, "policy": "first chance"}]
+    with pytest.raises(IllegalAction, match="already first chance"):
+        GAME.play(state, idle, {"type": "noz_policy", "policy": "first chance"})
+    with pytest.raises(IllegalAction, match="Choose a NOZ policy: ask, first chance or never"):
+        GAME.play(state, idle, {"type": "noz_policy", "policy": "sometimes"})
+    with pytest.raises(IllegalAction, match="not your turn"):
+        GAME.play(state, idle, {"type": "pass"})
+    no_noz = GAME.start(["p0", "p1"], "s", {"no_noz": True})
+    with pytest.raises(IllegalAction, match="without NOZ"):
+        GAME.play(no_noz, "p1", {"type": "noz_policy", "policy": "never"})
+
+
+def test_each_action_is_a_turn_of_its_own_even_when_the_same_player_acts_again():
+    """Once p1 has passed, p0 takes every action; each ends with a ``turn`` event, so each is
+    told in its own post rather than all together at the end of the phase."""
+    state = new_game()
+    state["current"] = 1
+    state, _ = GAME.play(state, "p1", {"type": "pass"})
+    assert GAME.to_move(state) == ["p0"]
+    car = seat(state, "p0")["cars"][0]["id"]
+    state, events = GAME.play(state, "p0", {"type": "show", "car": car})
+    assert events[-1] == {"type": "turn", "player": "p0"} and GAME.to_move(state) == ["p0"]

@@ -45,6 +45,10 @@ class Game(Protocol):
     which actions set one; the service then takes them from any seated player at any time,
     without touching the turn in progress (``bot.service.is_standing_order``).
 
+    Events: a ``{"type": "turn", ...}`` event marks the start of a new turn, so the service
+    tells the turn that just ended in its own post even when the same player moves next (every
+    other player has passed, say). Without it, a turn ends when someone else is to move.
+
     Optional: ``passive_actions``, the action types that give something up (pass, stop, go
     back, end the turn early): an AI plays them only when nothing else is legal, so an AI seat
     or a timed-out player's stand-in takes part in the game instead of passing at random.

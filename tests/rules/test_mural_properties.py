@@ -22,6 +22,7 @@ from rules import IllegalAction
 from rules.mural import MURAL
 from rules.mural.data import CARDS, PAINTS, TECHNIQUES
 from tests.rules.mural_tables import in_play
+from tests.rules.protocol_checks import assert_turn_structure
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Decisions in one game: a few hundred in practice; this bound proves that games end.
@@ -125,16 +126,6 @@ def assert_views_keep_secrets(state) -> None:
             assert state["techniques"][1] not in view["techniques"]
 
 
-def assert_turn_structure(state) -> None:
-    movers = MURAL.to_move(state)
-    assert (movers == []) == (MURAL.outcome(state) is not None)
-    for player in state["players"]:
-        actions = MURAL.legal(state, player)
-        assert bool(actions) == (player in movers)
-        assert len(actions) <= 25, "every decision fits a Discord select menu"
-        assert all(json.loads(json.dumps(a)) == a for a in actions)
-
-
 def play_out(game: dict[str, Any], check_every_step: bool):
     state = opening(game)
     choose = chooser(game["choices"])
@@ -144,7 +135,7 @@ def play_out(game: dict[str, Any], check_every_step: bool):
             assert_conserved(state)
             assert MURAL.load(json.loads(json.dumps(MURAL.dump(state)))) == state
             assert_views_keep_secrets(state)
-            assert_turn_structure(state)
+            assert_turn_structure(MURAL, state, state["players"])
         movers = MURAL.to_move(state)
         if not movers:
             return state, log

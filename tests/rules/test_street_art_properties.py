@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rules import IllegalAction
 from rules.street_art import STREET_ART
 from rules.street_art.data import CARDS, DECK, HEARTS
+from tests.rules.protocol_checks import assert_turn_structure
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Random playouts here last under 60 turns; this is far below the default cap of 500.
@@ -142,17 +143,6 @@ def assert_views_keep_secrets(state) -> None:
         assert STREET_ART.view(scrambled(state, viewer), viewer) == view
 
 
-def assert_turn_structure(state) -> None:
-    movers = STREET_ART.to_move(state)
-    over = STREET_ART.outcome(state) is not None
-    assert (movers == []) == over
-    for player in state.players:
-        actions = STREET_ART.legal(state, player)
-        assert bool(actions) == (player in movers)
-        assert len(actions) <= 25, "every decision fits a Discord select menu"
-        assert all(json.loads(json.dumps(action)) == action for action in actions)
-
-
 def play_out(game: dict[str, Any], check_every_step: bool):
     """Play one game to its end; return the final state and the action log."""
     state = opening(game)
@@ -163,7 +153,7 @@ def play_out(game: dict[str, Any], check_every_step: bool):
             assert_conserved(state)
             assert_round_trips(state)
             assert_views_keep_secrets(state)
-            assert_turn_structure(state)
+            assert_turn_structure(STREET_ART, state, list(state.players))
         movers = STREET_ART.to_move(state)
         if not movers:
             return state, log

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.words.common import join_names, name_of
+from bot.words.common import game_over, join_names, name_of
 from rules.artsee.data import CATEGORY_BONUS, CATEGORY_NAMES, EXHIBITS, MASTERPIECES
 
 RULES = f"""\
@@ -155,10 +155,7 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
     if kind == "skipped":
         return f"{who} has no cards left and is skipped."
     if kind == "game_over":
-        winners = join_names([name_of(names, p) for p in event["winners"]])
-        best = max(event["scores"].values(), default=0)
-        verb = "wins" if len(event["winners"]) == 1 else "share the win"
-        return f"🏁 Game over! {winners} {verb} with {best} prestige."
+        return game_over(event, names, lambda n: f"{n} prestige")
     return ""  # "turn" is shown by the board and the mention
 
 

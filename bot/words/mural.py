@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.words.common import join_names, name_of
+from bot.words.common import game_over, join_names, name_of
 from rules.mural.data import CARDS, COLOUR_NAMES, TECHNIQUES
 from rules.mural.state import cell_name
 
@@ -188,9 +188,7 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
             "revealed, discs refilled. Round 2 begins."
         )
     if kind == "game_over":
-        winners = join_names([name_of(names, p) for p in event["winners"]])
-        best = max(event["scores"].values(), default=0)
-        return f"🏁 Game over! {winners} wins with {best} points."
+        return game_over(event, names, lambda n: f"{n} points")
     if kind == "inserted":
         return f"{who} put {paint_name(event['paint'])} at queue space {event['position'] + 1}."
     return ""  # "queued", "ordered" and "turn" are shown by the board and the mention

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.words.common import hearts, join_names, name_of
+from bot.words.common import game_over, hearts, join_names, name_of
 from rules.street_art.data import CARDS
 
 RULES = """\
@@ -103,10 +103,7 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
     if kind == "reshuffled":
         return f"The draw pile ran out: {event['cards']} cards shuffled into a new one."
     if kind == "game_over":
-        winners = join_names([name_of(names, p) for p in event["winners"]])
-        best = max(event["scores"].values(), default=0)
-        verb = "wins" if len(event["winners"]) == 1 else "win"
-        return f"🏁 Game over! {winners} {verb} with {hearts(best)}."
+        return game_over(event, names, hearts)
     return ""  # "drew", "turn" and "skipped" are shown by the board and the mention
 
 

@@ -6,6 +6,7 @@ import random
 
 from bot.words import WORDS, tell
 from bot.words import street_art as words
+from bot.words.common import game_over, hearts
 from rules import GAMES
 
 NAMES = {"a": "Ana", "b": "Bo", "c": "Cy"}
@@ -79,3 +80,10 @@ def test_hand_text_lists_the_viewers_cards_and_nothing_for_spectators() -> None:
 
 def test_every_game_has_its_words() -> None:
     assert set(WORDS) == set(GAMES)
+
+
+def test_the_closing_line_names_every_winner_and_a_tie_shares_the_win() -> None:
+    one = {"type": "game_over", "winners": ["a"], "scores": {"a": 9, "b": 4}}
+    tie = {"type": "game_over", "winners": ["a", "b"], "scores": {"a": 9, "b": 9, "c": 2}}
+    assert game_over(one, NAMES, hearts) == "🏁 Game over! **Ana** wins with 9 ♥."
+    assert game_over(tie, NAMES, str) == "🏁 Game over! **Ana** and **Bo** share the win with 9."

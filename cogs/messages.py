@@ -149,15 +149,33 @@ def narrate(service: GameService, record: GameRecord, steps: list[Step]) -> list
     return tell(record.game, [(s.player, s.events) for s in steps], service.names(record))
 
 
-def board_buttons(record: GameRecord) -> discord.ui.View:
+#: The ``arg`` of a question button: a second "hand" button needs a custom id of its own.
+QUESTION_ARG = 1
+
+
+def board_buttons(record: GameRecord, question: str | None = None) -> discord.ui.View:
+    """My hand / Board / Rules, and first, when players are asked something on another's turn
+    (ArtSee's visitors, Street Kings' NOZ), a button named after the question that opens the
+    same private panel with their choice."""
     from cogs.items import GameButton
 
     view = discord.ui.View(timeout=None)
+    if record.status == ACTIVE and question:
+        style = discord.ButtonStyle.success
+        view.add_item(GameButton.make(record, "hand", clip(question, 80), style, QUESTION_ARG))
     if record.status == ACTIVE:
         view.add_item(GameButton.make(record, "hand", "My hand", discord.ButtonStyle.primary))
     view.add_item(GameButton.make(record, "board", "Board", discord.ButtonStyle.secondary))
     view.add_item(GameButton.make(record, "rules", "Rules", discord.ButtonStyle.secondary))
     return view
+
+
+def question_of(service: GameService, record: GameRecord) -> str | None:
+    """The out-of-turn question the game is asking, if its words name one."""
+    if record.status != ACTIVE:
+        return None
+    ask = getattr(WORDS[record.game], "question", None)
+    return ask(service.view(record, None)) if ask else None
 
 
 async def render_turn(
@@ -229,7 +247,7 @@ async def board_post(
         content=content or None,
         embed=embed,
         files=await render_turn(service, record, steps),
-        view=board_buttons(record),
+        view=board_buttons(record, question_of(service, record)),
     )
 
 

@@ -29,6 +29,9 @@ class GameWords(Protocol):
     def hand_text(self, view: dict[str, Any]) -> str:
         """The viewer's private holdings from their own view, for an ephemeral message."""
 
+    # Optional: ``question(public view) -> str | None``, the label of a button on the turn post
+    # when players are asked something on another player's turn (it opens their choice).
+
 
 WORDS: dict[str, GameWords] = {
     "street-art": street_art,

@@ -193,6 +193,11 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
 # -- the private hand ---------------------------------------------------------------------------
 
 
+def question(view: dict[str, Any]) -> str | None:
+    """The turn post's button for players on ``ask`` whose front cards match the played card."""
+    return "Welcome visitors?" if view.get("asking") else None
+
+
 def hand_text(view: dict[str, Any]) -> str:
     cards = view.get("hand_cards")
     if cards is None:

@@ -356,6 +356,12 @@ FIXED_LABELS = {
 # -- the hand -----------------------------------------------------------------------------------
 
 
+def question(view: dict[str, Any]) -> str | None:
+    """The turn post's button when a race asks a player on ``ask`` whether to fire their NOZ."""
+    race = view.get("race") or {}
+    return "Fire your NOZ?" if race.get("asking") else None
+
+
 def hand_text(view: dict[str, Any]) -> str:
     """The viewer's location cards, cars with upgrades, credits, crew, trophies, NOZ policy."""
     hand = view.get("hand")

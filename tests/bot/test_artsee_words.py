@@ -104,3 +104,8 @@ def test_the_hand_text_tells_what_each_place_would_earn() -> None:
         "It would earn: column 1 +2, column 2 +0, a new column at the left end +1, "
         "a new column at the right end +3." in words.hand_text(view)
     )
+
+
+def test_the_turn_post_asks_about_visitors_only_while_someone_is_asked() -> None:
+    assert words.question({"asking": {"p1": [1, 3]}}) == "Welcome visitors?"
+    assert words.question({"asking": {}}) is None

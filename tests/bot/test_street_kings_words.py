@@ -157,3 +157,9 @@ def test_a_narrowed_shop_list_names_the_car_the_crew_or_the_card() -> None:
     assert "D01" not in label({"type": "narrow", "to": "D01"}, NAMES)  # the car's name instead
     bought = label({"type": "narrow", "to": "noz-1"}, NAMES)
     assert bought.startswith("Buy ") and bought.endswith("…") and "noz-1" not in bought
+
+
+def test_the_turn_post_asks_about_noz_only_while_a_race_asks() -> None:
+    assert words.question({"race": {"asking": "p1"}}) == "Fire your NOZ?"
+    assert words.question({"race": {"asking": None}}) is None
+    assert words.question({"race": None}) is None

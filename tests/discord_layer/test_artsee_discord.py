@@ -81,6 +81,7 @@ class Tally:
         self.slash: list[str] = []
         self.panel: list[str] = []
         self.refusals: list[str] = []
+        self.questions = 0
 
 
 async def finish_on_panel(
@@ -179,7 +180,10 @@ async def answer_visitors(
     slash: bool,
 ) -> SeenMessage:
     """The asked player: first a card that does not match (refused in words), then real
-    answers by command or by the panel the board's My hand button opens."""
+    answers by command or by the panel the board's "Welcome visitors?" button opens."""
+    labels = [b.label for b in board.buttons]
+    assert labels[0] == "Welcome visitors?" and "My hand" in labels, labels
+    assert player.id in board.mentions
     played = EXHIBITS[view["played"]].featured
     me = next(p for p in view["players"] if p["id"] == str(player.id))
     other = [n for n, col in enumerate(me["columns"], 1) if EXHIBITS[col[-1]].featured != played]
@@ -194,8 +198,8 @@ async def answer_visitors(
         tally.slash.append("welcome")
         response = await h.slash(player, "artsee welcome", column=rng.choice(choices)["value"])
         return await finish_on_panel(h, player, response, rng, tally, slash)
-    panel = (await h.click(player, board, label="My hand")).message
-    assert "you may welcome a visitor on column" in panel.content
+    panel = (await h.click(player, board, label="Welcome visitors?")).message
+    assert panel.ephemeral and "you may welcome a visitor on column" in panel.content
     select = panel.selects[0]
     option = rng.choice(select.options)
     tally.panel.append(option["label"])
@@ -221,6 +225,9 @@ async def test_a_whole_two_player_game_by_commands_and_buttons(
     while "Game over" not in board.text():
         board = await play_turn(h, board, rng, tally, slash=boards % 2 == 0)
         assert_is_board(board)
+        if "Welcome visitors?" in [b.label for b in board.buttons]:
+            assert board.mentions == [BO.id], "only a question to Bo brings the button"
+            tally.questions += 1
         boards += 1
         assert boards < 300, "the game never ended"
     assert "Final scores" in board.text() and "Winner" in board.text()
@@ -230,6 +237,7 @@ async def test_a_whole_two_player_game_by_commands_and_buttons(
     assert any(label.startswith("Onto ") for label in tally.panel)
     assert any(label.startswith("Welcome a visitor") for label in tally.panel)
     assert set(tally.refusals) == {"claim", "draw", "welcome"}
+    assert tally.questions > 0
     public_text = "\n".join(m.text() for m in h.channel_messages(TABLE))
     assert "Your hand" not in public_text
     assert "welcomed" in public_text and "played" in public_text

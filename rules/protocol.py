@@ -6,6 +6,7 @@ never import discord, aiosqlite or PIL, and never mutate a state they are given.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -84,6 +85,17 @@ class Game(Protocol):
 
     def load(self, data: dict[str, Any]) -> Any:
         """The inverse of ``dump``: ``load(dump(s)) == s``."""
+
+
+def load_dict_state(data: dict[str, Any], game_id: str, title: str, version: int) -> dict[str, Any]:
+    """``load`` for a game whose state is a plain dict stamped with its game id and format
+    version: a copy, after refusing a state of another game or another format."""
+    if data.get("game") != game_id or data.get("version") != version:
+        raise ValueError(
+            f"not a {title} state of format version {version}: "
+            f"game={data.get('game')!r}, version={data.get('version')!r}"
+        )
+    return copy.deepcopy(data)
 
 
 def rng(seed: str, counter: int) -> random.Random:

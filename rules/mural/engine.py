@@ -74,7 +74,16 @@ from rules.mural.state import (
     setup_discs,
     technique_usable,
 )
-from rules.protocol import Action, Event, IllegalAction, Outcome, View, merge_options, rng
+from rules.protocol import (
+    Action,
+    Event,
+    IllegalAction,
+    Outcome,
+    View,
+    load_dict_state,
+    merge_options,
+    rng,
+)
 
 # -- the game object ---------------------------------------------------------------------------
 
@@ -287,12 +296,7 @@ class Mural:
         return copy.deepcopy(state)
 
     def load(self, data: dict[str, Any]) -> State:
-        if data.get("game") != GAME_ID or data.get("version") != FORMAT_VERSION:
-            raise ValueError(
-                f"not a Street Art: Mural state of format version {FORMAT_VERSION}: "
-                f"game={data.get('game')!r}, version={data.get('version')!r}"
-            )
-        return copy.deepcopy(data)
+        return load_dict_state(data, GAME_ID, self.title, FORMAT_VERSION)
 
 
 MURAL = Mural()

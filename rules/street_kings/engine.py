@@ -23,7 +23,15 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rules.protocol import Action, Event, IllegalAction, Outcome, View, merge_options
+from rules.protocol import (
+    Action,
+    Event,
+    IllegalAction,
+    Outcome,
+    View,
+    load_dict_state,
+    merge_options,
+)
 from rules.street_kings.data import FINISH_LINE
 from rules.street_kings.moves import accepted, legal, to_move
 from rules.street_kings.refusals import refusal
@@ -155,12 +163,7 @@ class StreetKings:
         return copy.deepcopy(state)
 
     def load(self, data: dict[str, Any]) -> State:
-        if data.get("game") != GAME_ID or data.get("version") != FORMAT_VERSION:
-            raise ValueError(
-                f"not a Street Kings state of format version {FORMAT_VERSION}: "
-                f"game={data.get('game')!r}, version={data.get('version')!r}"
-            )
-        return copy.deepcopy(data)
+        return load_dict_state(data, GAME_ID, self.title, FORMAT_VERSION)
 
 
 class _Reader(Table):

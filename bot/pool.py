@@ -1,0 +1,170 @@
+"""A pool of worker processes for the CPU-bound work of the bot: pictures and AI decisions.
+
+Drawing a board is mostly Python-level code that holds the GIL, so a thread cannot draw while
+the event loop runs and one process draws on one core only. Worker processes draw on every
+core and leave the loop's GIL alone. A job is a top-level function (pickled by its import
+path, e.g. ``bot.pictures.draw_board`` or the AI's ``decide``) with plain JSON-able arguments,
+and its answer is bytes (a PNG) or JSON (an action): nothing else crosses the process line.
+
+Workers are started from a ``forkserver`` (``spawn`` where there is none), never by ``fork``:
+forking a process that runs threads (aiosqlite's, the executor's own) can copy a held lock
+into the child. A worker that dies (killed, out of memory, a crash in C) breaks a
+``ProcessPoolExecutor`` for good; the pool then builds a new one and retries the job once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import pickle
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def warm() -> None:
+    """Worker initializer: import the renderers and draw each game's opening board once, so
+    fonts, static layers and the other cached pieces are built before the first real job
+    rather than on a player's time."""
+    import images
+    from rules import GAMES
+
+    for game_id in images.RENDERERS:
+        game = GAMES[game_id]
+        seats = max(game.min_players, min(4, game.max_players))  # a table every game allows
+        players = [f"p{i}" for i in range(seats)]
+        view = game.view(game.start(players, "warm", dict(game.default_options)), None)
+        view["names"] = {p: p.upper() for p in players}
+        images.render(game_id, view)
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class WorkerPool:
+    """``await pool.run(fn, *args)``: ``fn(*args)`` in a worker process.
+
+    Started once (``start``, or lazily by the first ``run``), closed once (``close``). With
+    ``inline=True`` no process is started: jobs run in the calling thread, their arguments and
+    answers round-tripped through pickle exactly as the processes would see them, so a unit
+    test proves the same job would cross the process line, and gets the same bytes.
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        inline: bool = False,
+        initializer: Callable[[], None] | None = warm,
+    ) -> None:
+        self.workers = workers if workers and workers > 0 else default_workers()
+        self.inline = inline
+        self.initializer = initializer
+        #: How many times a broken executor was replaced (a worker died).
+        self.rebuilds = 0
+        self._executor: ProcessPoolExecutor | None = None
+        self._warming: list[Future[None]] = []
+        self._warmed_inline = False
+        self._closed = False
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> WorkerPool:
+        """The pool ``RENDER_WORKERS`` asks for (``bot.config.Settings.render_workers``)."""
+        return cls(settings.render_workers)
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start every worker now, warming in the background, so the first picture a player
+        asks for is not the one that pays for starting a process. Idempotent."""
+        if self._closed:
+            raise RuntimeError("the worker pool is closed")
+        if self.inline:
+            if not self._warmed_inline and self.initializer is not None:
+                self.initializer()
+            self._warmed_inline = True
+            return
+        if self._executor is None:
+            self._executor = self._new_executor()
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        executor = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=_context(), initializer=self.initializer
+        )
+        # The executor starts a process per submitted job while none is idle: one trivial
+        # job per worker starts them all, each running the initializer first.
+        self._warming = [executor.submit(os.getpid) for _ in range(self.workers)]
+        return executor
+
+    async def close(self) -> None:
+        """Cancel queued jobs, wait for running ones and stop every worker. Idempotent."""
+        self._closed = True
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+    async def ready(self) -> None:
+        """Wait until every worker has started and warmed up (the bench's cold start)."""
+        self.start()
+        if self._warming:
+            await asyncio.gather(*(asyncio.wrap_future(f) for f in self._warming))
+
+    # -- jobs ---------------------------------------------------------------------------------
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker. If a worker died, the executor is rebuilt and the job
+        tried once more; a second failure (a job that kills every worker it meets) raises
+        ``BrokenProcessPool`` and the next job gets a fresh executor again."""
+        if self.inline:
+            self.start()
+            fn, args = pickle.loads(pickle.dumps((fn, args)))
+            return pickle.loads(pickle.dumps(fn(*args)))
+        loop = asyncio.get_running_loop()
+        executor = self._current()
+        try:
+            return await loop.run_in_executor(executor, fn, *args)
+        except BrokenProcessPool:
+            log.warning("a worker process died running %s; restarting the pool", _name(fn))
+            self._replace(executor)
+            retry = self._current()
+            try:
+                return await loop.run_in_executor(retry, fn, *args)
+            except BrokenProcessPool:
+                self._replace(retry)
+                raise
+
+    def _current(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self.start()
+        assert self._executor is not None
+        return self._executor
+
+    def _replace(self, broken: ProcessPoolExecutor | None) -> None:
+        """Swap out ``broken`` unless a concurrent job already did: every job that was waiting
+        on the dead executor fails at once, and they must share one replacement."""
+        if broken is None or broken is not self._executor:
+            return
+        self.rebuilds += 1
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._executor = None if self._closed else self._new_executor()
+
+
+def _name(fn: Callable[..., Any]) -> str:
+    return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', fn)}"

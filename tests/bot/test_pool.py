@@ -1,0 +1,77 @@
+"""The worker pool: jobs cross the process line, and a dead worker costs one retry, not the bot."""
+
+from __future__ import annotations
+
+import os
+import signal
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pytest
+
+from bot.pool import WorkerPool
+
+
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+def crash_once(marker: str) -> str:
+    """Kill the worker running this the first time (as the OOM killer would), then succeed."""
+    path = Path(marker)
+    if not path.exists():
+        path.write_text("crashed")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return f"ran in {os.getpid()}"
+
+
+def crash_always() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.fixture
+async def pool():
+    pool = WorkerPool(1, initializer=None)
+    pool.start()
+    yield pool
+    await pool.close()
+
+
+async def test_a_job_runs_in_another_process(pool: WorkerPool) -> None:
+    assert await pool.run(add, 2, 3) == 5
+    assert await pool.run(os.getpid) != os.getpid()
+
+
+async def test_a_killed_worker_is_replaced_and_the_job_retried_once(
+    pool: WorkerPool, tmp_path: Path
+) -> None:
+    marker = tmp_path / "crashed"
+    answer = await pool.run(crash_once, str(marker))
+    assert marker.read_text() == "crashed"  # the first attempt did kill its worker
+    assert answer.startswith("ran in ") and pool.rebuilds == 1
+    assert await pool.run(add, 1, 1) == 2
+
+
+async def test_a_job_that_kills_every_worker_fails_and_the_next_job_still_runs(
+    pool: WorkerPool,
+) -> None:
+    with pytest.raises(BrokenProcessPool):
+        await pool.run(crash_always)
+    assert pool.rebuilds == 2  # the first death, then the retry's
+    assert await pool.run(add, 20, 22) == 42
+
+
+async def test_inline_mode_runs_in_this_process_with_copied_arguments() -> None:
+    pool = WorkerPool(inline=True, initializer=None)
+    numbers = [1, 2]
+    assert await pool.run(os.getpid) == os.getpid()
+    assert await pool.run(sorted, numbers) == [1, 2]
+    with pytest.raises(Exception, match="pickle"):  # a lambda could never reach a worker
+        await pool.run(lambda: 1)
+    await pool.close()
+
+
+async def test_a_closed_pool_takes_no_more_jobs(pool: WorkerPool) -> None:
+    await pool.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await pool.run(add, 1, 2)

@@ -1,0 +1,188 @@
+"""Every picture the bot posts, drawn once per game, version and viewer, in the worker pool.
+
+The turn post, a Board click, `/game board` and the post that replaces an expired
+interaction all show the same board of the same version: ``Pictures`` draws it once (in a
+worker process, see ``bot.pool``) and serves the bytes from a byte-bounded LRU afterwards.
+Requests for a picture that is being drawn wait for that drawing instead of starting another.
+
+A key always names the viewer (``None`` for the public board), so one player's hand is never
+served to another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import images
+from bot.pool import WorkerPool
+
+BOARD, HAND, EXTRAS = "board", "hand", "extras"
+
+
+@dataclass(frozen=True)
+class PictureKey:
+    """What a picture depends on: the game record, its version, who looks and which picture."""
+
+    record_id: str
+    version: int
+    viewer: str | None
+    kind: str
+
+
+def size_of(picture: Any) -> int:
+    """Bytes a cached picture holds: a PNG, ``None`` (no hand to draw), or [(name, PNG)]."""
+    if picture is None:
+        return 0
+    if isinstance(picture, bytes):
+        return len(picture)
+    return sum(len(name) + len(data) for name, data in picture)
+
+
+class RenderCache:
+    """An LRU of pictures bounded by the bytes it holds, with one drawing in flight per key.
+
+    A picture larger than the whole budget is handed out but not kept.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        #: Pictures drawn (misses that ran the drawing function).
+        self.renders = 0
+        self._entries: OrderedDict[PictureKey, Any] = OrderedDict()
+        self._pending: dict[PictureKey, asyncio.Task[Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: PictureKey) -> bool:
+        return key in self._entries
+
+    async def get(self, key: PictureKey, draw: Callable[[], Awaitable[Any]]) -> Any:
+        """The picture for ``key``: cached, being drawn for another request, or drawn now.
+
+        The drawing runs in a task of its own, so a request that gives up (its interaction
+        cancelled) does not cancel the drawing that other requests wait for.
+        """
+        if key in self._entries:
+            self._entries.move_to_end(key)
+            return self._entries[key]
+        task = self._pending.get(key)
+        if task is None:
+            task = asyncio.ensure_future(draw())
+            self._pending[key] = task
+            self.renders += 1
+            task.add_done_callback(lambda done: self._settle(key, done))
+        return await asyncio.shield(task)
+
+    def _settle(self, key: PictureKey, task: asyncio.Task[Any]) -> None:
+        """Keep a finished drawing (not a failed one: the next request tries again)."""
+        self._pending.pop(key, None)
+        if not task.cancelled() and task.exception() is None:
+            self.put(key, task.result())
+
+    def put(self, key: PictureKey, picture: Any) -> None:
+        size = size_of(picture)
+        if key in self._entries:
+            self.bytes -= size_of(self._entries.pop(key))
+        if size > self.max_bytes:
+            return
+        self._entries[key] = picture
+        self.bytes += size
+        while self.bytes > self.max_bytes:
+            _, evicted = self._entries.popitem(last=False)
+            self.bytes -= size_of(evicted)
+
+
+# -- the jobs a worker runs (top level, so they pickle by name) ------------------------------
+
+
+def _draw(
+    renderer: Callable[..., Any],
+    game_id: str,
+    view: dict[str, Any],
+    names: dict[str, str],
+    *rest: Any,
+) -> Any:
+    # THE ONE ADAPTER to today's images, whose renderers read names from view["names"]. When the
+    # images branch lands `images.render(game_id, view, *, names=...)` (and render_hand,
+    # turn_extras likewise), this line becomes: return renderer(game_id, view, *rest, names=names)
+    return renderer(game_id, {**view, "names": names}, *rest)
+
+
+def draw_board(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
+    """The board PNG of ``view``."""
+    return _draw(images.render, game_id, view, names)
+
+
+def draw_hand(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes | None:
+    """The viewer's hand PNG, or None where the game draws no hand or it is empty."""
+    return _draw(images.render_hand, game_id, view, names)
+
+
+def draw_turn_extras(
+    game_id: str, view: dict[str, Any], names: dict[str, str], events: list[dict[str, Any]]
+) -> list[tuple[str, bytes]]:
+    """The pictures a turn adds to its post (a race replayed): [(filename, PNG)]."""
+    return _draw(images.turn_extras, game_id, view, names, events)
+
+
+# -- the facade -------------------------------------------------------------------------------
+
+
+class Pictures:
+    """The bot's one way to get a picture: cached per (record, version, viewer, kind), drawn in
+    the pool on a miss."""
+
+    def __init__(self, pool: WorkerPool, cache: RenderCache) -> None:
+        self.pool = pool
+        self.cache = cache
+
+    @classmethod
+    def from_settings(cls, settings: Any, pool: WorkerPool) -> Pictures:
+        """A cache of ``RENDER_CACHE_MB`` (``bot.config.Settings.render_cache_mb``)."""
+        return cls(pool, RenderCache(int(settings.render_cache_mb * 2**20)))
+
+    async def board(
+        self,
+        record_id: str,
+        version: int,
+        game_id: str,
+        view: dict[str, Any],
+        names: dict[str, str],
+    ) -> bytes:
+        """The public board of ``record_id`` at ``version`` (``view`` is the public view)."""
+        key = PictureKey(record_id, version, None, BOARD)
+        return await self.cache.get(key, lambda: self.pool.run(draw_board, game_id, view, names))
+
+    async def hand(
+        self,
+        record_id: str,
+        version: int,
+        game_id: str,
+        viewer: str,
+        view: dict[str, Any],
+        names: dict[str, str],
+    ) -> bytes | None:
+        """``viewer``'s own hand (``view`` is their view), None if the game draws none."""
+        key = PictureKey(record_id, version, viewer, HAND)
+        return await self.cache.get(key, lambda: self.pool.run(draw_hand, game_id, view, names))
+
+    async def turn_extras(
+        self,
+        record_id: str,
+        version: int,
+        game_id: str,
+        view: dict[str, Any],
+        names: dict[str, str],
+        events: list[dict[str, Any]],
+    ) -> list[tuple[str, bytes]]:
+        """The extra pictures of the turn that led to ``version`` (public; most turns: none)."""
+        key = PictureKey(record_id, version, None, EXTRAS)
+        return await self.cache.get(
+            key, lambda: self.pool.run(draw_turn_extras, game_id, view, names, events)
+        )

@@ -39,6 +39,8 @@ class Settings:
     #: Hours a player may take before a reminder, and before their AI decides (0: never).
     remind_hours: float = 24.0
     turn_timeout_hours: float = 72.0
+    render_workers: int = 0  # worker processes for pictures and AI decisions; 0: one per core
+    render_cache_mb: float = 64.0  # the picture cache's budget (bot.pictures), in MiB
 
     @staticmethod
     def hours(value: float) -> float | None:

@@ -69,6 +69,7 @@ async def sync(settings: Settings, guild_id: str) -> None:
 def demo(settings: Settings, game: str, players: int, seed: str, options: str = "") -> None:
     from bot.demo import run_demo
     from bot.options import parse_options
+    from bot.pool import WorkerPool
 
     try:
         result = asyncio.run(
@@ -79,6 +80,7 @@ def demo(settings: Settings, game: str, players: int, seed: str, options: str = 
                 players,
                 seed,
                 parse_options(options),
+                WorkerPool.from_settings(settings),
             )
         )
     except ServiceError as error:  # an unknown option or a bad seat count, in the game's words

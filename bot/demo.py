@@ -1,7 +1,8 @@
 """`make demo`: a whole AI game through the real service and store, boards written to disk.
 
 No Discord token is needed: AI agents choose every decision, the service applies it exactly as
-it would a player's, and each public board the bot would post is written as a PNG.
+it would a player's, and each public board the bot would post is drawn as the bot draws it (in
+the worker pool, through the picture cache) and written as a PNG.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import images
 from bot.ai import RandomAgent
+from bot.pictures import Pictures
+from bot.pool import WorkerPool
 from bot.service import GameService, Step
 from bot.store import open_store
 from bot.words import tell
@@ -42,8 +44,12 @@ async def run_demo(
     players: int = 4,
     seed: str = "demo",
     options: dict[str, object] | None = None,
+    pool: WorkerPool | None = None,
 ) -> DemoResult:
-    """Play one game with AI agents in every seat; return where the boards and log went."""
+    """Play one game with AI agents in every seat; return where the boards and log went.
+
+    Pictures are drawn in ``pool`` (closed here), by default one worker process per core.
+    """
     if game not in GAMES:
         raise SystemExit(f"Unknown game {game!r}; games: {', '.join(GAMES)}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -51,6 +57,8 @@ async def run_demo(
         old.unlink()
     store = open_store(database_url)
     await store.open()
+    pool = pool or WorkerPool()
+    pictures = Pictures(pool)
     try:
         service = GameService(store, seed_factory=lambda: seed)
         agent = RandomAgent(seed)
@@ -67,23 +75,26 @@ async def run_demo(
         boards: list[Path] = []
         log_lines = [f"{GAMES[game].title} · game {record.id} · seed {seed}"]
 
-        def publish(steps: list[Step]) -> None:
+        async def publish(steps: list[Step]) -> None:
             told = tell(game, [(s.player, s.events) for s in steps], names)
             log_lines.extend(plain(line) for line in told)
             stem = f"board-{len(boards):03d}"
             view = service.view(record, None)
             path = out_dir / f"{stem}.png"
-            path.write_bytes(images.render(game, view))
+            path.write_bytes(await pictures.board(record.id, record.version, game, view, names))
             boards.append(path)
             events = [event for step in steps for event in step.events]
-            for name, data in images.turn_extras(game, view, events):  # a race replayed, say
+            extras = await pictures.turn_extras(
+                record.id, record.version, game, view, names, events
+            )
+            for name, data in extras:  # a race replayed, say
                 (out_dir / f"{stem}-{name}").write_bytes(data)
                 log_lines.append(f"-- {stem}-{name}")
             waiting = ", ".join(names.get(p, p) for p in service.to_move(record))
             if waiting:
                 log_lines.append(f"-- board {path.name}; next: {waiting}")
 
-        publish([])
+        await publish([])
         for _ in range(MAX_DECISIONS):
             waiting = service.to_move(record)
             if not waiting:
@@ -94,7 +105,7 @@ async def run_demo(
             result = await service.move(guild, channel, player, action, ref=record.id)
             record = result.record
             if result.turn_over:
-                publish(result.told)
+                await publish(result.told)
         outcome = service.outcome(record)
         if outcome is None:
             raise RuntimeError(f"demo game {record.id} did not finish")
@@ -106,3 +117,4 @@ async def run_demo(
         return DemoResult(record.id, boards, log_path, named, [names[p] for p in outcome.winners])
     finally:
         await store.close()
+        await pool.close()

@@ -21,6 +21,8 @@ import images
 from bot.pool import WorkerPool
 
 BOARD, HAND, EXTRAS = "board", "hand", "extras"
+#: About a thousand boards: every game of a busy server, at its last few versions.
+DEFAULT_CACHE_MB = 64
 
 
 @dataclass(frozen=True)
@@ -138,9 +140,9 @@ class Pictures:
     """The bot's one way to get a picture: cached per (record, version, viewer, kind), drawn in
     the pool on a miss."""
 
-    def __init__(self, pool: WorkerPool, cache: RenderCache) -> None:
+    def __init__(self, pool: WorkerPool, cache: RenderCache | None = None) -> None:
         self.pool = pool
-        self.cache = cache
+        self.cache = cache or RenderCache(DEFAULT_CACHE_MB * 2**20)
 
     @classmethod
     def from_settings(cls, settings: Any, pool: WorkerPool) -> Pictures:

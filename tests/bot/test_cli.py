@@ -13,6 +13,7 @@ from PIL import Image
 import images
 from bot.config import Settings, read_env_file
 from bot.demo import run_demo
+from bot.pool import WorkerPool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,7 +91,8 @@ async def test_the_demo_writes_a_turns_extra_pictures_beside_its_board(
 
     monkeypatch.setitem(images.TURN_EXTRAS, "street-art", rain_marker)
     out = tmp_path / "out"
-    result = await run_demo("street-art", f"sqlite:///{tmp_path / 'demo.db'}", out)
+    pool = WorkerPool(inline=True)  # the patched renderer lives in this process only
+    result = await run_demo("street-art", f"sqlite:///{tmp_path / 'demo.db'}", out, pool=pool)
     extras = sorted(out.glob("board-*-rain.txt"))
     assert extras and all(p.read_bytes() == b"it rained" for p in extras)
     assert all(p.with_name(p.name.replace("-rain.txt", ".png")) in result.boards for p in extras)

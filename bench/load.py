@@ -300,17 +300,31 @@ def _slash(h: LoadHarness, user: User, table: Table, command: str, **options: An
     return lambda: h.slash(user, command, channel=table.channel, **options)
 
 
-async def project_level(
-    h: LoadHarness, tables: list[Table], level: int, rounds: int, rng: random.Random
+async def measured(
+    h: LoadHarness, rounds: int, one_round: Callable[[Phase], Awaitable[None]]
 ) -> Phase:
+    """``rounds`` rounds with the loop-lag ticker on and the collector frozen (a collection
+    pause of 100-200 ms would otherwise be most of the lag figure)."""
     phase = Phase()
-    playing = tables[:level]
     lag = LoopLag()
     gc.collect()
     gc.freeze()
     start = time.perf_counter()
     lag.start(h)
     for _ in range(rounds):
+        await one_round(phase)
+    await lag.stop()
+    phase.seconds = time.perf_counter() - start
+    phase.lag = lag.samples
+    return phase
+
+
+async def project_level(
+    h: LoadHarness, tables: list[Table], level: int, rounds: int, rng: random.Random
+) -> Phase:
+    playing = tables[:level]
+
+    async def one_round(phase: Phase) -> None:
         finished = [t for t in playing if t.over]
         if finished:
             await open_games(h, finished)
@@ -319,10 +333,8 @@ async def project_level(
         for table, record in zip(playing, records, strict=True):
             advance(h, table, record)
         phase.errors += h.forget(set().union(*(t.keep() for t in tables)))
-    await lag.stop()
-    phase.seconds = time.perf_counter() - start
-    phase.lag = lag.samples
-    return phase
+
+    return await measured(h, rounds, one_round)
 
 
 # -- the floor: a trivial bot ------------------------------------------------------------------
@@ -333,7 +345,9 @@ class TrivialBot(discord.Client):
     does per interaction, through the same discord.py and the same harness."""
 
     def __init__(self, png: bytes) -> None:
-        super().__init__(intents=discord.Intents.default())
+        super().__init__(
+            intents=discord.Intents.default(), allowed_mentions=discord.AllowedMentions.none()
+        )
         self.tree = app_commands.CommandTree(self)
         self.png = png
 
@@ -345,22 +359,14 @@ class TrivialBot(discord.Client):
 
 
 async def floor_level(h: LoadHarness, channels: list[Channel], level: int, rounds: int) -> Phase:
-    phase = Phase()
-    lag = LoopLag()
-    gc.collect()
-    gc.freeze()
-    start = time.perf_counter()
-    lag.start(h)
-    for _ in range(rounds):
+    async def one_round(phase: Phase) -> None:
         fires: list[tuple[str, Fire]] = [
             ("board", _floor_fire(h, PLAYERS[i % 3], c)) for i, c in enumerate(channels[:level])
         ]
         await burst(h, fires, phase)
         phase.errors += h.forget(set())
-    await lag.stop()
-    phase.seconds = time.perf_counter() - start
-    phase.lag = lag.samples
-    return phase
+
+    return await measured(h, rounds, one_round)
 
 
 def _floor_fire(h: LoadHarness, user: User, channel: Channel) -> Fire:

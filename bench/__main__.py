@@ -2,7 +2,8 @@
 
 Floor = a bare SQLite commit (WAL, synchronous=NORMAL, as the store runs) + a bare render and
 PNG encode of the same board. A move end to end = service (rules + compare-and-swap commit of
-the action log and snapshot) + rendering the public board off the event loop, as a cog does.
+the action log and snapshot) + drawing the public board in the worker pool (bot.pool), as the
+bot does.
 Medians of many repetitions; the ratio, not the milliseconds, is the figure to compare across
 machines. Every registered game is measured the same way. Also, per game: render time and PNG
 size at the smallest and largest table, the snapshot a game keeps in the store and the memory
@@ -23,6 +24,8 @@ from pathlib import Path
 
 import images
 from bot.ai import RandomAgent
+from bot.pictures import draw_board
+from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import SqliteStore
 from rules import GAMES
@@ -70,7 +73,9 @@ async def new_game(service: GameService, game_id: str, channel: str, players: in
     return record.id
 
 
-async def measure_game(service: GameService, folder: Path, game_id: str) -> dict[str, object]:
+async def measure_game(
+    service: GameService, pool: WorkerPool, folder: Path, game_id: str
+) -> dict[str, object]:
     agent = RandomAgent("bench")
     seats = table_size(game_id)
     games = 0
@@ -95,7 +100,7 @@ async def measure_game(service: GameService, folder: Path, game_id: str) -> dict
         result = await service.move("bench", record.channel, player, action, ref=current)
         view = service.view(result.record, None)
         served = time.perf_counter()
-        await asyncio.to_thread(images.render, game_id, view)
+        await pool.run(draw_board, game_id, view, view["names"])
         done = time.perf_counter()
         move_samples.append(done - start)
         service_samples.append(served - start)
@@ -176,21 +181,26 @@ async def measure(folder: Path) -> dict[str, object]:
     store = SqliteStore(str(folder / "bench.db"))
     await store.open()
     service = GameService(store)
+    pool = WorkerPool()
+    await pool.ready()  # started and warm, as in the bot, before anything is timed
     figures: dict[str, object] = {"games": {}}
     for game_id in sorted(GAMES):
         (folder / game_id).mkdir()
         rate = await moves_per_second(service, game_id)
         figures["games"][game_id] = {  # type: ignore[index]
-            **await measure_game(service, folder, game_id),
+            **await measure_game(service, pool, folder, game_id),
             "moves_per_second": round(rate, 1),
             "to_discord_limit_ratio": round(rate / DISCORD_GLOBAL_LIMIT, 1),
         }
-    figures["loop_lag_under_burst_ms"] = await loop_lag_under_burst(service)
+    figures["loop_lag_under_burst_ms"] = await loop_lag_under_burst(service, pool)
+    await pool.close()
     await store.close()
     return figures
 
 
-async def loop_lag_under_burst(service: GameService, per_game: int = 10) -> dict[str, float]:
+async def loop_lag_under_burst(
+    service: GameService, pool: WorkerPool, per_game: int = 10
+) -> dict[str, float]:
     """Worst delay of a 10 ms ticker while ``per_game`` moves and renders of every game run at
     once: the event loop must stay free to acknowledge interactions within Discord's 3 s."""
     agent = RandomAgent("burst")
@@ -213,7 +223,8 @@ async def loop_lag_under_burst(service: GameService, per_game: int = 10) -> dict
         player = service.to_move(record)[0]
         action = agent.choose(service.engine(record), service.state(record), player)
         result = await service.move("bench", record.channel, player, action, ref=game_id)
-        await asyncio.to_thread(images.render, record.game, service.view(result.record, None))
+        view = service.view(result.record, None)
+        await pool.run(draw_board, record.game, view, view["names"])
 
     tick = asyncio.create_task(ticker())
     await asyncio.gather(*(one_move(g) for g in ids))

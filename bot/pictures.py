@@ -183,7 +183,13 @@ class Pictures:
         names: dict[str, str],
         events: list[dict[str, Any]],
     ) -> list[tuple[str, bytes]]:
-        """The extra pictures of the turn that led to ``version`` (public; most turns: none)."""
+        """The extra pictures of the turn that led to ``version`` (public; most turns: none).
+
+        Without events there is no turn to tell (a Board click): nothing is drawn, and the
+        cached extras of the turn post are not handed to it.
+        """
+        if not events:
+            return []
         key = PictureKey(record_id, version, None, EXTRAS)
         return await self.cache.get(
             key, lambda: self.pool.run(draw_turn_extras, game_id, view, names, events)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+import images
 from bot.pictures import BOARD, HAND, PictureKey, Pictures, RenderCache
 from bot.pool import WorkerPool
 from rules import GAMES
@@ -106,3 +107,21 @@ async def test_a_failed_drawing_is_not_kept_and_the_next_request_draws_again() -
         await cache.get(key, broken)
     assert await cache.get(key, working) == b"png"
     assert cache.renders == 2
+
+
+async def test_a_turns_extra_pictures_go_to_that_turns_post_not_to_a_board_click(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def told(view: dict, events: list[dict]) -> list[tuple[str, bytes]]:
+        return [("turn.txt", repr(events).encode())] if events else []
+
+    monkeypatch.setitem(images.TURN_EXTRAS, "street-art", told)  # inline: no process to miss it
+    game, state = street_art()
+    view = game.view(state, None)
+    pictures = inline_pictures()
+    events = [{"type": "played", "card": "rain"}]
+    posted = await pictures.turn_extras("g1", 2, "street-art", view, NAMES, events)
+    assert posted == [("turn.txt", repr(events).encode())]
+    assert await pictures.turn_extras("g1", 2, "street-art", view, NAMES, []) == []
+    assert await pictures.turn_extras("g1", 2, "street-art", view, NAMES, events) == posted
+    assert pictures.cache.renders == 1  # the fallback post after an expired answer reuses it

@@ -39,7 +39,7 @@ class Settings:
     #: Hours a player may take before a reminder, and before their AI decides (0: never).
     remind_hours: float = 24.0
     turn_timeout_hours: float = 72.0
-    render_workers: int = 0  # worker processes for pictures and AI decisions; 0: one per core
+    render_workers: int = 0  # processes for pictures and AI decisions; 0: one per core, -1: none
     render_cache_mb: float = 64.0  # the picture cache's budget (bot.pictures), in MiB
 
     @staticmethod

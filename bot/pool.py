@@ -62,9 +62,10 @@ class WorkerPool:
     """``await pool.run(fn, *args)``: ``fn(*args)`` in a worker process.
 
     Started once (``start``, or lazily by the first ``run``), closed once (``close``). With
-    ``inline=True`` no process is started: jobs run in the calling thread, their arguments and
-    answers round-tripped through pickle exactly as the processes would see them, so a unit
-    test proves the same job would cross the process line, and gets the same bytes.
+    ``inline=True`` no process is started: jobs run in a thread of this process (as the bot
+    drew before the pool), their arguments and answers round-tripped through pickle exactly as
+    a worker would see them, so a unit test proves the job would cross the process line, gets
+    the same bytes, and sees what it patched in this process.
     """
 
     def __init__(
@@ -86,7 +87,10 @@ class WorkerPool:
 
     @classmethod
     def from_settings(cls, settings: Any) -> WorkerPool:
-        """The pool ``RENDER_WORKERS`` asks for (``bot.config.Settings.render_workers``)."""
+        """The pool ``RENDER_WORKERS`` asks for (``bot.config.Settings.render_workers``): that
+        many processes, one per core for 0, none (inline, unwarmed: tests) for -1."""
+        if settings.render_workers < 0:
+            return cls(inline=True, initializer=None)
         return cls(settings.render_workers)
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -134,8 +138,7 @@ class WorkerPool:
         ``BrokenProcessPool`` and the next job gets a fresh executor again."""
         if self.inline:
             self.start()
-            fn, args = pickle.loads(pickle.dumps((fn, args)))
-            return pickle.loads(pickle.dumps(fn(*args)))
+            return await asyncio.to_thread(_as_if_in_a_worker, fn, args)
         loop = asyncio.get_running_loop()
         executor = self._current()
         try:
@@ -164,6 +167,13 @@ class WorkerPool:
         self.rebuilds += 1
         broken.shutdown(wait=False, cancel_futures=True)
         self._executor = None if self._closed else self._new_executor()
+
+
+def _as_if_in_a_worker(fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """``fn(*args)`` with the job and its answer pickled and unpickled on the way, as a
+    worker process would receive and return them."""
+    fn, args = pickle.loads(pickle.dumps((fn, args)))
+    return pickle.loads(pickle.dumps(fn(*args)))
 
 
 def _name(fn: Callable[..., Any]) -> str:

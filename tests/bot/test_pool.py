@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.pool import WorkerPool
+from bot.config import Settings
+from bot.pool import WorkerPool, default_workers
 
 
 def add(a: int, b: int) -> int:
@@ -75,3 +76,12 @@ async def test_a_closed_pool_takes_no_more_jobs(pool: WorkerPool) -> None:
     await pool.close()
     with pytest.raises(RuntimeError, match="closed"):
         await pool.run(add, 1, 2)
+
+
+def test_render_workers_sizes_the_pool_and_minus_one_keeps_it_in_process() -> None:
+    assert WorkerPool.from_settings(Settings(render_workers=3)).workers == 3
+    default = WorkerPool.from_settings(Settings())
+    assert not default.inline and default.workers == default_workers() >= 1
+    inline = WorkerPool.from_settings(Settings(render_workers=-1))
+    assert inline.inline and inline.initializer is None
+    assert Settings.load(env_file="/nonexistent", render_workers="-1").render_workers == -1

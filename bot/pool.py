@@ -61,11 +61,13 @@ def _context() -> multiprocessing.context.BaseContext:
 class WorkerPool:
     """``await pool.run(fn, *args)``: ``fn(*args)`` in a worker process.
 
-    Started once (``start``, or lazily by the first ``run``), closed once (``close``). With
-    ``inline=True`` no process is started: jobs run in a thread of this process (as the bot
-    drew before the pool), their arguments and answers round-tripped through pickle exactly as
-    a worker would see them, so a unit test proves the job would cross the process line, gets
-    the same bytes, and sees what it patched in this process.
+    Started once (``start``, or lazily by the first ``run``), closed once (``close``). Starting
+    happens in a thread: launching processes waits for the fork server to import the renderers,
+    and the event loop must not wait with it. With ``inline=True`` no process is started: jobs
+    run in a thread of this process (as the bot drew before the pool), their arguments and
+    answers round-tripped through pickle exactly as a worker would see them, so a unit test
+    proves the job would cross the process line, gets the same bytes, and sees what it patched
+    in this process.
     """
 
     def __init__(
@@ -80,9 +82,9 @@ class WorkerPool:
         self.initializer = initializer
         #: How many times a broken executor was replaced (a worker died).
         self.rebuilds = 0
-        self._executor: ProcessPoolExecutor | None = None
-        self._warming: list[Future[None]] = []
-        self._warmed_inline = False
+        #: The executor being started or running (None inline, where nothing is started).
+        self._opening: asyncio.Future[ProcessPoolExecutor | None] | None = None
+        self._warming: list[Future[int]] = []
         self._closed = False
 
     @classmethod
@@ -96,21 +98,27 @@ class WorkerPool:
     # -- lifecycle --------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start every worker now, warming in the background, so the first picture a player
-        asks for is not the one that pays for starting a process. Idempotent."""
+        """Begin starting every worker, each warming up, and return at once: the first picture
+        a player asks for should not be the one that pays for starting a process. Idempotent;
+        needs the running event loop."""
         if self._closed:
             raise RuntimeError("the worker pool is closed")
-        if self.inline:
-            if not self._warmed_inline and self.initializer is not None:
-                self.initializer()
-            self._warmed_inline = True
-            return
-        if self._executor is None:
-            self._executor = self._new_executor()
+        if self._opening is None:
+            opener = self._warm_here if self.inline else self._new_executor
+            self._opening = asyncio.get_running_loop().run_in_executor(None, opener)
+
+    def _warm_here(self) -> None:
+        if self.initializer is not None:
+            self.initializer()
 
     def _new_executor(self) -> ProcessPoolExecutor:
+        context = _context()
+        if context.get_start_method() == "forkserver":
+            # The server imports these once; every worker forked from it has them already.
+            # (Its default would be __main__: the whole bot, or the test runner.)
+            context.set_forkserver_preload(["bot.pictures", "rules"])  # type: ignore[attr-defined]
         executor = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=_context(), initializer=self.initializer
+            max_workers=self.workers, mp_context=context, initializer=self.initializer
         )
         # The executor starts a process per submitted job while none is idle: one trivial
         # job per worker starts them all, each running the initializer first.
@@ -120,13 +128,16 @@ class WorkerPool:
     async def close(self) -> None:
         """Cancel queued jobs, wait for running ones and stop every worker. Idempotent."""
         self._closed = True
-        executor, self._executor = self._executor, None
+        opening, self._opening = self._opening, None
+        if opening is None:
+            return
+        executor = await opening
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
     async def ready(self) -> None:
         """Wait until every worker has started and warmed up (the bench's cold start)."""
-        self.start()
+        await self._current()
         if self._warming:
             await asyncio.gather(*(asyncio.wrap_future(f) for f in self._warming))
 
@@ -136,37 +147,38 @@ class WorkerPool:
         """``fn(*args)`` in a worker. If a worker died, the executor is rebuilt and the job
         tried once more; a second failure (a job that kills every worker it meets) raises
         ``BrokenProcessPool`` and the next job gets a fresh executor again."""
-        if self.inline:
-            self.start()
+        executor = await self._current()
+        if executor is None:
             return await asyncio.to_thread(_as_if_in_a_worker, fn, args)
         loop = asyncio.get_running_loop()
-        executor = self._current()
         try:
             return await loop.run_in_executor(executor, fn, *args)
         except BrokenProcessPool:
             log.warning("a worker process died running %s; restarting the pool", _name(fn))
             self._replace(executor)
-            retry = self._current()
+            retry = await self._current()
             try:
                 return await loop.run_in_executor(retry, fn, *args)
             except BrokenProcessPool:
                 self._replace(retry)
                 raise
 
-    def _current(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self.start()
-        assert self._executor is not None
-        return self._executor
+    async def _current(self) -> ProcessPoolExecutor | None:
+        self.start()
+        assert self._opening is not None
+        return await asyncio.shield(self._opening)
 
     def _replace(self, broken: ProcessPoolExecutor | None) -> None:
         """Swap out ``broken`` unless a concurrent job already did: every job that was waiting
         on the dead executor fails at once, and they must share one replacement."""
-        if broken is None or broken is not self._executor:
+        current = self._opening
+        if broken is None or current is None or not current.done():
+            return
+        if current.exception() is not None or current.result() is not broken:
             return
         self.rebuilds += 1
         broken.shutdown(wait=False, cancel_futures=True)
-        self._executor = None if self._closed else self._new_executor()
+        self._opening = None
 
 
 def _as_if_in_a_worker(fn: Callable[..., T], args: tuple[Any, ...]) -> T:

@@ -36,8 +36,7 @@ class TabletopBot(commands.Bot):
         self.service: GameService | None = None
 
     async def setup_hook(self) -> None:
-        from cogs import EXTENSIONS
-        from cogs.items import DYNAMIC_ITEMS
+        from cogs import EXTENSIONS, flows, items
 
         self.store = open_store(self.settings.database_url)
         await self.store.open()
@@ -49,7 +48,7 @@ class TabletopBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # Registered once: every button on any old message keeps working after a restart.
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*items.bind(flows.on_click))
         self.tree.on_error = self.on_app_command_error
 
     async def on_app_command_error(

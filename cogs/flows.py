@@ -18,6 +18,7 @@ from bot.service import GameService, MoveResult
 from bot.store.base import GameRecord
 from bot.words import WORDS
 from cogs import messages
+from cogs.items import PICK, Click
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
@@ -271,39 +272,47 @@ async def leave(interaction: discord.Interaction, ref: str | None) -> None:
     await publish(interaction, result, headline)
 
 
-async def on_button(
-    interaction: discord.Interaction, game: str, verb: str, arg: str | None, version: int
-) -> None:
-    async def flow() -> None:
-        service = service_of(interaction)
-        guild, channel, user = where(interaction)
-        if verb == "join":
-            record = await service.join(guild, channel, user, display_name(interaction), game)
-            await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
-        elif verb == "leave":
-            await leave(interaction, game)
-        elif verb == "addai":
-            record = await service.add_ai(guild, channel, user, game)
-            await lobby_change(interaction, record, "An AI player sat down.")
-        elif verb == "start":
-            await start(interaction, game)
-        elif verb == "hand":
-            await show_hand(interaction, await service.get(game, guild))
-        elif verb == "board":
-            record = await service.get(game, guild)
-            note = (
-                "That board is out of date: here is the current one."
-                if record.version != version
-                else None
-            )
-            await show_board(interaction, record, note)
-        elif verb == "rules":
-            await show_rules(interaction, (await service.get(game, guild)).game)
-        elif verb == "act":
-            await play_index(interaction, game, int(arg or -1), version)
-
-    await guard(interaction, flow())
+def picked_index(click: Click) -> int:
+    """The legal-action index a select sent; a crafted value is refused with a sentence."""
+    value = click.values[0] if len(click.values) == 1 else ""
+    if not (value.isascii() and value.isdigit() and len(value) <= 4):
+        raise ServiceError("That choice is not available.")
+    return int(value)
 
 
-async def on_pick(interaction: discord.Interaction, game: str, index: int, version: int) -> None:
-    await guard(interaction, play_index(interaction, game, index, version))
+async def on_click(interaction: discord.Interaction, click: Click) -> None:
+    """Every button and select of ours (``cogs.items`` forwards here): discord.py only logs a
+    component callback's errors, so the whole click runs inside the guard."""
+    await guard(interaction, dispatch_click(interaction, click))
+
+
+async def dispatch_click(interaction: discord.Interaction, click: Click) -> None:
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    game, verb, version = click.game, click.verb, click.version
+    if verb == "join":
+        record = await service.join(guild, channel, user, display_name(interaction), game)
+        await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
+    elif verb == "leave":
+        await leave(interaction, game)
+    elif verb == "addai":
+        record = await service.add_ai(guild, channel, user, game)
+        await lobby_change(interaction, record, "An AI player sat down.")
+    elif verb == "start":
+        await start(interaction, game)
+    elif verb == "hand":
+        await show_hand(interaction, await service.get(game, guild))
+    elif verb == "board":
+        record = await service.get(game, guild)
+        note = (
+            "That board is out of date: here is the current one."
+            if record.version != version
+            else None
+        )
+        await show_board(interaction, record, note)
+    elif verb == "rules":
+        await show_rules(interaction, (await service.get(game, guild)).game)
+    elif verb == "act":
+        await play_index(interaction, game, -1 if click.arg is None else click.arg, version)
+    elif verb == PICK:
+        await play_index(interaction, game, picked_index(click), version)

@@ -17,12 +17,12 @@ import images
 from bot.service import GameService, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord
 from bot.words import WORDS, tell
+from cogs.items import SELECT_LIMIT, GameButton, PickSelect
 
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
 )
 EMBED_DESCRIPTION_LIMIT = 4096
-SELECT_LIMIT = 25
 BUTTON_ROW = 5
 #: A message holds 5 action rows; a select fills one.
 MAX_ROWS = 5
@@ -31,10 +31,15 @@ HAND_FILE = "hand.png"
 COLOURS = {LOBBY: 0x3B82F6, ACTIVE: 0x10B981, FINISHED: 0xF59E0B, ABANDONED: 0x6B7280}
 
 
-def custom_id(record: GameRecord, verb: str, arg: str | int | None = None) -> str:
-    """``g:<game id>:<verb>[:<arg>]:<version>`` (DESIGN.md), at most 100 characters."""
-    middle = f"{verb}:{arg}" if arg is not None else verb
-    return f"g:{record.id}:{middle}:{record.version}"
+def button(
+    record: GameRecord,
+    verb: str,
+    label: str,
+    style: discord.ButtonStyle,
+    arg: int | None = None,
+) -> GameButton:
+    """A button of ``record``'s game at its current version."""
+    return GameButton.make(record.id, record.version, verb, label, style, arg)
 
 
 def mention(user: str) -> str | None:
@@ -126,15 +131,13 @@ def options_post(service: GameService, record: GameRecord) -> Post:
 
 
 def lobby_view(record: GameRecord) -> discord.ui.View | None:
-    from cogs.items import GameButton
-
     if record.status != LOBBY:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton.make(record, "join", "Join", discord.ButtonStyle.success))
-    view.add_item(GameButton.make(record, "leave", "Leave", discord.ButtonStyle.secondary))
-    view.add_item(GameButton.make(record, "addai", "Add AI", discord.ButtonStyle.secondary))
-    view.add_item(GameButton.make(record, "start", "Start", discord.ButtonStyle.primary))
+    view.add_item(button(record, "join", "Join", discord.ButtonStyle.success))
+    view.add_item(button(record, "leave", "Leave", discord.ButtonStyle.secondary))
+    view.add_item(button(record, "addai", "Add AI", discord.ButtonStyle.secondary))
+    view.add_item(button(record, "start", "Start", discord.ButtonStyle.primary))
     return view
 
 
@@ -157,16 +160,14 @@ def board_buttons(record: GameRecord, question: str | None = None) -> discord.ui
     """My hand / Board / Rules, and first, when players are asked something on another's turn
     (ArtSee's visitors, Street Kings' NOZ), a button named after the question that opens the
     same private panel with their choice."""
-    from cogs.items import GameButton
-
     view = discord.ui.View(timeout=None)
     if record.status == ACTIVE and question:
         style = discord.ButtonStyle.success
-        view.add_item(GameButton.make(record, "hand", clip(question, 80), style, QUESTION_ARG))
+        view.add_item(button(record, "hand", clip(question, 80), style, QUESTION_ARG))
     if record.status == ACTIVE:
-        view.add_item(GameButton.make(record, "hand", "My hand", discord.ButtonStyle.primary))
-    view.add_item(GameButton.make(record, "board", "Board", discord.ButtonStyle.secondary))
-    view.add_item(GameButton.make(record, "rules", "Rules", discord.ButtonStyle.secondary))
+        view.add_item(button(record, "hand", "My hand", discord.ButtonStyle.primary))
+    view.add_item(button(record, "board", "Board", discord.ButtonStyle.secondary))
+    view.add_item(button(record, "rules", "Rules", discord.ButtonStyle.secondary))
     return view
 
 
@@ -261,8 +262,6 @@ async def hand_panel(service: GameService, record: GameRecord, user: str, note: 
     Options are indices into ``legal()`` at this version: the version in the custom id makes an
     index from an older panel refused rather than applied to a different list.
     """
-    from cogs.items import GameButton, PickSelect
-
     words = WORDS[record.game]
     names = service.names(record)
     view_data = service.view(record, user)
@@ -277,9 +276,7 @@ async def hand_panel(service: GameService, record: GameRecord, user: str, note: 
         labels = [clip(words.action_label(a, names), 80) for a in legal]
         if mid_turn and len(legal) <= BUTTON_ROW:
             for index, label in enumerate(labels):
-                view.add_item(
-                    GameButton.make(record, "act", label, discord.ButtonStyle.primary, index)
-                )
+                view.add_item(button(record, "act", label, discord.ButtonStyle.primary, index))
         else:
             pages = [labels[i : i + SELECT_LIMIT] for i in range(0, len(labels), SELECT_LIMIT)]
             for page, page_labels in enumerate(pages[:MAX_ROWS]):
@@ -289,7 +286,9 @@ async def hand_panel(service: GameService, record: GameRecord, user: str, note: 
                     if len(pages) > 1
                     else ""
                 )
-                view.add_item(PickSelect.make(record, page_labels, page, placeholder))
+                view.add_item(
+                    PickSelect.make(record.id, record.version, page_labels, page, placeholder)
+                )
             shown = MAX_ROWS * SELECT_LIMIT
             if len(labels) > shown:  # never hide a move silently: say where the rest are
                 hidden = len(labels) - shown

@@ -1,6 +1,6 @@
 """Street Art through Discord as players use it: raw interactions in, what each player sees out.
 
-Every test drives the real bot (``bot.create_bot``) through discord.py's real dispatch with the
+Every test drives the real bot (``cogs.app.create_bot``) through discord.py's real dispatch with the
 HTTP layer recorded (tests/harness); at teardown every recorded payload is checked against
 Discord's limits and its OpenAPI spec.
 """
@@ -16,7 +16,7 @@ import discord
 from PIL import Image
 
 import images
-from bot import create_bot
+from cogs.app import create_bot
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 
 pytest_plugins = ["tests.harness.fixtures"]

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
@@ -22,6 +23,32 @@ from bot.store import Store, open_store
 from cogs import EXTENSIONS, flows, items
 
 log = logging.getLogger(__name__)
+
+
+class GameTree(app_commands.CommandTree):
+    """The one handler of slash command errors: what a command raises arrives here as
+    ``CommandInvokeError.original`` and becomes the same ephemeral sentence a component's
+    guard gives; a failed check or a bad value becomes a sentence too."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.CommandInvokeError):
+            await flows.report(interaction, error.original)
+            return
+        if isinstance(error, app_commands.NoPrivateMessage):
+            message = "Games are played in server channels — try this command in a server."
+        elif isinstance(error, app_commands.CheckFailure):
+            message = str(error) or "You cannot use this command here."
+        elif isinstance(error, app_commands.TransformerError):
+            message = f"“{error.value}” is not a valid value here — pick one from the list."
+        else:
+            await flows.report(interaction, error)
+            return
+        try:
+            await flows.reply_error(interaction, message)
+        except discord.HTTPException:
+            log.warning("could not report an error to interaction %s", interaction.id)
 
 
 class TabletopBot(commands.Bot):
@@ -44,6 +71,7 @@ class TabletopBot(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            tree_cls=GameTree,
             **options,
         )
         self.settings = settings
@@ -64,25 +92,6 @@ class TabletopBot(commands.Bot):
             await self.load_extension(extension)
         # Registered once: every button on any old message keeps working after a restart.
         self.add_dynamic_items(*self.dynamic_items)
-        self.tree.on_error = self.on_app_command_error
-
-    async def on_app_command_error(
-        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
-    ) -> None:
-        """The one tree error handler: a checks failure or a crash becomes an ephemeral sentence."""
-        if isinstance(error, discord.app_commands.NoPrivateMessage):
-            message = "Games are played in server channels — try this command in a server."
-        elif isinstance(error, discord.app_commands.CheckFailure):
-            message = str(error) or "You cannot use this command here."
-        elif isinstance(error, discord.app_commands.TransformerError):
-            message = f"“{error.value}” is not a valid value here — pick one from the list."
-        else:
-            log.exception("command %s failed", interaction.command, exc_info=error)
-            message = flows.OOPS
-        try:
-            await flows.reply_error(interaction, message)
-        except discord.HTTPException:
-            log.warning("could not report an error to interaction %s", interaction.id)
 
     async def close(self) -> None:
         await super().close()

@@ -174,11 +174,8 @@ class ArtSee(commands.Cog):
         self.bot = bot
 
     async def _play(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
-        async def flow() -> None:
-            record = await flows.my_game(interaction, GAME_ID)
-            await flows.play(interaction, action, ref=record.id)
-
-        await flows.guard(interaction, flow())
+        record = await flows.my_game(interaction, GAME_ID)
+        await flows.play(interaction, action, ref=record.id)
 
     @artsee.command(name="play")
     @app_commands.describe(
@@ -187,11 +184,7 @@ class ArtSee(commands.Cog):
     @app_commands.autocomplete(card=card_autocomplete, column=column_autocomplete)
     async def play(self, interaction: discord.Interaction, card: str, column: str) -> None:
         """Play an exhibit from your hand onto a column, or into a new column at an end."""
-        try:
-            target = column_value(column)
-        except ServiceError as error:
-            await flows.reply_error(interaction, error.message)
-            return
+        target = column_value(column)
         await self._play(interaction, {"type": "play", "card": card.strip(), "column": target})
 
     @artsee.command(name="claim")
@@ -210,11 +203,7 @@ class ArtSee(commands.Cog):
             return
         action: dict[str, Any] = {"type": "claim", "token": token}
         if slot is not None:
-            try:
-                action["slot"] = whole_number(slot, "slot")
-            except ServiceError as error:
-                await flows.reply_error(interaction, error.message)
-                return
+            action["slot"] = whole_number(slot, "slot")
         await self._play(interaction, action)
 
     @artsee.command(name="draw")
@@ -237,12 +226,7 @@ class ArtSee(commands.Cog):
         if column.strip().lower() == NO_MORE:
             await self._play(interaction, {"type": "enough"})
             return
-        try:
-            number = whole_number(column, "column")
-        except ServiceError as error:
-            await flows.reply_error(interaction, error.message)
-            return
-        await self._play(interaction, {"type": "welcome", "column": number})
+        await self._play(interaction, {"type": "welcome", "column": whole_number(column, "column")})
 
     @artsee.command(name="visitors")
     @app_commands.describe(policy="always (the default), never, or ask me each time")

@@ -69,20 +69,26 @@ async def reply_error(interaction: discord.Interaction, message: str) -> None:
 
 
 async def guard(interaction: discord.Interaction, flow: Awaitable[Any]) -> None:
-    """Run a flow; turn every failure into an ephemeral sentence (never "interaction failed")."""
+    """Run a component's flow; turn every failure into an ephemeral sentence (never "This
+    interaction failed"). Slash commands need no guard: their errors reach ``GameTree``."""
     try:
         await flow
-    except StaleRequest as stale:
-        await show_board(interaction, stale.record, note=stale.message)
-    except ServiceError as error:
+    except Exception as error:
+        await report(interaction, error)
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the user about a failed interaction in a sentence: the service's own words, the
+    current board for an out-of-date click, an apology for a crash (which is logged)."""
+    if isinstance(error, StaleRequest):
+        await show_board(interaction, error.record, note=error.message)
+    elif isinstance(error, ServiceError):
         await reply_error(interaction, error.message)
-    except discord.NotFound as error:
-        if not expired(error):
-            raise
+    elif isinstance(error, discord.NotFound) and expired(error):
         # The 3-second window or the 15-minute token ran out; the game itself goes on.
         log.warning("interaction %s expired before we answered", interaction.id)
-    except Exception:
-        log.exception("unexpected error in interaction %s", interaction.id)
+    else:
+        log.exception("unexpected error in interaction %s", interaction.id, exc_info=error)
         try:
             await reply_error(interaction, OOPS)
         except discord.HTTPException:

@@ -235,10 +235,7 @@ class Mural(commands.Cog):
     ) -> None:
         """Turn a paint disc to align two segments of one colour, then collect a paint."""
 
-        async def flow() -> None:
-            await play_steps(interaction, rotation_steps(kind, disc, turn))
-
-        await flows.guard(interaction, flow())
+        await play_steps(interaction, rotation_steps(kind, disc, turn))
 
     @mural.command(name="paint")
     @app_commands.describe(card="A card of the display", cell="A free mural cell, like B2")
@@ -248,10 +245,7 @@ class Mural(commands.Cog):
     ) -> None:
         """Paint a Graffiti card of the display onto the mural."""
 
-        async def flow() -> None:
-            await play_steps(interaction, painting_steps(card, cell))
-
-        await flows.guard(interaction, flow())
+        await play_steps(interaction, painting_steps(card, cell))
 
     @mural.command(name="mix")
     @app_commands.describe(paints="Two basic paints, like R+Y")
@@ -259,10 +253,7 @@ class Mural(commands.Cog):
     async def mix(self, interaction: discord.Interaction, paints: str) -> None:
         """Mix two basic paints into one advanced paint (a free action)."""
 
-        async def flow() -> None:
-            await play_steps(interaction, [{"type": "mix", "paints": parse_paints(paints)}])
-
-        await flows.guard(interaction, flow())
+        await play_steps(interaction, [{"type": "mix", "paints": parse_paints(paints)}])
 
     @mural.command(name="technique")
     @app_commands.describe(tile="A revealed Basquiat technique")
@@ -270,20 +261,17 @@ class Mural(commands.Cog):
     async def technique(self, interaction: discord.Interaction, tile: str) -> None:
         """Use a Basquiat technique (1 grafiteiro, once per round)."""
 
-        async def flow() -> None:
-            await play_steps(interaction, [{"type": "technique", "tile": parse_technique(tile)}])
-
-        await flows.guard(interaction, flow())
+        await play_steps(interaction, [{"type": "technique", "tile": parse_technique(tile)}])
 
     @mural.command(name="pass")
     async def pass_(self, interaction: discord.Interaction) -> None:
         """Pass: leave this round (not after a free action)."""
-        await flows.guard(interaction, play_steps(interaction, [{"type": "pass"}]))
+        await play_steps(interaction, [{"type": "pass"}])
 
     @mural.command(name="end-turn")
     async def end_turn(self, interaction: discord.Interaction) -> None:
         """End your turn after your main action."""
-        await flows.guard(interaction, play_steps(interaction, [{"type": "end_turn"}]))
+        await play_steps(interaction, [{"type": "end_turn"}])
 
 
 async def setup(bot: commands.Bot) -> None:

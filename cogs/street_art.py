@@ -52,19 +52,16 @@ class StreetArt(commands.Cog):
     async def play(self, interaction: discord.Interaction, card: str) -> None:
         """Play a card; Fireworks and Brass Band ask their follow-up privately."""
 
-        async def flow() -> None:
-            record = await flows.my_game(interaction, GAME_ID)
-            card_id = card.strip().lower().replace(" ", "-")
-            if card_id not in CARDS:
-                by_name = {info.name.lower(): cid for cid, info in CARDS.items()}
-                card_id = by_name.get(card.strip().lower(), "")
-            if not card_id:
-                raise ServiceError(
-                    f"There is no Street Art card called “{card[:50]}” — pick one from the list."
-                )
-            await flows.play(interaction, {"type": "play", "card": card_id}, ref=record.id)
-
-        await flows.guard(interaction, flow())
+        record = await flows.my_game(interaction, GAME_ID)
+        card_id = card.strip().lower().replace(" ", "-")
+        if card_id not in CARDS:
+            by_name = {info.name.lower(): cid for cid, info in CARDS.items()}
+            card_id = by_name.get(card.strip().lower(), "")
+        if not card_id:
+            raise ServiceError(
+                f"There is no Street Art card called “{card[:50]}” — pick one from the list."
+            )
+        await flows.play(interaction, {"type": "play", "card": card_id}, ref=record.id)
 
 
 async def setup(bot: commands.Bot) -> None:

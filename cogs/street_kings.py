@@ -197,7 +197,7 @@ class StreetKings(commands.Cog):
             if typed.isdigit()
             else {"type": "class", "class": typed}
         )
-        await flows.guard(interaction, act(interaction, action))
+        await act(interaction, action)
 
     @kings.command(name="shop")
     @app_commands.describe(
@@ -219,26 +219,23 @@ class StreetKings(commands.Cog):
     ) -> None:
         """Go to the shop; then sell upgrades and buy one (or use the panel it shows)."""
 
-        async def flow() -> None:
-            action: dict[str, Any] = {"type": "shop"}
-            if sell is not None:
-                done = sell.strip().lower() == DONE
-                action = {"type": "done_selling"}
-                if not done:
-                    action = {
-                        "type": "sell",
-                        "card": upgrade_card(sell, my_cards(await my_view(interaction))),
-                    }
-            elif buy is not None and buy.strip().lower() == NOTHING:
-                action = {"type": "buy_nothing"}
-            elif buy is not None:
-                typed, _, for_car = buy.partition(FOR_CAR)
-                card = upgrade_card(typed, (await my_view(interaction))["shop"])
-                target = car or for_car
-                action = {"type": "buy", "card": card, "car": car_id(target) if target else None}
-            await act(interaction, action)
-
-        await flows.guard(interaction, flow())
+        action: dict[str, Any] = {"type": "shop"}
+        if sell is not None:
+            done = sell.strip().lower() == DONE
+            action = {"type": "done_selling"}
+            if not done:
+                action = {
+                    "type": "sell",
+                    "card": upgrade_card(sell, my_cards(await my_view(interaction))),
+                }
+        elif buy is not None and buy.strip().lower() == NOTHING:
+            action = {"type": "buy_nothing"}
+        elif buy is not None:
+            typed, _, for_car = buy.partition(FOR_CAR)
+            card = upgrade_card(typed, (await my_view(interaction))["shop"])
+            target = car or for_car
+            action = {"type": "buy", "card": card, "car": car_id(target) if target else None}
+        await act(interaction, action)
 
     @kings.command(name="dealer")
     @app_commands.describe(
@@ -254,30 +251,21 @@ class StreetKings(commands.Cog):
     ) -> None:
         """Go to the dealership; then sell a car and buy one (or use the panel it shows)."""
 
-        async def flow() -> None:
-            action: dict[str, Any] = {"type": "dealer"}
-            if sell is not None:
-                done = sell.strip().lower() == DONE
-                action = (
-                    {"type": "done_selling"} if done else {"type": "sell_car", "car": car_id(sell)}
-                )
-            elif buy is not None:
-                nothing = buy.strip().lower() == NOTHING
-                action = (
-                    {"type": "buy_nothing"} if nothing else {"type": "buy_car", "car": car_id(buy)}
-                )
-            await act(interaction, action)
-
-        await flows.guard(interaction, flow())
+        action: dict[str, Any] = {"type": "dealer"}
+        if sell is not None:
+            done = sell.strip().lower() == DONE
+            action = {"type": "done_selling"} if done else {"type": "sell_car", "car": car_id(sell)}
+        elif buy is not None:
+            nothing = buy.strip().lower() == NOTHING
+            action = {"type": "buy_nothing"} if nothing else {"type": "buy_car", "car": car_id(buy)}
+        await act(interaction, action)
 
     @kings.command(name="show")
     @app_commands.describe(car="The car to park at the car show for its beauty in credits")
     @app_commands.autocomplete(car=autocomplete("show"))
     async def show(self, interaction: discord.Interaction, car: str) -> None:
         """Send a car to the car show: earn its beauty; it sits out this round."""
-        await flows.guard(
-            interaction, self._send(interaction, lambda: {"type": "show", "car": car_id(car)})
-        )
+        await act(interaction, {"type": "show", "car": car_id(car)})
 
     @kings.command(name="location")
     @app_commands.describe(
@@ -299,7 +287,7 @@ class StreetKings(commands.Cog):
                 raise ServiceError("Say where to place it too: `spot:1` or `spot:2`.")
             return {"type": "place", "card": location_id(card), "spot": spot}
 
-        await flows.guard(interaction, self._send(interaction, action))
+        await act(interaction, action())
 
     @kings.command(name="qualify")
     @app_commands.describe(lane="A free lane on the starting grid (1 moves first)")
@@ -312,21 +300,19 @@ class StreetKings(commands.Cog):
                 raise ServiceError("Choose a lane by its number, from 1 to 4.")
             return {"type": "qualify", "lane": int(lane)}
 
-        await flows.guard(interaction, self._send(interaction, action))
+        await act(interaction, action())
 
     @kings.command(name="pass")
     async def pass_turn(self, interaction: discord.Interaction) -> None:
         """Pass: you take no more actions this round (you race if you qualified)."""
-        await flows.guard(interaction, act(interaction, {"type": "pass"}))
+        await act(interaction, {"type": "pass"})
 
     @kings.command(name="race")
     @app_commands.describe(car="The car you race this round (the race class or one below)")
     @app_commands.autocomplete(car=autocomplete("race"))
     async def race(self, interaction: discord.Interaction, car: str) -> None:
         """Choose the car you race; your crew join it."""
-        await flows.guard(
-            interaction, self._send(interaction, lambda: {"type": "race", "car": car_id(car)})
-        )
+        await act(interaction, {"type": "race", "car": car_id(car)})
 
     @kings.command(name="noz")
     @app_commands.describe(policy="ask, first chance or never; when asked in a race: fire or keep")
@@ -340,11 +326,7 @@ class StreetKings(commands.Cog):
                 return {"type": "noz", "use": NOZ_ANSWERS[typed]}
             return {"type": "noz_policy", "policy": typed}
 
-        await flows.guard(interaction, self._send(interaction, action))
-
-    async def _send(self, interaction: discord.Interaction, build: Any) -> None:
-        """Build the action (a typing mistake is a sentence) and send it."""
-        await act(interaction, build())
+        await act(interaction, action())
 
 
 async def setup(bot: commands.Bot) -> None:

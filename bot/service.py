@@ -181,6 +181,16 @@ class GameService:
             )
         return record
 
+    async def remember_message(
+        self, record: GameRecord, kind: str, channel: str, message: str
+    ) -> None:
+        """Remember the newest message of ``kind`` (a lobby, say) posted for a game."""
+        await self.store.save_message(record.id, kind, channel, message)
+
+    async def message_of(self, record: GameRecord, kind: str) -> tuple[str, str] | None:
+        """(channel id, message id) of the newest message of ``kind`` posted for a game."""
+        return await self.store.get_message(record.id, kind)
+
     async def channel_games(self, guild: str, channel: str) -> list[GameRecord]:
         return await self.store.games_in_channel(guild, channel)
 

@@ -1,8 +1,9 @@
 """Interaction flows shared by slash commands and components.
 
-Each flow validates through the service, answers within Discord's 3 seconds (an answer, or a
-defer before rendering), then renders off the loop and follows up. Every failure reaches the
-user as an ephemeral sentence; nothing here knows a rule.
+Acknowledge first: an interaction that changes a game or draws a picture gets its first response
+(a defer, a deferred update of the clicked message, or the answer itself) before any store write
+or render, so no wait for the store or the renderer is one the player sees as "This interaction
+failed". Every failure reaches the user as an ephemeral sentence; nothing here knows a rule.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from cogs.messages import Post
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
+#: The kind under which the newest lobby message of a game is remembered.
+LOBBY_MESSAGE = "lobby"
 OOPS = (
     "Something went wrong on our side. `/game board` shows where the game stands; please try again."
 )
@@ -55,13 +58,73 @@ async def my_game(interaction: discord.Interaction, game_id: str) -> GameRecord:
     return record
 
 
-async def send(interaction: discord.Interaction, post: Post, *, ephemeral: bool = False) -> None:
-    """Answer the interaction, or follow up if it was answered already."""
+#: ``interaction.extras`` keys: whether a "thinking…" message waits for its first follow-up
+#: (and if so, whether it is private), and whether the interaction expired before our answer.
+THINKING = "tabletop.thinking"
+EXPIRED = "tabletop.expired"
+
+
+def expired(error: discord.NotFound) -> bool:
+    return error.code == UNKNOWN_INTERACTION
+
+
+async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
+    """The first response, before any store write or render: a deferred update of the clicked
+    message for a component, else a "thinking…" message (``private``: only the user sees it).
+
+    If Discord says the interaction expired, the work goes on (a move must still be posted):
+    ``send`` then posts public messages to the channel and drops private ones.
+    """
+    if interaction.response.is_done() or interaction.extras.get(EXPIRED):
+        return
+    try:
+        if interaction.type == discord.InteractionType.component and not private:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(thinking=True, ephemeral=private)
+            interaction.extras[THINKING] = private
+    except discord.NotFound as error:
+        if not expired(error):
+            raise
+        log.warning("interaction %s expired before we could acknowledge it", interaction.id)
+        interaction.extras[EXPIRED] = True
+
+
+async def send(
+    interaction: discord.Interaction, post: Post, *, ephemeral: bool = False
+) -> discord.Message | None:
+    """Answer the interaction, or follow up if it was acknowledged; returns the message sent.
+
+    The first follow-up after a "thinking…" defer replaces that message and keeps its
+    visibility, so an answer of the other kind (a refusal after a public defer) deletes it
+    first and follows up on its own.
+    """
     kwargs = post.kwargs()
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs, ephemeral=ephemeral)
-    else:
+    if interaction.extras.get(EXPIRED):
+        if ephemeral or interaction.channel is None:
+            log.warning("interaction %s expired; a private answer is dropped", interaction.id)
+            return None
+        log.warning("interaction %s expired; posting in its channel instead", interaction.id)
+        return await interaction.channel.send(**kwargs)  # type: ignore[union-attr]
+    if not interaction.response.is_done():
         await interaction.response.send_message(**kwargs, ephemeral=ephemeral)
+        return None
+    thinking = interaction.extras.pop(THINKING, None)
+    if thinking is not None and thinking != ephemeral:
+        await interaction.delete_original_response()
+    return await interaction.followup.send(**kwargs, ephemeral=ephemeral, wait=True)
+
+
+async def update(interaction: discord.Interaction, **fields: Any) -> None:
+    """Edit the clicked message (a lobby, a hand panel), after a deferred update or as the
+    answer itself."""
+    fields.setdefault("allowed_mentions", messages.NO_PINGS)
+    if interaction.extras.get(EXPIRED):
+        log.warning("interaction %s expired; its message stays as it was", interaction.id)
+    elif interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
 
 
 async def reply_error(interaction: discord.Interaction, message: str) -> None:
@@ -85,7 +148,7 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     elif isinstance(error, ServiceError):
         await reply_error(interaction, error.message)
     elif isinstance(error, discord.NotFound) and expired(error):
-        # The 3-second window or the 15-minute token ran out; the game itself goes on.
+        # The 15-minute token ran out; the game itself goes on.
         log.warning("interaction %s expired before we answered", interaction.id)
     else:
         log.exception("unexpected error in interaction %s", interaction.id, exc_info=error)
@@ -106,11 +169,10 @@ async def show_board(
     if record.state is None:
         await send(interaction, messages.lobby_post(service, record, note), ephemeral=True)
         return
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction, private=True)
     post = await messages.board_post(service, record, [], headline=note)
     post.content = None  # a private copy pings nobody
-    await interaction.followup.send(**post.kwargs(), ephemeral=True)
+    await send(interaction, post, ephemeral=True)
 
 
 async def show_hand(interaction: discord.Interaction, record: GameRecord) -> None:
@@ -123,6 +185,7 @@ async def show_hand(interaction: discord.Interaction, record: GameRecord) -> Non
         )
     if record.state is None:
         raise ServiceError(f"Game `{record.id}` has not started yet — the host can `/game start`.")
+    await acknowledge(interaction, private=True)
     await send(interaction, await messages.hand_panel(service, record, user), ephemeral=True)
 
 
@@ -136,40 +199,15 @@ async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
 # -- changing --------------------------------------------------------------------------------
 
 
-def expired(error: discord.NotFound) -> bool:
-    return error.code == UNKNOWN_INTERACTION
-
-
 async def publish(
-    interaction: discord.Interaction,
-    result: MoveResult,
-    headline: str | None = None,
-    *,
-    answered: bool = True,
+    interaction: discord.Interaction, result: MoveResult, headline: str | None = None
 ) -> None:
-    """Post the public board for a finished turn (or the game's start or end).
-
-    The move is already stored: if the interaction expired before we could answer it
-    (``answered`` false, or the defer fails with 10062), the board goes to the channel
-    directly, so the table still sees the turn.
-    """
-    service = service_of(interaction)
-    if answered and not interaction.response.is_done():
-        try:
-            await interaction.response.defer(thinking=True)
-        except discord.NotFound as error:
-            if not expired(error):
-                raise
-            answered = False
-    post = await messages.board_post(service, result.record, result.told, headline)
-    if answered:
-        await interaction.followup.send(**post.kwargs())
-        return
-    log.warning(
-        "interaction %s expired; posting game %s in its channel", interaction.id, result.record.id
-    )
-    if interaction.channel is not None:
-        await interaction.channel.send(**post.kwargs())  # type: ignore[union-attr]
+    """Post the public board for a finished turn (or the game's start or end). The move is
+    stored already: if the interaction expired, the board goes to the channel directly, so
+    the table still sees the turn."""
+    await acknowledge(interaction)
+    post = await messages.board_post(service_of(interaction), result.record, result.told, headline)
+    await send(interaction, post)
 
 
 async def play(
@@ -190,35 +228,27 @@ async def play(
             # is applied; any other brings back the pending choice, saying why, not an error.
             reason = service.refusal(record, user, action)
             if reason is not None:
+                await acknowledge(interaction, private=True)
                 note = f"{reason}\n**Finish your turn first.**"
                 panel = await messages.hand_panel(service, record, user, note)
                 await send(interaction, panel, ephemeral=True)
                 return
+    await acknowledge(interaction)
     result = await service.move(
         guild, channel, user, action, ref=ref, expected_version=expected_version
     )
     record = result.record
     names = service.names(record)
-    done = WORDS[record.game].action_label(action, names)
     if result.turn_over:
-        answered = True
         if from_panel:
-            try:
-                await interaction.response.edit_message(
-                    content=f"✅ {done}", view=None, attachments=[]
-                )
-            except discord.NotFound as error:
-                if not expired(error):
-                    raise
-                answered = False
-        await publish(interaction, result, answered=answered)
+            done = WORDS[record.game].action_label(action, names)
+            await update(interaction, content=f"✅ {done}", view=None, attachments=[])
+        await publish(interaction, result)
         return
     so_far = "\n".join(messages.narrate(service, record, result.steps))
     panel = await messages.hand_panel(service, record, user, note=so_far)
     if from_panel:
-        await interaction.response.edit_message(
-            content=panel.content, view=panel.view, attachments=panel.files
-        )
+        await update(interaction, content=panel.content, view=panel.view, attachments=panel.files)
     else:
         await send(interaction, panel, ephemeral=True)
 
@@ -243,29 +273,79 @@ async def lobby_change(interaction: discord.Interaction, record: GameRecord, not
     service = service_of(interaction)
     post = messages.lobby_post(service, record, note)
     if interaction.type == discord.InteractionType.component:
-        await interaction.response.edit_message(content=note, embed=post.embed, view=post.view)
+        await update(interaction, content=note, embed=post.embed, view=post.view)
     else:
-        await send(interaction, post)
+        await post_lobby(interaction, record, post)
+
+
+async def post_lobby(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:
+    """A new public lobby message; the newest is remembered so a start can close its buttons."""
+    message = await send(interaction, post)
+    if message is not None:
+        await service_of(interaction).remember_message(
+            record, LOBBY_MESSAGE, str(message.channel.id), str(message.id)
+        )
+
+
+async def close_lobby(interaction: discord.Interaction, record: GameRecord) -> None:
+    """After a start, the lobby shows that the game began and offers no buttons: the one
+    clicked, or for `/game start` the newest lobby message posted."""
+    embed = messages.lobby_embed(service_of(interaction), record)
+    if interaction.type == discord.InteractionType.component:
+        await update(interaction, content=None, embed=embed, view=None)
+        return
+    found = await service_of(interaction).message_of(record, LOBBY_MESSAGE)
+    if found is None or interaction.channel is None:
+        return
+    _, message_id = found
+    lobby = interaction.channel.get_partial_message(int(message_id))  # type: ignore[union-attr]
+    try:
+        await lobby.edit(content=None, embed=embed, view=None)
+    except discord.HTTPException:  # deleted meanwhile: nothing left to click
+        log.info("game %s: its lobby message %s is gone", record.id, message_id)
+
+
+async def new_game(interaction: discord.Interaction, game: str, options: dict[str, Any]) -> None:
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    await acknowledge(interaction)
+    record = await service.new_game(game, guild, channel, user, display_name(interaction), options)
+    await post_lobby(interaction, record, messages.lobby_post(service, record))
+
+
+async def join(interaction: discord.Interaction, ref: str | None) -> None:
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    await acknowledge(interaction)
+    record = await service.join(guild, channel, user, display_name(interaction), ref)
+    await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
+
+
+async def add_ai(interaction: discord.Interaction, ref: str | None) -> None:
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    await acknowledge(interaction)
+    record = await service.add_ai(guild, channel, user, ref)
+    await lobby_change(interaction, record, "An AI player sat down.")
 
 
 async def start(interaction: discord.Interaction, ref: str | None) -> None:
     service = service_of(interaction)
     guild, channel, user = where(interaction)
+    await acknowledge(interaction)
     result = await service.start(guild, channel, user, ref)
     record = result.record
     names = service.names(record)
     seated = ", ".join(names[s.user] for s in record.seats)
     headline = f"🎲 **{service.engine(record).title}** begins: {seated}."
-    if interaction.type == discord.InteractionType.component:
-        await interaction.response.edit_message(
-            content=None, embed=messages.lobby_embed(service, record), view=None
-        )
+    await close_lobby(interaction, record)
     await publish(interaction, result, headline)
 
 
 async def leave(interaction: discord.Interaction, ref: str | None) -> None:
     service = service_of(interaction)
     guild, channel, user = where(interaction)
+    await acknowledge(interaction)
     result = await service.leave(guild, channel, user, ref)
     record = result.record
     name = display_name(interaction)
@@ -274,7 +354,7 @@ async def leave(interaction: discord.Interaction, ref: str | None) -> None:
         return
     headline = f"{name} left game `{record.id}`; an AI plays their seat."
     if interaction.type == discord.InteractionType.component:
-        await interaction.response.send_message(f"You left game `{record.id}`.", ephemeral=True)
+        await send(interaction, Post(content=f"You left game `{record.id}`."), ephemeral=True)
     await publish(interaction, result, headline)
 
 
@@ -294,16 +374,14 @@ async def on_click(interaction: discord.Interaction, click: Click) -> None:
 
 async def dispatch_click(interaction: discord.Interaction, click: Click) -> None:
     service = service_of(interaction)
-    guild, channel, user = where(interaction)
+    guild = where(interaction)[0]
     game, verb, version = click.game, click.verb, click.version
     if verb == "join":
-        record = await service.join(guild, channel, user, display_name(interaction), game)
-        await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
+        await join(interaction, game)
     elif verb == "leave":
         await leave(interaction, game)
     elif verb == "addai":
-        record = await service.add_ai(guild, channel, user, game)
-        await lobby_change(interaction, record, "An AI player sat down.")
+        await add_ai(interaction, game)
     elif verb == "start":
         await start(interaction, game)
     elif verb == "hand":

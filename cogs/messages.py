@@ -22,6 +22,8 @@ from cogs.items import SELECT_LIMIT, GameButton, PickSelect
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
 )
+#: For edits and anything that means to ping nobody.
+NO_PINGS = discord.AllowedMentions.none()
 EMBED_DESCRIPTION_LIMIT = 4096
 BUTTON_ROW = 5
 #: A message holds 5 action rows; a select fills one.

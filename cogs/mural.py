@@ -204,6 +204,7 @@ async def play_steps(interaction: discord.Interaction, steps: list[Action]) -> N
             after(record, service, user, steps)
         except IllegalAction as error:
             raise ServiceError(error.reason) from error
+    await flows.acknowledge(interaction)
     for step in steps[:-1]:
         await service.move(guild, channel, user, step, ref=record.id)
     await flows.play(interaction, steps[-1], ref=record.id)

@@ -56,12 +56,7 @@ class Table(commands.Cog):
     ) -> None:
         """Open a new game in this channel; others join with the button or /game join."""
 
-        service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        record = await service.new_game(
-            game, guild, channel, user, flows.display_name(interaction), parse_options(options)
-        )
-        await flows.send(interaction, messages.lobby_post(service, record))
+        await flows.new_game(interaction, game, parse_options(options))
 
     @game.command(name="join")
     @app_commands.describe(game=GAME_REF)
@@ -69,10 +64,7 @@ class Table(commands.Cog):
     async def join(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """Take a seat in the game waiting for players here."""
 
-        service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        record = await service.join(guild, channel, user, flows.display_name(interaction), game)
-        await flows.lobby_change(interaction, record, f"{flows.display_name(interaction)} joined.")
+        await flows.join(interaction, game)
 
     @game.command(name="leave")
     @app_commands.describe(game=GAME_REF)
@@ -165,6 +157,7 @@ class Table(commands.Cog):
         service = flows.service_of(interaction)
         guild, channel, user = flows.where(interaction)
         record = await service.resolve(guild, channel, user, game)
+        await flows.acknowledge(interaction, private=True)  # a long game's replay takes a while
         lines = messages.narrate(service, record, await service.history(record))
         text = "\n".join(lines) or "Nothing has happened yet."
         if len(text) > messages.EMBED_DESCRIPTION_LIMIT:  # the latest moves matter most
@@ -188,6 +181,7 @@ class Table(commands.Cog):
         guild, channel, user = flows.where(interaction)
         if options:
             changes = parse_options(options)
+            await flows.acknowledge(interaction)
             record = await service.set_options(guild, channel, user, changes, game)
             shown = ", ".join(f"{k}={v}" for k, v in changes.items())
             await flows.lobby_change(interaction, record, f"Options changed: {shown}.")
@@ -204,6 +198,7 @@ class Table(commands.Cog):
         service = flows.service_of(interaction)
         guild, channel, user = flows.where(interaction)
         is_admin = bool(interaction.permissions.manage_guild)
+        await flows.acknowledge(interaction)
         record = await service.abandon(guild, channel, user, is_admin, game)
         title, who = service.engine(record).title, flows.display_name(interaction)
         text = f"Game `{record.id}` ({title}) was abandoned by {who}."

@@ -14,10 +14,12 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from bot.ai import RandomAgent
 from bot.errors import ServiceError, StaleRequest
+from bot.read_model import ReadModel, not_active_message
 from bot.store.base import (
     ABANDONED,
     ACTIVE,
@@ -58,9 +60,15 @@ class MoveResult:
     AI decided because their time ran out."""
 
     record: GameRecord
+    engine: Game
     steps: list[Step] = field(default_factory=list)
     told: list[Step] = field(default_factory=list)
     timed_out: list[str] = field(default_factory=list)
+
+    @cached_property
+    def read(self) -> ReadModel:
+        """The game as the change left it, for the cogs to show (read once the change is over)."""
+        return ReadModel(self.record, self.engine)
 
     @property
     def finished(self) -> bool:
@@ -118,36 +126,30 @@ class GameService:
     def engine(self, record: GameRecord) -> Game:
         return self.games[record.game]
 
+    def read(self, record: GameRecord) -> ReadModel:
+        """The one object a cog reads a game from: state, names, views, legal actions."""
+        return ReadModel(record, self.engine(record))
+
+    # The pieces of one read model, for callers that need only one (tests, the demo, benches).
+
     def state(self, record: GameRecord) -> Any:
-        if record.state is None:
-            raise ServiceError(
-                f"Game {record.id} has not started yet — the host can `/game start`."
-            )
-        return self.engine(record).load(record.state)
+        return self.read(record).load()
 
     def names(self, record: GameRecord) -> dict[str, str]:
-        return {seat.user: seat.name or seat.user for seat in record.seats}
+        return self.read(record).names
 
     def view(self, record: GameRecord, player: str | None) -> dict[str, Any]:
-        """The engine's view for ``player`` with display names added for renderers."""
-        view = self.engine(record).view(self.state(record), player)
-        view["names"] = self.names(record)
-        return view
+        """The engine's view for ``player``, as the engine returned it (names travel apart)."""
+        return self.read(record).view(player)
 
     def legal(self, record: GameRecord, player: str) -> list[dict[str, Any]]:
-        if record.status != ACTIVE:
-            return []
-        return self.engine(record).legal(self.state(record), player)
+        return self.read(record).legal(player)
 
     def to_move(self, record: GameRecord) -> list[str]:
-        if record.status != ACTIVE:
-            return []
-        return self.engine(record).to_move(self.state(record))
+        return self.read(record).to_move
 
     def outcome(self, record: GameRecord) -> Outcome | None:
-        if record.state is None:
-            return None
-        return self.engine(record).outcome(self.state(record))
+        return self.read(record).outcome
 
     async def history(self, record: GameRecord) -> list[Step]:
         """Every step of a game, replayed from its seed and action log.
@@ -295,7 +297,7 @@ class GameService:
                     record.status = ABANDONED
                 elif record.host == user:
                     record.host = humans[0].user
-                return MoveResult(await self._save_lobby(record, f"{user} left"))
+                return self._result(await self._save_lobby(record, f"{user} left"))
             if record.status != ACTIVE:
                 raise ServiceError(f"Game `{record.id}` is over already.")
             seat.ai = True
@@ -307,7 +309,7 @@ class GameService:
                 record.status = ABANDONED
             self._arm_timers(record)
             record = await self._save_lobby(record, f"{user} left; the AI took the seat")
-            result = MoveResult(record)
+            result = self._result(record)
             await self._run_ai(record, result)
             return result
 
@@ -352,7 +354,7 @@ class GameService:
             record.status = ACTIVE
             self._arm_timers(record)
             record = await self._save_lobby(record, "started")
-            result = MoveResult(record)
+            result = self._result(record)
             await self._run_ai(record, result)
             return result
 
@@ -391,7 +393,7 @@ class GameService:
                     raise StaleRequest(record)
                 if record.status != ACTIVE:
                     raise ServiceError(self._not_active_message(record))
-                result = MoveResult(record)
+                result = self._result(record)
                 step = self._apply(record, user, action)
                 try:
                     await self._commit(record, step, result)
@@ -404,21 +406,11 @@ class GameService:
             raise ServiceError("The game was busy; please try that again.")
 
     def refusal(self, record: GameRecord, user: str, action: dict[str, Any]) -> str | None:
-        """Why the rules would refuse ``action`` by ``user`` now, or ``None`` if they would
-        accept it: a dry run, nothing is stored."""
-        try:
-            self.engine(record).play(self.state(record), user, action)
-        except IllegalAction as error:
-            return error.reason
-        return None
+        """Why the rules would refuse ``action`` by ``user`` now (``ReadModel.refusal``)."""
+        return self.read(record).refusal(user, action)
 
     def turn_message(self, record: GameRecord) -> str:
-        names = self.names(record)
-        waiting = [names.get(p, p) for p in self.to_move(record)]
-        if not waiting:
-            return self._not_active_message(record)
-        verb = "turn" if len(waiting) == 1 else "turns"
-        return f"It is {' and '.join(waiting)}'s {verb}."
+        return self.read(record).turn_message()
 
     def _apply(self, record: GameRecord, user: str, action: dict[str, Any]) -> Step:
         """Play ``action`` on the record's state (in memory; ``_commit`` persists it)."""
@@ -487,8 +479,7 @@ class GameService:
     # -- time: reminders and timeouts -----------------------------------------------------
 
     def waiting_humans(self, record: GameRecord) -> list[str]:
-        seats = {seat.user: seat for seat in record.seats}
-        return [p for p in self.to_move(record) if p in seats and not seats[p].ai]
+        return self.read(record).waiting_humans
 
     def _arm_timers(self, record: GameRecord) -> None:
         """Restart the clock whenever the game moves: a reminder, then a deadline, for the
@@ -516,7 +507,7 @@ class GameService:
         seat stays theirs for the next turn), then AI seats play on as usual."""
         async with self._locks[game_id]:
             record = await self.get(game_id)
-            result = MoveResult(record)
+            result = self._result(record)
             if record.status != ACTIVE or record.deadline is None or record.deadline > now:
                 return result  # someone moved meanwhile: the clock was restarted
             game = self.engine(record)
@@ -552,6 +543,9 @@ class GameService:
         async def __aexit__(self, *exc_info: object) -> None:
             assert self._lock is not None
             self._lock.release()
+
+    def _result(self, record: GameRecord) -> MoveResult:
+        return MoveResult(record, self.engine(record))
 
     def _lock_for_ref(
         self, guild: str, channel: str, user: str, ref: str | None
@@ -610,8 +604,4 @@ class GameService:
             raise ServiceError(f"Only the host ({host}) can {what}.")
 
     def _not_active_message(self, record: GameRecord) -> str:
-        if record.status == LOBBY:
-            return f"Game `{record.id}` has not started yet — the host can `/game start`."
-        if record.status == FINISHED:
-            return f"Game `{record.id}` is over — `/game new` starts another."
-        return f"Game `{record.id}` was abandoned — `/game new` starts another."
+        return not_active_message(record)

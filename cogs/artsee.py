@@ -2,7 +2,7 @@
 
 Each command is one action (or a compound of two small decisions, like card and column) sent
 through ``flows.play``; the rules check it, so a refusal is the rules' own sentence. Choices come
-from ``service.legal`` and the caller's view, labelled by ``bot.words.artsee``.
+from the caller's legal actions and view (the game's read model), labelled by ``bot.words.artsee``.
 """
 
 from __future__ import annotations
@@ -27,12 +27,11 @@ NO_MORE = "none"
 async def my_view(interaction: discord.Interaction) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The caller's own view and legal actions (empty ones if they have no ArtSee game here)."""
     try:
-        record = await flows.my_game(interaction, GAME_ID)
+        read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return {}, []
-    service = flows.service_of(interaction)
     _, _, user = flows.where(interaction)
-    return service.view(record, user), service.legal(record, user)
+    return read.view(user), read.legal(user)
 
 
 def matching(
@@ -174,8 +173,7 @@ class ArtSee(commands.Cog):
         self.bot = bot
 
     async def _play(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
-        record = await flows.my_game(interaction, GAME_ID)
-        await flows.play(interaction, action, ref=record.id)
+        await flows.play(interaction, await flows.my_game(interaction, GAME_ID), action)
 
     @artsee.command(name="play")
     @app_commands.describe(

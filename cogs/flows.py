@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.errors import ServiceError, StaleRequest
+from bot.read_model import ReadModel
 from bot.service import GameService, MoveResult
 from bot.store.base import GameRecord
 from bot.words import WORDS
@@ -46,16 +47,16 @@ def display_name(interaction: discord.Interaction) -> str:
     return interaction.user.display_name[:64]
 
 
-async def my_game(interaction: discord.Interaction, game_id: str) -> GameRecord:
+async def my_game(interaction: discord.Interaction, game_id: str) -> ReadModel:
     """The caller's game in this channel, which must be ``game_id``: a game's own slash group
     acts only on that game (another game here has its own commands)."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
-    record = await service.resolve(guild, channel, user)
-    if record.game != game_id:
-        title, wanted = service.engine(record).title, service.games[game_id].title
-        raise ServiceError(f"Your game here is {title}, not {wanted} — use its own commands.")
-    return record
+    read = service.read(await service.resolve(guild, channel, user))
+    if read.record.game != game_id:
+        wanted = service.games[game_id].title
+        raise ServiceError(f"Your game here is {read.title}, not {wanted} — use its own commands.")
+    return read
 
 
 #: ``interaction.extras`` keys: whether a "thinking…" message waits for its first follow-up
@@ -165,12 +166,12 @@ async def show_board(
     interaction: discord.Interaction, record: GameRecord, note: str | None = None
 ) -> None:
     """The current board, privately (Board button, `/game board`, out-of-date clicks)."""
-    service = service_of(interaction)
+    read = service_of(interaction).read(record)
     if record.state is None:
-        await send(interaction, messages.lobby_post(service, record, note), ephemeral=True)
+        await send(interaction, messages.lobby_post(read, note), ephemeral=True)
         return
     await acknowledge(interaction, private=True)
-    post = await messages.board_post(service, record, [], headline=note)
+    post = await messages.board_post(read, [], headline=note)
     post.content = None  # a private copy pings nobody
     await send(interaction, post, ephemeral=True)
 
@@ -186,7 +187,8 @@ async def show_hand(interaction: discord.Interaction, record: GameRecord) -> Non
     if record.state is None:
         raise ServiceError(f"Game `{record.id}` has not started yet — the host can `/game start`.")
     await acknowledge(interaction, private=True)
-    await send(interaction, await messages.hand_panel(service, record, user), ephemeral=True)
+    panel = await messages.hand_panel(service.read(record), user)
+    await send(interaction, panel, ephemeral=True)
 
 
 async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
@@ -206,47 +208,46 @@ async def publish(
     stored already: if the interaction expired, the board goes to the channel directly, so
     the table still sees the turn."""
     await acknowledge(interaction)
-    post = await messages.board_post(service_of(interaction), result.record, result.told, headline)
+    post = await messages.board_post(result.read, result.told, headline)
     await send(interaction, post)
 
 
 async def play(
     interaction: discord.Interaction,
+    read: ReadModel,
     action: dict[str, Any],
     *,
-    ref: str | None = None,
     expected_version: int | None = None,
     from_panel: bool = False,
 ) -> None:
-    """Apply a move; publish the board when the turn is over, else show the next choice."""
+    """Apply a move to the game ``read`` shows; publish the board when the turn is over, else
+    show the next choice."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
-    if not from_panel:
-        record = await service.resolve(guild, channel, user, ref)
-        if record.journal and service.to_move(record) == [user]:
-            # Mid-turn (say, a Fireworks victim to choose): a command that continues the turn
-            # is applied; any other brings back the pending choice, saying why, not an error.
-            reason = service.refusal(record, user, action)
-            if reason is not None:
-                await acknowledge(interaction, private=True)
-                note = f"{reason}\n**Finish your turn first.**"
-                panel = await messages.hand_panel(service, record, user, note)
-                await send(interaction, panel, ephemeral=True)
-                return
+    if not from_panel and read.mid_turn and read.to_move == [user]:
+        # Mid-turn (say, a Fireworks victim to choose): a command that continues the turn
+        # is applied; any other brings back the pending choice, saying why, not an error.
+        reason = read.refusal(user, action)
+        if reason is not None:
+            await acknowledge(interaction, private=True)
+            note = f"{reason}\n**Finish your turn first.**"
+            panel = await messages.hand_panel(read, user, note)
+            await send(interaction, panel, ephemeral=True)
+            return
     await acknowledge(interaction)
+    ref = read.record.id
     result = await service.move(
         guild, channel, user, action, ref=ref, expected_version=expected_version
     )
-    record = result.record
-    names = service.names(record)
+    after = result.read
     if result.turn_over:
         if from_panel:
-            done = WORDS[record.game].action_label(action, names)
+            done = WORDS[after.record.game].action_label(action, after.names)
             await update(interaction, content=f"✅ {done}", view=None, attachments=[])
         await publish(interaction, result)
         return
-    so_far = "\n".join(messages.narrate(service, record, result.steps))
-    panel = await messages.hand_panel(service, record, user, note=so_far)
+    so_far = "\n".join(messages.narrate(after, result.steps))
+    panel = await messages.hand_panel(after, user, note=so_far)
     if from_panel:
         await update(interaction, content=panel.content, view=panel.view, attachments=panel.files)
     else:
@@ -257,21 +258,19 @@ async def play_index(interaction: discord.Interaction, game: str, index: int, ve
     """A choice on a hand panel: ``index`` into ``legal()`` as it was at ``version``."""
     service = service_of(interaction)
     guild, _, user = where(interaction)
-    record = await service.get(game, guild)
-    if record.version != version:
-        raise StaleRequest(record)
-    legal = service.legal(record, user)
+    read = service.read(await service.get(game, guild))
+    if read.version != version:
+        raise StaleRequest(read.record)
+    legal = read.legal(user)
     if not 0 <= index < len(legal):
-        raise ServiceError(
-            service.turn_message(record) if legal == [] else "That choice is not available."
-        )
-    await play(interaction, legal[index], ref=game, expected_version=version, from_panel=True)
+        raise ServiceError(read.turn_message() if legal == [] else "That choice is not available.")
+    await play(interaction, read, legal[index], expected_version=version, from_panel=True)
 
 
 async def lobby_change(interaction: discord.Interaction, record: GameRecord, note: str) -> None:
     """Show a lobby change on the lobby message itself (buttons) or as a new post (commands)."""
     service = service_of(interaction)
-    post = messages.lobby_post(service, record, note)
+    post = messages.lobby_post(service.read(record), note)
     if interaction.type == discord.InteractionType.component:
         await update(interaction, content=note, embed=post.embed, view=post.view)
     else:
@@ -287,10 +286,11 @@ async def post_lobby(interaction: discord.Interaction, record: GameRecord, post:
         )
 
 
-async def close_lobby(interaction: discord.Interaction, record: GameRecord) -> None:
+async def close_lobby(interaction: discord.Interaction, read: ReadModel) -> None:
     """After a start, the lobby shows that the game began and offers no buttons: the one
     clicked, or for `/game start` the newest lobby message posted."""
-    embed = messages.lobby_embed(service_of(interaction), record)
+    record = read.record
+    embed = messages.lobby_embed(read)
     if interaction.type == discord.InteractionType.component:
         await update(interaction, content=None, embed=embed, view=None)
         return
@@ -310,7 +310,7 @@ async def new_game(interaction: discord.Interaction, game: str, options: dict[st
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
     record = await service.new_game(game, guild, channel, user, display_name(interaction), options)
-    await post_lobby(interaction, record, messages.lobby_post(service, record))
+    await post_lobby(interaction, record, messages.lobby_post(service.read(record)))
 
 
 async def join(interaction: discord.Interaction, ref: str | None) -> None:
@@ -334,11 +334,10 @@ async def start(interaction: discord.Interaction, ref: str | None) -> None:
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
     result = await service.start(guild, channel, user, ref)
-    record = result.record
-    names = service.names(record)
+    record, names = result.record, result.read.names
     seated = ", ".join(names[s.user] for s in record.seats)
-    headline = f"🎲 **{service.engine(record).title}** begins: {seated}."
-    await close_lobby(interaction, record)
+    headline = f"🎲 **{result.read.title}** begins: {seated}."
+    await close_lobby(interaction, result.read)
     await publish(interaction, result, headline)
 
 
@@ -388,11 +387,8 @@ async def dispatch_click(interaction: discord.Interaction, click: Click) -> None
         await show_hand(interaction, await service.get(game, guild))
     elif verb == "board":
         record = await service.get(game, guild)
-        note = (
-            "That board is out of date: here is the current one."
-            if record.version != version
-            else None
-        )
+        stale = service.read(record).version != version
+        note = "That board is out of date: here is the current one." if stale else None
         await show_board(interaction, record, note)
     elif verb == "rules":
         await show_rules(interaction, (await service.get(game, guild)).game)

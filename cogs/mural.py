@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.store.base import GameRecord
+from bot.read_model import ReadModel
 from bot.words import WORDS
 from cogs import flows
 from rules import IllegalAction
@@ -27,11 +27,10 @@ COLUMNS = "ABCDE"
 Action = dict[str, Any]
 
 
-def after(record: GameRecord, service: Any, user: str, steps: list[Action]) -> list[Action]:
+def after(read: ReadModel, user: str, steps: list[Action]) -> list[Action]:
     """The caller's legal moves once ``steps`` are played (raises IllegalAction if one is not
     legal), computed on a copy: nothing is stored."""
-    game = service.engine(record)
-    state = service.state(record)
+    game, state = read.engine, read.load()
     for step in steps:
         state, _ = game.play(state, user, step)
     return game.legal(state, user)
@@ -134,13 +133,12 @@ async def choices_after(
 ) -> list[app_commands.Choice[str]]:
     """The legal ``kind`` moves after ``steps``, labelled as on the panel."""
     try:
-        record = await flows.my_game(interaction, GAME_ID)
-        service = flows.service_of(interaction)
+        read = await flows.my_game(interaction, GAME_ID)
         _, _, user = flows.where(interaction)
-        legal = after(record, service, user, steps)
+        legal = after(read, user, steps)
     except (ServiceError, IllegalAction):
         return []
-    names = service.names(record)
+    names = read.names
     words = WORDS[GAME_ID]
     out = []
     for action in legal:
@@ -198,16 +196,16 @@ async def play_steps(interaction: discord.Interaction, steps: list[Action]) -> N
     last goes through the shared flow, which posts the board or shows the next choice."""
     service = flows.service_of(interaction)
     guild, channel, user = flows.where(interaction)
-    record = await flows.my_game(interaction, GAME_ID)
-    if user in service.to_move(record):
+    read = await flows.my_game(interaction, GAME_ID)
+    if user in read.to_move:
         try:
-            after(record, service, user, steps)
+            after(read, user, steps)
         except IllegalAction as error:
             raise ServiceError(error.reason) from error
     await flows.acknowledge(interaction)
     for step in steps[:-1]:
-        await service.move(guild, channel, user, step, ref=record.id)
-    await flows.play(interaction, steps[-1], ref=record.id)
+        read = (await service.move(guild, channel, user, step, ref=read.record.id)).read
+    await flows.play(interaction, read, steps[-1])
 
 
 class Mural(commands.Cog):

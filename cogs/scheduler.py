@@ -78,10 +78,10 @@ class Scheduler(commands.Cog):
         result = await self.service.time_out(record.id, now)
         if not result.timed_out:
             return
-        names = self.service.names(result.record)
+        names = result.read.names
         who = ", ".join(names.get(p, p) for p in result.timed_out)
         headline = f"⏰ Time ran out for {who}: the AI decided for them this time."
-        post = await messages.board_post(self.service, result.record, result.told, headline)
+        post = await messages.board_post(result.read, result.told, headline)
         await (await self.channel(record)).send(**post.kwargs())
 
 

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.read_model import ReadModel
 from bot.words import street_kings as words
 from cogs import flows
 from rules.street_kings.data import CARS, LOCATIONS, UPGRADES
@@ -44,11 +45,11 @@ FOR_CAR = "@"
 async def my_moves(interaction: discord.Interaction) -> list[dict[str, Any]]:
     """The caller's legal moves now (none without a Street Kings game here)."""
     try:
-        record = await flows.my_game(interaction, GAME_ID)
+        read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
     _, _, user = flows.where(interaction)
-    return flows.service_of(interaction).legal(record, user)
+    return read.legal(user)
 
 
 def value_of(move: dict[str, Any]) -> str:
@@ -96,13 +97,15 @@ async def noz_choices(
     """fire/keep when a race is asking the caller, and every other NOZ policy: a standing
     order, settable at any time, not only on one's turn."""
     try:
-        view = await my_view(interaction)
+        read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
+    _, _, user = flows.where(interaction)
+    view = read.view(user)
     me = next((p for p in view["players"] if p["id"] == view["viewer"]), None)
     if me is None:
         return []
-    answers = [m for m in await my_moves(interaction) if m["type"] == "noz"]
+    answers = [m for m in read.legal(user) if m["type"] == "noz"]
     policies = [
         {"type": "noz_policy", "policy": policy}
         for policy in NOZ_POLICIES
@@ -165,16 +168,17 @@ def my_cards(view: dict[str, Any]) -> list[str]:
 # -- playing ----------------------------------------------------------------------------------
 
 
-async def act(interaction: discord.Interaction, action: dict[str, Any]) -> None:
-    """Send ``action`` to the caller's Street Kings game; the rules judge it."""
-    record = await flows.my_game(interaction, GAME_ID)
-    await flows.play(interaction, action, ref=record.id)
+async def act(
+    interaction: discord.Interaction, action: dict[str, Any], read: ReadModel | None = None
+) -> None:
+    """Send ``action`` to the caller's Street Kings game (``read``, if already read); the
+    rules judge it."""
+    await flows.play(interaction, read or await flows.my_game(interaction, GAME_ID), action)
 
 
-async def my_view(interaction: discord.Interaction) -> dict[str, Any]:
-    record = await flows.my_game(interaction, GAME_ID)
+def my_view(interaction: discord.Interaction, read: ReadModel) -> dict[str, Any]:
     _, _, user = flows.where(interaction)
-    return flows.service_of(interaction).view(record, user)
+    return read.view(user)
 
 
 class StreetKings(commands.Cog):
@@ -218,7 +222,7 @@ class StreetKings(commands.Cog):
         car: str | None = None,
     ) -> None:
         """Go to the shop; then sell upgrades and buy one (or use the panel it shows)."""
-
+        read = await flows.my_game(interaction, GAME_ID)
         action: dict[str, Any] = {"type": "shop"}
         if sell is not None:
             done = sell.strip().lower() == DONE
@@ -226,16 +230,16 @@ class StreetKings(commands.Cog):
             if not done:
                 action = {
                     "type": "sell",
-                    "card": upgrade_card(sell, my_cards(await my_view(interaction))),
+                    "card": upgrade_card(sell, my_cards(my_view(interaction, read))),
                 }
         elif buy is not None and buy.strip().lower() == NOTHING:
             action = {"type": "buy_nothing"}
         elif buy is not None:
             typed, _, for_car = buy.partition(FOR_CAR)
-            card = upgrade_card(typed, (await my_view(interaction))["shop"])
+            card = upgrade_card(typed, my_view(interaction, read)["shop"])
             target = car or for_car
             action = {"type": "buy", "card": card, "car": car_id(target) if target else None}
-        await act(interaction, action)
+        await act(interaction, action, read)
 
     @kings.command(name="dealer")
     @app_commands.describe(

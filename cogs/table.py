@@ -8,7 +8,8 @@ from discord.ext import commands
 
 from bot.errors import ServiceError
 from bot.options import parse_options
-from bot.store.base import GameRecord
+from bot.read_model import ReadModel
+from bot.store.base import ACTIVE
 from cogs import flows, messages
 from cogs.messages import Post
 from rules import GAMES
@@ -16,9 +17,10 @@ from rules import GAMES
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
 
 
-def game_line(service_names: dict[str, str], record: GameRecord, title: str) -> str:
-    players = ", ".join(service_names[s.user] for s in record.seats)
-    return f"`{record.id}` · {title} · {record.status} · {players}"
+def game_line(read: ReadModel) -> str:
+    record = read.record
+    players = ", ".join(read.names[s.user] for s in record.seats)
+    return f"`{record.id}` · {read.title} · {record.status} · {players}"
 
 
 async def channel_game_autocomplete(
@@ -29,7 +31,7 @@ async def channel_game_autocomplete(
     guild, channel, _ = flows.where(interaction)
     choices = []
     for record in await service.channel_games(guild, channel):
-        label = game_line(service.names(record), record, service.engine(record).title)
+        label = game_line(service.read(record))
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
     return choices[:25]
@@ -108,14 +110,14 @@ class Table(commands.Cog):
 
         service = flows.service_of(interaction)
         guild, channel, user = flows.where(interaction)
-        record = await service.resolve(guild, channel, user, game)
-        embed = messages.lobby_embed(service, record)
-        if record.status == "active":
-            embed.add_field(name="Turn", value=service.turn_message(record), inline=False)
-        outcome = messages.outcome_line(service, record)
+        read = service.read(await service.resolve(guild, channel, user, game))
+        embed = messages.lobby_embed(read)
+        if read.record.status == ACTIVE:
+            embed.add_field(name="Turn", value=read.turn_message(), inline=False)
+        outcome = messages.outcome_line(read)
         if outcome:
             embed.add_field(name="Result", value=outcome[:1024], inline=False)
-        embed.set_footer(text=f"Move {record.version}")
+        embed.set_footer(text=f"Move {read.record.version}")
         await flows.send(interaction, Post(embed=embed), ephemeral=True)
 
     @game.command(name="list")
@@ -128,7 +130,7 @@ class Table(commands.Cog):
         if not records:
             text = "No games in this channel yet — open one with `/game new`."
         else:
-            lines = [game_line(service.names(r), r, service.engine(r).title) for r in records]
+            lines = [game_line(service.read(r)) for r in records]
             text = "**Games here:**\n" + "\n".join(lines)
         await flows.send(interaction, Post(content=messages.clip(text, 2000)), ephemeral=True)
 
@@ -156,13 +158,14 @@ class Table(commands.Cog):
 
         service = flows.service_of(interaction)
         guild, channel, user = flows.where(interaction)
-        record = await service.resolve(guild, channel, user, game)
+        read = service.read(await service.resolve(guild, channel, user, game))
+        record = read.record
         await flows.acknowledge(interaction, private=True)  # a long game's replay takes a while
-        lines = messages.narrate(service, record, await service.history(record))
+        lines = messages.narrate(read, await service.history(record))
         text = "\n".join(lines) or "Nothing has happened yet."
         if len(text) > messages.EMBED_DESCRIPTION_LIMIT:  # the latest moves matter most
             text = "…" + text[-(messages.EMBED_DESCRIPTION_LIMIT - 1) :]
-        title = f"{service.engine(record).title} · game {record.id}: history"
+        title = f"{read.title} · game {record.id}: history"
         embed = discord.Embed(title=messages.clip(title, 256), description=text)
         await flows.send(interaction, Post(embed=embed), ephemeral=True)
 
@@ -187,7 +190,7 @@ class Table(commands.Cog):
             await flows.lobby_change(interaction, record, f"Options changed: {shown}.")
             return
         record = await service.resolve(guild, channel, user, game)
-        await flows.send(interaction, messages.options_post(service, record), ephemeral=True)
+        await flows.send(interaction, messages.options_post(service.read(record)), ephemeral=True)
 
     @game.command(name="abandon")
     @app_commands.describe(game=GAME_REF)

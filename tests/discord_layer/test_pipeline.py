@@ -154,3 +154,27 @@ async def test_a_start_by_command_closes_the_newest_lobby_message(
     assert board_of(started) is not None
     closed = h.message(newest)
     assert closed.buttons == [] and "Started!" in closed.text()
+
+
+# -- one read model per interaction -------------------------------------------------------------
+
+
+async def test_a_board_or_hand_click_loads_the_state_once(
+    harness_factory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
+    engine = h.bot.service.games["street-art"]
+    loads: list[object] = []
+    real_load = engine.load
+
+    def load(snapshot: Any) -> Any:
+        loads.append(snapshot)
+        return real_load(snapshot)
+
+    monkeypatch.setattr(engine, "load", load)
+    shown = await h.click(DEE, board, label="Board")
+    assert shown.message.embed_image() and len(loads) == 1
+    loads.clear()
+    hand = await h.click(current_player(board), board, label="My hand")
+    assert hand.message.selects and len(loads) == 1

@@ -27,6 +27,19 @@ def not_active_message(record: GameRecord) -> str:
     return f"Game `{record.id}` was abandoned — `/game new` starts another."
 
 
+def turn_steps(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The journal's steps of the turn in progress, without the standing orders counted there
+    (they keep the turn's version, ``turn_version``, and are never told)."""
+    return [entry for entry in journal if not entry.get("standing")]
+
+
+def turn_version(record: GameRecord) -> int:
+    """The version a panel's and a board's buttons carry: the record's version less the
+    standing orders given during the turn in progress. A standing order (a policy set out of
+    turn) leaves it alone, so the mover's open panel stays valid; any other change raises it."""
+    return record.version - (len(record.journal) - len(turn_steps(record.journal)))
+
+
 class ReadModel:
     """A game's record with everything the cogs show of it, each piece computed once."""
 
@@ -42,13 +55,13 @@ class ReadModel:
 
     @property
     def version(self) -> int:
-        """What buttons and panels carry in their custom ids."""
-        return self.record.version
+        """What buttons and panels carry in their custom ids: the turn's version."""
+        return turn_version(self.record)
 
     @property
     def mid_turn(self) -> bool:
         """Whether the player to move is in the middle of a turn of several decisions."""
-        return bool(self.record.journal)
+        return bool(turn_steps(self.record.journal))
 
     @cached_property
     def names(self) -> dict[str, str]:

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import defaultdict
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.ai import RandomAgent
 from bot.errors import ServiceError, StaleRequest
-from bot.read_model import ReadModel, not_active_message
+from bot.read_model import ReadModel, not_active_message, turn_steps, turn_version
 from bot.store.base import (
     ABANDONED,
     ACTIVE,
@@ -27,6 +27,7 @@ from bot.store.base import (
     LOBBY,
     OPEN_STATUSES,
     GameRecord,
+    LoggedAction,
     Seat,
     Store,
     VersionConflict,
@@ -92,6 +93,20 @@ def is_standing_order(game: Game, action: dict[str, Any]) -> bool:
     return bool(check and check(action))
 
 
+def replay(game: Game, record: GameRecord, rows: list[LoggedAction]) -> tuple[list[Step], bool]:
+    """Every step of the log played from the game's start, and whether the replay lands exactly
+    on the stored snapshot (pure work on its own objects: it runs in a worker thread)."""
+    state = game.start([seat.user for seat in record.seats], record.seed, record.options)
+    steps = []
+    try:
+        for row in rows:
+            state, events = game.play(state, row.player, row.action)
+            steps.append(Step(row.player, row.action, events))
+    except IllegalAction:
+        return steps, False
+    return steps, game.dump(state) == record.state
+
+
 def new_game_id() -> str:
     return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
 
@@ -119,7 +134,8 @@ class GameService:
         self.agent = agent or RandomAgent()
         self.seed_factory = seed_factory
         self._clock = clock
-        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        #: One lock per game being changed; a lock nobody holds or waits for is dropped.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     # -- reading -------------------------------------------------------------------------
 
@@ -159,16 +175,9 @@ class GameService:
         """
         if record.state is None:
             return []
-        game = self.engine(record)
-        state = game.start([seat.user for seat in record.seats], record.seed, record.options)
-        steps = []
-        try:
-            for row in await self.store.actions(record.id):
-                state, events = game.play(state, row.player, row.action)
-                steps.append(Step(row.player, row.action, events))
-            exact = game.dump(state) == record.state
-        except IllegalAction:
-            exact = False
+        rows = await self.store.actions(record.id)
+        # A long game replays for a good part of a second: never on the event loop.
+        steps, exact = await asyncio.to_thread(replay, self.engine(record), record, rows)
         if not exact:
             log.error("game %s: replaying the log does not reproduce the snapshot", record.id)
             raise ServiceError(f"Game `{record.id}`: its history could not be replayed exactly.")
@@ -283,13 +292,26 @@ class GameService:
         return await self._save_lobby(record, f"{user} added an AI")
 
     async def leave(
-        self, guild: str, channel: str, user: str, ref: str | None = None
+        self,
+        guild: str,
+        channel: str,
+        user: str,
+        ref: str | None = None,
+        *,
+        lobby_only: bool = False,
     ) -> MoveResult:
-        """Leave a lobby (the host's role passes on), or hand an active seat to the AI."""
+        """Leave a lobby (the host's role passes on), or hand an active seat to the AI.
+        ``lobby_only``: the request came from a lobby's button, which never acts on the game
+        that lobby became."""
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             seat = record.seat_of(user)
             if seat is None or seat.ai:
                 raise ServiceError(f"You are not in game `{record.id}`.")
+            if lobby_only and record.status != LOBBY:
+                raise ServiceError(
+                    f"That lobby is closed: game `{record.id}` has started. To hand your seat "
+                    "to an AI, use `/game leave`."
+                )
             if record.status == LOBBY:
                 record.seats.remove(seat)
                 humans = [s for s in record.seats if not s.ai]
@@ -389,7 +411,7 @@ class GameService:
         """
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             for _attempt in range(3):
-                if expected_version is not None and record.version != expected_version:
+                if expected_version is not None and turn_version(record) != expected_version:
                     raise StaleRequest(record)
                 if record.status != ACTIVE:
                     raise ServiceError(self._not_active_message(record))
@@ -430,19 +452,23 @@ class GameService:
             record.status = FINISHED
         return Step(user, action, events, standing)
 
-    async def _commit(self, record: GameRecord, step: Step, result: MoveResult) -> None:
+    async def _commit(self, record: GameRecord, step: Step, result: MoveResult) -> bool:
         """Persist one step (CAS on the version) and keep the journal of the turn in progress:
         while the same player alone still owes a decision the step waits in the journal;
         once the turn is over, the journal and the step are told and the journal is emptied.
         A step whose events start a new turn (``{"type": "turn"}``) ends the turn even when the
-        same player moves again (everyone else has passed, say)."""
+        same player moves again (everyone else has passed, say). Returns whether a turn ended.
+
+        A standing order is counted in the journal, never told, so the turn's version
+        (``turn_version``) stays: the mover's open panel remains valid."""
         expected, journal = record.version, record.journal
         entry = {"player": step.player, "action": step.action, "events": step.events}
         new_turn = any(event.get("type") == "turn" for event in step.events)
         turn_over = record.status != ACTIVE or self.to_move(record) != [step.player] or new_turn
         timers = record.remind_at, record.deadline
-        if step.standing:  # the turn in progress, its journal and its clock go on untouched
+        if step.standing:  # the turn in progress, its steps and its clock go on untouched
             turn_over = False
+            record.journal = [*journal, {"player": step.player, "standing": True}]
         else:
             record.journal = [] if turn_over else [*journal, entry]
             self._arm_timers(record)
@@ -457,8 +483,10 @@ class GameService:
         log.info("game %s v%d: %s %s", record.id, record.version, step.player, step.action)
         result.steps.append(step)
         if turn_over:
-            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in journal)
+            told = turn_steps(journal)
+            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told)
             result.told.append(step)
+        return turn_over
 
     async def _run_ai(self, record: GameRecord, result: MoveResult) -> None:
         """Let AI seats decide until a human owes a decision or the game ends."""
@@ -503,9 +531,10 @@ class GameService:
         return self.waiting_humans(record)
 
     async def time_out(self, game_id: str, now: float) -> MoveResult:
-        """The deadline passed: each human who owes a decision has it taken by the AI (their
-        seat stays theirs for the next turn), then AI seats play on as usual."""
-        async with self._locks[game_id]:
+        """The deadline passed: each human who owes a decision has the turn they owe finished
+        by the AI, which then hands back (their seat stays theirs for their next turn, even
+        one that follows at once), then AI seats play on as usual."""
+        async with self._lock(game_id):
             record = await self.get(game_id)
             result = self._result(record)
             if record.status != ACTIVE or record.deadline is None or record.deadline > now:
@@ -518,7 +547,8 @@ class GameService:
                     if record.status != ACTIVE or player not in game.to_move(state):
                         break
                     action = self.agent.choose(game, state, player)
-                    await self._commit(record, self._apply(record, player, action), result)
+                    if await self._commit(record, self._apply(record, player, action), result):
+                        break
             await self._run_ai(record, result)
             log.info("game %s: timed out %s", record.id, result.timed_out)
             return result
@@ -535,7 +565,7 @@ class GameService:
 
         async def __aenter__(self) -> GameRecord:
             record = await self._resolver()
-            self._lock = self._service._locks[record.id]
+            self._lock = self._service._lock(record.id)
             await self._lock.acquire()
             # Re-read under the lock: the record may have changed while we waited.
             return await self._service.get(record.id)
@@ -543,6 +573,13 @@ class GameService:
         async def __aexit__(self, *exc_info: object) -> None:
             assert self._lock is not None
             self._lock.release()
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        """The game's lock, shared by everyone changing it now; kept only while referenced."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     def _result(self, record: GameRecord) -> MoveResult:
         return MoveResult(record, self.engine(record))

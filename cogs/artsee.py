@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.errors import ServiceError
 from bot.words import artsee as words
 from cogs import flows
+from cogs.typed import Text
 from rules.artsee.data import CATEGORY_NAMES, EXHIBITS
 
 GAME_ID = "artsee"
@@ -180,7 +181,7 @@ class ArtSee(commands.Cog):
         card="An exhibit from your hand", column="A column number, or left/right for a new one"
     )
     @app_commands.autocomplete(card=card_autocomplete, column=column_autocomplete)
-    async def play(self, interaction: discord.Interaction, card: str, column: str) -> None:
+    async def play(self, interaction: discord.Interaction, card: Text, column: Text) -> None:
         """Play an exhibit from your hand onto a column, or into a new column at an end."""
         target = column_value(column)
         await self._play(interaction, {"type": "play", "card": card.strip(), "column": target})
@@ -192,7 +193,7 @@ class ArtSee(commands.Cog):
     )
     @app_commands.autocomplete(token=token_autocomplete, slot=slot_autocomplete)
     async def claim(
-        self, interaction: discord.Interaction, token: str, slot: str | None = None
+        self, interaction: discord.Interaction, token: Text, slot: Text | None = None
     ) -> None:
         """Claim a masterpiece after playing an exhibit (or claim none)."""
         token = token.strip().upper()
@@ -219,7 +220,7 @@ class ArtSee(commands.Cog):
     @artsee.command(name="welcome")
     @app_commands.describe(column="Your column with a matching front card (or none)")
     @app_commands.autocomplete(column=welcome_autocomplete)
-    async def welcome(self, interaction: discord.Interaction, column: str) -> None:
+    async def welcome(self, interaction: discord.Interaction, column: Text) -> None:
         """Welcome a visitor on one of your matching front cards, when you are asked."""
         if column.strip().lower() == NO_MORE:
             await self._play(interaction, {"type": "enough"})

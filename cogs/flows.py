@@ -15,12 +15,12 @@ from typing import Any
 import discord
 
 from bot.errors import ServiceError, StaleRequest
-from bot.read_model import ReadModel
+from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
 from bot.store.base import GameRecord
 from bot.words import WORDS
 from cogs import messages
-from cogs.items import PICK, Click
+from cogs.items import PICK, Click, parse
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,7 @@ async def show_board(
         return
     await acknowledge(interaction, private=True)
     post = await messages.board_post(read, [], headline=note)
-    post.content = None  # a private copy pings nobody
+    post.content, post.pings = None, []  # a private copy pings nobody
     await send(interaction, post, ephemeral=True)
 
 
@@ -300,7 +300,7 @@ async def close_lobby(interaction: discord.Interaction, read: ReadModel) -> None
     _, message_id = found
     lobby = interaction.channel.get_partial_message(int(message_id))  # type: ignore[union-attr]
     try:
-        await lobby.edit(content=None, embed=embed, view=None)
+        await lobby.edit(content=None, embed=embed, view=None, allowed_mentions=messages.NO_PINGS)
     except discord.HTTPException:  # deleted meanwhile: nothing left to click
         log.info("game %s: its lobby message %s is gone", record.id, message_id)
 
@@ -342,19 +342,51 @@ async def start(interaction: discord.Interaction, ref: str | None) -> None:
 
 
 async def leave(interaction: discord.Interaction, ref: str | None) -> None:
+    """Leave by command, or by a lobby's Leave button (which never leaves a started game)."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
+    from_lobby = interaction.type == discord.InteractionType.component
     await acknowledge(interaction)
-    result = await service.leave(guild, channel, user, ref)
+    result = await service.leave(guild, channel, user, ref, lobby_only=from_lobby)
     record = result.record
     name = display_name(interaction)
     if record.state is None:
         await lobby_change(interaction, record, f"{name} left.")
         return
     headline = f"{name} left game `{record.id}`; an AI plays their seat."
-    if interaction.type == discord.InteractionType.component:
-        await send(interaction, Post(content=f"You left game `{record.id}`."), ephemeral=True)
     await publish(interaction, result, headline)
+
+
+STRAY = (
+    "That button or menu is not one this bot can use (any more) — `/game board` shows "
+    "your game as it stands."
+)
+
+
+def offers(message: discord.Message | None, custom_id: str, kind: int) -> bool:
+    """Whether ``message`` carries a component of type ``kind`` with ``custom_id``: only then
+    does discord.py hand a click to our dynamic items."""
+    stack: list[Any] = list(message.components) if message is not None else []
+    while stack:
+        component = stack.pop()
+        stack.extend(getattr(component, "children", ()))
+        if getattr(component, "custom_id", None) == custom_id and component.type.value == kind:
+            return True
+    return False
+
+
+async def answer_stray(interaction: discord.Interaction) -> None:
+    """Every component interaction our items will not take (an id no template matches, or one
+    the message does not carry: crafted, or left by another version) still gets a sentence,
+    never "This interaction failed"."""
+    if interaction.type != discord.InteractionType.component:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id, kind = str(data.get("custom_id", "")), int(data.get("component_type", 0))
+    if parse(custom_id) is not None and offers(interaction.message, custom_id, kind):
+        return
+    log.info("interaction %s: component %r is none of ours", interaction.id, custom_id[:100])
+    await guard(interaction, reply_error(interaction, STRAY))
 
 
 def picked_index(click: Click) -> int:
@@ -387,7 +419,7 @@ async def dispatch_click(interaction: discord.Interaction, click: Click) -> None
         await show_hand(interaction, await service.get(game, guild))
     elif verb == "board":
         record = await service.get(game, guild)
-        stale = service.read(record).version != version
+        stale = turn_version(record) != version
         note = "That board is out of date: here is the current one." if stale else None
         await show_board(interaction, record, note)
     elif verb == "rules":

@@ -20,9 +20,6 @@ from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, tell
 from cogs.items import SELECT_LIMIT, GameButton, PickSelect
 
-ALLOWED_MENTIONS = discord.AllowedMentions(
-    everyone=False, roles=False, users=True, replied_user=False
-)
 #: For edits and anything that means to ping nobody.
 NO_PINGS = discord.AllowedMentions.none()
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -50,6 +47,13 @@ def mention(user: str) -> str | None:
     return f"<@{user}>" if user.isdigit() else None
 
 
+def allowed_mentions(pings: list[str]) -> discord.AllowedMentions:
+    """Exactly the users a post means to ping (seated players, by id), whatever mentions its
+    text holds: nothing a user typed can ping anyone."""
+    users = [discord.Object(int(user)) for user in pings if user.isdigit()]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -63,9 +67,11 @@ class Post:
     view: discord.ui.View | None = None
     files: list[discord.File] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The ids of the users this post pings (its content names them); nobody else is pinged.
+    pings: list[str] = field(default_factory=list)
 
     def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"allowed_mentions": ALLOWED_MENTIONS, **self.extra}
+        out: dict[str, Any] = {"allowed_mentions": allowed_mentions(self.pings), **self.extra}
         if self.content is not None:
             out["content"] = self.content
         if self.embed is not None:
@@ -208,7 +214,7 @@ async def render_turn(read: ReadModel, steps: list[Step]) -> list[discord.File]:
 def next_up(read: ReadModel) -> tuple[str, str]:
     """(content with mentions of the humans to move, the line for the embed)."""
     record, names, waiting = read.record, read.names, read.to_move
-    mentions = [m for m in (mention(p) for p in waiting if not p.startswith("ai:")) if m]
+    mentions = [m for m in (mention(p) for p in read.waiting_humans) if m]
     who = ", ".join(f"**{names.get(p, p)}**" for p in waiting)
     if record.status == FINISHED:
         return "🏁 Game over!", ""
@@ -250,6 +256,7 @@ async def board_post(read: ReadModel, steps: list[Step], headline: str | None = 
     embed.set_footer(text=f"Move {record.version} · /game hand shows your cards")
     return Post(
         content=content or None,
+        pings=read.waiting_humans if content else [],
         embed=embed,
         files=await render_turn(read, steps),
         view=board_buttons(read, question_of(read)),

@@ -18,6 +18,7 @@ from bot.errors import ServiceError
 from bot.read_model import ReadModel
 from bot.words import WORDS
 from cogs import flows
+from cogs.typed import Text
 from rules import IllegalAction
 from rules.mural.data import CARDS, PAINTS, TECHNIQUES
 
@@ -228,9 +229,9 @@ class Mural(commands.Cog):
     async def rotate(
         self,
         interaction: discord.Interaction,
-        kind: str,
-        disc: str | None = None,
-        turn: str | None = None,
+        kind: Text,
+        disc: Text | None = None,
+        turn: Text | None = None,
     ) -> None:
         """Turn a paint disc to align two segments of one colour, then collect a paint."""
 
@@ -240,7 +241,7 @@ class Mural(commands.Cog):
     @app_commands.describe(card="A card of the display", cell="A free mural cell, like B2")
     @app_commands.autocomplete(card=card_autocomplete, cell=cell_autocomplete)
     async def paint(
-        self, interaction: discord.Interaction, card: str, cell: str | None = None
+        self, interaction: discord.Interaction, card: Text, cell: Text | None = None
     ) -> None:
         """Paint a Graffiti card of the display onto the mural."""
 
@@ -249,7 +250,7 @@ class Mural(commands.Cog):
     @mural.command(name="mix")
     @app_commands.describe(paints="Two basic paints, like R+Y")
     @app_commands.autocomplete(paints=mix_autocomplete)
-    async def mix(self, interaction: discord.Interaction, paints: str) -> None:
+    async def mix(self, interaction: discord.Interaction, paints: Text) -> None:
         """Mix two basic paints into one advanced paint (a free action)."""
 
         await play_steps(interaction, [{"type": "mix", "paints": parse_paints(paints)}])
@@ -257,7 +258,7 @@ class Mural(commands.Cog):
     @mural.command(name="technique")
     @app_commands.describe(tile="A revealed Basquiat technique")
     @app_commands.autocomplete(tile=technique_autocomplete)
-    async def technique(self, interaction: discord.Interaction, tile: str) -> None:
+    async def technique(self, interaction: discord.Interaction, tile: Text) -> None:
         """Use a Basquiat technique (1 grafiteiro, once per round)."""
 
         await play_steps(interaction, [{"type": "technique", "tile": parse_technique(tile)}])

@@ -72,7 +72,7 @@ class Scheduler(commands.Cog):
             f"{mentions} ⏰ {title} `{record.id}` is waiting for you: press **My hand** on the "
             "latest board, or `/game hand`."
         )
-        await (await self.channel(record)).send(**Post(content=text).kwargs())
+        await (await self.channel(record)).send(**Post(content=text, pings=users).kwargs())
 
     async def time_out(self, record: GameRecord, now: float) -> None:
         result = await self.service.time_out(record.id, now)

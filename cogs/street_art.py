@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.errors import ServiceError
 from bot.words import WORDS
 from cogs import flows
+from cogs.typed import Text
 from rules.street_art.data import CARDS
 
 GAME_ID = "street-art"
@@ -47,7 +48,7 @@ class StreetArt(commands.Cog):
     @streetart.command(name="play")
     @app_commands.describe(card="A card from your hand")
     @app_commands.autocomplete(card=card_autocomplete)
-    async def play(self, interaction: discord.Interaction, card: str) -> None:
+    async def play(self, interaction: discord.Interaction, card: Text) -> None:
         """Play a card; Fireworks and Brass Band ask their follow-up privately."""
 
         read = await flows.my_game(interaction, GAME_ID)

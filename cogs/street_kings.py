@@ -17,6 +17,7 @@ from bot.errors import ServiceError
 from bot.read_model import ReadModel
 from bot.words import street_kings as words
 from cogs import flows
+from cogs.typed import Text
 from rules.street_kings.data import CARS, LOCATIONS, UPGRADES
 from rules.street_kings.table import NOZ_POLICIES
 
@@ -193,7 +194,7 @@ class StreetKings(commands.Cog):
     @app_commands.rename(choice="class")
     @app_commands.describe(choice="D, C, B or A (with custom_finish_line: a space 10–24)")
     @app_commands.autocomplete(choice=autocomplete("class", "finish_line"))
-    async def race_class(self, interaction: discord.Interaction, choice: str) -> None:
+    async def race_class(self, interaction: discord.Interaction, choice: Text) -> None:
         """Choose this round's race class (first player)."""
         typed = choice.strip().upper()
         action = (
@@ -217,9 +218,9 @@ class StreetKings(commands.Cog):
     async def shop(
         self,
         interaction: discord.Interaction,
-        sell: str | None = None,
-        buy: str | None = None,
-        car: str | None = None,
+        sell: Text | None = None,
+        buy: Text | None = None,
+        car: Text | None = None,
     ) -> None:
         """Go to the shop; then sell upgrades and buy one (or use the panel it shows)."""
         read = await flows.my_game(interaction, GAME_ID)
@@ -251,7 +252,7 @@ class StreetKings(commands.Cog):
         buy=autocomplete("buy_car", "buy_nothing"),
     )
     async def dealer(
-        self, interaction: discord.Interaction, sell: str | None = None, buy: str | None = None
+        self, interaction: discord.Interaction, sell: Text | None = None, buy: Text | None = None
     ) -> None:
         """Go to the dealership; then sell a car and buy one (or use the panel it shows)."""
 
@@ -267,7 +268,7 @@ class StreetKings(commands.Cog):
     @kings.command(name="show")
     @app_commands.describe(car="The car to park at the car show for its beauty in credits")
     @app_commands.autocomplete(car=autocomplete("show"))
-    async def show(self, interaction: discord.Interaction, car: str) -> None:
+    async def show(self, interaction: discord.Interaction, car: Text) -> None:
         """Send a car to the car show: earn its beauty; it sits out this round."""
         await act(interaction, {"type": "show", "car": car_id(car)})
 
@@ -279,7 +280,7 @@ class StreetKings(commands.Cog):
     async def location(
         self,
         interaction: discord.Interaction,
-        card: str | None = None,
+        card: Text | None = None,
         spot: app_commands.Range[int, 1, 2] | None = None,
     ) -> None:
         """Draw a location card, then place one of yours face down on an empty spot."""
@@ -296,7 +297,7 @@ class StreetKings(commands.Cog):
     @kings.command(name="qualify")
     @app_commands.describe(lane="A free lane on the starting grid (1 moves first)")
     @app_commands.autocomplete(lane=autocomplete("qualify"))
-    async def qualify(self, interaction: discord.Interaction, lane: str) -> None:
+    async def qualify(self, interaction: discord.Interaction, lane: Text) -> None:
         """Qualify for the race in a free lane; you keep taking actions."""
 
         def action() -> dict[str, Any]:
@@ -314,14 +315,14 @@ class StreetKings(commands.Cog):
     @kings.command(name="race")
     @app_commands.describe(car="The car you race this round (the race class or one below)")
     @app_commands.autocomplete(car=autocomplete("race"))
-    async def race(self, interaction: discord.Interaction, car: str) -> None:
+    async def race(self, interaction: discord.Interaction, car: Text) -> None:
         """Choose the car you race; your crew join it."""
         await act(interaction, {"type": "race", "car": car_id(car)})
 
     @kings.command(name="noz")
     @app_commands.describe(policy="ask, first chance or never; when asked in a race: fire or keep")
     @app_commands.autocomplete(policy=noz_choices)
-    async def noz(self, interaction: discord.Interaction, policy: str) -> None:
+    async def noz(self, interaction: discord.Interaction, policy: Text) -> None:
         """Set your NOZ policy, or answer the NOZ question of a race."""
 
         def action() -> dict[str, Any]:

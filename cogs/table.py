@@ -12,6 +12,7 @@ from bot.read_model import ReadModel
 from bot.store.base import ACTIVE
 from cogs import flows, messages
 from cogs.messages import Post
+from cogs.typed import GameRef, OptionsText
 from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
@@ -50,11 +51,16 @@ class Table(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @commands.Cog.listener("on_interaction")
+    async def on_stray_component(self, interaction: discord.Interaction) -> None:
+        """Clicks no item of ours takes are answered here (``flows.answer_stray``)."""
+        await flows.answer_stray(interaction)
+
     @game.command(name="new")
     @app_commands.describe(game="Which game to play", options="Game options, e.g. two_players=true")
     @app_commands.choices(game=GAME_CHOICES)
     async def new(
-        self, interaction: discord.Interaction, game: str, options: str | None = None
+        self, interaction: discord.Interaction, game: str, options: OptionsText | None = None
     ) -> None:
         """Open a new game in this channel; others join with the button or /game join."""
 
@@ -63,7 +69,7 @@ class Table(commands.Cog):
     @game.command(name="join")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def join(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def join(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Take a seat in the game waiting for players here."""
 
         await flows.join(interaction, game)
@@ -71,21 +77,21 @@ class Table(commands.Cog):
     @game.command(name="leave")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def leave(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def leave(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Leave your game here (once it has started, an AI plays your seat)."""
         await flows.leave(interaction, game)
 
     @game.command(name="start")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def start(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def start(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Start your game (host only)."""
         await flows.start(interaction, game)
 
     @game.command(name="board")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def board(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def board(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Show the current board of your game (only to you)."""
 
         service = flows.service_of(interaction)
@@ -95,7 +101,7 @@ class Table(commands.Cog):
     @game.command(name="hand")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def hand(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def hand(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Your private hand, with your moves (only you see it)."""
 
         service = flows.service_of(interaction)
@@ -105,7 +111,7 @@ class Table(commands.Cog):
     @game.command(name="status")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def status(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Who is playing, whose turn it is, and the game's options."""
 
         service = flows.service_of(interaction)
@@ -153,7 +159,7 @@ class Table(commands.Cog):
     @game.command(name="history")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def history(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """What happened so far, replayed from the game's log (only you see it)."""
 
         service = flows.service_of(interaction)
@@ -176,7 +182,10 @@ class Table(commands.Cog):
     )
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def settings(
-        self, interaction: discord.Interaction, options: str | None = None, game: str | None = None
+        self,
+        interaction: discord.Interaction,
+        options: OptionsText | None = None,
+        game: GameRef | None = None,
     ) -> None:
         """Show a game's options, or change them before it starts (host)."""
 
@@ -195,7 +204,7 @@ class Table(commands.Cog):
     @game.command(name="abandon")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def abandon(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def abandon(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """End a game without a result (host, or anyone with Manage Server)."""
 
         service = flows.service_of(interaction)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import logging
 import sys
 from pathlib import Path
 
-import discord
-
 from bot.config import Settings
+from bot.demo import run_demo
 from bot.errors import ServiceError
+from bot.options import parse_options
+from bot.pool import WorkerPool
 from bot.store import StoreError, open_store
 
 NO_TOKEN = """\
@@ -43,34 +45,18 @@ def preflight(settings: Settings) -> None:
         raise SystemExit(1) from error
 
 
-def run(settings: Settings) -> None:
-    from bot.app import TabletopBot
+#: The Discord layer's entry point (``main(command, settings, guild_id)``), named, not imported:
+#: it is loaded only when ``run`` or ``sync`` asks for it, so bot/ never imports Discord or cogs.
+DISCORD_ENTRY = "cogs.app"
 
+
+def discord_command(command: str, settings: Settings, guild_id: str = "") -> None:
+    """``run`` or ``sync``: check the token and the store, then hand over to the Discord layer."""
     preflight(settings)
-    TabletopBot(settings).run(
-        settings.discord_token, log_level=logging.getLevelName(settings.log_level)
-    )
-
-
-async def sync(settings: Settings, guild_id: str) -> None:
-    from bot.app import TabletopBot
-
-    bot = TabletopBot(settings)
-    async with bot:
-        await bot.login(settings.discord_token)
-        guild = discord.Object(int(guild_id)) if guild_id else None
-        if guild is not None:
-            bot.tree.copy_global_to(guild=guild)
-        commands = await bot.tree.sync(guild=guild)
-        where = f"guild {guild_id}" if guild_id else "all servers (may take up to an hour to show)"
-        print(f"Synced {len(commands)} commands to {where}: {', '.join(c.name for c in commands)}")
+    importlib.import_module(DISCORD_ENTRY).main(command, settings, guild_id)
 
 
 def demo(settings: Settings, game: str, players: int, seed: str, options: str = "") -> None:
-    from bot.demo import run_demo
-    from bot.options import parse_options
-    from bot.pool import WorkerPool
-
     try:
         result = asyncio.run(
             run_demo(
@@ -113,10 +99,10 @@ def main(argv: list[str] | None = None) -> None:
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     if args.command == "run":
-        run(settings)
+        discord_command("run", settings)
     elif args.command == "sync":
-        preflight(settings)
-        asyncio.run(sync(settings, args.guild if args.guild is not None else settings.dev_guild_id))
+        guild = args.guild if args.guild is not None else settings.dev_guild_id
+        discord_command("sync", settings, guild)
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
         demo(settings, args.game, args.players, args.seed, args.options)

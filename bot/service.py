@@ -11,13 +11,15 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import defaultdict
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from bot.ai import RandomAgent
 from bot.errors import ServiceError, StaleRequest
+from bot.read_model import ReadModel, not_active_message, turn_steps, turn_version
 from bot.store.base import (
     ABANDONED,
     ACTIVE,
@@ -25,6 +27,7 @@ from bot.store.base import (
     LOBBY,
     OPEN_STATUSES,
     GameRecord,
+    LoggedAction,
     Seat,
     Store,
     VersionConflict,
@@ -58,9 +61,15 @@ class MoveResult:
     AI decided because their time ran out."""
 
     record: GameRecord
+    engine: Game
     steps: list[Step] = field(default_factory=list)
     told: list[Step] = field(default_factory=list)
     timed_out: list[str] = field(default_factory=list)
+
+    @cached_property
+    def read(self) -> ReadModel:
+        """The game as the change left it, for the cogs to show (read once the change is over)."""
+        return ReadModel(self.record, self.engine)
 
     @property
     def finished(self) -> bool:
@@ -82,6 +91,20 @@ def is_standing_order(game: Game, action: dict[str, Any]) -> bool:
     Games without standing orders need not say anything."""
     check = getattr(game, "is_standing_order", None)
     return bool(check and check(action))
+
+
+def replay(game: Game, record: GameRecord, rows: list[LoggedAction]) -> tuple[list[Step], bool]:
+    """Every step of the log played from the game's start, and whether the replay lands exactly
+    on the stored snapshot (pure work on its own objects: it runs in a worker thread)."""
+    state = game.start([seat.user for seat in record.seats], record.seed, record.options)
+    steps = []
+    try:
+        for row in rows:
+            state, events = game.play(state, row.player, row.action)
+            steps.append(Step(row.player, row.action, events))
+    except IllegalAction:
+        return steps, False
+    return steps, game.dump(state) == record.state
 
 
 def new_game_id() -> str:
@@ -111,43 +134,38 @@ class GameService:
         self.agent = agent or RandomAgent()
         self.seed_factory = seed_factory
         self._clock = clock
-        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        #: One lock per game being changed; a lock nobody holds or waits for is dropped.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     # -- reading -------------------------------------------------------------------------
 
     def engine(self, record: GameRecord) -> Game:
         return self.games[record.game]
 
+    def read(self, record: GameRecord) -> ReadModel:
+        """The one object a cog reads a game from: state, names, views, legal actions."""
+        return ReadModel(record, self.engine(record))
+
+    # The pieces of one read model, for callers that need only one (tests, the demo, benches).
+
     def state(self, record: GameRecord) -> Any:
-        if record.state is None:
-            raise ServiceError(
-                f"Game {record.id} has not started yet — the host can `/game start`."
-            )
-        return self.engine(record).load(record.state)
+        return self.read(record).load()
 
     def names(self, record: GameRecord) -> dict[str, str]:
-        return {seat.user: seat.name or seat.user for seat in record.seats}
+        return self.read(record).names
 
     def view(self, record: GameRecord, player: str | None) -> dict[str, Any]:
-        """The engine's view for ``player`` with display names added for renderers."""
-        view = self.engine(record).view(self.state(record), player)
-        view["names"] = self.names(record)
-        return view
+        """The engine's view for ``player``, as the engine returned it (names travel apart)."""
+        return self.read(record).view(player)
 
     def legal(self, record: GameRecord, player: str) -> list[dict[str, Any]]:
-        if record.status != ACTIVE:
-            return []
-        return self.engine(record).legal(self.state(record), player)
+        return self.read(record).legal(player)
 
     def to_move(self, record: GameRecord) -> list[str]:
-        if record.status != ACTIVE:
-            return []
-        return self.engine(record).to_move(self.state(record))
+        return self.read(record).to_move
 
     def outcome(self, record: GameRecord) -> Outcome | None:
-        if record.state is None:
-            return None
-        return self.engine(record).outcome(self.state(record))
+        return self.read(record).outcome
 
     async def history(self, record: GameRecord) -> list[Step]:
         """Every step of a game, replayed from its seed and action log.
@@ -157,16 +175,9 @@ class GameService:
         """
         if record.state is None:
             return []
-        game = self.engine(record)
-        state = game.start([seat.user for seat in record.seats], record.seed, record.options)
-        steps = []
-        try:
-            for row in await self.store.actions(record.id):
-                state, events = game.play(state, row.player, row.action)
-                steps.append(Step(row.player, row.action, events))
-            exact = game.dump(state) == record.state
-        except IllegalAction:
-            exact = False
+        rows = await self.store.actions(record.id)
+        # A long game replays for a good part of a second: never on the event loop.
+        steps, exact = await asyncio.to_thread(replay, self.engine(record), record, rows)
         if not exact:
             log.error("game %s: replaying the log does not reproduce the snapshot", record.id)
             raise ServiceError(f"Game `{record.id}`: its history could not be replayed exactly.")
@@ -180,6 +191,16 @@ class GameService:
                 f"There is no game `{game_id}` on this server — `/game list` shows them."
             )
         return record
+
+    async def remember_message(
+        self, record: GameRecord, kind: str, channel: str, message: str
+    ) -> None:
+        """Remember the newest message of ``kind`` (a lobby, say) posted for a game."""
+        await self.store.save_message(record.id, kind, channel, message)
+
+    async def message_of(self, record: GameRecord, kind: str) -> tuple[str, str] | None:
+        """(channel id, message id) of the newest message of ``kind`` posted for a game."""
+        return await self.store.get_message(record.id, kind)
 
     async def channel_games(self, guild: str, channel: str) -> list[GameRecord]:
         return await self.store.games_in_channel(guild, channel)
@@ -271,13 +292,26 @@ class GameService:
         return await self._save_lobby(record, f"{user} added an AI")
 
     async def leave(
-        self, guild: str, channel: str, user: str, ref: str | None = None
+        self,
+        guild: str,
+        channel: str,
+        user: str,
+        ref: str | None = None,
+        *,
+        lobby_only: bool = False,
     ) -> MoveResult:
-        """Leave a lobby (the host's role passes on), or hand an active seat to the AI."""
+        """Leave a lobby (the host's role passes on), or hand an active seat to the AI.
+        ``lobby_only``: the request came from a lobby's button, which never acts on the game
+        that lobby became."""
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             seat = record.seat_of(user)
             if seat is None or seat.ai:
                 raise ServiceError(f"You are not in game `{record.id}`.")
+            if lobby_only and record.status != LOBBY:
+                raise ServiceError(
+                    f"That lobby is closed: game `{record.id}` has started. To hand your seat "
+                    "to an AI, use `/game leave`."
+                )
             if record.status == LOBBY:
                 record.seats.remove(seat)
                 humans = [s for s in record.seats if not s.ai]
@@ -285,7 +319,7 @@ class GameService:
                     record.status = ABANDONED
                 elif record.host == user:
                     record.host = humans[0].user
-                return MoveResult(await self._save_lobby(record, f"{user} left"))
+                return self._result(await self._save_lobby(record, f"{user} left"))
             if record.status != ACTIVE:
                 raise ServiceError(f"Game `{record.id}` is over already.")
             seat.ai = True
@@ -297,7 +331,7 @@ class GameService:
                 record.status = ABANDONED
             self._arm_timers(record)
             record = await self._save_lobby(record, f"{user} left; the AI took the seat")
-            result = MoveResult(record)
+            result = self._result(record)
             await self._run_ai(record, result)
             return result
 
@@ -342,7 +376,7 @@ class GameService:
             record.status = ACTIVE
             self._arm_timers(record)
             record = await self._save_lobby(record, "started")
-            result = MoveResult(record)
+            result = self._result(record)
             await self._run_ai(record, result)
             return result
 
@@ -377,11 +411,11 @@ class GameService:
         """
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             for _attempt in range(3):
-                if expected_version is not None and record.version != expected_version:
+                if expected_version is not None and turn_version(record) != expected_version:
                     raise StaleRequest(record)
                 if record.status != ACTIVE:
                     raise ServiceError(self._not_active_message(record))
-                result = MoveResult(record)
+                result = self._result(record)
                 step = self._apply(record, user, action)
                 try:
                     await self._commit(record, step, result)
@@ -394,21 +428,11 @@ class GameService:
             raise ServiceError("The game was busy; please try that again.")
 
     def refusal(self, record: GameRecord, user: str, action: dict[str, Any]) -> str | None:
-        """Why the rules would refuse ``action`` by ``user`` now, or ``None`` if they would
-        accept it: a dry run, nothing is stored."""
-        try:
-            self.engine(record).play(self.state(record), user, action)
-        except IllegalAction as error:
-            return error.reason
-        return None
+        """Why the rules would refuse ``action`` by ``user`` now (``ReadModel.refusal``)."""
+        return self.read(record).refusal(user, action)
 
     def turn_message(self, record: GameRecord) -> str:
-        names = self.names(record)
-        waiting = [names.get(p, p) for p in self.to_move(record)]
-        if not waiting:
-            return self._not_active_message(record)
-        verb = "turn" if len(waiting) == 1 else "turns"
-        return f"It is {' and '.join(waiting)}'s {verb}."
+        return self.read(record).turn_message()
 
     def _apply(self, record: GameRecord, user: str, action: dict[str, Any]) -> Step:
         """Play ``action`` on the record's state (in memory; ``_commit`` persists it)."""
@@ -428,19 +452,23 @@ class GameService:
             record.status = FINISHED
         return Step(user, action, events, standing)
 
-    async def _commit(self, record: GameRecord, step: Step, result: MoveResult) -> None:
+    async def _commit(self, record: GameRecord, step: Step, result: MoveResult) -> bool:
         """Persist one step (CAS on the version) and keep the journal of the turn in progress:
         while the same player alone still owes a decision the step waits in the journal;
         once the turn is over, the journal and the step are told and the journal is emptied.
         A step whose events start a new turn (``{"type": "turn"}``) ends the turn even when the
-        same player moves again (everyone else has passed, say)."""
+        same player moves again (everyone else has passed, say). Returns whether a turn ended.
+
+        A standing order is counted in the journal, never told, so the turn's version
+        (``turn_version``) stays: the mover's open panel remains valid."""
         expected, journal = record.version, record.journal
         entry = {"player": step.player, "action": step.action, "events": step.events}
         new_turn = any(event.get("type") == "turn" for event in step.events)
         turn_over = record.status != ACTIVE or self.to_move(record) != [step.player] or new_turn
         timers = record.remind_at, record.deadline
-        if step.standing:  # the turn in progress, its journal and its clock go on untouched
+        if step.standing:  # the turn in progress, its steps and its clock go on untouched
             turn_over = False
+            record.journal = [*journal, {"player": step.player, "standing": True}]
         else:
             record.journal = [] if turn_over else [*journal, entry]
             self._arm_timers(record)
@@ -455,8 +483,10 @@ class GameService:
         log.info("game %s v%d: %s %s", record.id, record.version, step.player, step.action)
         result.steps.append(step)
         if turn_over:
-            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in journal)
+            told = turn_steps(journal)
+            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told)
             result.told.append(step)
+        return turn_over
 
     async def _run_ai(self, record: GameRecord, result: MoveResult) -> None:
         """Let AI seats decide until a human owes a decision or the game ends."""
@@ -477,8 +507,7 @@ class GameService:
     # -- time: reminders and timeouts -----------------------------------------------------
 
     def waiting_humans(self, record: GameRecord) -> list[str]:
-        seats = {seat.user: seat for seat in record.seats}
-        return [p for p in self.to_move(record) if p in seats and not seats[p].ai]
+        return self.read(record).waiting_humans
 
     def _arm_timers(self, record: GameRecord) -> None:
         """Restart the clock whenever the game moves: a reminder, then a deadline, for the
@@ -502,11 +531,12 @@ class GameService:
         return self.waiting_humans(record)
 
     async def time_out(self, game_id: str, now: float) -> MoveResult:
-        """The deadline passed: each human who owes a decision has it taken by the AI (their
-        seat stays theirs for the next turn), then AI seats play on as usual."""
-        async with self._locks[game_id]:
+        """The deadline passed: each human who owes a decision has the turn they owe finished
+        by the AI, which then hands back (their seat stays theirs for their next turn, even
+        one that follows at once), then AI seats play on as usual."""
+        async with self._lock(game_id):
             record = await self.get(game_id)
-            result = MoveResult(record)
+            result = self._result(record)
             if record.status != ACTIVE or record.deadline is None or record.deadline > now:
                 return result  # someone moved meanwhile: the clock was restarted
             game = self.engine(record)
@@ -517,7 +547,8 @@ class GameService:
                     if record.status != ACTIVE or player not in game.to_move(state):
                         break
                     action = self.agent.choose(game, state, player)
-                    await self._commit(record, self._apply(record, player, action), result)
+                    if await self._commit(record, self._apply(record, player, action), result):
+                        break
             await self._run_ai(record, result)
             log.info("game %s: timed out %s", record.id, result.timed_out)
             return result
@@ -534,7 +565,7 @@ class GameService:
 
         async def __aenter__(self) -> GameRecord:
             record = await self._resolver()
-            self._lock = self._service._locks[record.id]
+            self._lock = self._service._lock(record.id)
             await self._lock.acquire()
             # Re-read under the lock: the record may have changed while we waited.
             return await self._service.get(record.id)
@@ -542,6 +573,16 @@ class GameService:
         async def __aexit__(self, *exc_info: object) -> None:
             assert self._lock is not None
             self._lock.release()
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        """The game's lock, shared by everyone changing it now; kept only while referenced."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def _result(self, record: GameRecord) -> MoveResult:
+        return MoveResult(record, self.engine(record))
 
     def _lock_for_ref(
         self, guild: str, channel: str, user: str, ref: str | None
@@ -600,8 +641,4 @@ class GameService:
             raise ServiceError(f"Only the host ({host}) can {what}.")
 
     def _not_active_message(self, record: GameRecord) -> str:
-        if record.status == LOBBY:
-            return f"Game `{record.id}` has not started yet — the host can `/game start`."
-        if record.status == FINISHED:
-            return f"Game `{record.id}` is over — `/game new` starts another."
-        return f"Game `{record.id}` was abandoned — `/game new` starts another."
+        return not_active_message(record)

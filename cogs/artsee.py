@@ -2,7 +2,7 @@
 
 Each command is one action (or a compound of two small decisions, like card and column) sent
 through ``flows.play``; the rules check it, so a refusal is the rules' own sentence. Choices come
-from ``service.legal`` and the caller's view, labelled by ``bot.words.artsee``.
+from the caller's legal actions and view (the game's read model), labelled by ``bot.words.artsee``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.errors import ServiceError
 from bot.words import artsee as words
 from cogs import flows
+from cogs.typed import Text
 from rules.artsee.data import CATEGORY_NAMES, EXHIBITS
 
 GAME_ID = "artsee"
@@ -27,12 +28,11 @@ NO_MORE = "none"
 async def my_view(interaction: discord.Interaction) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The caller's own view and legal actions (empty ones if they have no ArtSee game here)."""
     try:
-        record = await flows.my_game(interaction, GAME_ID)
+        read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return {}, []
-    service = flows.service_of(interaction)
     _, _, user = flows.where(interaction)
-    return service.view(record, user), service.legal(record, user)
+    return read.view(user), read.legal(user)
 
 
 def matching(
@@ -174,24 +174,16 @@ class ArtSee(commands.Cog):
         self.bot = bot
 
     async def _play(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
-        async def flow() -> None:
-            record = await flows.my_game(interaction, GAME_ID)
-            await flows.play(interaction, action, ref=record.id)
-
-        await flows.guard(interaction, flow())
+        await flows.play(interaction, await flows.my_game(interaction, GAME_ID), action)
 
     @artsee.command(name="play")
     @app_commands.describe(
         card="An exhibit from your hand", column="A column number, or left/right for a new one"
     )
     @app_commands.autocomplete(card=card_autocomplete, column=column_autocomplete)
-    async def play(self, interaction: discord.Interaction, card: str, column: str) -> None:
+    async def play(self, interaction: discord.Interaction, card: Text, column: Text) -> None:
         """Play an exhibit from your hand onto a column, or into a new column at an end."""
-        try:
-            target = column_value(column)
-        except ServiceError as error:
-            await flows.reply_error(interaction, error.message)
-            return
+        target = column_value(column)
         await self._play(interaction, {"type": "play", "card": card.strip(), "column": target})
 
     @artsee.command(name="claim")
@@ -201,7 +193,7 @@ class ArtSee(commands.Cog):
     )
     @app_commands.autocomplete(token=token_autocomplete, slot=slot_autocomplete)
     async def claim(
-        self, interaction: discord.Interaction, token: str, slot: str | None = None
+        self, interaction: discord.Interaction, token: Text, slot: Text | None = None
     ) -> None:
         """Claim a masterpiece after playing an exhibit (or claim none)."""
         token = token.strip().upper()
@@ -210,11 +202,7 @@ class ArtSee(commands.Cog):
             return
         action: dict[str, Any] = {"type": "claim", "token": token}
         if slot is not None:
-            try:
-                action["slot"] = whole_number(slot, "slot")
-            except ServiceError as error:
-                await flows.reply_error(interaction, error.message)
-                return
+            action["slot"] = whole_number(slot, "slot")
         await self._play(interaction, action)
 
     @artsee.command(name="draw")
@@ -232,17 +220,12 @@ class ArtSee(commands.Cog):
     @artsee.command(name="welcome")
     @app_commands.describe(column="Your column with a matching front card (or none)")
     @app_commands.autocomplete(column=welcome_autocomplete)
-    async def welcome(self, interaction: discord.Interaction, column: str) -> None:
+    async def welcome(self, interaction: discord.Interaction, column: Text) -> None:
         """Welcome a visitor on one of your matching front cards, when you are asked."""
         if column.strip().lower() == NO_MORE:
             await self._play(interaction, {"type": "enough"})
             return
-        try:
-            number = whole_number(column, "column")
-        except ServiceError as error:
-            await flows.reply_error(interaction, error.message)
-            return
-        await self._play(interaction, {"type": "welcome", "column": number})
+        await self._play(interaction, {"type": "welcome", "column": whole_number(column, "column")})
 
     @artsee.command(name="visitors")
     @app_commands.describe(policy="always (the default), never, or ask me each time")

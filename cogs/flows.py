@@ -1,8 +1,9 @@
 """Interaction flows shared by slash commands and components.
 
-Each flow validates through the service, answers within Discord's 3 seconds (an answer, or a
-defer before rendering), then renders off the loop and follows up. Every failure reaches the
-user as an ephemeral sentence; nothing here knows a rule.
+Acknowledge first: an interaction that changes a game or draws a picture gets its first response
+(a defer, a deferred update of the clicked message, or the answer itself) before any store write
+or render, so no wait for the store or the renderer is one the player sees as "This interaction
+failed". Every failure reaches the user as an ephemeral sentence; nothing here knows a rule.
 """
 
 from __future__ import annotations
@@ -14,15 +15,19 @@ from typing import Any
 import discord
 
 from bot.errors import ServiceError, StaleRequest
+from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
 from bot.store.base import GameRecord
 from bot.words import WORDS
 from cogs import messages
+from cogs.items import PICK, Click, parse
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
+#: The kind under which the newest lobby message of a game is remembered.
+LOBBY_MESSAGE = "lobby"
 OOPS = (
     "Something went wrong on our side. `/game board` shows where the game stands; please try again."
 )
@@ -42,25 +47,85 @@ def display_name(interaction: discord.Interaction) -> str:
     return interaction.user.display_name[:64]
 
 
-async def my_game(interaction: discord.Interaction, game_id: str) -> GameRecord:
+async def my_game(interaction: discord.Interaction, game_id: str) -> ReadModel:
     """The caller's game in this channel, which must be ``game_id``: a game's own slash group
     acts only on that game (another game here has its own commands)."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
-    record = await service.resolve(guild, channel, user)
-    if record.game != game_id:
-        title, wanted = service.engine(record).title, service.games[game_id].title
-        raise ServiceError(f"Your game here is {title}, not {wanted} — use its own commands.")
-    return record
+    read = service.read(await service.resolve(guild, channel, user))
+    if read.record.game != game_id:
+        wanted = service.games[game_id].title
+        raise ServiceError(f"Your game here is {read.title}, not {wanted} — use its own commands.")
+    return read
 
 
-async def send(interaction: discord.Interaction, post: Post, *, ephemeral: bool = False) -> None:
-    """Answer the interaction, or follow up if it was answered already."""
+#: ``interaction.extras`` keys: whether a "thinking…" message waits for its first follow-up
+#: (and if so, whether it is private), and whether the interaction expired before our answer.
+THINKING = "tabletop.thinking"
+EXPIRED = "tabletop.expired"
+
+
+def expired(error: discord.NotFound) -> bool:
+    return error.code == UNKNOWN_INTERACTION
+
+
+async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
+    """The first response, before any store write or render: a deferred update of the clicked
+    message for a component, else a "thinking…" message (``private``: only the user sees it).
+
+    If Discord says the interaction expired, the work goes on (a move must still be posted):
+    ``send`` then posts public messages to the channel and drops private ones.
+    """
+    if interaction.response.is_done() or interaction.extras.get(EXPIRED):
+        return
+    try:
+        if interaction.type == discord.InteractionType.component and not private:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(thinking=True, ephemeral=private)
+            interaction.extras[THINKING] = private
+    except discord.NotFound as error:
+        if not expired(error):
+            raise
+        log.warning("interaction %s expired before we could acknowledge it", interaction.id)
+        interaction.extras[EXPIRED] = True
+
+
+async def send(
+    interaction: discord.Interaction, post: Post, *, ephemeral: bool = False
+) -> discord.Message | None:
+    """Answer the interaction, or follow up if it was acknowledged; returns the message sent.
+
+    The first follow-up after a "thinking…" defer replaces that message and keeps its
+    visibility, so an answer of the other kind (a refusal after a public defer) deletes it
+    first and follows up on its own.
+    """
     kwargs = post.kwargs()
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs, ephemeral=ephemeral)
-    else:
+    if interaction.extras.get(EXPIRED):
+        if ephemeral or interaction.channel is None:
+            log.warning("interaction %s expired; a private answer is dropped", interaction.id)
+            return None
+        log.warning("interaction %s expired; posting in its channel instead", interaction.id)
+        return await interaction.channel.send(**kwargs)  # type: ignore[union-attr]
+    if not interaction.response.is_done():
         await interaction.response.send_message(**kwargs, ephemeral=ephemeral)
+        return None
+    thinking = interaction.extras.pop(THINKING, None)
+    if thinking is not None and thinking != ephemeral:
+        await interaction.delete_original_response()
+    return await interaction.followup.send(**kwargs, ephemeral=ephemeral, wait=True)
+
+
+async def update(interaction: discord.Interaction, **fields: Any) -> None:
+    """Edit the clicked message (a lobby, a hand panel), after a deferred update or as the
+    answer itself."""
+    fields.setdefault("allowed_mentions", messages.NO_PINGS)
+    if interaction.extras.get(EXPIRED):
+        log.warning("interaction %s expired; its message stays as it was", interaction.id)
+    elif interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
 
 
 async def reply_error(interaction: discord.Interaction, message: str) -> None:
@@ -68,20 +133,26 @@ async def reply_error(interaction: discord.Interaction, message: str) -> None:
 
 
 async def guard(interaction: discord.Interaction, flow: Awaitable[Any]) -> None:
-    """Run a flow; turn every failure into an ephemeral sentence (never "interaction failed")."""
+    """Run a component's flow; turn every failure into an ephemeral sentence (never "This
+    interaction failed"). Slash commands need no guard: their errors reach ``GameTree``."""
     try:
         await flow
-    except StaleRequest as stale:
-        await show_board(interaction, stale.record, note=stale.message)
-    except ServiceError as error:
+    except Exception as error:
+        await report(interaction, error)
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the user about a failed interaction in a sentence: the service's own words, the
+    current board for an out-of-date click, an apology for a crash (which is logged)."""
+    if isinstance(error, StaleRequest):
+        await show_board(interaction, error.record, note=error.message)
+    elif isinstance(error, ServiceError):
         await reply_error(interaction, error.message)
-    except discord.NotFound as error:
-        if not expired(error):
-            raise
-        # The 3-second window or the 15-minute token ran out; the game itself goes on.
+    elif isinstance(error, discord.NotFound) and expired(error):
+        # The 15-minute token ran out; the game itself goes on.
         log.warning("interaction %s expired before we answered", interaction.id)
-    except Exception:
-        log.exception("unexpected error in interaction %s", interaction.id)
+    else:
+        log.exception("unexpected error in interaction %s", interaction.id, exc_info=error)
         try:
             await reply_error(interaction, OOPS)
         except discord.HTTPException:
@@ -95,15 +166,14 @@ async def show_board(
     interaction: discord.Interaction, record: GameRecord, note: str | None = None
 ) -> None:
     """The current board, privately (Board button, `/game board`, out-of-date clicks)."""
-    service = service_of(interaction)
+    read = service_of(interaction).read(record)
     if record.state is None:
-        await send(interaction, messages.lobby_post(service, record, note), ephemeral=True)
+        await send(interaction, messages.lobby_post(read, note), ephemeral=True)
         return
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    post = await messages.board_post(service, record, [], headline=note)
-    post.content = None  # a private copy pings nobody
-    await interaction.followup.send(**post.kwargs(), ephemeral=True)
+    await acknowledge(interaction, private=True)
+    post = await messages.board_post(read, [], headline=note)
+    post.content, post.pings = None, []  # a private copy pings nobody
+    await send(interaction, post, ephemeral=True)
 
 
 async def show_hand(interaction: discord.Interaction, record: GameRecord) -> None:
@@ -116,7 +186,9 @@ async def show_hand(interaction: discord.Interaction, record: GameRecord) -> Non
         )
     if record.state is None:
         raise ServiceError(f"Game `{record.id}` has not started yet — the host can `/game start`.")
-    await send(interaction, await messages.hand_panel(service, record, user), ephemeral=True)
+    await acknowledge(interaction, private=True)
+    panel = await messages.hand_panel(service.read(record), user)
+    await send(interaction, panel, ephemeral=True)
 
 
 async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
@@ -129,89 +201,55 @@ async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
 # -- changing --------------------------------------------------------------------------------
 
 
-def expired(error: discord.NotFound) -> bool:
-    return error.code == UNKNOWN_INTERACTION
-
-
 async def publish(
-    interaction: discord.Interaction,
-    result: MoveResult,
-    headline: str | None = None,
-    *,
-    answered: bool = True,
+    interaction: discord.Interaction, result: MoveResult, headline: str | None = None
 ) -> None:
-    """Post the public board for a finished turn (or the game's start or end).
-
-    The move is already stored: if the interaction expired before we could answer it
-    (``answered`` false, or the defer fails with 10062), the board goes to the channel
-    directly, so the table still sees the turn.
-    """
-    service = service_of(interaction)
-    if answered and not interaction.response.is_done():
-        try:
-            await interaction.response.defer(thinking=True)
-        except discord.NotFound as error:
-            if not expired(error):
-                raise
-            answered = False
-    post = await messages.board_post(service, result.record, result.told, headline)
-    if answered:
-        await interaction.followup.send(**post.kwargs())
-        return
-    log.warning(
-        "interaction %s expired; posting game %s in its channel", interaction.id, result.record.id
-    )
-    if interaction.channel is not None:
-        await interaction.channel.send(**post.kwargs())  # type: ignore[union-attr]
+    """Post the public board for a finished turn (or the game's start or end). The move is
+    stored already: if the interaction expired, the board goes to the channel directly, so
+    the table still sees the turn."""
+    await acknowledge(interaction)
+    post = await messages.board_post(result.read, result.told, headline)
+    await send(interaction, post)
 
 
 async def play(
     interaction: discord.Interaction,
+    read: ReadModel,
     action: dict[str, Any],
     *,
-    ref: str | None = None,
     expected_version: int | None = None,
     from_panel: bool = False,
 ) -> None:
-    """Apply a move; publish the board when the turn is over, else show the next choice."""
+    """Apply a move to the game ``read`` shows; publish the board when the turn is over, else
+    show the next choice."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
-    if not from_panel:
-        record = await service.resolve(guild, channel, user, ref)
-        if record.journal and service.to_move(record) == [user]:
-            # Mid-turn (say, a Fireworks victim to choose): a command that continues the turn
-            # is applied; any other brings back the pending choice, saying why, not an error.
-            reason = service.refusal(record, user, action)
-            if reason is not None:
-                note = f"{reason}\n**Finish your turn first.**"
-                panel = await messages.hand_panel(service, record, user, note)
-                await send(interaction, panel, ephemeral=True)
-                return
+    if not from_panel and read.mid_turn and read.to_move == [user]:
+        # Mid-turn (say, a Fireworks victim to choose): a command that continues the turn
+        # is applied; any other brings back the pending choice, saying why, not an error.
+        reason = read.refusal(user, action)
+        if reason is not None:
+            await acknowledge(interaction, private=True)
+            note = f"{reason}\n**Finish your turn first.**"
+            panel = await messages.hand_panel(read, user, note)
+            await send(interaction, panel, ephemeral=True)
+            return
+    await acknowledge(interaction)
+    ref = read.record.id
     result = await service.move(
         guild, channel, user, action, ref=ref, expected_version=expected_version
     )
-    record = result.record
-    names = service.names(record)
-    done = WORDS[record.game].action_label(action, names)
+    after = result.read
     if result.turn_over:
-        answered = True
         if from_panel:
-            try:
-                await interaction.response.edit_message(
-                    content=f"✅ {done}", view=None, attachments=[]
-                )
-            except discord.NotFound as error:
-                if not expired(error):
-                    raise
-                answered = False
-        await publish(interaction, result, answered=answered)
+            done = WORDS[after.record.game].action_label(action, after.names)
+            await update(interaction, content=f"✅ {done}", view=None, attachments=[])
+        await publish(interaction, result)
         return
-    so_far = "\n".join(messages.narrate(service, record, result.steps))
-    panel = await messages.hand_panel(service, record, user, note=so_far)
+    so_far = "\n".join(messages.narrate(after, result.steps))
+    panel = await messages.hand_panel(after, user, note=so_far)
     if from_panel:
-        await interaction.response.edit_message(
-            content=panel.content, view=panel.view, attachments=panel.files
-        )
+        await update(interaction, content=panel.content, view=panel.view, attachments=panel.files)
     else:
         await send(interaction, panel, ephemeral=True)
 
@@ -220,90 +258,173 @@ async def play_index(interaction: discord.Interaction, game: str, index: int, ve
     """A choice on a hand panel: ``index`` into ``legal()`` as it was at ``version``."""
     service = service_of(interaction)
     guild, _, user = where(interaction)
-    record = await service.get(game, guild)
-    if record.version != version:
-        raise StaleRequest(record)
-    legal = service.legal(record, user)
+    read = service.read(await service.get(game, guild))
+    if read.version != version:
+        raise StaleRequest(read.record)
+    legal = read.legal(user)
     if not 0 <= index < len(legal):
-        raise ServiceError(
-            service.turn_message(record) if legal == [] else "That choice is not available."
-        )
-    await play(interaction, legal[index], ref=game, expected_version=version, from_panel=True)
+        raise ServiceError(read.turn_message() if legal == [] else "That choice is not available.")
+    await play(interaction, read, legal[index], expected_version=version, from_panel=True)
 
 
 async def lobby_change(interaction: discord.Interaction, record: GameRecord, note: str) -> None:
     """Show a lobby change on the lobby message itself (buttons) or as a new post (commands)."""
     service = service_of(interaction)
-    post = messages.lobby_post(service, record, note)
+    post = messages.lobby_post(service.read(record), note)
     if interaction.type == discord.InteractionType.component:
-        await interaction.response.edit_message(content=note, embed=post.embed, view=post.view)
+        await update(interaction, content=note, embed=post.embed, view=post.view)
     else:
-        await send(interaction, post)
+        await post_lobby(interaction, record, post)
+
+
+async def post_lobby(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:
+    """A new public lobby message; the newest is remembered so a start can close its buttons."""
+    message = await send(interaction, post)
+    if message is not None:
+        await service_of(interaction).remember_message(
+            record, LOBBY_MESSAGE, str(message.channel.id), str(message.id)
+        )
+
+
+async def close_lobby(interaction: discord.Interaction, read: ReadModel) -> None:
+    """After a start, the lobby shows that the game began and offers no buttons: the one
+    clicked, or for `/game start` the newest lobby message posted."""
+    record = read.record
+    embed = messages.lobby_embed(read)
+    if interaction.type == discord.InteractionType.component:
+        await update(interaction, content=None, embed=embed, view=None)
+        return
+    found = await service_of(interaction).message_of(record, LOBBY_MESSAGE)
+    if found is None or interaction.channel is None:
+        return
+    _, message_id = found
+    lobby = interaction.channel.get_partial_message(int(message_id))  # type: ignore[union-attr]
+    try:
+        await lobby.edit(content=None, embed=embed, view=None, allowed_mentions=messages.NO_PINGS)
+    except discord.HTTPException:  # deleted meanwhile: nothing left to click
+        log.info("game %s: its lobby message %s is gone", record.id, message_id)
+
+
+async def new_game(interaction: discord.Interaction, game: str, options: dict[str, Any]) -> None:
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    await acknowledge(interaction)
+    record = await service.new_game(game, guild, channel, user, display_name(interaction), options)
+    await post_lobby(interaction, record, messages.lobby_post(service.read(record)))
+
+
+async def join(interaction: discord.Interaction, ref: str | None) -> None:
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    await acknowledge(interaction)
+    record = await service.join(guild, channel, user, display_name(interaction), ref)
+    await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
+
+
+async def add_ai(interaction: discord.Interaction, ref: str | None) -> None:
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    await acknowledge(interaction)
+    record = await service.add_ai(guild, channel, user, ref)
+    await lobby_change(interaction, record, "An AI player sat down.")
 
 
 async def start(interaction: discord.Interaction, ref: str | None) -> None:
     service = service_of(interaction)
     guild, channel, user = where(interaction)
+    await acknowledge(interaction)
     result = await service.start(guild, channel, user, ref)
-    record = result.record
-    names = service.names(record)
+    record, names = result.record, result.read.names
     seated = ", ".join(names[s.user] for s in record.seats)
-    headline = f"🎲 **{service.engine(record).title}** begins: {seated}."
-    if interaction.type == discord.InteractionType.component:
-        await interaction.response.edit_message(
-            content=None, embed=messages.lobby_embed(service, record), view=None
-        )
+    headline = f"🎲 **{result.read.title}** begins: {seated}."
+    await close_lobby(interaction, result.read)
     await publish(interaction, result, headline)
 
 
 async def leave(interaction: discord.Interaction, ref: str | None) -> None:
+    """Leave by command, or by a lobby's Leave button (which never leaves a started game)."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
-    result = await service.leave(guild, channel, user, ref)
+    from_lobby = interaction.type == discord.InteractionType.component
+    await acknowledge(interaction)
+    result = await service.leave(guild, channel, user, ref, lobby_only=from_lobby)
     record = result.record
     name = display_name(interaction)
     if record.state is None:
         await lobby_change(interaction, record, f"{name} left.")
         return
     headline = f"{name} left game `{record.id}`; an AI plays their seat."
-    if interaction.type == discord.InteractionType.component:
-        await interaction.response.send_message(f"You left game `{record.id}`.", ephemeral=True)
     await publish(interaction, result, headline)
 
 
-async def on_button(
-    interaction: discord.Interaction, game: str, verb: str, arg: str | None, version: int
-) -> None:
-    async def flow() -> None:
-        service = service_of(interaction)
-        guild, channel, user = where(interaction)
-        if verb == "join":
-            record = await service.join(guild, channel, user, display_name(interaction), game)
-            await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
-        elif verb == "leave":
-            await leave(interaction, game)
-        elif verb == "addai":
-            record = await service.add_ai(guild, channel, user, game)
-            await lobby_change(interaction, record, "An AI player sat down.")
-        elif verb == "start":
-            await start(interaction, game)
-        elif verb == "hand":
-            await show_hand(interaction, await service.get(game, guild))
-        elif verb == "board":
-            record = await service.get(game, guild)
-            note = (
-                "That board is out of date: here is the current one."
-                if record.version != version
-                else None
-            )
-            await show_board(interaction, record, note)
-        elif verb == "rules":
-            await show_rules(interaction, (await service.get(game, guild)).game)
-        elif verb == "act":
-            await play_index(interaction, game, int(arg or -1), version)
-
-    await guard(interaction, flow())
+STRAY = (
+    "That button or menu is not one this bot can use (any more) — `/game board` shows "
+    "your game as it stands."
+)
 
 
-async def on_pick(interaction: discord.Interaction, game: str, index: int, version: int) -> None:
-    await guard(interaction, play_index(interaction, game, index, version))
+def offers(message: discord.Message | None, custom_id: str, kind: int) -> bool:
+    """Whether ``message`` carries a component of type ``kind`` with ``custom_id``: only then
+    does discord.py hand a click to our dynamic items."""
+    stack: list[Any] = list(message.components) if message is not None else []
+    while stack:
+        component = stack.pop()
+        stack.extend(getattr(component, "children", ()))
+        if getattr(component, "custom_id", None) == custom_id and component.type.value == kind:
+            return True
+    return False
+
+
+async def answer_stray(interaction: discord.Interaction) -> None:
+    """Every component interaction our items will not take (an id no template matches, or one
+    the message does not carry: crafted, or left by another version) still gets a sentence,
+    never "This interaction failed"."""
+    if interaction.type != discord.InteractionType.component:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id, kind = str(data.get("custom_id", "")), int(data.get("component_type", 0))
+    if parse(custom_id) is not None and offers(interaction.message, custom_id, kind):
+        return
+    log.info("interaction %s: component %r is none of ours", interaction.id, custom_id[:100])
+    await guard(interaction, reply_error(interaction, STRAY))
+
+
+def picked_index(click: Click) -> int:
+    """The legal-action index a select sent; a crafted value is refused with a sentence."""
+    value = click.values[0] if len(click.values) == 1 else ""
+    if not (value.isascii() and value.isdigit() and len(value) <= 4):
+        raise ServiceError("That choice is not available.")
+    return int(value)
+
+
+async def on_click(interaction: discord.Interaction, click: Click) -> None:
+    """Every button and select of ours (``cogs.items`` forwards here): discord.py only logs a
+    component callback's errors, so the whole click runs inside the guard."""
+    await guard(interaction, dispatch_click(interaction, click))
+
+
+async def dispatch_click(interaction: discord.Interaction, click: Click) -> None:
+    service = service_of(interaction)
+    guild = where(interaction)[0]
+    game, verb, version = click.game, click.verb, click.version
+    if verb == "join":
+        await join(interaction, game)
+    elif verb == "leave":
+        await leave(interaction, game)
+    elif verb == "addai":
+        await add_ai(interaction, game)
+    elif verb == "start":
+        await start(interaction, game)
+    elif verb == "hand":
+        await show_hand(interaction, await service.get(game, guild))
+    elif verb == "board":
+        record = await service.get(game, guild)
+        stale = turn_version(record) != version
+        note = "That board is out of date: here is the current one." if stale else None
+        await show_board(interaction, record, note)
+    elif verb == "rules":
+        await show_rules(interaction, (await service.get(game, guild)).game)
+    elif verb == "act":
+        await play_index(interaction, game, -1 if click.arg is None else click.arg, version)
+    elif verb == PICK:
+        await play_index(interaction, game, picked_index(click), version)

@@ -1,100 +1,163 @@
 """Persistent buttons and selects: all state lives in the custom id, so they survive restarts.
 
-``g:<game id>:<verb>[:<arg>]:<version>`` (DESIGN.md). ``setup_hook`` registers these classes
-with ``add_dynamic_items``; discord.py rebuilds them from any message's custom id on a click.
+This module owns the custom-id codec, ``g:<game id>:<verb>[:<arg>]:<version>`` (DESIGN.md),
+building and parsing it as discord.py's ``dynamic_counter.py`` example does. ``setup_hook``
+registers the item classes with ``add_dynamic_items``; discord.py rebuilds them from any
+message's custom id on a click and they hand the parsed click to the handler the Discord layer
+installed (``bind``), so nothing here imports another cog module.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import discord
 
-from bot.store.base import GameRecord
-from cogs import flows
-
 GAME_ID = r"(?P<game>[a-z0-9]{4,12})"
 BUTTON_VERBS = "join|leave|start|addai|hand|board|rules|act"
+PICK = "pick"
+VERSION = r"(?P<version>[0-9]{1,18})"
+BUTTON_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{BUTTON_VERBS})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
+PICK_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{PICK})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
+TEMPLATES = (re.compile(BUTTON_TEMPLATE), re.compile(PICK_TEMPLATE))
+#: Discord refuses a component whose custom id is longer.
+CUSTOM_ID_LIMIT = 100
+#: Options in one select menu.
+SELECT_LIMIT = 25
 
 
-class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"g:{GAME_ID}:(?P<verb>{BUTTON_VERBS})(?::(?P<arg>[0-9]+))?:(?P<version>[0-9]+)",
-):
+@dataclass(frozen=True)
+class Click:
+    """What a component's custom id says, and the values picked in a select (raw strings:
+    the handler converts them inside its error guard, since a client can send anything)."""
+
+    game: str
+    verb: str
+    version: int
+    arg: int | None = None
+    values: tuple[str, ...] = ()
+
+    @property
+    def custom_id(self) -> str:
+        return custom_id(self.game, self.verb, self.version, self.arg)
+
+
+def custom_id(game: str, verb: str, version: int, arg: int | None = None) -> str:
+    """``g:<game id>:<verb>[:<arg>]:<version>``, refused if over Discord's 100 characters."""
+    middle = verb if arg is None else f"{verb}:{arg}"
+    text = f"g:{game}:{middle}:{version}"
+    if len(text) > CUSTOM_ID_LIMIT or parse(text) is None:
+        raise ValueError(f"not a valid component id: {text[:120]!r}")
+    return text
+
+
+def _click(match: re.Match[str]) -> Click:
+    arg = None if match["arg"] is None else int(match["arg"])
+    return Click(match["game"], match["verb"], int(match["version"]), arg)
+
+
+def parse(text: str) -> Click | None:
+    """The click a custom id names, or None if it is none of ours (or a crafted one)."""
+    for template in TEMPLATES:
+        match = template.fullmatch(text)
+        if match is not None:
+            return _click(match)
+    return None
+
+
+ClickHandler = Callable[[discord.Interaction, Click], Awaitable[None]]
+
+
+class _Hooked:
+    """The click handler every item forwards to; the Discord layer installs it with ``bind``."""
+
+    handler: ClassVar[ClickHandler | None] = None
+
+    @staticmethod
+    async def forward(interaction: discord.Interaction, click: Click) -> None:
+        if _Hooked.handler is None:
+            raise RuntimeError("cogs.items.bind() was not called: no click handler installed")
+        await _Hooked.handler(interaction, click)
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     """Every button on lobby, board and panel messages; the verb says what it does."""
 
-    def __init__(
-        self, button: discord.ui.Button, game: str, verb: str, arg: str | None, version: int
-    ):
+    def __init__(self, button: discord.ui.Button, click: Click) -> None:
         super().__init__(button)
-        self.game, self.verb, self.arg, self.version = game, verb, arg, version
+        self.click = click
 
     @classmethod
     def make(
         cls,
-        record: GameRecord,
+        game: str,
+        version: int,
         verb: str,
         label: str,
         style: discord.ButtonStyle,
         arg: int | None = None,
     ) -> GameButton:
-        from cogs.messages import custom_id
-
-        button = discord.ui.Button(label=label, style=style, custom_id=custom_id(record, verb, arg))
-        return cls(button, record.id, verb, None if arg is None else str(arg), record.version)
+        click = Click(game, verb, version, arg)
+        return cls(discord.ui.Button(label=label, style=style, custom_id=click.custom_id), click)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> GameButton:
-        return cls(item, match["game"], match["verb"], match["arg"], int(match["version"]))
+        return cls(item, _click(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await flows.on_button(interaction, self.game, self.verb, self.arg, self.version)
+        await _Hooked.forward(interaction, self.click)
 
 
-class PickSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=rf"g:{GAME_ID}:pick(?::(?P<page>[0-9]+))?:(?P<version>[0-9]+)",
-):
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
     """A select of legal actions on a hand panel; values are indices into ``legal()``.
 
     A decision longer than one select's 25 options is split over several selects (pages);
     the page is in the custom id only to keep ids unique on one message.
     """
 
-    def __init__(self, select: discord.ui.Select, game: str, version: int):
+    def __init__(self, select: discord.ui.Select, click: Click) -> None:
         super().__init__(select)
-        self.game, self.version = game, version
+        self.click = click
 
     @classmethod
     def make(
-        cls, record: GameRecord, labels: list[str], page: int = 0, placeholder: str = ""
+        cls, game: str, version: int, labels: list[str], page: int = 0, placeholder: str = ""
     ) -> PickSelect:
         """The select of ``labels``, the ``page``-th run of 25 of the legal actions."""
-        from cogs.messages import SELECT_LIMIT, custom_id
-
+        click = Click(game, PICK, version, page or None)
         first = page * SELECT_LIMIT
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id(record, "pick", page or None),
+            custom_id=click.custom_id,
             placeholder=placeholder or "Choose your move…",
             options=[
                 discord.SelectOption(label=label, value=str(first + i))
                 for i, label in enumerate(labels)
             ],
         )
-        return cls(select, record.id, record.version)
+        return cls(select, click)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
     ) -> PickSelect:
-        return cls(item, match["game"], int(match["version"]))
+        return cls(item, _click(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        await flows.on_pick(interaction, self.game, int(values[0]) if values else -1, self.version)
+        click = self.click
+        picked = Click(click.game, click.verb, click.version, click.arg, tuple(self.item.values))
+        await _Hooked.forward(interaction, picked)
 
 
 DYNAMIC_ITEMS = (GameButton, PickSelect)
+
+
+def bind(handler: ClickHandler) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
+    """Install the handler every click is forwarded to; returns the item classes to register
+    with ``Client.add_dynamic_items``."""
+    _Hooked.handler = handler
+    return DYNAMIC_ITEMS

@@ -1,4 +1,4 @@
-"""What the bot posts, built from service records and views: lobby, board, hand panel.
+"""What the bot posts, built from a game's read model: lobby, board, hand panel.
 
 Builders only: nothing here sends anything, so every message shape is in one place and
 within Discord's limits by construction (25 options, 5 buttons a row, 100-char ids, embeds).
@@ -14,15 +14,15 @@ from typing import Any
 import discord
 
 import images
-from bot.service import GameService, Step
-from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord
+from bot.read_model import ReadModel
+from bot.service import Step
+from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, tell
+from cogs.items import SELECT_LIMIT, GameButton, PickSelect
 
-ALLOWED_MENTIONS = discord.AllowedMentions(
-    everyone=False, roles=False, users=True, replied_user=False
-)
+#: For edits and anything that means to ping nobody.
+NO_PINGS = discord.AllowedMentions.none()
 EMBED_DESCRIPTION_LIMIT = 4096
-SELECT_LIMIT = 25
 BUTTON_ROW = 5
 #: A message holds 5 action rows; a select fills one.
 MAX_ROWS = 5
@@ -31,15 +31,27 @@ HAND_FILE = "hand.png"
 COLOURS = {LOBBY: 0x3B82F6, ACTIVE: 0x10B981, FINISHED: 0xF59E0B, ABANDONED: 0x6B7280}
 
 
-def custom_id(record: GameRecord, verb: str, arg: str | int | None = None) -> str:
-    """``g:<game id>:<verb>[:<arg>]:<version>`` (DESIGN.md), at most 100 characters."""
-    middle = f"{verb}:{arg}" if arg is not None else verb
-    return f"g:{record.id}:{middle}:{record.version}"
+def button(
+    read: ReadModel,
+    verb: str,
+    label: str,
+    style: discord.ButtonStyle,
+    arg: int | None = None,
+) -> GameButton:
+    """A button of the game at the version its buttons carry."""
+    return GameButton.make(read.record.id, read.version, verb, label, style, arg)
 
 
 def mention(user: str) -> str | None:
     """A user mention for a Discord seat; AI seats are never mentioned."""
     return f"<@{user}>" if user.isdigit() else None
+
+
+def allowed_mentions(pings: list[str]) -> discord.AllowedMentions:
+    """Exactly the users a post means to ping (seated players, by id), whatever mentions its
+    text holds: nothing a user typed can ping anyone."""
+    users = [discord.Object(int(user)) for user in pings if user.isdigit()]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
 def clip(text: str, limit: int) -> str:
@@ -55,9 +67,11 @@ class Post:
     view: discord.ui.View | None = None
     files: list[discord.File] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The ids of the users this post pings (its content names them); nobody else is pinged.
+    pings: list[str] = field(default_factory=list)
 
     def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"allowed_mentions": ALLOWED_MENTIONS, **self.extra}
+        out: dict[str, Any] = {"allowed_mentions": allowed_mentions(self.pings), **self.extra}
         if self.content is not None:
             out["content"] = self.content
         if self.embed is not None:
@@ -72,9 +86,8 @@ class Post:
 # -- lobby ---------------------------------------------------------------------------------
 
 
-def lobby_embed(service: GameService, record: GameRecord) -> discord.Embed:
-    game = service.engine(record)
-    names = service.names(record)
+def lobby_embed(read: ReadModel) -> discord.Embed:
+    record, game, names = read.record, read.engine, read.names
     seats = "\n".join(
         f"{i}. {names[s.user]}{' 🤖' if s.ai else ''}{' (host)' if s.user == record.host else ''}"
         for i, s in enumerate(record.seats, 1)
@@ -103,9 +116,9 @@ def lobby_embed(service: GameService, record: GameRecord) -> discord.Embed:
     return embed
 
 
-def options_post(service: GameService, record: GameRecord) -> Post:
+def options_post(read: ReadModel) -> Post:
     """Every option of the game: its value here, its default and what it changes."""
-    game = service.engine(record)
+    record, game = read.record, read.engine
     explained = WORDS[record.game].OPTIONS
     lines = []
     for key, default in game.default_options.items():
@@ -125,65 +138,69 @@ def options_post(service: GameService, record: GameRecord) -> Post:
     return Post(embed=embed)
 
 
-def lobby_view(record: GameRecord) -> discord.ui.View | None:
-    from cogs.items import GameButton
-
+def lobby_view(read: ReadModel) -> discord.ui.View | None:
+    record = read.record
     if record.status != LOBBY:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton.make(record, "join", "Join", discord.ButtonStyle.success))
-    view.add_item(GameButton.make(record, "leave", "Leave", discord.ButtonStyle.secondary))
-    view.add_item(GameButton.make(record, "addai", "Add AI", discord.ButtonStyle.secondary))
-    view.add_item(GameButton.make(record, "start", "Start", discord.ButtonStyle.primary))
+    view.add_item(button(read, "join", "Join", discord.ButtonStyle.success))
+    view.add_item(button(read, "leave", "Leave", discord.ButtonStyle.secondary))
+    view.add_item(button(read, "addai", "Add AI", discord.ButtonStyle.secondary))
+    view.add_item(button(read, "start", "Start", discord.ButtonStyle.primary))
     return view
 
 
-def lobby_post(service: GameService, record: GameRecord, note: str | None = None) -> Post:
-    return Post(content=note, embed=lobby_embed(service, record), view=lobby_view(record))
+def lobby_post(read: ReadModel, note: str | None = None) -> Post:
+    return Post(content=note, embed=lobby_embed(read), view=lobby_view(read))
 
 
 # -- the board ------------------------------------------------------------------------------
 
 
-def narrate(service: GameService, record: GameRecord, steps: list[Step]) -> list[str]:
-    return tell(record.game, [(s.player, s.events) for s in steps], service.names(record))
+def narrate(read: ReadModel, steps: list[Step]) -> list[str]:
+    return tell(read.record.game, [(s.player, s.events) for s in steps], read.names)
 
 
 #: The ``arg`` of a question button: a second "hand" button needs a custom id of its own.
 QUESTION_ARG = 1
 
 
-def board_buttons(record: GameRecord, question: str | None = None) -> discord.ui.View:
+def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.View:
     """My hand / Board / Rules, and first, when players are asked something on another's turn
     (ArtSee's visitors, Street Kings' NOZ), a button named after the question that opens the
     same private panel with their choice."""
-    from cogs.items import GameButton
-
     view = discord.ui.View(timeout=None)
-    if record.status == ACTIVE and question:
+    active = read.record.status == ACTIVE
+    if active and question:
         style = discord.ButtonStyle.success
-        view.add_item(GameButton.make(record, "hand", clip(question, 80), style, QUESTION_ARG))
-    if record.status == ACTIVE:
-        view.add_item(GameButton.make(record, "hand", "My hand", discord.ButtonStyle.primary))
-    view.add_item(GameButton.make(record, "board", "Board", discord.ButtonStyle.secondary))
-    view.add_item(GameButton.make(record, "rules", "Rules", discord.ButtonStyle.secondary))
+        view.add_item(button(read, "hand", clip(question, 80), style, QUESTION_ARG))
+    if active:
+        view.add_item(button(read, "hand", "My hand", discord.ButtonStyle.primary))
+    view.add_item(button(read, "board", "Board", discord.ButtonStyle.secondary))
+    view.add_item(button(read, "rules", "Rules", discord.ButtonStyle.secondary))
     return view
 
 
-def question_of(service: GameService, record: GameRecord) -> str | None:
+def question_of(read: ReadModel) -> str | None:
     """The out-of-turn question the game is asking, if its words name one."""
-    if record.status != ACTIVE:
+    if read.record.status != ACTIVE:
         return None
-    ask = getattr(WORDS[record.game], "question", None)
-    return ask(service.view(record, None)) if ask else None
+    ask = getattr(WORDS[read.record.game], "question", None)
+    return ask(read.view(None)) if ask else None
 
 
-async def render_turn(
-    service: GameService, record: GameRecord, steps: list[Step]
-) -> list[discord.File]:
+def drawable(read: ReadModel, view: dict[str, Any]) -> dict[str, Any]:
+    """TEMPORARY, the one place names meet a view: a copy of ``view`` with the display names
+    the renderers draw. The view itself stays as the engine returned it; once ``images``
+    takes ``names=`` as a keyword, pass ``read.names`` there and delete this."""
+    return {**view, "names": read.names}
+
+
+async def render_turn(read: ReadModel, steps: list[Step]) -> list[discord.File]:
     """The public board, then any picture the game adds for this turn (a race replayed), all
     rendered off the event loop."""
-    view = service.view(record, None)
+    record = read.record
+    view = drawable(read, read.view(None))
     events = [event for step in steps for event in step.events]
 
     def draw() -> list[tuple[str, bytes]]:
@@ -194,11 +211,10 @@ async def render_turn(
     return [discord.File(io.BytesIO(data), filename=name) for name, data in pictures]
 
 
-def next_up(service: GameService, record: GameRecord) -> tuple[str, str]:
+def next_up(read: ReadModel) -> tuple[str, str]:
     """(content with mentions of the humans to move, the line for the embed)."""
-    names = service.names(record)
-    waiting = service.to_move(record)
-    mentions = [m for m in (mention(p) for p in waiting if not p.startswith("ai:")) if m]
+    record, names, waiting = read.record, read.names, read.to_move
+    mentions = [m for m in (mention(p) for p in read.waiting_humans) if m]
     who = ", ".join(f"**{names.get(p, p)}**" for p in waiting)
     if record.status == FINISHED:
         return "🏁 Game over!", ""
@@ -209,11 +225,11 @@ def next_up(service: GameService, record: GameRecord) -> tuple[str, str]:
     return content, f"**Next:** {who}"
 
 
-def outcome_line(service: GameService, record: GameRecord) -> str:
-    outcome = service.outcome(record)
+def outcome_line(read: ReadModel) -> str:
+    outcome = read.outcome
     if outcome is None:
         return ""
-    names = service.names(record)
+    names = read.names
     ranking = sorted(outcome.scores.items(), key=lambda item: -item[1])
     scores = " · ".join(f"{names.get(p, p)} {s}" for p, s in ranking)
     winners = ", ".join(f"**{names.get(p, p)}**" for p in outcome.winners)
@@ -221,17 +237,12 @@ def outcome_line(service: GameService, record: GameRecord) -> str:
     return f"**Final scores:** {scores}\n**Winner{plural}:** {winners}"
 
 
-async def board_post(
-    service: GameService,
-    record: GameRecord,
-    steps: list[Step],
-    headline: str | None = None,
-) -> Post:
+async def board_post(read: ReadModel, steps: list[Step], headline: str | None = None) -> Post:
     """The public turn post: what happened, whose turn, the board image, the buttons."""
-    game = service.engine(record)
-    lines = ([headline] if headline else []) + narrate(service, record, steps)
-    content, next_line = next_up(service, record)
-    tail = outcome_line(service, record) if record.status == FINISHED else next_line
+    record, game = read.record, read.engine
+    lines = ([headline] if headline else []) + narrate(read, steps)
+    content, next_line = next_up(read)
+    tail = outcome_line(read) if record.status == FINISHED else next_line
     description = "\n".join(lines)
     budget = EMBED_DESCRIPTION_LIMIT - len(tail) - 4
     if len(description) > budget:  # keep the latest lines: they lead to the board shown
@@ -245,41 +256,38 @@ async def board_post(
     embed.set_footer(text=f"Move {record.version} · /game hand shows your cards")
     return Post(
         content=content or None,
+        pings=read.waiting_humans if content else [],
         embed=embed,
-        files=await render_turn(service, record, steps),
-        view=board_buttons(record, question_of(service, record)),
+        files=await render_turn(read, steps),
+        view=board_buttons(read, question_of(read)),
     )
 
 
 # -- the private hand panel -------------------------------------------------------------------
 
 
-async def hand_panel(service: GameService, record: GameRecord, user: str, note: str = "") -> Post:
+async def hand_panel(read: ReadModel, user: str, note: str = "") -> Post:
     """The ephemeral panel: the player's hand (in words, and drawn where the game draws hands)
     and their legal actions as a select or buttons.
 
     Options are indices into ``legal()`` at this version: the version in the custom id makes an
     index from an older panel refused rather than applied to a different list.
     """
-    from cogs.items import GameButton, PickSelect
-
+    record, names = read.record, read.names
     words = WORDS[record.game]
-    names = service.names(record)
-    view_data = service.view(record, user)
-    legal = service.legal(record, user)
+    view_data = read.view(user)
+    legal = read.legal(user)
     lines = [note] if note else []
     lines.append(words.hand_text(view_data))
     view: discord.ui.View | None = None
     if legal:
-        mid_turn = bool(record.journal)
+        mid_turn = read.mid_turn
         lines.append("**Your move:** choose below." if not mid_turn else "**Your move continues:**")
         view = discord.ui.View(timeout=None)
         labels = [clip(words.action_label(a, names), 80) for a in legal]
         if mid_turn and len(legal) <= BUTTON_ROW:
             for index, label in enumerate(labels):
-                view.add_item(
-                    GameButton.make(record, "act", label, discord.ButtonStyle.primary, index)
-                )
+                view.add_item(button(read, "act", label, discord.ButtonStyle.primary, index))
         else:
             pages = [labels[i : i + SELECT_LIMIT] for i in range(0, len(labels), SELECT_LIMIT)]
             for page, page_labels in enumerate(pages[:MAX_ROWS]):
@@ -289,13 +297,15 @@ async def hand_panel(service: GameService, record: GameRecord, user: str, note: 
                     if len(pages) > 1
                     else ""
                 )
-                view.add_item(PickSelect.make(record, page_labels, page, placeholder))
+                view.add_item(
+                    PickSelect.make(record.id, read.version, page_labels, page, placeholder)
+                )
             shown = MAX_ROWS * SELECT_LIMIT
             if len(labels) > shown:  # never hide a move silently: say where the rest are
                 hidden = len(labels) - shown
                 lines.append(f"({hidden} more moves than fit here: use the game's slash commands.)")
     elif record.status == ACTIVE:
-        lines.append(service.turn_message(record))
-    png = await asyncio.to_thread(images.render_hand, record.game, view_data)
+        lines.append(read.turn_message())
+    png = await asyncio.to_thread(images.render_hand, record.game, drawable(read, view_data))
     picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
     return Post(content=clip("\n".join(lines), 2000), view=view, files=[picture] if picture else [])

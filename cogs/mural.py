@@ -15,9 +15,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.store.base import GameRecord
+from bot.read_model import ReadModel
 from bot.words import WORDS
 from cogs import flows
+from cogs.typed import Text
 from rules import IllegalAction
 from rules.mural.data import CARDS, PAINTS, TECHNIQUES
 
@@ -27,11 +28,10 @@ COLUMNS = "ABCDE"
 Action = dict[str, Any]
 
 
-def after(record: GameRecord, service: Any, user: str, steps: list[Action]) -> list[Action]:
+def after(read: ReadModel, user: str, steps: list[Action]) -> list[Action]:
     """The caller's legal moves once ``steps`` are played (raises IllegalAction if one is not
     legal), computed on a copy: nothing is stored."""
-    game = service.engine(record)
-    state = service.state(record)
+    game, state = read.engine, read.load()
     for step in steps:
         state, _ = game.play(state, user, step)
     return game.legal(state, user)
@@ -134,13 +134,12 @@ async def choices_after(
 ) -> list[app_commands.Choice[str]]:
     """The legal ``kind`` moves after ``steps``, labelled as on the panel."""
     try:
-        record = await flows.my_game(interaction, GAME_ID)
-        service = flows.service_of(interaction)
+        read = await flows.my_game(interaction, GAME_ID)
         _, _, user = flows.where(interaction)
-        legal = after(record, service, user, steps)
+        legal = after(read, user, steps)
     except (ServiceError, IllegalAction):
         return []
-    names = service.names(record)
+    names = read.names
     words = WORDS[GAME_ID]
     out = []
     for action in legal:
@@ -198,15 +197,16 @@ async def play_steps(interaction: discord.Interaction, steps: list[Action]) -> N
     last goes through the shared flow, which posts the board or shows the next choice."""
     service = flows.service_of(interaction)
     guild, channel, user = flows.where(interaction)
-    record = await flows.my_game(interaction, GAME_ID)
-    if user in service.to_move(record):
+    read = await flows.my_game(interaction, GAME_ID)
+    if user in read.to_move:
         try:
-            after(record, service, user, steps)
+            after(read, user, steps)
         except IllegalAction as error:
             raise ServiceError(error.reason) from error
+    await flows.acknowledge(interaction)
     for step in steps[:-1]:
-        await service.move(guild, channel, user, step, ref=record.id)
-    await flows.play(interaction, steps[-1], ref=record.id)
+        read = (await service.move(guild, channel, user, step, ref=read.record.id)).read
+    await flows.play(interaction, read, steps[-1])
 
 
 class Mural(commands.Cog):
@@ -229,61 +229,49 @@ class Mural(commands.Cog):
     async def rotate(
         self,
         interaction: discord.Interaction,
-        kind: str,
-        disc: str | None = None,
-        turn: str | None = None,
+        kind: Text,
+        disc: Text | None = None,
+        turn: Text | None = None,
     ) -> None:
         """Turn a paint disc to align two segments of one colour, then collect a paint."""
 
-        async def flow() -> None:
-            await play_steps(interaction, rotation_steps(kind, disc, turn))
-
-        await flows.guard(interaction, flow())
+        await play_steps(interaction, rotation_steps(kind, disc, turn))
 
     @mural.command(name="paint")
     @app_commands.describe(card="A card of the display", cell="A free mural cell, like B2")
     @app_commands.autocomplete(card=card_autocomplete, cell=cell_autocomplete)
     async def paint(
-        self, interaction: discord.Interaction, card: str, cell: str | None = None
+        self, interaction: discord.Interaction, card: Text, cell: Text | None = None
     ) -> None:
         """Paint a Graffiti card of the display onto the mural."""
 
-        async def flow() -> None:
-            await play_steps(interaction, painting_steps(card, cell))
-
-        await flows.guard(interaction, flow())
+        await play_steps(interaction, painting_steps(card, cell))
 
     @mural.command(name="mix")
     @app_commands.describe(paints="Two basic paints, like R+Y")
     @app_commands.autocomplete(paints=mix_autocomplete)
-    async def mix(self, interaction: discord.Interaction, paints: str) -> None:
+    async def mix(self, interaction: discord.Interaction, paints: Text) -> None:
         """Mix two basic paints into one advanced paint (a free action)."""
 
-        async def flow() -> None:
-            await play_steps(interaction, [{"type": "mix", "paints": parse_paints(paints)}])
-
-        await flows.guard(interaction, flow())
+        await play_steps(interaction, [{"type": "mix", "paints": parse_paints(paints)}])
 
     @mural.command(name="technique")
     @app_commands.describe(tile="A revealed Basquiat technique")
     @app_commands.autocomplete(tile=technique_autocomplete)
-    async def technique(self, interaction: discord.Interaction, tile: str) -> None:
+    async def technique(self, interaction: discord.Interaction, tile: Text) -> None:
         """Use a Basquiat technique (1 grafiteiro, once per round)."""
 
-        async def flow() -> None:
-            await play_steps(interaction, [{"type": "technique", "tile": parse_technique(tile)}])
-
-        await flows.guard(interaction, flow())
+        await play_steps(interaction, [{"type": "technique", "tile": parse_technique(tile)}])
 
     @mural.command(name="pass")
     async def pass_(self, interaction: discord.Interaction) -> None:
         """Pass: leave this round (not after a free action)."""
-        await flows.guard(interaction, play_steps(interaction, [{"type": "pass"}]))
+        await play_steps(interaction, [{"type": "pass"}])
 
     @mural.command(name="end-turn")
     async def end_turn(self, interaction: discord.Interaction) -> None:
         """End your turn after your main action."""
-        await flows.guard(interaction, play_steps(interaction, [{"type": "end_turn"}]))
+        await play_steps(interaction, [{"type": "end_turn"}])
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -72,16 +72,16 @@ class Scheduler(commands.Cog):
             f"{mentions} ⏰ {title} `{record.id}` is waiting for you: press **My hand** on the "
             "latest board, or `/game hand`."
         )
-        await (await self.channel(record)).send(**Post(content=text).kwargs())
+        await (await self.channel(record)).send(**Post(content=text, pings=users).kwargs())
 
     async def time_out(self, record: GameRecord, now: float) -> None:
         result = await self.service.time_out(record.id, now)
         if not result.timed_out:
             return
-        names = self.service.names(result.record)
+        names = result.read.names
         who = ", ".join(names.get(p, p) for p in result.timed_out)
         headline = f"⏰ Time ran out for {who}: the AI decided for them this time."
-        post = await messages.board_post(self.service, result.record, result.told, headline)
+        post = await messages.board_post(result.read, result.told, headline)
         await (await self.channel(record)).send(**post.kwargs())
 
 

@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.errors import ServiceError
 from bot.words import WORDS
 from cogs import flows
+from cogs.typed import Text
 from rules.street_art.data import CARDS
 
 GAME_ID = "street-art"
@@ -19,18 +20,16 @@ async def card_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """The cards the caller may play right now, from the rules' own legal moves."""
     try:
-        record = await flows.my_game(interaction, GAME_ID)
+        read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
-    service = flows.service_of(interaction)
-    names = service.names(record)
     _, _, user = flows.where(interaction)
     words = WORDS[GAME_ID]
     choices = []
-    for action in service.legal(record, user):
+    for action in read.legal(user):
         if action["type"] != "play":
             continue
-        label = words.action_label(action, names)
+        label = words.action_label(action, read.names)
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=label[:100], value=action["card"]))
     return choices[:25]
@@ -49,22 +48,19 @@ class StreetArt(commands.Cog):
     @streetart.command(name="play")
     @app_commands.describe(card="A card from your hand")
     @app_commands.autocomplete(card=card_autocomplete)
-    async def play(self, interaction: discord.Interaction, card: str) -> None:
+    async def play(self, interaction: discord.Interaction, card: Text) -> None:
         """Play a card; Fireworks and Brass Band ask their follow-up privately."""
 
-        async def flow() -> None:
-            record = await flows.my_game(interaction, GAME_ID)
-            card_id = card.strip().lower().replace(" ", "-")
-            if card_id not in CARDS:
-                by_name = {info.name.lower(): cid for cid, info in CARDS.items()}
-                card_id = by_name.get(card.strip().lower(), "")
-            if not card_id:
-                raise ServiceError(
-                    f"There is no Street Art card called “{card[:50]}” — pick one from the list."
-                )
-            await flows.play(interaction, {"type": "play", "card": card_id}, ref=record.id)
-
-        await flows.guard(interaction, flow())
+        read = await flows.my_game(interaction, GAME_ID)
+        card_id = card.strip().lower().replace(" ", "-")
+        if card_id not in CARDS:
+            by_name = {info.name.lower(): cid for cid, info in CARDS.items()}
+            card_id = by_name.get(card.strip().lower(), "")
+        if not card_id:
+            raise ServiceError(
+                f"There is no Street Art card called “{card[:50]}” — pick one from the list."
+            )
+        await flows.play(interaction, read, {"type": "play", "card": card_id})
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -14,8 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.read_model import ReadModel
 from bot.words import street_kings as words
 from cogs import flows
+from cogs.typed import Text
 from rules.street_kings.data import CARS, LOCATIONS, UPGRADES
 from rules.street_kings.table import NOZ_POLICIES
 
@@ -44,11 +46,11 @@ FOR_CAR = "@"
 async def my_moves(interaction: discord.Interaction) -> list[dict[str, Any]]:
     """The caller's legal moves now (none without a Street Kings game here)."""
     try:
-        record = await flows.my_game(interaction, GAME_ID)
+        read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
     _, _, user = flows.where(interaction)
-    return flows.service_of(interaction).legal(record, user)
+    return read.legal(user)
 
 
 def value_of(move: dict[str, Any]) -> str:
@@ -96,13 +98,15 @@ async def noz_choices(
     """fire/keep when a race is asking the caller, and every other NOZ policy: a standing
     order, settable at any time, not only on one's turn."""
     try:
-        view = await my_view(interaction)
+        read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
+    _, _, user = flows.where(interaction)
+    view = read.view(user)
     me = next((p for p in view["players"] if p["id"] == view["viewer"]), None)
     if me is None:
         return []
-    answers = [m for m in await my_moves(interaction) if m["type"] == "noz"]
+    answers = [m for m in read.legal(user) if m["type"] == "noz"]
     policies = [
         {"type": "noz_policy", "policy": policy}
         for policy in NOZ_POLICIES
@@ -165,16 +169,17 @@ def my_cards(view: dict[str, Any]) -> list[str]:
 # -- playing ----------------------------------------------------------------------------------
 
 
-async def act(interaction: discord.Interaction, action: dict[str, Any]) -> None:
-    """Send ``action`` to the caller's Street Kings game; the rules judge it."""
-    record = await flows.my_game(interaction, GAME_ID)
-    await flows.play(interaction, action, ref=record.id)
+async def act(
+    interaction: discord.Interaction, action: dict[str, Any], read: ReadModel | None = None
+) -> None:
+    """Send ``action`` to the caller's Street Kings game (``read``, if already read); the
+    rules judge it."""
+    await flows.play(interaction, read or await flows.my_game(interaction, GAME_ID), action)
 
 
-async def my_view(interaction: discord.Interaction) -> dict[str, Any]:
-    record = await flows.my_game(interaction, GAME_ID)
+def my_view(interaction: discord.Interaction, read: ReadModel) -> dict[str, Any]:
     _, _, user = flows.where(interaction)
-    return flows.service_of(interaction).view(record, user)
+    return read.view(user)
 
 
 class StreetKings(commands.Cog):
@@ -189,7 +194,7 @@ class StreetKings(commands.Cog):
     @app_commands.rename(choice="class")
     @app_commands.describe(choice="D, C, B or A (with custom_finish_line: a space 10–24)")
     @app_commands.autocomplete(choice=autocomplete("class", "finish_line"))
-    async def race_class(self, interaction: discord.Interaction, choice: str) -> None:
+    async def race_class(self, interaction: discord.Interaction, choice: Text) -> None:
         """Choose this round's race class (first player)."""
         typed = choice.strip().upper()
         action = (
@@ -197,7 +202,7 @@ class StreetKings(commands.Cog):
             if typed.isdigit()
             else {"type": "class", "class": typed}
         )
-        await flows.guard(interaction, act(interaction, action))
+        await act(interaction, action)
 
     @kings.command(name="shop")
     @app_commands.describe(
@@ -213,32 +218,29 @@ class StreetKings(commands.Cog):
     async def shop(
         self,
         interaction: discord.Interaction,
-        sell: str | None = None,
-        buy: str | None = None,
-        car: str | None = None,
+        sell: Text | None = None,
+        buy: Text | None = None,
+        car: Text | None = None,
     ) -> None:
         """Go to the shop; then sell upgrades and buy one (or use the panel it shows)."""
-
-        async def flow() -> None:
-            action: dict[str, Any] = {"type": "shop"}
-            if sell is not None:
-                done = sell.strip().lower() == DONE
-                action = {"type": "done_selling"}
-                if not done:
-                    action = {
-                        "type": "sell",
-                        "card": upgrade_card(sell, my_cards(await my_view(interaction))),
-                    }
-            elif buy is not None and buy.strip().lower() == NOTHING:
-                action = {"type": "buy_nothing"}
-            elif buy is not None:
-                typed, _, for_car = buy.partition(FOR_CAR)
-                card = upgrade_card(typed, (await my_view(interaction))["shop"])
-                target = car or for_car
-                action = {"type": "buy", "card": card, "car": car_id(target) if target else None}
-            await act(interaction, action)
-
-        await flows.guard(interaction, flow())
+        read = await flows.my_game(interaction, GAME_ID)
+        action: dict[str, Any] = {"type": "shop"}
+        if sell is not None:
+            done = sell.strip().lower() == DONE
+            action = {"type": "done_selling"}
+            if not done:
+                action = {
+                    "type": "sell",
+                    "card": upgrade_card(sell, my_cards(my_view(interaction, read))),
+                }
+        elif buy is not None and buy.strip().lower() == NOTHING:
+            action = {"type": "buy_nothing"}
+        elif buy is not None:
+            typed, _, for_car = buy.partition(FOR_CAR)
+            card = upgrade_card(typed, my_view(interaction, read)["shop"])
+            target = car or for_car
+            action = {"type": "buy", "card": card, "car": car_id(target) if target else None}
+        await act(interaction, action, read)
 
     @kings.command(name="dealer")
     @app_commands.describe(
@@ -250,34 +252,25 @@ class StreetKings(commands.Cog):
         buy=autocomplete("buy_car", "buy_nothing"),
     )
     async def dealer(
-        self, interaction: discord.Interaction, sell: str | None = None, buy: str | None = None
+        self, interaction: discord.Interaction, sell: Text | None = None, buy: Text | None = None
     ) -> None:
         """Go to the dealership; then sell a car and buy one (or use the panel it shows)."""
 
-        async def flow() -> None:
-            action: dict[str, Any] = {"type": "dealer"}
-            if sell is not None:
-                done = sell.strip().lower() == DONE
-                action = (
-                    {"type": "done_selling"} if done else {"type": "sell_car", "car": car_id(sell)}
-                )
-            elif buy is not None:
-                nothing = buy.strip().lower() == NOTHING
-                action = (
-                    {"type": "buy_nothing"} if nothing else {"type": "buy_car", "car": car_id(buy)}
-                )
-            await act(interaction, action)
-
-        await flows.guard(interaction, flow())
+        action: dict[str, Any] = {"type": "dealer"}
+        if sell is not None:
+            done = sell.strip().lower() == DONE
+            action = {"type": "done_selling"} if done else {"type": "sell_car", "car": car_id(sell)}
+        elif buy is not None:
+            nothing = buy.strip().lower() == NOTHING
+            action = {"type": "buy_nothing"} if nothing else {"type": "buy_car", "car": car_id(buy)}
+        await act(interaction, action)
 
     @kings.command(name="show")
     @app_commands.describe(car="The car to park at the car show for its beauty in credits")
     @app_commands.autocomplete(car=autocomplete("show"))
-    async def show(self, interaction: discord.Interaction, car: str) -> None:
+    async def show(self, interaction: discord.Interaction, car: Text) -> None:
         """Send a car to the car show: earn its beauty; it sits out this round."""
-        await flows.guard(
-            interaction, self._send(interaction, lambda: {"type": "show", "car": car_id(car)})
-        )
+        await act(interaction, {"type": "show", "car": car_id(car)})
 
     @kings.command(name="location")
     @app_commands.describe(
@@ -287,7 +280,7 @@ class StreetKings(commands.Cog):
     async def location(
         self,
         interaction: discord.Interaction,
-        card: str | None = None,
+        card: Text | None = None,
         spot: app_commands.Range[int, 1, 2] | None = None,
     ) -> None:
         """Draw a location card, then place one of yours face down on an empty spot."""
@@ -299,12 +292,12 @@ class StreetKings(commands.Cog):
                 raise ServiceError("Say where to place it too: `spot:1` or `spot:2`.")
             return {"type": "place", "card": location_id(card), "spot": spot}
 
-        await flows.guard(interaction, self._send(interaction, action))
+        await act(interaction, action())
 
     @kings.command(name="qualify")
     @app_commands.describe(lane="A free lane on the starting grid (1 moves first)")
     @app_commands.autocomplete(lane=autocomplete("qualify"))
-    async def qualify(self, interaction: discord.Interaction, lane: str) -> None:
+    async def qualify(self, interaction: discord.Interaction, lane: Text) -> None:
         """Qualify for the race in a free lane; you keep taking actions."""
 
         def action() -> dict[str, Any]:
@@ -312,26 +305,24 @@ class StreetKings(commands.Cog):
                 raise ServiceError("Choose a lane by its number, from 1 to 4.")
             return {"type": "qualify", "lane": int(lane)}
 
-        await flows.guard(interaction, self._send(interaction, action))
+        await act(interaction, action())
 
     @kings.command(name="pass")
     async def pass_turn(self, interaction: discord.Interaction) -> None:
         """Pass: you take no more actions this round (you race if you qualified)."""
-        await flows.guard(interaction, act(interaction, {"type": "pass"}))
+        await act(interaction, {"type": "pass"})
 
     @kings.command(name="race")
     @app_commands.describe(car="The car you race this round (the race class or one below)")
     @app_commands.autocomplete(car=autocomplete("race"))
-    async def race(self, interaction: discord.Interaction, car: str) -> None:
+    async def race(self, interaction: discord.Interaction, car: Text) -> None:
         """Choose the car you race; your crew join it."""
-        await flows.guard(
-            interaction, self._send(interaction, lambda: {"type": "race", "car": car_id(car)})
-        )
+        await act(interaction, {"type": "race", "car": car_id(car)})
 
     @kings.command(name="noz")
     @app_commands.describe(policy="ask, first chance or never; when asked in a race: fire or keep")
     @app_commands.autocomplete(policy=noz_choices)
-    async def noz(self, interaction: discord.Interaction, policy: str) -> None:
+    async def noz(self, interaction: discord.Interaction, policy: Text) -> None:
         """Set your NOZ policy, or answer the NOZ question of a race."""
 
         def action() -> dict[str, Any]:
@@ -340,11 +331,7 @@ class StreetKings(commands.Cog):
                 return {"type": "noz", "use": NOZ_ANSWERS[typed]}
             return {"type": "noz_policy", "policy": typed}
 
-        await flows.guard(interaction, self._send(interaction, action))
-
-    async def _send(self, interaction: discord.Interaction, build: Any) -> None:
-        """Build the action (a typing mistake is a sentence) and send it."""
-        await act(interaction, build())
+        await act(interaction, action())
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -8,17 +8,20 @@ from discord.ext import commands
 
 from bot.errors import ServiceError
 from bot.options import parse_options
-from bot.store.base import GameRecord
+from bot.read_model import ReadModel
+from bot.store.base import ACTIVE
 from cogs import flows, messages
 from cogs.messages import Post
+from cogs.typed import GameRef, OptionsText
 from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
 
 
-def game_line(service_names: dict[str, str], record: GameRecord, title: str) -> str:
-    players = ", ".join(service_names[s.user] for s in record.seats)
-    return f"`{record.id}` · {title} · {record.status} · {players}"
+def game_line(read: ReadModel) -> str:
+    record = read.record
+    players = ", ".join(read.names[s.user] for s in record.seats)
+    return f"`{record.id}` · {read.title} · {record.status} · {players}"
 
 
 async def channel_game_autocomplete(
@@ -29,7 +32,7 @@ async def channel_game_autocomplete(
     guild, channel, _ = flows.where(interaction)
     choices = []
     for record in await service.channel_games(guild, channel):
-        label = game_line(service.names(record), record, service.engine(record).title)
+        label = game_line(service.read(record))
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
     return choices[:25]
@@ -48,117 +51,94 @@ class Table(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @commands.Cog.listener("on_interaction")
+    async def on_stray_component(self, interaction: discord.Interaction) -> None:
+        """Clicks no item of ours takes are answered here (``flows.answer_stray``)."""
+        await flows.answer_stray(interaction)
+
     @game.command(name="new")
     @app_commands.describe(game="Which game to play", options="Game options, e.g. two_players=true")
     @app_commands.choices(game=GAME_CHOICES)
     async def new(
-        self, interaction: discord.Interaction, game: str, options: str | None = None
+        self, interaction: discord.Interaction, game: str, options: OptionsText | None = None
     ) -> None:
         """Open a new game in this channel; others join with the button or /game join."""
 
-        async def flow() -> None:
-            service = flows.service_of(interaction)
-            guild, channel, user = flows.where(interaction)
-            record = await service.new_game(
-                game, guild, channel, user, flows.display_name(interaction), parse_options(options)
-            )
-            await flows.send(interaction, messages.lobby_post(service, record))
-
-        await flows.guard(interaction, flow())
+        await flows.new_game(interaction, game, parse_options(options))
 
     @game.command(name="join")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def join(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def join(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Take a seat in the game waiting for players here."""
 
-        async def flow() -> None:
-            service = flows.service_of(interaction)
-            guild, channel, user = flows.where(interaction)
-            record = await service.join(guild, channel, user, flows.display_name(interaction), game)
-            await flows.lobby_change(
-                interaction, record, f"{flows.display_name(interaction)} joined."
-            )
-
-        await flows.guard(interaction, flow())
+        await flows.join(interaction, game)
 
     @game.command(name="leave")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def leave(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def leave(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Leave your game here (once it has started, an AI plays your seat)."""
-        await flows.guard(interaction, flows.leave(interaction, game))
+        await flows.leave(interaction, game)
 
     @game.command(name="start")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def start(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def start(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Start your game (host only)."""
-        await flows.guard(interaction, flows.start(interaction, game))
+        await flows.start(interaction, game)
 
     @game.command(name="board")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def board(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def board(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Show the current board of your game (only to you)."""
 
-        async def flow() -> None:
-            service = flows.service_of(interaction)
-            guild, channel, user = flows.where(interaction)
-            await flows.show_board(interaction, await service.resolve(guild, channel, user, game))
-
-        await flows.guard(interaction, flow())
+        service = flows.service_of(interaction)
+        guild, channel, user = flows.where(interaction)
+        await flows.show_board(interaction, await service.resolve(guild, channel, user, game))
 
     @game.command(name="hand")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def hand(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def hand(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Your private hand, with your moves (only you see it)."""
 
-        async def flow() -> None:
-            service = flows.service_of(interaction)
-            guild, channel, user = flows.where(interaction)
-            await flows.show_hand(interaction, await service.resolve(guild, channel, user, game))
-
-        await flows.guard(interaction, flow())
+        service = flows.service_of(interaction)
+        guild, channel, user = flows.where(interaction)
+        await flows.show_hand(interaction, await service.resolve(guild, channel, user, game))
 
     @game.command(name="status")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def status(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Who is playing, whose turn it is, and the game's options."""
 
-        async def flow() -> None:
-            service = flows.service_of(interaction)
-            guild, channel, user = flows.where(interaction)
-            record = await service.resolve(guild, channel, user, game)
-            embed = messages.lobby_embed(service, record)
-            if record.status == "active":
-                embed.add_field(name="Turn", value=service.turn_message(record), inline=False)
-            outcome = messages.outcome_line(service, record)
-            if outcome:
-                embed.add_field(name="Result", value=outcome[:1024], inline=False)
-            embed.set_footer(text=f"Move {record.version}")
-            await flows.send(interaction, Post(embed=embed), ephemeral=True)
-
-        await flows.guard(interaction, flow())
+        service = flows.service_of(interaction)
+        guild, channel, user = flows.where(interaction)
+        read = service.read(await service.resolve(guild, channel, user, game))
+        embed = messages.lobby_embed(read)
+        if read.record.status == ACTIVE:
+            embed.add_field(name="Turn", value=read.turn_message(), inline=False)
+        outcome = messages.outcome_line(read)
+        if outcome:
+            embed.add_field(name="Result", value=outcome[:1024], inline=False)
+        embed.set_footer(text=f"Move {read.record.version}")
+        await flows.send(interaction, Post(embed=embed), ephemeral=True)
 
     @game.command(name="list")
     async def list_games(self, interaction: discord.Interaction) -> None:
         """The open games in this channel."""
 
-        async def flow() -> None:
-            service = flows.service_of(interaction)
-            guild, channel, _ = flows.where(interaction)
-            records = await service.channel_games(guild, channel)
-            if not records:
-                text = "No games in this channel yet — open one with `/game new`."
-            else:
-                lines = [game_line(service.names(r), r, service.engine(r).title) for r in records]
-                text = "**Games here:**\n" + "\n".join(lines)
-            await flows.send(interaction, Post(content=messages.clip(text, 2000)), ephemeral=True)
-
-        await flows.guard(interaction, flow())
+        service = flows.service_of(interaction)
+        guild, channel, _ = flows.where(interaction)
+        records = await service.channel_games(guild, channel)
+        if not records:
+            text = "No games in this channel yet — open one with `/game new`."
+        else:
+            lines = [game_line(service.read(r)) for r in records]
+            text = "**Games here:**\n" + "\n".join(lines)
+        await flows.send(interaction, Post(content=messages.clip(text, 2000)), ephemeral=True)
 
     @game.command(name="rules")
     @app_commands.describe(game="Which game's rules (default: the game you play here)")
@@ -166,38 +146,34 @@ class Table(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """How to play, in short."""
 
-        async def flow() -> None:
-            game_id = game
-            if game_id is None:
-                service = flows.service_of(interaction)
-                guild, channel, user = flows.where(interaction)
-                try:
-                    game_id = (await service.resolve(guild, channel, user)).game
-                except ServiceError:
-                    game_id = next(iter(GAMES))
-            await flows.show_rules(interaction, game_id)
-
-        await flows.guard(interaction, flow())
+        game_id = game
+        if game_id is None:
+            service = flows.service_of(interaction)
+            guild, channel, user = flows.where(interaction)
+            try:
+                game_id = (await service.resolve(guild, channel, user)).game
+            except ServiceError:
+                game_id = next(iter(GAMES))
+        await flows.show_rules(interaction, game_id)
 
     @game.command(name="history")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def history(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """What happened so far, replayed from the game's log (only you see it)."""
 
-        async def flow() -> None:
-            service = flows.service_of(interaction)
-            guild, channel, user = flows.where(interaction)
-            record = await service.resolve(guild, channel, user, game)
-            lines = messages.narrate(service, record, await service.history(record))
-            text = "\n".join(lines) or "Nothing has happened yet."
-            if len(text) > messages.EMBED_DESCRIPTION_LIMIT:  # the latest moves matter most
-                text = "…" + text[-(messages.EMBED_DESCRIPTION_LIMIT - 1) :]
-            title = f"{service.engine(record).title} · game {record.id}: history"
-            embed = discord.Embed(title=messages.clip(title, 256), description=text)
-            await flows.send(interaction, Post(embed=embed), ephemeral=True)
-
-        await flows.guard(interaction, flow())
+        service = flows.service_of(interaction)
+        guild, channel, user = flows.where(interaction)
+        read = service.read(await service.resolve(guild, channel, user, game))
+        record = read.record
+        await flows.acknowledge(interaction, private=True)  # a long game's replay takes a while
+        lines = messages.narrate(read, await service.history(record))
+        text = "\n".join(lines) or "Nothing has happened yet."
+        if len(text) > messages.EMBED_DESCRIPTION_LIMIT:  # the latest moves matter most
+            text = "…" + text[-(messages.EMBED_DESCRIPTION_LIMIT - 1) :]
+        title = f"{read.title} · game {record.id}: history"
+        embed = discord.Embed(title=messages.clip(title, 256), description=text)
+        await flows.send(interaction, Post(embed=embed), ephemeral=True)
 
     @game.command(name="settings")
     @app_commands.describe(
@@ -206,40 +182,39 @@ class Table(commands.Cog):
     )
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def settings(
-        self, interaction: discord.Interaction, options: str | None = None, game: str | None = None
+        self,
+        interaction: discord.Interaction,
+        options: OptionsText | None = None,
+        game: GameRef | None = None,
     ) -> None:
         """Show a game's options, or change them before it starts (host)."""
 
-        async def flow() -> None:
-            service = flows.service_of(interaction)
-            guild, channel, user = flows.where(interaction)
-            if options:
-                changes = parse_options(options)
-                record = await service.set_options(guild, channel, user, changes, game)
-                shown = ", ".join(f"{k}={v}" for k, v in changes.items())
-                await flows.lobby_change(interaction, record, f"Options changed: {shown}.")
-                return
-            record = await service.resolve(guild, channel, user, game)
-            await flows.send(interaction, messages.options_post(service, record), ephemeral=True)
-
-        await flows.guard(interaction, flow())
+        service = flows.service_of(interaction)
+        guild, channel, user = flows.where(interaction)
+        if options:
+            changes = parse_options(options)
+            await flows.acknowledge(interaction)
+            record = await service.set_options(guild, channel, user, changes, game)
+            shown = ", ".join(f"{k}={v}" for k, v in changes.items())
+            await flows.lobby_change(interaction, record, f"Options changed: {shown}.")
+            return
+        record = await service.resolve(guild, channel, user, game)
+        await flows.send(interaction, messages.options_post(service.read(record)), ephemeral=True)
 
     @game.command(name="abandon")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def abandon(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def abandon(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """End a game without a result (host, or anyone with Manage Server)."""
 
-        async def flow() -> None:
-            service = flows.service_of(interaction)
-            guild, channel, user = flows.where(interaction)
-            is_admin = bool(interaction.permissions.manage_guild)
-            record = await service.abandon(guild, channel, user, is_admin, game)
-            title, who = service.engine(record).title, flows.display_name(interaction)
-            text = f"Game `{record.id}` ({title}) was abandoned by {who}."
-            await flows.send(interaction, Post(content=text))
-
-        await flows.guard(interaction, flow())
+        service = flows.service_of(interaction)
+        guild, channel, user = flows.where(interaction)
+        is_admin = bool(interaction.permissions.manage_guild)
+        await flows.acknowledge(interaction)
+        record = await service.abandon(guild, channel, user, is_admin, game)
+        title, who = service.engine(record).title, flows.display_name(interaction)
+        text = f"Game `{record.id}` ({title}) was abandoned by {who}."
+        await flows.send(interaction, Post(content=text))
 
 
 async def setup(bot: commands.Bot) -> None:

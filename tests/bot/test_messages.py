@@ -19,14 +19,10 @@ async def panel_for(tmp_path: Path, moves: int):
         for user, name in (("2", "Bo"), ("3", "Cy")):
             record = await service.join("g", "c", user, name, record.id)
         record = (await service.start("g", "c", "1")).record
-        player = service.to_move(record)[0]
-        service.legal = lambda _record, _player: (
-            [  # type: ignore[method-assign]
-                {"type": "play", "card": "juggler"}
-            ]
-            * moves
-        )
-        return await messages.hand_panel(service, record, player)
+        read = service.read(record)
+        player = read.to_move[0]
+        read.legal = lambda _player: [{"type": "play", "card": "juggler"}] * moves  # type: ignore[method-assign]
+        return await messages.hand_panel(read, player)
     finally:
         await store.close()
 

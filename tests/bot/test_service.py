@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import ServiceError, StaleRequest
+from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store import SqliteStore
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
@@ -401,3 +402,55 @@ async def test_a_reminder_read_before_a_move_does_not_touch_the_new_clock(
     assert await service.remind(due) == []  # the reminder was for a turn already taken
     after = await service.get(record.id)
     assert (after.remind_at, after.deadline) == (moved.remind_at, moved.deadline)
+
+
+# -- the read model -------------------------------------------------------------------------------
+
+
+class CountingEngine:
+    """An engine wrapper that counts each call the read model makes."""
+
+    def __init__(self, engine) -> None:
+        self.engine = engine
+        self.calls: dict[str, int] = {}
+
+    def __getattr__(self, name: str):
+        real = getattr(self.engine, name)
+        if not callable(real):
+            return real
+
+        def counted(*args, **kwargs):
+            self.calls[name] = self.calls.get(name, 0) + 1
+            return real(*args, **kwargs)
+
+        return counted
+
+
+async def test_a_read_model_loads_once_and_computes_each_piece_once_per_viewer(
+    service: GameService,
+) -> None:
+    record = await started(service, ANA, BO, CY)
+    engine = CountingEngine(service.engine(record))
+    read = ReadModel(record, engine)  # type: ignore[arg-type]
+    for _ in range(3):
+        mover = read.to_move[0]
+        assert read.view(mover) is read.view(mover)
+        read.view(None), read.legal(mover), read.legal(BO), read.outcome, read.turn_message()
+    assert engine.calls == {"load": 1, "to_move": 1, "view": 2, "legal": 2, "outcome": 1}
+    assert read.names == {p: NAMES[p] for p in (ANA, BO, CY)}
+
+
+async def test_the_view_stays_as_the_engine_returned_it(service: GameService) -> None:
+    record = await started(service, ANA, BO, CY)
+    engine = service.engine(record)
+    state = engine.load(record.state)
+    assert service.view(record, None) == engine.view(state, None)
+    assert "names" not in service.view(record, ANA)
+
+
+async def test_a_move_hands_back_the_read_model_of_the_game_it_left(service: GameService) -> None:
+    record = await started(service, ANA, BO, CY)
+    mover = current(service, record)
+    result = await service.move(G, C, mover, service.legal(record, mover)[0])
+    assert result.read.record is result.record
+    assert result.read.to_move == service.to_move(await service.get(record.id))

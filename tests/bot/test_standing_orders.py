@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import ServiceError
+from bot.read_model import turn_steps, turn_version
 from bot.service import GameService, is_standing_order
 from bot.store import SqliteStore
 from rules import GAMES
@@ -42,11 +43,13 @@ async def test_a_standing_order_out_of_turn_leaves_the_turn_untouched(
     journal, deadline = record.journal, record.deadline
     assert journal
 
+    before = record
     result = await service.move(G, C, other, {"type": "policy", "policy": "ask"})
     assert not result.turn_over and result.told == []
     assert [step.standing for step in result.steps] == [True]
     record = result.record
-    assert record.journal == journal and record.deadline == deadline
+    assert turn_steps(record.journal) == journal and record.deadline == deadline
+    assert turn_version(record) == turn_version(before)  # the mover's panel stays valid
     assert service.to_move(record) == [mover]
     assert service.view(record, other)["players"][[ANA, BO].index(other)]["policy"] == "ask"
 

@@ -1,6 +1,6 @@
 """ArtSee through Discord as players use it: raw interactions in, what each player sees out.
 
-The real bot (``bot.create_bot``) runs through discord.py's real dispatch with the HTTP layer
+The real bot (``cogs.app.create_bot``) runs through discord.py's real dispatch with the HTTP layer
 recorded (tests/harness); at teardown every recorded payload is checked against Discord's limits
 and its OpenAPI spec. Two humans play a whole game by slash commands and by the buttons and
 selects of their private panels; one of them is asked about visitors and answers there too.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot import create_bot
+from cogs.app import create_bot
 from rules.artsee.data import EXHIBITS, MASTERPIECES
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 

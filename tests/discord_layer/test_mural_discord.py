@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot import create_bot
+from cogs.app import create_bot
 from rules.mural import MURAL
 from rules.mural.state import rotation_options
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User

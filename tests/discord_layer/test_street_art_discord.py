@@ -1,6 +1,6 @@
 """Street Art through Discord as players use it: raw interactions in, what each player sees out.
 
-Every test drives the real bot (``bot.create_bot``) through discord.py's real dispatch with the
+Every test drives the real bot (``cogs.app.create_bot``) through discord.py's real dispatch with the
 HTTP layer recorded (tests/harness); at teardown every recorded payload is checked against
 Discord's limits and its OpenAPI spec.
 """
@@ -16,7 +16,8 @@ import discord
 from PIL import Image
 
 import images
-from bot import create_bot
+from bot.read_model import ReadModel
+from cogs.app import create_bot
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 
 pytest_plugins = ["tests.harness.fixtures"]
@@ -450,20 +451,19 @@ async def test_a_choice_on_the_panel_redraws_it_and_the_end_of_the_turn_clears_t
 
 
 async def test_a_choice_from_a_second_select_of_a_long_decision_is_played(
-    harness_factory, tmp_path: Path
+    harness_factory, tmp_path: Path, monkeypatch
 ) -> None:
     """Decisions beyond 25 moves come as several selects; the second one routes like the first."""
     h = await table(harness_factory, tmp_path)
     board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
     mover = current_player(board)
-    service = h.bot.service
-    real_legal = service.legal
-    service.legal = lambda record, player: real_legal(record, player)[:1] * 30
+    real_legal = ReadModel.legal
+    monkeypatch.setattr(ReadModel, "legal", lambda read, player: real_legal(read, player)[:1] * 30)
     panel = (await h.click(mover, board, label="My hand")).message
     assert len(panel.selects) == 2
     second = panel.selects[1]
     response = await h.select(mover, panel, second.custom_id, [second.options[-1]["value"]])
-    service.legal = real_legal
+    monkeypatch.undo()
     posted = board_of(response)
     assert posted is not None and current_player(posted) != mover
 

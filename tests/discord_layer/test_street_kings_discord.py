@@ -15,7 +15,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot import create_bot
+from cogs.app import create_bot
 from cogs.street_kings import value_of
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 

@@ -389,6 +389,8 @@ class FakeDiscord:
         self.bot_user = User(id=bot_user_id or application_id, name=bot_name, bot=True)
         self.snowflake = SnowflakeFactory()
         self.requests: list[RecordedRequest] = []
+        #: Every request and every ``mark`` (a store write, a render) in the order they came.
+        self.timeline: list[RecordedRequest | str] = []
         self.messages: dict[int, StoredMessage] = {}
         self.log: list[MessageEvent] = []
         self.interactions: dict[str, InteractionRecord] = {}
@@ -504,6 +506,12 @@ class FakeDiscord:
             chunk["nonce"] = request["nonce"]
         self.gateway_outbox.append(("GUILD_MEMBERS_CHUNK", chunk))
 
+    def mark(self, label: str) -> None:
+        """Put something the bot did besides HTTP (``"store:commit_move"``, ``"render"``) on
+        the timeline, so a test can read its order against the requests. Thread-safe: renders
+        mark from worker threads."""
+        self.timeline.append(label)
+
     # ----------------------------------------------------------------- HTTP entry point
 
     async def handle(self, method: str, url: str, kwargs: dict[str, Any]) -> FakeResponse:
@@ -537,6 +545,7 @@ class FakeDiscord:
             multipart=multipart,
         )
         self.requests.append(request)
+        self.timeline.append(request)
         from . import validate  # local: validate imports this module
 
         request.issues = validate.hard_issues(request)
@@ -1256,5 +1265,10 @@ class FakeDiscord:
 
     def _wh_del(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
         record = self._webhook_record(params, request)
-        self._delete(self._webhook_message(record, params["message_id"]), record.token)
+        stored = self._webhook_message(record, params["message_id"])
+        self._delete(stored, record.token)
+        if stored.id == record.original_id:
+            # Deleting the "thinking…" message ends the defer: later follow-ups are new
+            # messages, each as ephemeral as its own flags say.
+            record.loading = False
         return 204, None

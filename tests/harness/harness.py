@@ -520,6 +520,22 @@ class Harness:
             data["resolved"] = resolved.data
         return await self._component_interaction(user, stored, data, allow_errors)
 
+    async def raw_component(
+        self,
+        user: User,
+        message: SeenMessage | int,
+        data: dict[str, Any],
+        *,
+        allow_errors: bool = False,
+    ) -> Response:
+        """A component interaction as a hostile or outdated client may send it: ``data``
+        (``custom_id``, ``component_type``, ``values``) goes out as given, whether or not the
+        message offers that component or those values."""
+        message_id = message.id if isinstance(message, SeenMessage) else int(message)
+        return await self._component_interaction(
+            user, self.fake.stored(message_id), dict(data), allow_errors
+        )
+
     async def submit_modal(
         self,
         user: User,

@@ -1,0 +1,128 @@
+"""One game as one interaction reads it: the record, the state loaded once, the names, and
+each viewer's view and legal actions computed at most once.
+
+The service hands the cogs one ``ReadModel`` (``GameService.read``, ``MoveResult.read``) instead
+of being asked six times for pieces of the same game, each loading the state again. A read
+model belongs to one interaction: it never changes the game and is not kept afterwards.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from bot.errors import ServiceError
+from bot.store.base import ACTIVE, FINISHED, LOBBY, GameRecord
+from rules import Game, IllegalAction, Outcome
+
+Action = dict[str, Any]
+
+
+def not_active_message(record: GameRecord) -> str:
+    """Why a game that is not running takes no move, and what to do instead."""
+    if record.status == LOBBY:
+        return f"Game `{record.id}` has not started yet — the host can `/game start`."
+    if record.status == FINISHED:
+        return f"Game `{record.id}` is over — `/game new` starts another."
+    return f"Game `{record.id}` was abandoned — `/game new` starts another."
+
+
+def turn_steps(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The journal's steps of the turn in progress, without the standing orders counted there
+    (they keep the turn's version, ``turn_version``, and are never told)."""
+    return [entry for entry in journal if not entry.get("standing")]
+
+
+def turn_version(record: GameRecord) -> int:
+    """The version a panel's and a board's buttons carry: the record's version less the
+    standing orders given during the turn in progress. A standing order (a policy set out of
+    turn) leaves it alone, so the mover's open panel stays valid; any other change raises it."""
+    return record.version - (len(record.journal) - len(turn_steps(record.journal)))
+
+
+class ReadModel:
+    """A game's record with everything the cogs show of it, each piece computed once."""
+
+    def __init__(self, record: GameRecord, engine: Game) -> None:
+        self.record = record
+        self.engine = engine
+        self._views: dict[str | None, dict[str, Any]] = {}
+        self._legal: dict[str, list[Action]] = {}
+
+    @property
+    def title(self) -> str:
+        return self.engine.title
+
+    @property
+    def version(self) -> int:
+        """What buttons and panels carry in their custom ids: the turn's version."""
+        return turn_version(self.record)
+
+    @property
+    def mid_turn(self) -> bool:
+        """Whether the player to move is in the middle of a turn of several decisions."""
+        return bool(turn_steps(self.record.journal))
+
+    @cached_property
+    def names(self) -> dict[str, str]:
+        """Player id -> display name (AI seats have names of their own)."""
+        return {seat.user: seat.name or seat.user for seat in self.record.seats}
+
+    def load(self) -> Any:
+        """A state of its own, loaded from the snapshot: for a dry run that may change it."""
+        if self.record.state is None:
+            raise ServiceError(not_active_message(self.record))
+        return self.engine.load(self.record.state)
+
+    @cached_property
+    def state(self) -> Any:
+        """The state, loaded once; read it, never change it (``load`` gives a copy to play on)."""
+        return self.load()
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        """The engine's view for ``player`` (``None``: the public one), as the engine returned
+        it: presentation such as names travels separately."""
+        if player not in self._views:
+            self._views[player] = self.engine.view(self.state, player)
+        return self._views[player]
+
+    def legal(self, player: str) -> list[Action]:
+        if self.record.status != ACTIVE:
+            return []
+        if player not in self._legal:
+            self._legal[player] = self.engine.legal(self.state, player)
+        return self._legal[player]
+
+    @cached_property
+    def to_move(self) -> list[str]:
+        if self.record.status != ACTIVE:
+            return []
+        return self.engine.to_move(self.state)
+
+    @cached_property
+    def outcome(self) -> Outcome | None:
+        if self.record.state is None:
+            return None
+        return self.engine.outcome(self.state)
+
+    @cached_property
+    def waiting_humans(self) -> list[str]:
+        seats = {seat.user: seat for seat in self.record.seats}
+        return [p for p in self.to_move if p in seats and not seats[p].ai]
+
+    def turn_message(self) -> str:
+        """Whose turn it is, in a sentence (or why nobody's)."""
+        waiting = [self.names.get(p, p) for p in self.to_move]
+        if not waiting:
+            return not_active_message(self.record)
+        verb = "turn" if len(waiting) == 1 else "turns"
+        return f"It is {' and '.join(waiting)}'s {verb}."
+
+    def refusal(self, user: str, action: Action) -> str | None:
+        """Why the rules would refuse ``action`` by ``user`` now, or ``None`` if they would
+        accept it: a dry run on a state of its own, nothing is stored."""
+        try:
+            self.engine.play(self.load(), user, action)
+        except IllegalAction as error:
+            return error.reason
+        return None

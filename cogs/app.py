@@ -1,0 +1,140 @@
+"""The wired Discord bot: settings, store, service, extensions and persistent components.
+
+As in discord.py's ``advanced_startup.py``, the bot class is handed what it loads (its
+extensions and its dynamic items) instead of knowing the cogs, and ``create_bot`` is the one
+place that wires them. ``python -m bot run|sync`` dispatches here (``main``) by module name,
+so the application layer (bot/) never imports Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.service import GameService
+from bot.store import Store, open_store
+from cogs import EXTENSIONS, flows, items
+
+log = logging.getLogger(__name__)
+
+
+class GameTree(app_commands.CommandTree):
+    """The one handler of slash command errors: what a command raises arrives here as
+    ``CommandInvokeError.original`` and becomes the same ephemeral sentence a component's
+    guard gives; a failed check or a bad value becomes a sentence too."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.CommandInvokeError):
+            await flows.report(interaction, error.original)
+            return
+        if isinstance(error, app_commands.NoPrivateMessage):
+            message = "Games are played in server channels — try this command in a server."
+        elif isinstance(error, app_commands.CheckFailure):
+            message = str(error) or "You cannot use this command here."
+        elif isinstance(error, app_commands.TransformerError):
+            message = f"“{error.value}” is not a valid value here — pick one from the list."
+        else:
+            await flows.report(interaction, error)
+            return
+        try:
+            await flows.reply_error(interaction, message)
+        except discord.HTTPException:
+            log.warning("could not report an error to interaction %s", interaction.id)
+
+
+class TabletopBot(commands.Bot):
+    """A ``commands.Bot`` whose ``setup_hook`` opens the store, then loads the extensions and
+    registers the dynamic items it was given.
+
+    Only the default intents are needed: the bot answers interactions and reads no message text.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        initial_extensions: Sequence[str],
+        dynamic_items: Sequence[type[discord.ui.DynamicItem[Any]]],
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+            tree_cls=GameTree,
+            **options,
+        )
+        self.settings = settings
+        self.initial_extensions = tuple(initial_extensions)
+        self.dynamic_items = tuple(dynamic_items)
+        self.store: Store | None = None
+        self.service: GameService | None = None
+
+    async def setup_hook(self) -> None:
+        self.store = open_store(self.settings.database_url)
+        await self.store.open()
+        self.service = GameService(
+            self.store,
+            remind_after=Settings.hours(self.settings.remind_hours),
+            timeout_after=Settings.hours(self.settings.turn_timeout_hours),
+        )
+        for extension in self.initial_extensions:
+            await self.load_extension(extension)
+        # Registered once: every button on any old message keeps working after a restart.
+        self.add_dynamic_items(*self.dynamic_items)
+
+    async def close(self) -> None:
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+
+def build(settings: Settings) -> TabletopBot:
+    """The bot with every game's extension and our persistent components."""
+    return TabletopBot(
+        settings,
+        initial_extensions=EXTENSIONS,
+        dynamic_items=items.bind(flows.on_click),
+    )
+
+
+def create_bot(**overrides: Any) -> TabletopBot:
+    """The fully wired bot, not connected: settings from the environment and ``.env``, with
+    keyword overrides (e.g. ``database_url=...``). Its ``setup_hook`` does the rest."""
+    return build(Settings.load(**{k: str(v) for k, v in overrides.items()}))
+
+
+async def sync(settings: Settings, guild_id: str) -> None:
+    """Register the slash commands, globally or on one server (instantly)."""
+    async with build(settings) as bot:
+        await bot.login(settings.discord_token)
+        guild = discord.Object(int(guild_id)) if guild_id else None
+        if guild is not None:
+            bot.tree.copy_global_to(guild=guild)
+        commands_synced = await bot.tree.sync(guild=guild)
+        where = f"guild {guild_id}" if guild_id else "all servers (may take up to an hour to show)"
+        names = ", ".join(c.name for c in commands_synced)
+        print(f"Synced {len(commands_synced)} commands to {where}: {names}")
+
+
+def main(command: str, settings: Settings, guild_id: str = "") -> None:
+    """``python -m bot run|sync`` after its checks: connect, or register the commands."""
+    if command == "run":
+        build(settings).run(
+            settings.discord_token, log_level=logging.getLevelName(settings.log_level)
+        )
+    elif command == "sync":
+        asyncio.run(sync(settings, guild_id))
+    else:
+        raise ValueError(f"unknown Discord command {command!r}")

@@ -35,7 +35,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import create_bot
 from bot.ai import RandomAgent
 from bot.config import Settings
 from bot.pictures import draw_board
@@ -43,6 +42,7 @@ from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import open_store
 from bot.store.base import ACTIVE
+from cogs.app import create_bot
 from rules import GAMES
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 from tests.harness.fake_discord import InteractionRecord

@@ -79,8 +79,7 @@ async def run_demo(
             told = tell(game, [(s.player, s.events) for s in steps], names)
             log_lines.extend(plain(line) for line in told)
             stem = f"board-{len(boards):03d}"
-            # Names beside the view, until images.render takes names= (see cogs/messages.py).
-            view = {**service.view(record, None), "names": names}
+            view = service.view(record, None)
             path = out_dir / f"{stem}.png"
             path.write_bytes(await pictures.board(record.id, record.version, game, view, names))
             boards.append(path)

@@ -24,6 +24,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+import images
+from rules import GAMES
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -33,9 +36,6 @@ def warm() -> None:
     """Worker initializer: import the renderers and draw each game's opening board once, so
     fonts, static layers and the other cached pieces are built before the first real job
     rather than on a player's time."""
-    import images
-    from rules import GAMES
-
     for game_id in images.RENDERERS:
         game = GAMES[game_id]
         seats = max(game.min_players, min(4, game.max_players))  # a table every game allows

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from bot.errors import ServiceError
+from bot.pictures import Pictures
 from bot.store.base import ACTIVE, FINISHED, LOBBY, GameRecord
 from rules import Game, IllegalAction, Outcome
 
@@ -43,9 +44,10 @@ def turn_version(record: GameRecord) -> int:
 class ReadModel:
     """A game's record with everything the cogs show of it, each piece computed once."""
 
-    def __init__(self, record: GameRecord, engine: Game) -> None:
+    def __init__(self, record: GameRecord, engine: Game, pictures: Pictures) -> None:
         self.record = record
         self.engine = engine
+        self.pictures = pictures
         self._views: dict[str | None, dict[str, Any]] = {}
         self._legal: dict[str, list[Action]] = {}
 
@@ -126,3 +128,17 @@ class ReadModel:
         except IllegalAction as error:
             return error.reason
         return None
+
+    async def board_pictures(self, events: list[dict[str, Any]]) -> tuple[bytes, list[Any]]:
+        """The public board at this version, and the pictures the turn that ``events`` tell
+        adds to its post (a race replayed; none for a Board click): drawn once, then cached."""
+        at = (self.record.id, self.record.version, self.record.game, self.view(None), self.names)
+        board = await self.pictures.board(*at)
+        return board, await self.pictures.turn_extras(*at, events)
+
+    async def hand_picture(self, viewer: str) -> bytes | None:
+        """``viewer``'s own hand drawn from their view, or None where the game draws none."""
+        record = self.record
+        return await self.pictures.hand(
+            record.id, record.version, record.game, viewer, self.view(viewer), self.names
+        )

@@ -19,6 +19,8 @@ from typing import Any
 
 from bot.ai import RandomAgent
 from bot.errors import ServiceError, StaleRequest
+from bot.pictures import Pictures
+from bot.pool import WorkerPool
 from bot.read_model import ReadModel, not_active_message, turn_steps, turn_version
 from bot.store.base import (
     ABANDONED,
@@ -62,6 +64,7 @@ class MoveResult:
 
     record: GameRecord
     engine: Game
+    pictures: Pictures
     steps: list[Step] = field(default_factory=list)
     told: list[Step] = field(default_factory=list)
     timed_out: list[str] = field(default_factory=list)
@@ -69,7 +72,7 @@ class MoveResult:
     @cached_property
     def read(self) -> ReadModel:
         """The game as the change left it, for the cogs to show (read once the change is over)."""
-        return ReadModel(self.record, self.engine)
+        return ReadModel(self.record, self.engine, self.pictures)
 
     @property
     def finished(self) -> bool:
@@ -124,10 +127,14 @@ class GameService:
         clock: Callable[[], float] = time.time,
         remind_after: float | None = None,
         timeout_after: float | None = None,
+        pictures: Pictures | None = None,
     ) -> None:
         """``remind_after``/``timeout_after``: seconds a human may take over a decision before
-        a reminder, and before their AI decides for them (``None``: never)."""
+        a reminder, and before their AI decides for them (``None``: never). ``pictures``: where
+        boards and hands are drawn (the bot's worker pool); by default in a thread, uncached
+        beyond the default cache."""
         self.store = store
+        self.pictures = pictures or Pictures(WorkerPool(inline=True, initializer=None))
         self.remind_after = remind_after
         self.timeout_after = timeout_after
         self.games = games if games is not None else GAMES
@@ -144,7 +151,7 @@ class GameService:
 
     def read(self, record: GameRecord) -> ReadModel:
         """The one object a cog reads a game from: state, names, views, legal actions."""
-        return ReadModel(record, self.engine(record))
+        return ReadModel(record, self.engine(record), self.pictures)
 
     # The pieces of one read model, for callers that need only one (tests, the demo, benches).
 
@@ -582,7 +589,7 @@ class GameService:
         return lock
 
     def _result(self, record: GameRecord) -> MoveResult:
-        return MoveResult(record, self.engine(record))
+        return MoveResult(record, self.engine(record), self.pictures)
 
     def _lock_for_ref(
         self, guild: str, channel: str, user: str, ref: str | None

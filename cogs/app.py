@@ -18,6 +18,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.pictures import Pictures
+from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
 from cogs import EXTENSIONS, flows, items
@@ -79,14 +81,19 @@ class TabletopBot(commands.Bot):
         self.dynamic_items = tuple(dynamic_items)
         self.store: Store | None = None
         self.service: GameService | None = None
+        self.pool: WorkerPool | None = None
 
     async def setup_hook(self) -> None:
         self.store = open_store(self.settings.database_url)
         await self.store.open()
+        # Pictures (and AI decisions) are drawn in worker processes, never on the event loop.
+        self.pool = WorkerPool.from_settings(self.settings)
+        self.pool.start()
         self.service = GameService(
             self.store,
             remind_after=Settings.hours(self.settings.remind_hours),
             timeout_after=Settings.hours(self.settings.turn_timeout_hours),
+            pictures=Pictures.from_settings(self.settings, self.pool),
         )
         for extension in self.initial_extensions:
             await self.load_extension(extension)
@@ -95,6 +102,9 @@ class TabletopBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        if self.pool is not None:
+            await self.pool.close()
+            self.pool = None
         if self.store is not None:
             await self.store.close()
             self.store = None

@@ -6,14 +6,12 @@ within Discord's limits by construction (25 options, 5 buttons a row, 100-char i
 
 from __future__ import annotations
 
-import asyncio
 import io
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-import images
 from bot.read_model import ReadModel
 from bot.service import Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
@@ -189,25 +187,12 @@ def question_of(read: ReadModel) -> str | None:
     return ask(read.view(None)) if ask else None
 
 
-def drawable(read: ReadModel, view: dict[str, Any]) -> dict[str, Any]:
-    """TEMPORARY, the one place names meet a view: a copy of ``view`` with the display names
-    the renderers draw. The view itself stays as the engine returned it; once ``images``
-    takes ``names=`` as a keyword, pass ``read.names`` there and delete this."""
-    return {**view, "names": read.names}
-
-
 async def render_turn(read: ReadModel, steps: list[Step]) -> list[discord.File]:
-    """The public board, then any picture the game adds for this turn (a race replayed), all
-    rendered off the event loop."""
-    record = read.record
-    view = drawable(read, read.view(None))
+    """The public board, then any picture the game adds for this turn (a race replayed), drawn
+    in the worker pool once per version and served from the picture cache after that."""
     events = [event for step in steps for event in step.events]
-
-    def draw() -> list[tuple[str, bytes]]:
-        board = images.render(record.game, view)
-        return [(BOARD_FILE, board), *images.turn_extras(record.game, view, events)]
-
-    pictures = await asyncio.to_thread(draw)
+    board, extras = await read.board_pictures(events)
+    pictures = [(BOARD_FILE, board), *extras]
     return [discord.File(io.BytesIO(data), filename=name) for name, data in pictures]
 
 
@@ -306,6 +291,6 @@ async def hand_panel(read: ReadModel, user: str, note: str = "") -> Post:
                 lines.append(f"({hidden} more moves than fit here: use the game's slash commands.)")
     elif record.status == ACTIVE:
         lines.append(read.turn_message())
-    png = await asyncio.to_thread(images.render_hand, record.game, drawable(read, view_data))
+    png = await read.hand_picture(user)
     picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
     return Post(content=clip("\n".join(lines), 2000), view=view, files=[picture] if picture else [])

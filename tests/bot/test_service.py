@@ -431,7 +431,7 @@ async def test_a_read_model_loads_once_and_computes_each_piece_once_per_viewer(
 ) -> None:
     record = await started(service, ANA, BO, CY)
     engine = CountingEngine(service.engine(record))
-    read = ReadModel(record, engine)  # type: ignore[arg-type]
+    read = ReadModel(record, engine, service.pictures)  # type: ignore[arg-type]
     for _ in range(3):
         mover = read.to_move[0]
         assert read.view(mover) is read.view(mover)

@@ -292,14 +292,12 @@ class _Table:
     def score_brass_band(self) -> None:
         """Rulebook, Brass Band: "You may play as many of these cards from your hand as you like.
         [...] For each Brass Band card you receive 1 heart from the middle." B4.5: a turn is one
-        non-Brass card or one or more Brass Bands; the player is asked again while they hold one."""
+        non-Brass card or one or more Brass Bands. Hands are private ("Take the cards into your
+        hand and look at them"), so after every Brass Band the player decides to stop or to play
+        another, whatever they hold: the phase never tells the table whether they hold one."""
         self.take_from_middle(1)
-        if self.over:
-            return
-        if BRASS_BAND in self.hands[self.current]:
+        if not self.over:
             self.phase = BRASS
-        else:
-            self.end_turn()
 
     def stop_brass_band(self) -> None:
         """The player plays no more Brass Bands this turn."""
@@ -540,7 +538,8 @@ class StreetArt:
         if state.phase == PLAY:
             return [{"type": "play", "card": card} for card in CARDS if card in me.hand]
         if state.phase == BRASS:
-            return [{"type": "play", "card": BRASS_BAND}, {"type": "stop"}]
+            another = [{"type": "play", "card": BRASS_BAND}] if BRASS_BAND in me.hand else []
+            return [*another, {"type": "stop"}]
         # AIM: every other player, clockwise from the current one (B4.3), then the middle.
         n = len(state.seats)
         actions: list[Action] = [
@@ -611,7 +610,7 @@ class StreetArt:
             self._check_aim(state, player, action)
             table.aim_fireworks(action["victim"])
         else:
-            self._check_brass(action)
+            self._check_brass(state, action)
             if kind == "stop":
                 table.stop_brass_band()
             else:
@@ -646,11 +645,13 @@ class StreetArt:
             raise IllegalAction("Choose a Fireworks victim who is playing in this game.")
 
     @staticmethod
-    def _check_brass(action: Action) -> None:
+    def _check_brass(state: StreetArtState, action: Action) -> None:
         if action["type"] == "fireworks":
             raise IllegalAction("Play another Brass Band card or stop.")
         if action["type"] == "play" and action.get("card") != BRASS_BAND:
             raise IllegalAction("This turn you may only play more Brass Band cards, or stop.")
+        if action["type"] == "play" and BRASS_BAND not in state.seats[state.current].hand:
+            raise IllegalAction("You hold no other Brass Band card: stop to end your turn.")
 
     # -- storage ---------------------------------------------------------------------------------
 

@@ -517,12 +517,32 @@ def test_brass_band_play_as_many_as_you_like_1_heart_each():
     assert STREET_ART.to_move(state) == ["B"]
 
 
-def test_brass_band_turn_ends_by_itself_when_no_brass_band_is_left():
+def test_brass_band_the_player_decides_to_stop_even_without_another_brass_band():
+    """Setup: "Take the cards into your hand and look at them": hands are private, so the turn
+    after a Brass Band must not tell the table whether its player holds another one. Brass
+    Band: "You may play as many of these cards from your hand as you like." """
     state = table(hands={"A": ["brass-band", "brass-band", "juggler"]})
     state, _ = play(state, "A", "brass-band")
     state, events = play(state, "A", "brass-band")
+    assert state.phase == "brass-band" and STREET_ART.to_move(state) == ["A"]
+    assert STREET_ART.legal(state, "A") == [{"type": "stop"}]
+    assert reason(state, "A", {"type": "play", "card": "brass-band"}) == (
+        "You hold no other Brass Band card: stop to end your turn."
+    )
+    state, events = stop(state, "A")
     assert events[-1] == {"type": "turn", "player": "B"}
     assert hearts(state)["A"] == 2
+
+
+def test_brass_band_the_public_cannot_tell_whether_another_is_held():
+    """The same Brass Band from two hands, one holding another and one not: the public views
+    after it are the same."""
+    holding = table(hands={"A": ["brass-band", "brass-band", "juggler"]}, pad=False)
+    lacking = table(hands={"A": ["brass-band", "juggler", "juggler"]}, pad=False)
+    after = [play(state, "A", "brass-band")[0] for state in (holding, lacking)]
+    views = [STREET_ART.view(state, None) for state in after]
+    assert views[0] == views[1]
+    assert views[0]["phase"] == "brass-band" and views[0]["to_move"] == ["A"]
 
 
 def test_brass_band_turn_admits_no_other_card():
@@ -537,6 +557,7 @@ def test_brass_band_turn_admits_no_other_card():
 def test_brass_band_a_single_one_is_a_whole_turn():
     state = table(hands={"A": ["brass-band", "juggler"]})
     state, _ = play(state, "A", "brass-band")
+    state, _ = stop(state, "A")
     assert STREET_ART.to_move(state) == ["B"]
 
 
@@ -682,8 +703,9 @@ def test_empty_draw_pile_midway_draw_what_is_left_then_reshuffle():
         draw=["rain"],
     )
     state, _ = play(state, "A", "brass-band")
-    state, events = play(state, "A", "brass-band")
-    assert [e["type"] for e in events] == ["played", "took", "reshuffled", "drew", "turn"]
+    state, _ = play(state, "A", "brass-band")
+    state, events = stop(state, "A")
+    assert [e["type"] for e in events] == ["reshuffled", "drew", "turn"]
     assert "rain" in seat(state, "A").hand
     assert len(seat(state, "A").hand) == 5
 

@@ -370,9 +370,9 @@ def _apply_pass(table: State, action: Action, events: list[Event]) -> None:
         table["first_passed"] = True
         table["first"] = table["current"]
         events.append({"type": "first_player", "player": me["player"]})
-    # The backpack limit holds "no final do seu turno" for a turn that ends in a pass too.
-    table["turn"]["pending"] = {"do": "discard"}
-    _continue_discarding(table, events)
+    # A pass ends a turn with no free action in it ("O jogador não pode realizar uma ação
+    # livre e passar a vez"), so the backpack is within its limit since the last turn's end.
+    _next_turn(table, events)
 
 
 def _apply_end_turn(table: State, action: Action, events: list[Event]) -> None:

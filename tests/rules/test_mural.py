@@ -434,34 +434,46 @@ def test_a_free_action_and_passing_never_share_a_turn() -> None:
         play(state, {"type": "pass"})
 
 
-def test_a_player_with_no_main_action_left_may_pass_after_a_free_action() -> None:
-    """Reading: a player who "precisa passar" (has no main action) may pass all the same."""
+def test_a_free_action_is_offered_only_when_a_main_action_can_follow_it() -> None:
+    """ "O jogador não pode realizar uma ação livre e passar a vez." With nothing to rotate
+    and nothing to paint, copying an advanced paint and then passing would be +2 at the end:
+    the copy is not offered, only the pass is."""
     state = table(
         cubes=empty_discs(),
-        backpacks={"A": ["R", "Y"]},
-        display=["G10", "G11", "G12"],
+        backpacks={"A": ["A"]},
+        display=["G06", "G30", "G13"],
         techniques=["BT2", "BT1"],
     )
-    state, _ = play(state, {"type": "mix", "paints": ["R", "Y"]}, {"type": "queue", "paint": "R"})
-    assert {"type": "pass"} in MURAL.legal(state, "A")
-
-
-def test_a_forced_pass_over_the_backpack_limit_discards_first() -> None:
-    """A player who took a paint with a free technique and has no main action must pass; the
-    limit of 5 still holds at the end of that turn."""
-    state = table(
+    assert MURAL.legal(state, "A") == [{"type": "pass"}]
+    mixes = table(
         cubes=empty_discs(),
-        backpacks={"A": ["Y", "Y", "B", "B", "W"]},
-        display=["G06", "G14", "G30"],
-        queue=["A"],
-        techniques=["BT3", "BT1"],
+        backpacks={"A": ["R", "Y", "B"]},
+        display=["G12", "G06"],
+        techniques=["BT6", "BT1"],
     )
-    state, _ = play(state, {"type": "technique", "tile": "BT3"})
-    state, _ = play(state, choice(state, type="pick", index=0))
-    assert {"type": "pass"} in MURAL.legal(state, "A")
-    state, _ = play(state, {"type": "pass"}, {"type": "discard", "paint": "W"})
-    assert state["queue"] == ["W"] and len(seat(state, "A")["backpack"]) == 5
-    assert MURAL.to_move(state) == ["B"]
+    assert MURAL.legal(mixes, "A") == [
+        {"type": "mix", "paints": ["R", "Y"]},  # leaves B and an advanced paint: G12 (AB)
+        {"type": "pass"},
+    ]
+
+
+def test_free_actions_that_lead_to_a_main_action_through_others_are_offered() -> None:
+    """Two mixes make the two advanced paints G14 needs; after the first one the player may not
+    pass, and every choice inside a free technique keeps a main action possible too."""
+    state = table(cubes=empty_discs(), backpacks={"A": ["R", "R", "Y", "Y"]}, display=["G14"])
+    state, _ = play(state, {"type": "mix", "paints": ["R", "R"]})
+    legal = MURAL.legal(state, "A")
+    assert {"type": "pass"} not in legal and legal == [{"type": "mix", "paints": ["Y", "Y"]}]
+    state, _ = play(state, {"type": "mix", "paints": ["Y", "Y"]})
+    assert {"type": "paint", "card": "G14"} in MURAL.legal(state, "A")
+    copying = table(
+        cubes=empty_discs(),
+        backpacks={"A": ["A", "R"]},
+        display=["G30"],  # AAR
+        techniques=["BT2", "BT1"],
+    )
+    copying, _ = play(copying, {"type": "technique", "tile": "BT2"})
+    assert MURAL.legal(copying, "A") == [{"type": "copy", "paint": "A"}, {"type": "back"}]
 
 
 def test_the_first_to_pass_in_round_one_takes_the_first_player_marker() -> None:

@@ -178,12 +178,37 @@ def test_painting_discards_after_first_3_option_places_each_paint_behind_the_fir
     assert state["turn"]["pending"] is None and events[-1]["type"] == "inserted"
 
 
-def test_painting_discards_after_first_3_offers_at_most_25_places() -> None:
+def test_painting_discards_after_first_3_reaches_every_place_of_a_long_queue() -> None:
+    """Reading (b): "insert anywhere after position 3": in a long queue every place after the
+    first 3 is offered, first as a range, then a place in it, each list within a select menu."""
     from rules.mural.state import insert_positions
 
-    places = insert_positions(40, 1)
-    assert len(places) == 25 and places[0] == 3 and places[-1] == 39
     assert insert_positions(2, 1) == [1], "a queue shorter than 3: only its end"
+    state = table(
+        backpacks={"A": ["R", "Y"]},
+        queue=[p for _ in range(8) for p in ("R", "Y", "B", "W")],  # 32 paints
+        display=["G01", "G02", "G03"],
+        options={"painting_discards": "after_first_3"},
+    )
+    state, _ = play(state, {"type": "paint", "card": "G01"}, {"type": "cell", "row": 0, "col": 0})
+    state, _ = play(state, {"type": "place", "paint": "R"})
+    ranges = MURAL.legal(state, "A")
+    assert ranges == [
+        {"type": "places", "first": 3, "last": 26},
+        {"type": "places", "first": 27, "last": 32},
+    ]
+    reached = set()
+    for span in ranges:
+        narrowed, _ = play(state, span)
+        choices = MURAL.legal(narrowed, "A")
+        assert len(choices) <= 25 and choices[-1] == {"type": "back"}
+        assert MURAL.legal(play(narrowed, {"type": "back"})[0], "A") == ranges
+        reached |= {a["position"] for a in choices if a["type"] == "insert"}
+    assert reached == set(range(3, 33)), "places 3 to 32 (27 to 29 among them) are reachable"
+    state, _ = play(state, ranges[1], {"type": "insert", "paint": "R", "position": 28})
+    assert state["queue"][28] == "R"
+    after = MURAL.legal(state, "A")  # the Y waits: ranges again, one place longer
+    assert after == [ranges[0], {"type": "places", "first": 27, "last": 33}]
 
 
 def test_the_display_is_refilled_from_the_deck_top_in_the_painted_cards_place() -> None:

@@ -79,8 +79,10 @@ def lobby_embed(service: GameService, record: GameRecord) -> discord.Embed:
         f"{i}. {names[s.user]}{' 🤖' if s.ai else ''}{' (host)' if s.user == record.host else ''}"
         for i, s in enumerate(record.seats, 1)
     )
+    low, high = service.seat_range(record)
     status = {
-        LOBBY: f"Waiting for players ({len(record.seats)}/{game.max_players}).",
+        LOBBY: f"Waiting for players ({len(record.seats)}/{high}; {low}–{high} with these "
+        "options).",
         ACTIVE: "Started!",
         ABANDONED: "Abandoned.",
         FINISHED: "Finished.",

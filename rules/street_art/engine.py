@@ -469,7 +469,8 @@ class StreetArt:
 
     id = GAME_ID
     title = "Street Art"
-    min_players = 2
+    #: What ``start`` accepts with the default options; two_players widens it (player_range).
+    min_players = 3
     max_players = 5
     #: Stopping a run of Brass Bands (protocol: an AI's last resort).
     passive_actions = frozenset({"stop"})
@@ -477,6 +478,10 @@ class StreetArt:
     @property
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)
+
+    def player_range(self, options: dict[str, Any]) -> tuple[int, int]:
+        """B2: 3 to 5 players, following the parent game; the two_players option admits 2."""
+        return (2 if options.get("two_players") else self.min_players), self.max_players
 
     # -- setup -----------------------------------------------------------------------------------
 
@@ -489,7 +494,8 @@ class StreetArt:
         the start player is drawn at random (B4.9)."""
         opts = _options_from(merge_options(self, options))
         players = list(players)
-        if not 3 <= len(players) <= 5 and not (opts.two_players and len(players) == 2):
+        low, high = self.player_range(asdict(opts))
+        if not low <= len(players) <= high:
             raise IllegalAction("Street Art needs 3 to 5 players (2 with the two_players option).")
         if len(set(players)) != len(players):
             raise IllegalAction("Each player may take only one seat.")

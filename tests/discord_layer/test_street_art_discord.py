@@ -229,6 +229,7 @@ async def test_bad_moves_get_a_private_sentence(harness_factory, tmp_path: Path)
 async def test_lobby_refusals(harness_factory, tmp_path: Path) -> None:
     h = await table(harness_factory, tmp_path)
     lobby = (await h.slash(ANA, "game new", game="street-art")).message
+    assert "(1/5; 3–5 with these options)" in lobby.text()
     too_few = await h.click(ANA, lobby, label="Start")
     assert "3 to 5 players" in too_few.ephemeral_text()
     again = await h.slash(ANA, "game new", game="street-art")
@@ -422,6 +423,7 @@ async def test_the_host_changes_options_in_the_lobby_and_everyone_can_read_them(
     assert not changed.message.ephemeral
     assert "Options changed: two_players=True" in changed.message.text()
     assert "two_players=True" in changed.message.text()  # the lobby's Options field
+    assert "(2/5; 2–5 with these options)" in changed.message.text(), "the range widened"
     board = await start_game(h, h.message(lobby), ANA)  # two players may start now
     assert board.embed_image()
     fixed = await h.slash(ANA, "game settings", options={"options": "turn_cap=10"})

@@ -12,6 +12,7 @@ from rules import GAMES, IllegalAction
 from rules.artsee import ARTSEE
 from rules.artsee.data import EXHIBITS, MAIN, MASTERPIECES, STARTING
 from rules.artsee.engine import ArtSeeState, Gallery, Progress, outcome_of
+from rules.protocol import player_range
 
 A, B, C = "a", "b", "c"
 
@@ -75,6 +76,7 @@ def of(events: list[dict], kind: str) -> list[dict]:
 def test_the_game_is_registered_with_two_to_five_players() -> None:
     assert GAMES["artsee"] is ARTSEE
     assert (ARTSEE.min_players, ARTSEE.max_players) == (2, 5)
+    assert player_range(ARTSEE, {}) == (2, 5), "no option widens the range"
     with pytest.raises(IllegalAction, match="2 to 5 players"):
         ARTSEE.start(["a"], "s", {})
     with pytest.raises(IllegalAction, match="2 to 5 players"):

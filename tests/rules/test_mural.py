@@ -9,6 +9,7 @@ from rules import GAMES, IllegalAction
 from rules.mural import MURAL
 from rules.mural.data import BASICS, CARDS, DISPLAY_SIZE, GRAFITEIROS, MURALS, SPRAYS
 from rules.mural.discs import aligned_contacts
+from rules.protocol import player_range
 from tests.rules.mural_tables import (
     GEOMETRY,
     choice,
@@ -31,6 +32,7 @@ ROTATE_P2_BACK = (
 def test_the_game_is_registered_with_its_player_counts() -> None:
     assert GAMES["street-art-mural"] is MURAL
     assert (MURAL.min_players, MURAL.max_players) == (2, 4)
+    assert player_range(MURAL, {"painting_discards": "after_first_3"}) == (2, 4)
     with pytest.raises(IllegalAction, match="2 to 4"):
         MURAL.start(["A"], "s", {})
     with pytest.raises(IllegalAction, match="2 to 4"):

@@ -13,7 +13,7 @@ import pytest
 
 import rules
 from rules import IllegalAction
-from rules.protocol import Game
+from rules.protocol import Game, player_range
 from rules.street_art import STREET_ART
 from rules.street_art.data import CARDS, DECK, HEARTS
 
@@ -158,7 +158,7 @@ def test_the_engine_is_registered_and_follows_the_protocol():
     assert isinstance(STREET_ART, Game)
     assert (STREET_ART.title, STREET_ART.min_players, STREET_ART.max_players) == (
         "Street Art",
-        2,
+        3,
         5,
     )
     assert STREET_ART.default_options == {
@@ -167,6 +167,26 @@ def test_the_engine_is_registered_and_follows_the_protocol():
         "keep_top_on_reshuffle": False,
         "turn_cap": 500,
     }
+
+
+def test_player_counts_are_what_start_accepts_and_two_players_widens_them():
+    """Component notes B2: "support 3–5 players by default, following the parent game, and
+    allow 2 players as a house option". ``min_players``/``max_players`` are what ``start``
+    accepts with the default options; the option says how it widens them."""
+    accepted = set()
+    for count in range(1, 7):
+        try:
+            STREET_ART.start([f"p{i}" for i in range(count)], "counts", {})
+        except IllegalAction as refused:
+            assert refused.reason == (
+                "Street Art needs 3 to 5 players (2 with the two_players option)."
+            )
+        else:
+            accepted.add(count)
+    assert accepted == set(range(STREET_ART.min_players, STREET_ART.max_players + 1))
+    assert player_range(STREET_ART, {}) == (3, 5)
+    assert player_range(STREET_ART, {"two_players": True}) == (2, 5)
+    STREET_ART.start(["a", "b"], "counts", {"two_players": True})
 
 
 # -- Setup -------------------------------------------------------------------------------------

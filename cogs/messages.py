@@ -16,7 +16,7 @@ import discord
 import images
 from bot.service import GameService, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord
-from bot.words import WORDS, tell
+from bot.words import WORDS, label_for, tell
 
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
@@ -276,7 +276,7 @@ async def hand_panel(service: GameService, record: GameRecord, user: str, note: 
         mid_turn = bool(record.journal)
         lines.append("**Your move:** choose below." if not mid_turn else "**Your move continues:**")
         view = discord.ui.View(timeout=None)
-        labels = [clip(words.action_label(a, names), 80) for a in legal]
+        labels = [clip(label_for(record.game, a, names, view_data), 80) for a in legal]
         if mid_turn and len(legal) <= BUTTON_ROW:
             for index, label in enumerate(labels):
                 view.add_item(

@@ -546,15 +546,17 @@ class StreetArt:
         if state.phase == BRASS:
             another = [{"type": "play", "card": BRASS_BAND}] if BRASS_BAND in me.hand else []
             return [*another, {"type": "stop"}]
-        # AIM: every other player, clockwise from the current one (B4.3), then the middle.
+        # AIM: every other player (B4.3), those with hearts to give first, each group
+        # clockwise from the current player; the middle after the players with hearts.
         n = len(state.seats)
-        actions: list[Action] = [
-            {"type": "fireworks", "victim": state.seats[(state.current + k) % n].player}
-            for k in range(1, n)
+        others = [state.seats[(state.current + k) % n] for k in range(1, n)]
+        middle = [MIDDLE] if state.options.fireworks_may_take_from_middle else []
+        victims = [
+            *(seat.player for seat in others if seat.hearts),
+            *middle,
+            *(seat.player for seat in others if not seat.hearts),
         ]
-        if state.options.fireworks_may_take_from_middle:
-            actions.append({"type": "fireworks", "victim": MIDDLE})
-        return actions
+        return [{"type": "fireworks", "victim": victim} for victim in victims]
 
     def outcome(self, state: StreetArtState) -> Outcome | None:
         if state.phase != OVER:
@@ -592,7 +594,23 @@ class StreetArt:
         }
         if player is not None and player in state.players:
             view["hand"] = sorted(state.seats[state.players.index(player)].hand)
+            if state.phase == PLAY and player in self.to_move(state):
+                view["takes"] = self.takes(state, player)
         return view
+
+    def takes(self, state: StreetArtState, player: str) -> dict[str, dict[str, Any]]:
+        """What each Street Star in the mover's hand would take now, ``{"hearts", "from"}``
+        (a player, or the middle), so a label can say so when it is less than the card's value.
+        It depends only on the table (the tops, the hearts, the middle), but is the mover's aid,
+        as ArtSee's previews are."""
+        takes: dict[str, dict[str, Any]] = {}
+        for action in self.legal(state, player):
+            if CARDS[action["card"]].kind != "star":
+                continue
+            _, events = self.play(state, player, action)
+            gain = next(e for e in events if e["type"] in ("took", "stole"))
+            takes[action["card"]] = {"hearts": gain["hearts"], "from": gain.get("from", MIDDLE)}
+        return takes
 
     # -- moves -----------------------------------------------------------------------------------
 

@@ -418,10 +418,12 @@ def test_fireworks_steal_2_hearts_from_the_player_you_choose():
     assert STREET_ART.to_move(state) == ["B"]
 
 
-def test_fireworks_victims_are_listed_clockwise_from_you():
-    state = table(hands={"C": ["fireworks"]}, hearts={"A": 1}, current="C")
+def test_fireworks_victims_with_hearts_come_first_each_group_clockwise_from_you():
+    """Fireworks: "You may steal 2 hearts from any player." Every other player may be aimed
+    at (B4.3), those with hearts to give listed first."""
+    state = table(hands={"C": ["fireworks"]}, hearts={"A": 1, "B": 3}, current="C")
     state, _ = play(state, "C", "fireworks")
-    assert [a["victim"] for a in STREET_ART.legal(state, "C")] == ["D", "A", "B"]
+    assert [a["victim"] for a in STREET_ART.legal(state, "C")] == ["A", "B", "D"]
 
 
 def test_fireworks_take_only_what_the_victim_owns():
@@ -462,7 +464,9 @@ def test_fireworks_from_the_middle_with_the_option():
     """B4.3: option fireworks_may_take_from_middle (Feuerschlucker's behaviour)."""
     state = table(hands={"A": ["fireworks"]}, options={"fireworks_may_take_from_middle": True})
     state, events = play(state, "A", "fireworks")
-    assert STREET_ART.legal(state, "A")[-1] == {"type": "fireworks", "victim": "middle"}
+    assert STREET_ART.legal(state, "A")[0] == {"type": "fireworks", "victim": "middle"}, (
+        "nobody has hearts: the middle is the one useful target"
+    )
     state, events = aim(state, "A", "middle")
     assert events[0] == {"type": "took", "player": "A", "hearts": 2}
     assert state.middle == 58

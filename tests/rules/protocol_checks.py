@@ -24,3 +24,37 @@ def assert_turn_structure(game: Game, state: Any, players: list[str]) -> dict[st
         assert len({json.dumps(a, sort_keys=True) for a in actions}) == len(actions)
         legal[player] = actions
     return legal
+
+
+def assert_hidden_stays_hidden(game: Game, state: Any, redealt: Any, viewer: str | None) -> None:
+    """``redealt`` is ``state`` with everything ``viewer`` cannot see dealt again (``None``: the
+    public): whose move it is, the viewer's view (the phase in it) and their legal moves are
+    the same, so none of them gives a hidden card away."""
+    assert game.to_move(redealt) == game.to_move(state), "to_move tells what is hidden"
+    assert game.view(redealt, viewer) == game.view(state, viewer)
+    if viewer is not None:
+        assert game.legal(redealt, viewer) == game.legal(state, viewer), "legal tells it"
+
+
+def assert_same_course(
+    game: Game,
+    worlds: tuple[Any, Any],
+    player: str,
+    actions: tuple[dict, dict],
+    viewer: str | None,
+    whole_view: bool,
+) -> None:
+    """The same move (``actions``: as played, and as named in the other world) in a state and
+    in one whose hidden part was dealt again for ``viewer``: afterwards whose move it is, the
+    phase and the viewer's legal moves agree, mid-turn too (a Brass Band that asks again only
+    when another is held would not). With ``whole_view``, so does the viewer's whole view (when
+    the move reveals the viewer nothing new, such as a card drawn)."""
+    after, _ = game.play(worlds[0], player, actions[0])
+    there, _ = game.play(worlds[1], player, actions[1])
+    assert game.to_move(there) == game.to_move(after), "to_move depends on what is hidden"
+    seen, seen_there = game.view(after, viewer), game.view(there, viewer)
+    assert seen_there["phase"] == seen["phase"], "the phase depends on what is hidden"
+    if whole_view:
+        assert seen_there == seen
+    if viewer is not None:
+        assert game.legal(there, viewer) == game.legal(after, viewer)

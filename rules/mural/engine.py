@@ -236,6 +236,7 @@ class Mural:
             "hidden_techniques": len(state["techniques"]) - len(revealed(state)),
             "round": state["round"],
             "first": state["players"][state["first"]],
+            "phase": state["phase"],
             "current": None if state["phase"] == OVER else state["players"][state["current"]],
             "to_move": self.to_move(state),
             "turn": copy.deepcopy(state["turn"]),

@@ -41,20 +41,24 @@ def assert_same_course(
     worlds: tuple[Any, Any],
     player: str,
     actions: tuple[dict, dict],
-    viewer: str | None,
-    whole_view: bool,
+    viewers: list[str | None],
+    news: bool,
+    keys: tuple[str, ...] = ("phase",),
 ) -> None:
     """The same move (``actions``: as played, and as named in the other world) in a state and
-    in one whose hidden part was dealt again for ``viewer``: afterwards whose move it is, the
-    phase and the viewer's legal moves agree, mid-turn too (a Brass Band that asks again only
-    when another is held would not). With ``whole_view``, so does the viewer's whole view (when
-    the move reveals the viewer nothing new, such as a card drawn)."""
+    in one whose hidden part was dealt again for ``viewers`` (``None``: the public): afterwards
+    whose move it is and the phase (the view's ``keys``) agree, mid-turn too (a Brass Band that
+    asks again only when another is held would not). Unless the move shows them something
+    hidden until now (``news``: a card drawn, a new top card), so do their whole views and
+    legal moves."""
     after, _ = game.play(worlds[0], player, actions[0])
     there, _ = game.play(worlds[1], player, actions[1])
     assert game.to_move(there) == game.to_move(after), "to_move depends on what is hidden"
-    seen, seen_there = game.view(after, viewer), game.view(there, viewer)
-    assert seen_there["phase"] == seen["phase"], "the phase depends on what is hidden"
-    if whole_view:
-        assert seen_there == seen
-    if viewer is not None:
-        assert game.legal(there, viewer) == game.legal(after, viewer)
+    for viewer in viewers:
+        seen, seen_there = game.view(after, viewer), game.view(there, viewer)
+        for key in keys:
+            assert seen_there[key] == seen[key], f"the {key} depends on what is hidden"
+        if not news:
+            assert seen_there == seen
+            if viewer is not None:
+                assert game.legal(there, viewer) == game.legal(after, viewer)

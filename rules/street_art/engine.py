@@ -8,6 +8,10 @@ Readings beyond B4 (each also stated where it is implemented):
 
 - Fireworks may be aimed at any other player, even one with no hearts: it steals nothing then.
   The choice is skipped only when no target could give a heart (B4.3).
+- Brass Band: after every Brass Band the player decides to stop or to play another, even
+  with none left in hand (then "stop" is their one choice), so whose turn it is never tells
+  the table what a private hand holds.
+- Fireworks targets are listed with the players who have hearts first.
 - Rain: the Rain covers its player's previous top card, so a Beatboxer it covers is no longer
   "currently visible" when the Beatboxers are counted.
 - A reshuffle while refilling includes the card the current player just played (B4.7 literal);

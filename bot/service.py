@@ -35,6 +35,7 @@ from bot.store.base import (
     VersionConflict,
 )
 from rules import GAMES, Game, IllegalAction, Outcome, merge_options
+from rules.protocol import player_range
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,11 @@ class GameService:
     def read(self, record: GameRecord) -> ReadModel:
         """The one object a cog reads a game from: state, names, views, legal actions."""
         return ReadModel(record, self.engine(record), self.pictures)
+
+    def seat_range(self, record: GameRecord) -> tuple[int, int]:
+        """How many may sit at this table under its chosen options (an option may widen the
+        game's range, as Street Art's two_players does)."""
+        return player_range(self.engine(record), record.options)
 
     # The pieces of one read model, for callers that need only one (tests, the demo, benches).
 
@@ -275,11 +281,10 @@ class GameService:
         if record.seat_of(user) is not None:
             raise ServiceError(f"You are already in game `{record.id}`.")
         await self._ensure_free(guild, channel, user)
-        game = self.engine(record)
-        if len(record.seats) >= game.max_players:
+        most = self.seat_range(record)[1]
+        if len(record.seats) >= most:
             raise ServiceError(
-                f"Game `{record.id}` is full ({game.max_players} players) — start another "
-                "with `/game new`."
+                f"Game `{record.id}` is full ({most} players) — start another with `/game new`."
             )
         record.seats.append(Seat(user=user, name=name))
         return await self._save_lobby(record, f"{user} joined")
@@ -291,9 +296,9 @@ class GameService:
         record = await self.resolve(guild, channel, user, ref)
         self._require_lobby(record)
         self._require_host(record, user, "add an AI player")
-        game = self.engine(record)
-        if len(record.seats) >= game.max_players:
-            raise ServiceError(f"Game `{record.id}` is full ({game.max_players} players).")
+        most = self.seat_range(record)[1]
+        if len(record.seats) >= most:
+            raise ServiceError(f"Game `{record.id}` is full ({most} players).")
         number = 1 + sum(1 for seat in record.seats if is_ai(seat.user))
         record.seats.append(Seat(user=f"{AI_PREFIX}{number}", ai=True, name=f"AI {number}"))
         return await self._save_lobby(record, f"{user} added an AI")

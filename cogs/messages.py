@@ -15,8 +15,9 @@ import discord
 from bot.read_model import ReadModel
 from bot.service import Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
-from bot.words import WORDS, tell
+from bot.words import WORDS, label_for, tell
 from cogs.items import SELECT_LIMIT, GameButton, PickSelect
+from rules.protocol import player_range
 
 #: For edits and anything that means to ping nobody.
 NO_PINGS = discord.AllowedMentions.none()
@@ -90,8 +91,10 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
         f"{i}. {names[s.user]}{' 🤖' if s.ai else ''}{' (host)' if s.user == record.host else ''}"
         for i, s in enumerate(record.seats, 1)
     )
+    low, high = player_range(game, record.options)
     status = {
-        LOBBY: f"Waiting for players ({len(record.seats)}/{game.max_players}).",
+        LOBBY: f"Waiting for players ({len(record.seats)}/{high}; {low}–{high} with these "
+        "options).",
         ACTIVE: "Started!",
         ABANDONED: "Abandoned.",
         FINISHED: "Finished.",
@@ -269,7 +272,7 @@ async def hand_panel(read: ReadModel, user: str, note: str = "") -> Post:
         mid_turn = read.mid_turn
         lines.append("**Your move:** choose below." if not mid_turn else "**Your move continues:**")
         view = discord.ui.View(timeout=None)
-        labels = [clip(words.action_label(a, names), 80) for a in legal]
+        labels = [clip(label_for(record.game, a, names, view_data), 80) for a in legal]
         if mid_turn and len(legal) <= BUTTON_ROW:
             for index, label in enumerate(labels):
                 view.add_item(button(read, "act", label, discord.ButtonStyle.primary, index))

@@ -50,6 +50,11 @@ class Game(Protocol):
     tells the turn that just ended in its own post even when the same player moves next (every
     other player has passed, say). Without it, a turn ends when someone else is to move.
 
+    Optional: ``player_range(options) -> (low, high)``, the seat counts ``start`` accepts under
+    ``options`` (the defaults overlaid), for a game where an option widens ``min_players`` to
+    ``max_players``, which are what ``start`` accepts with the default options (Street Art's
+    ``two_players``). ``player_range`` below answers for every game.
+
     Optional: ``passive_actions``, the action types that give something up (pass, stop, go
     back, end the turn early): an AI plays them only when nothing else is legal, so an AI seat
     or a timed-out player's stand-in takes part in the game instead of passing at random.
@@ -96,6 +101,15 @@ def load_dict_state(data: dict[str, Any], game_id: str, title: str, version: int
             f"game={data.get('game')!r}, version={data.get('version')!r}"
         )
     return copy.deepcopy(data)
+
+
+def player_range(game: Game, options: dict[str, Any] | None = None) -> tuple[int, int]:
+    """The seat counts ``game`` starts with under ``options``: the game's own
+    ``player_range`` where options widen the range, else ``min_players`` to ``max_players``."""
+    ranged = getattr(game, "player_range", None)
+    if ranged is None:
+        return game.min_players, game.max_players
+    return ranged({**game.default_options, **(options or {})})
 
 
 def rng(seed: str, counter: int) -> random.Random:

@@ -29,6 +29,9 @@ class GameWords(Protocol):
     def hand_text(self, view: dict[str, Any]) -> str:
         """The viewer's private holdings from their own view, for an ephemeral message."""
 
+    # Optional: ``view_label(action, names, view) -> str``, a label that says what the action
+    # would give, from the viewer's own view (``label_for`` prefers it).
+
     # Optional: ``question(public view) -> str | None``, the label of a button on the turn post
     # when players are asked something on another player's turn (it opens their choice).
 
@@ -39,6 +42,16 @@ WORDS: dict[str, GameWords] = {
     "street-art-mural": mural,
     "street-kings": street_kings,
 }
+
+
+def label_for(
+    game: str, action: dict[str, Any], names: dict[str, str], view: dict[str, Any]
+) -> str:
+    """A legal action's label for the viewer whose ``view`` this is: the game's ``view_label``
+    where it has one (what the action would give), else its ``action_label``."""
+    words = WORDS[game]
+    in_view = getattr(words, "view_label", None)
+    return in_view(action, names, view) if in_view else words.action_label(action, names)
 
 
 def tell(
@@ -62,4 +75,4 @@ def tell(
     return lines
 
 
-__all__ = ["WORDS", "GameWords", "name_of", "tell"]
+__all__ = ["WORDS", "GameWords", "label_for", "name_of", "tell"]

@@ -26,8 +26,6 @@ requirement (5–9) is at most the prestige you earned *this turn*; one per cate
 place it in a free slot between or beside your columns. A matching masterpiece in the gap an \
 arrow points across gives +1 (also to the neighbour facing an end slot).
 5. **Draw** the top card of pile 1 or 2 (`/artsee draw pile:`).
-In the bot, visitors are welcomed after the active player draws: nothing the active player does \
-after playing changes them.
 **End**: after the turn that leaves both piles and all hands empty (the player to the right of \
 the start player plays last). Add masterpiece values (requirement − 5) and a bonus for \
 categories held ({" / ".join(str(b) for b in CATEGORY_BONUS[1:])} for 1–4). Ties: most visitors \
@@ -86,9 +84,12 @@ def place_label(column: int | str) -> str:
 
 
 def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
-    """One sentence per placed card with what it scored, then claims, draws, visitors, the end."""
+    """One sentence per placed card with what it scored, then claims, draws, visitors, the end.
+    The prestige (step 3) joins the sentence of its card, after the visitors welcomed in step 2;
+    a card placed in an earlier post scores in a sentence of its own."""
     lines: list[str] = []
     welcomed: dict[str, list[int]] = {}
+    placed: int | None = None  # the line of the card placed in these events
     for event in events:
         kind = event["type"]
         if kind == "welcomed":
@@ -97,12 +98,16 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
         if welcomed:
             lines.append(_welcomed(welcomed, names))
             welcomed = {}
-        if kind in ("visitors_scored", "arrow") and lines and lines[-1].endswith("."):
-            lines[-1] = lines[-1][:-1] + _scored(event, names)
+        if kind in ("visitors_scored", "arrow"):
+            if placed is None:  # placed before the opponents were asked: a sentence of its own
+                lines.append(f"{name_of(names, event['player'])}'s card scored.")
+                placed = len(lines) - 1
+            lines[placed] = lines[placed][:-1] + _scored(event, names)
             continue
         line = _describe_one(event, names)
         if line:
             lines.append(line)
+            placed = len(lines) - 1 if kind == "placed" else placed
     if welcomed:
         lines.append(_welcomed(welcomed, names))
     return lines

@@ -238,6 +238,8 @@ def _label(action: dict[str, Any]) -> str:
         return f"Place {paint_name(action['paint'])} next"
     if kind == "insert":
         return f"Put {paint_name(action['paint'])} at queue space {action['position'] + 1}"
+    if kind == "places":
+        return f"Queue spaces {action['first'] + 1}–{action['last'] + 1}…"
     if kind == "queue":
         return f"{paint_name(action['paint']).capitalize()} next to the queue end"
     if kind == "mix":

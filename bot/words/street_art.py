@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.words.common import game_over, hearts, join_names, name_of
-from rules.street_art.data import CARDS
+from rules.street_art.data import CARDS, FIREWORKS_HEARTS
 
 RULES = """\
 **Street Art** — 3 to 5 players (2 with the `two_players` option). Gather the biggest audience.
@@ -114,11 +114,44 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
     if kind == "fireworks":
         victim = action["victim"]
         if victim == "middle":
-            return "Take 2 ♥ from the middle"
-        return f"Steal 2 ♥ from {names.get(victim, victim)}"
+            return f"Take {hearts(FIREWORKS_HEARTS)} from the middle"
+        return f"Steal {hearts(FIREWORKS_HEARTS)} from {names.get(victim, victim)}"
     if kind == "stop":
-        return "Stop playing Brass Bands"
+        return "Stop playing Brass Bands (end your turn)"
     return kind
+
+
+def view_label(action: dict[str, Any], names: dict[str, str], view: dict[str, Any]) -> str:
+    """The label in the mover's own view: what the action would give. A Fireworks target says
+    what its player has ("Bo has 1 ♥", "Cy has none"); a Street Star says what it will take and,
+    when that is less than its value, why."""
+    kind = action["type"]
+    if kind == "fireworks" and action["victim"] != "middle":
+        victim = names.get(action["victim"], action["victim"])
+        held = next(p["hearts"] for p in view["players"] if p["id"] == action["victim"])
+        if held == 0:
+            return f"{victim} has none: nothing to steal"
+        return f"{victim} has {hearts(held)}: steal {hearts(min(held, FIREWORKS_HEARTS))}"
+    take = view.get("takes", {}).get(action.get("card")) if kind == "play" else None
+    if take is None:
+        return action_label(action, names)
+    return f"Play {card_name(action['card'])}: {_take(action['card'], take, names)}"
+
+
+def _take(card: str, take: dict[str, Any], names: dict[str, str]) -> str:
+    """What a Street Star takes: from the middle (all there is, if less than its value) or from
+    the player showing the same Star, who played it last (all they have, if less)."""
+    value, got, source = CARDS[card].value, take["hearts"], take["from"]
+    if source == "middle":
+        if got < value:
+            return f"only {hearts(got)}, all that is left in the middle"
+        return f"{hearts(got)} from the middle"
+    victim = names.get(source, source)
+    if got == 0:
+        return f"0 ♥: {victim} has none"
+    if got < value:
+        return f"only {hearts(got)}, all {victim} has"
+    return f"steal {hearts(got)} from {victim}"
 
 
 def hand_text(view: dict[str, Any]) -> str:

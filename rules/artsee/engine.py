@@ -7,15 +7,15 @@ A turn is a sequence of small decisions, each with a short ``legal()`` list:
 
 1. ``card``: choose an exhibit from your hand (phase ``card``), then ``place`` it onto a column
    or into a new column at the left or right end (phase ``column``; ``back`` chooses again).
-   Placing scores at once: visitors on the covered card, then the arrow.
-2. ``claim`` a masterpiece (phase ``claim``) or ``pass``; then choose its ``slot`` (phase
-   ``slot``; ``back`` chooses again). Skipped when no claim is possible; a single free slot is
-   taken without asking.
-3. ``draw`` from pile 1 or 2 (phase ``draw``); automatic when only one pile has cards.
-4. Opponents welcome visitors (phase ``welcome``): each opponent's standing ``policy``
+2. Opponents welcome visitors (phase ``welcome``): each opponent's standing ``policy``
    (``always``, the default, ``never`` or ``ask``) decides for them; only players on ``ask``
    with a visitor in supply and a matching front card are asked (``welcome`` a column, or
-   ``enough``), all at once.
+   ``enough``), all at once, before the active player goes on.
+3. Prestige is scored: visitors on the covered card, then the arrow.
+4. ``claim`` a masterpiece (phase ``claim``) or ``pass``; then choose its ``slot`` (phase
+   ``slot``; ``back`` chooses again). Skipped when no claim is possible; a single free slot is
+   taken without asking.
+5. ``draw`` from pile 1 or 2 (phase ``draw``); automatic when only one pile has cards.
 
 Two compound actions apply two decisions at once, for a slash command with two options:
 ``{"type": "play", "card", "column"}`` and ``{"type": "claim", "token", "slot"}``; they are
@@ -26,10 +26,10 @@ already chosen, or a ``claim`` while a token is, first takes that choice back).
 
 Readings where the rulebook is silent (each also stated where it is implemented):
 
-- Welcoming visitors is resolved after the active player's claim and draw, not between the play
-  and the prestige. Only the opponents' own front cards and supplies take part, and nothing the
-  active player does in steps 3-5 touches them, so no outcome changes; the active player
-  finishes the turn in one sitting and the asked opponents answer together afterwards.
+- Welcoming visitors comes in step 2, as the rulebook orders it ("Play a Card - Welcome
+  Visitors - Earn Prestige - Claim a Masterpiece - Draw a Card"): the active player sees the new
+  visitors before they claim and draw. The asked opponents answer together, then the active
+  player's turn goes on.
 - ``always`` welcomes on every matching front card from the left, while visitors last.
 - When one draw pile empties, the top card of the other moves over only if that leaves both
   with a card ("so that there are always two draw piles (if possible)").
@@ -90,7 +90,8 @@ def token_name(token: str) -> str:
 class Gallery:
     """One player's gallery and holdings. ``columns`` run left to right, each bottom to front;
     ``visitors[j]`` sit on the front card of column ``j`` (only front cards take visitors and a
-    covered card gives its visitors back at once, A5.7); ``masterpieces`` are ``(token, slot)``
+    covered card gives its visitors back in step 3 of that turn, A5.7); ``masterpieces`` are
+    ``(token, slot)``
     with slot 0 the left end and slot ``len(columns)`` the right end (A5.5)."""
 
     player: str
@@ -239,7 +240,6 @@ class _Table:
         assert card is not None
         self.hands[seat].remove(card)
         cols = self.columns[seat]
-        covered = None
         if column == "left":
             cols.insert(0, [card])
             self.visitors[seat].insert(0, 0)
@@ -252,7 +252,6 @@ class _Table:
         else:
             assert isinstance(column, int)
             index = column
-            covered = cols[index][-1]
             cols[index].append(card)
         self.progress = replace(self.progress, chosen=None, played=card, column=index)
         self.events.append(
@@ -264,9 +263,19 @@ class _Table:
                 "new": column if column in NEW_COLUMNS else None,
             }
         )
-        if covered is not None:
-            self.score_covered(index, covered)
-        self.score_arrow(card, index)
+        self.welcome_visitors()
+
+    def earn_prestige(self) -> None:
+        """Rulebook, step 3, Earn Prestige, after the opponents welcomed their visitors (step
+        2): the covered card's visitors, then the arrow; then step 4, the claim. The card that
+        was covered is the one now second from the front of the played column."""
+        seat, column = self.current, self.progress.column
+        played = self.progress.played
+        assert column is not None and played is not None
+        pile = self.columns[seat][column]
+        if len(pile) > 1:
+            self.score_covered(column, pile[-2])
+        self.score_arrow(played, column)
         self.enter_claim()
 
     def score_covered(self, column: int, covered: str) -> None:
@@ -431,7 +440,7 @@ class _Table:
         elif filled:
             self.draw(filled[0])
         else:
-            self.welcome_visitors()
+            self.next_turn()
 
     def draw(self, pile: int) -> None:
         """Draw the top card of ``pile``; then "If one of the draw piles becomes empty before the
@@ -459,9 +468,9 @@ class _Table:
                     "category": EXHIBITS[moved].featured,
                 }
             )
-        self.welcome_visitors()
+        self.next_turn()
 
-    # -- 2. welcome visitors (after the draw; see the module docstring) ----------------------
+    # -- 2. welcome visitors -------------------------------------------------------------------
 
     def matching_fronts(self, seat: int) -> list[int]:
         """Rulebook, Welcome Visitors: "any columns where the front exhibit card [...] has the same
@@ -478,7 +487,8 @@ class _Table:
         opponent may (but is not required to) place one visitor from their personal supply onto
         that exhibit card. [...] You (the active player) do not get to place any visitors."
         Each opponent's standing policy answers for them; players on ``ask`` who have a visitor
-        and a matching front card are asked, all at once."""
+        and a matching front card are asked, all at once; then the active player earns prestige.
+        """
         count = len(self.players)
         for k in range(1, count):
             seat = (self.current + k) % count
@@ -492,7 +502,7 @@ class _Table:
         if self.asking:
             self.phase = WELCOME
         else:
-            self.next_turn()
+            self.earn_prestige()
 
     def apply_policy(self, seat: int, open_columns: list[int]) -> None:
         """``always`` welcomes on each open column from the left while visitors last."""
@@ -517,7 +527,7 @@ class _Table:
     def done_welcoming(self, player: str) -> None:
         del self.asking[player]
         if not self.asking:
-            self.next_turn()
+            self.earn_prestige()
 
     def set_policy(self, player: str, policy: str) -> None:
         """A standing order: it answers every later welcome, and the one now asked if any."""
@@ -787,8 +797,11 @@ class ArtSee:
         """What placing the chosen card would earn in each place (visitors on the covered card
         plus the arrow), keyed by the ``place`` target as text: the owner's aid to choose, in
         their own view only, since it depends on the card they chose."""
+        # Welcoming never changes the prestige (opponents welcome only onto their own
+        # galleries), so each preview plays the place with nobody asked in step 2.
+        quiet = replace(state, galleries=tuple(replace(g, policy="never") for g in state.galleries))
         return {
-            str(action["column"]): self.play(state, player, action)[0].progress.earned
+            str(action["column"]): self.play(quiet, player, action)[0].progress.earned
             for action in self.legal(state, player)
             if action["type"] == "place"
         }

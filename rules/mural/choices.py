@@ -15,6 +15,8 @@ from rules.mural.data import (
 )
 from rules.mural.state import (
     BACK,
+    INSERT_RANGE,
+    MAX_CHOICES,
     State,
     free_cells,
     insert_positions,
@@ -70,12 +72,19 @@ def _order_choices(state: State, pending: dict[str, Any]) -> list[Action]:
 
 
 def _insert_choices(state: State, pending: dict[str, Any]) -> list[Action]:
+    """Which waiting paint next, then its place: every place after the queue's first 3, as a
+    range first and a place in it when they are more than a select menu holds."""
     if pending["paint"] is None:
         return [{"type": "place", "paint": p} for p in PAINTS if p in unordered_tail(state)]
-    return [
-        {"type": "insert", "paint": pending["paint"], "position": i}
-        for i in insert_positions(len(state["queue"]), pending["count"])
-    ]
+    places = insert_positions(len(state["queue"]), pending["count"])
+    inserts = [{"type": "insert", "paint": pending["paint"], "position": i} for i in places]
+    if pending.get("places") is not None:
+        first, last = pending["places"]
+        return [a for a in inserts if first <= a["position"] <= last] + [BACK]
+    if len(places) <= MAX_CHOICES:
+        return inserts
+    ranges = [places[i : i + INSERT_RANGE] for i in range(0, len(places), INSERT_RANGE)]
+    return [{"type": "places", "first": r[0], "last": r[-1]} for r in ranges]
 
 
 def _discard_choices(state: State, pending: dict[str, Any]) -> list[Action]:

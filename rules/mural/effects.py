@@ -216,8 +216,14 @@ def _apply_place(table: State, action: Action, events: list[Event]) -> None:
     _pending(table)["paint"] = action["paint"]
 
 
+def _apply_places(table: State, action: Action, events: list[Event]) -> None:
+    """A range of queue places chosen first, in a queue longer than a select menu."""
+    _pending(table)["places"] = [action["first"], action["last"]]
+
+
 def _apply_insert(table: State, action: Action, events: list[Event]) -> None:
     pending = _pending(table)
+    pending["places"] = None
     count = pending["count"]
     queue = table["queue"]
     head, tail = queue[:-count], queue[-count:]
@@ -357,7 +363,13 @@ def _apply_segment(table: State, action: Action, events: list[Event]) -> None:
 
 
 def _apply_back(table: State, action: Action, events: list[Event]) -> None:
-    table["turn"]["pending"] = None
+    """Leave a choice that has committed nothing; from a range of queue places, back to the
+    ranges (the paints are already paid and wait to be placed)."""
+    pending = table["turn"]["pending"]
+    if pending["do"] == "insert":
+        pending["places"] = None
+    else:
+        table["turn"]["pending"] = None
 
 
 def _apply_pass(table: State, action: Action, events: list[Event]) -> None:
@@ -370,9 +382,9 @@ def _apply_pass(table: State, action: Action, events: list[Event]) -> None:
         table["first_passed"] = True
         table["first"] = table["current"]
         events.append({"type": "first_player", "player": me["player"]})
-    # The backpack limit holds "no final do seu turno" for a turn that ends in a pass too.
-    table["turn"]["pending"] = {"do": "discard"}
-    _continue_discarding(table, events)
+    # A pass ends a turn with no free action in it ("O jogador não pode realizar uma ação
+    # livre e passar a vez"), so the backpack is within its limit since the last turn's end.
+    _next_turn(table, events)
 
 
 def _apply_end_turn(table: State, action: Action, events: list[Event]) -> None:
@@ -424,6 +436,7 @@ APPLY = {
     "pick": _apply_pick,
     "segment": _apply_segment,
     "back": _apply_back,
+    "places": _apply_places,
     "pass": _apply_pass,
     "end_turn": _apply_end_turn,
     "discard": _apply_discard,

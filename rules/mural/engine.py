@@ -24,8 +24,9 @@ Readings beyond Part B/C (each also stated where it is implemented):
   play is accounted for (discs + queue + backpacks + cards == taken).
 - Discarded paints go to the queue end one at a time in the order the player picks; the choice
   is asked only while the remaining discards differ.
-- A player who took a free action and then has no main action left may still pass (they
-  "precisam passar"); otherwise a free action and passing never share a turn.
+- "O jogador não pode realizar uma ação livre e passar a vez": a free action is offered before
+  the main action only when a main action will still be possible after it (``free``), so a
+  free action and passing never share a turn.
 - Painting needs a spray to put on the card; a player with no spray left cannot paint.
 - The game-end lap: after the trigger the game ends when a finished turn would hand play to
   the first-player-marker holder again (the seat to their right has had its turn, or has passed).
@@ -52,6 +53,7 @@ from rules.mural.data import (
     TECHNIQUES,
 )
 from rules.mural.effects import APPLY, remember_turn
+from rules.mural.free import FREE_PENDINGS, free_actions, free_choices, main_actions
 from rules.mural.refusals import why_not
 from rules.mural.scoring import bonus_grid
 from rules.mural.state import (
@@ -61,18 +63,13 @@ from rules.mural.state import (
     OVER,
     PLAY,
     State,
-    advanced_rotation_free,
     layout,
-    mix_options,
     new_seat,
     options_from,
     outcome_of,
-    paintable,
     revealed,
-    rotation_options,
     scores,
     setup_discs,
-    technique_usable,
 )
 from rules.protocol import (
     Action,
@@ -170,43 +167,20 @@ class Mural:
         pending = state["turn"]["pending"]
         if pending is None:
             return self._top_level(state)
-        return PENDING_CHOICES[pending["do"]](state, pending)
+        choices = PENDING_CHOICES[pending["do"]](state, pending)
+        return free_choices(state, choices) if pending["do"] in FREE_PENDINGS else choices
 
     def _top_level(self, state: State) -> list[Action]:
-        """The turn's menu: the main actions while none is taken, the free actions, pass or
-        end turn."""
-        seat = state["seats"][state["current"]]
+        """The turn's menu: the main actions while none is taken, the free actions (before the
+        main action, only those that leave one possible), pass or end turn."""
         turn = state["turn"]
-        actions: list[Action] = []
-        mains = self._main_actions(state) if not turn["main"] else []
-        actions.extend(mains)
-        actions.extend(mix_options(seat["backpack"]))
-        actions.extend(
-            {"type": "technique", "tile": t}
-            for t in revealed(state)
-            if not TECHNIQUES[t].main and technique_usable(state, t)
-        )
+        free = free_actions(state)
         if turn["main"]:
-            actions.append({"type": "end_turn"})
-        elif not turn["free"] or not mains:
-            actions.append({"type": "pass"})
-        return actions
-
-    def _main_actions(self, state: State) -> list[Action]:
-        seat = state["seats"][state["current"]]
-        actions: list[Action] = []
-        for kind in ("simple", "big", "double"):
-            if kind != "simple" and not advanced_rotation_free(seat, kind):
-                continue
-            if rotation_options(state, kind):
-                actions.append({"type": "rotate", "kind": kind})
-        actions.extend({"type": "paint", "card": c} for c in paintable(state, thrift=False))
-        actions.extend(
-            {"type": "technique", "tile": t}
-            for t in revealed(state)
-            if TECHNIQUES[t].main and technique_usable(state, t)
-        )
-        return actions
+            return [*free, {"type": "end_turn"}]
+        # After a free action a main action can always follow (free_choices), so "pass" is
+        # offered only in a turn with no free action yet.
+        passing = [] if turn["free"] else [{"type": "pass"}]
+        return [*main_actions(state), *free_choices(state, free), *passing]
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != OVER:
@@ -262,6 +236,7 @@ class Mural:
             "hidden_techniques": len(state["techniques"]) - len(revealed(state)),
             "round": state["round"],
             "first": state["players"][state["first"]],
+            "phase": state["phase"],
             "current": None if state["phase"] == OVER else state["players"][state["current"]],
             "to_move": self.to_move(state),
             "turn": copy.deepcopy(state["turn"]),

@@ -39,9 +39,11 @@ State = dict[str, Any]
 BACK: Action = {"type": "back"}
 QUEUE_END = "queue_end"
 AFTER_FIRST_3 = "after_first_3"
-#: With painting_discards=after_first_3, the places offered for one paint: the first this many
-#: after the queue's 3rd paint, and always the queue end (a select menu holds 25 choices).
-INSERT_CHOICES = 24
+#: A select menu holds 25 choices. With painting_discards=after_first_3, a longer list of queue
+#: places is split, as the Street Kings shop splits its list: first a range of at most
+#: ``INSERT_RANGE`` places, then a place in it (or "back" to the ranges).
+MAX_CHOICES = 25
+INSERT_RANGE = 24
 
 
 @dataclass(frozen=True)
@@ -271,10 +273,10 @@ def unordered_tail(table: State) -> list[str]:
 
 
 def insert_positions(queue_length: int, waiting: int) -> list[int]:
-    """Where a waiting paint may go: after the first 3 (or the whole queue, if shorter)."""
+    """Every place a waiting paint may go: after the first 3 (or the whole queue's end, if it
+    is shorter), up to the paints still waiting at the end."""
     base = queue_length - waiting
-    places = list(range(min(QUEUE_ON_BOARD, base), base + 1))
-    return places[:INSERT_CHOICES] + ([base] if base not in places[:INSERT_CHOICES] else [])
+    return list(range(min(QUEUE_ON_BOARD, base), base + 1))
 
 
 def outcome_of(state: State) -> Outcome:

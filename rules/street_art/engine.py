@@ -8,6 +8,10 @@ Readings beyond B4 (each also stated where it is implemented):
 
 - Fireworks may be aimed at any other player, even one with no hearts: it steals nothing then.
   The choice is skipped only when no target could give a heart (B4.3).
+- Brass Band: after every Brass Band the player decides to stop or to play another, even
+  with none left in hand (then "stop" is their one choice), so whose turn it is never tells
+  the table what a private hand holds.
+- Fireworks targets are listed with the players who have hearts first.
 - Rain: the Rain covers its player's previous top card, so a Beatboxer it covers is no longer
   "currently visible" when the Beatboxers are counted.
 - A reshuffle while refilling includes the card the current player just played (B4.7 literal);
@@ -292,14 +296,12 @@ class _Table:
     def score_brass_band(self) -> None:
         """Rulebook, Brass Band: "You may play as many of these cards from your hand as you like.
         [...] For each Brass Band card you receive 1 heart from the middle." B4.5: a turn is one
-        non-Brass card or one or more Brass Bands; the player is asked again while they hold one."""
+        non-Brass card or one or more Brass Bands. Hands are private ("Take the cards into your
+        hand and look at them"), so after every Brass Band the player decides to stop or to play
+        another, whatever they hold: the phase never tells the table whether they hold one."""
         self.take_from_middle(1)
-        if self.over:
-            return
-        if BRASS_BAND in self.hands[self.current]:
+        if not self.over:
             self.phase = BRASS
-        else:
-            self.end_turn()
 
     def stop_brass_band(self) -> None:
         """The player plays no more Brass Bands this turn."""
@@ -471,7 +473,8 @@ class StreetArt:
 
     id = GAME_ID
     title = "Street Art"
-    min_players = 2
+    #: What ``start`` accepts with the default options; two_players widens it (player_range).
+    min_players = 3
     max_players = 5
     #: Stopping a run of Brass Bands (protocol: an AI's last resort).
     passive_actions = frozenset({"stop"})
@@ -479,6 +482,10 @@ class StreetArt:
     @property
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)
+
+    def player_range(self, options: dict[str, Any]) -> tuple[int, int]:
+        """B2: 3 to 5 players, following the parent game; the two_players option admits 2."""
+        return (2 if options.get("two_players") else self.min_players), self.max_players
 
     # -- setup -----------------------------------------------------------------------------------
 
@@ -491,7 +498,8 @@ class StreetArt:
         the start player is drawn at random (B4.9)."""
         opts = _options_from(merge_options(self, options))
         players = list(players)
-        if not 3 <= len(players) <= 5 and not (opts.two_players and len(players) == 2):
+        low, high = self.player_range(asdict(opts))
+        if not low <= len(players) <= high:
             raise IllegalAction("Street Art needs 3 to 5 players (2 with the two_players option).")
         if len(set(players)) != len(players):
             raise IllegalAction("Each player may take only one seat.")
@@ -540,16 +548,19 @@ class StreetArt:
         if state.phase == PLAY:
             return [{"type": "play", "card": card} for card in CARDS if card in me.hand]
         if state.phase == BRASS:
-            return [{"type": "play", "card": BRASS_BAND}, {"type": "stop"}]
-        # AIM: every other player, clockwise from the current one (B4.3), then the middle.
+            another = [{"type": "play", "card": BRASS_BAND}] if BRASS_BAND in me.hand else []
+            return [*another, {"type": "stop"}]
+        # AIM: every other player (B4.3), those with hearts to give first, each group
+        # clockwise from the current player; the middle after the players with hearts.
         n = len(state.seats)
-        actions: list[Action] = [
-            {"type": "fireworks", "victim": state.seats[(state.current + k) % n].player}
-            for k in range(1, n)
+        others = [state.seats[(state.current + k) % n] for k in range(1, n)]
+        middle = [MIDDLE] if state.options.fireworks_may_take_from_middle else []
+        victims = [
+            *(seat.player for seat in others if seat.hearts),
+            *middle,
+            *(seat.player for seat in others if not seat.hearts),
         ]
-        if state.options.fireworks_may_take_from_middle:
-            actions.append({"type": "fireworks", "victim": MIDDLE})
-        return actions
+        return [{"type": "fireworks", "victim": victim} for victim in victims]
 
     def outcome(self, state: StreetArtState) -> Outcome | None:
         if state.phase != OVER:
@@ -587,7 +598,23 @@ class StreetArt:
         }
         if player is not None and player in state.players:
             view["hand"] = sorted(state.seats[state.players.index(player)].hand)
+            if state.phase == PLAY and player in self.to_move(state):
+                view["takes"] = self.takes(state, player)
         return view
+
+    def takes(self, state: StreetArtState, player: str) -> dict[str, dict[str, Any]]:
+        """What each Street Star in the mover's hand would take now, ``{"hearts", "from"}``
+        (a player, or the middle), so a label can say so when it is less than the card's value.
+        It depends only on the table (the tops, the hearts, the middle), but is the mover's aid,
+        as ArtSee's previews are."""
+        takes: dict[str, dict[str, Any]] = {}
+        for action in self.legal(state, player):
+            if CARDS[action["card"]].kind != "star":
+                continue
+            _, events = self.play(state, player, action)
+            gain = next(e for e in events if e["type"] in ("took", "stole"))
+            takes[action["card"]] = {"hearts": gain["hearts"], "from": gain.get("from", MIDDLE)}
+        return takes
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -611,7 +638,7 @@ class StreetArt:
             self._check_aim(state, player, action)
             table.aim_fireworks(action["victim"])
         else:
-            self._check_brass(action)
+            self._check_brass(state, action)
             if kind == "stop":
                 table.stop_brass_band()
             else:
@@ -646,11 +673,13 @@ class StreetArt:
             raise IllegalAction("Choose a Fireworks victim who is playing in this game.")
 
     @staticmethod
-    def _check_brass(action: Action) -> None:
+    def _check_brass(state: StreetArtState, action: Action) -> None:
         if action["type"] == "fireworks":
             raise IllegalAction("Play another Brass Band card or stop.")
         if action["type"] == "play" and action.get("card") != BRASS_BAND:
             raise IllegalAction("This turn you may only play more Brass Band cards, or stop.")
+        if action["type"] == "play" and BRASS_BAND not in state.seats[state.current].hand:
+            raise IllegalAction("You hold no other Brass Band card: stop to end your turn.")
 
     # -- storage ---------------------------------------------------------------------------------
 

@@ -35,6 +35,24 @@ def test_a_card_and_what_it_scored_read_as_one_sentence() -> None:
     ]
 
 
+def test_visitors_welcomed_in_step_two_come_before_the_card_scores() -> None:
+    """Rulebook: "Play a Card - Welcome Visitors - Earn Prestige": the welcome is told first
+    and the prestige still joins its card's sentence; scored after an asked player answered,
+    the prestige gets a sentence of its own."""
+    placed = {"type": "placed", "player": "a", "card": "M-PO-01", "column": 2, "new": None}
+    welcomed = {"type": "welcomed", "player": "b", "column": 1}
+    scored = {"type": "visitors_scored", "player": "a", "card": "S-AB-01", "prestige": 2}
+    assert words.describe([placed, welcomed, scored], NAMES) == [
+        "**Ana** played **Portrait (Abstract, Landscape; arrow ←)** onto column 2, +2 from "
+        "visitors on the covered card.",
+        "Visitors welcomed: **Bo** on column 1.",
+    ]
+    assert words.describe([welcomed, scored], NAMES) == [
+        "Visitors welcomed: **Bo** on column 1.",
+        "**Ana**'s card scored, +2 from visitors on the covered card.",
+    ]
+
+
 def test_visitors_welcomed_by_several_players_are_one_line() -> None:
     events = [
         {"type": "welcomed", "player": "b", "column": 1},

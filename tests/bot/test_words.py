@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.words import WORDS, tell
+from bot.words import WORDS, label_for, tell
 from bot.words import street_art as words
 from bot.words.common import game_over, hearts
 from rules import GAMES
@@ -62,14 +62,66 @@ def test_every_event_of_random_games_is_told_and_every_label_fits() -> None:
         while game.to_move(state):
             player = game.to_move(state)[0]
             actions = game.legal(state, player)
+            view = game.view(state, player)
             for action in actions:
                 assert 0 < len(words.action_label(action, long_names)) <= 80
+                assert 0 < len(label_for("street-art", action, long_names, view)) <= 80
             state, events = game.play(state, player, rng.choice(actions))
             told = " ".join(words.describe(events, NAMES))
             for event in events:
                 if event["type"] in ("played", "rain", "game_over"):
                     assert told, event
         assert "Game over" in " ".join(words.describe(events, NAMES))
+
+
+def table_view(hearts: dict[str, int], tops: dict[str, str], hand: list[str], **kw):
+    """The mover A's own view of a table with these hearts and top cards."""
+    from tests.rules.test_street_art import table
+
+    piles = [(player, card) for player, card in tops.items()]
+    state = table(hands={"A": hand}, hearts=hearts, piles=piles, players=["A", "B", "C"], **kw)
+    return GAMES["street-art"], state
+
+
+def test_fireworks_targets_say_what_each_would_give_useful_first() -> None:
+    """Fireworks: "You may steal 2 hearts from any player." Each target says what its player
+    has ("Bo has 1 ♥", "Cy has none"), and the ones with hearts come first."""
+    game, state = table_view({"C": 1}, {}, ["fireworks"])
+    state, _ = game.play(state, "A", {"type": "play", "card": "fireworks"})
+    view = game.view(state, "A")
+    names = {"A": "Ana", "B": "Bo", "C": "Cy"}
+    labels = [label_for("street-art", a, names, view) for a in game.legal(state, "A")]
+    assert labels == ["Cy has 1 ♥: steal 1 ♥", "Bo has none: nothing to steal"]
+
+
+def test_street_star_labels_say_what_the_play_takes_and_why_when_less() -> None:
+    """Street Stars: "If another player currently has an identical Street Star face up in front
+    of them, you steal that number of hearts from that player." A label says what the play will
+    take; when it is less than the card's value, why (B4.2: only what they own)."""
+    names = {"A": "Ana", "B": "Bo", "C": "Cy"}
+    hand = ["fire-breather", "juggler", "street-painter", "rain"]
+    game, state = table_view({"B": 1}, {"B": "fire-breather", "C": "juggler"}, hand, pad=False)
+    view = game.view(state, "A")
+    labels = {a["card"]: label_for("street-art", a, names, view) for a in game.legal(state, "A")}
+    assert labels == {
+        "fire-breather": "Play Fire Breather: only 1 ♥, all Bo has",
+        "juggler": "Play Juggler: 0 ♥: Cy has none",
+        "street-painter": "Play Street Painter: 3 ♥ from the middle",
+        "rain": "Play Rain",
+    }
+    game, short = table_view({}, {}, ["street-painter"], middle=2)
+    view = game.view(short, "A")
+    assert label_for("street-art", {"type": "play", "card": "street-painter"}, names, view) == (
+        "Play Street Painter: only 2 ♥, all that is left in the middle"
+    )
+
+
+def test_street_star_labels_fit_discord_with_long_names() -> None:
+    long_names = {p: "N" * 32 for p in ("a", "b", "c")}
+    for got, source in ((0, "b"), (1, "b"), (3, "b"), (1, "middle"), (3, "middle")):
+        take = {"cyr-wheel-acrobat": {"hearts": got, "from": source}}
+        action = {"type": "play", "card": "cyr-wheel-acrobat"}
+        assert len(words.view_label(action, long_names, {"takes": take})) <= 80
 
 
 def test_hand_text_lists_the_viewers_cards_and_nothing_for_spectators() -> None:

@@ -82,6 +82,7 @@ class Tally:
         self.panel: list[str] = []
         self.refusals: list[str] = []
         self.questions = 0
+        self.resumed = 0
 
 
 async def finish_on_panel(
@@ -142,6 +143,10 @@ async def play_turn(
     view = await my_view(h, player)
     if view["phase"] == "welcome":
         return await answer_visitors(h, board, player, view, rng, tally, slash)
+    if view["phase"] != "card":  # the turn goes on once the asked opponents welcomed (step 2)
+        tally.resumed += 1
+        response = await h.click(player, board, label="My hand")
+        return await finish_on_panel(h, player, response, rng, tally, slash)
     if not any(p["size"] for p in view["piles"]) and "draw" not in tally.refusals:
         empty = await h.slash(player, "artsee draw", pile=1)
         assert "Draw pile 1 is empty, and so is pile 2" in empty.ephemeral_text()
@@ -238,6 +243,7 @@ async def test_a_whole_two_player_game_by_commands_and_buttons(
     assert any(label.startswith("Welcome a visitor") for label in tally.panel)
     assert set(tally.refusals) == {"claim", "draw", "welcome"}
     assert tally.questions > 0
+    assert tally.resumed > 0, "a turn went on after the visitors were welcomed"
     public_text = "\n".join(m.text() for m in h.channel_messages(TABLE))
     assert "Your hand" not in public_text
     assert "welcomed" in public_text and "played" in public_text

@@ -12,6 +12,7 @@ from rules import GAMES, IllegalAction
 from rules.artsee import ARTSEE
 from rules.artsee.data import EXHIBITS, MAIN, MASTERPIECES, STARTING
 from rules.artsee.engine import ArtSeeState, Gallery, Progress, outcome_of
+from rules.protocol import player_range
 
 A, B, C = "a", "b", "c"
 
@@ -75,6 +76,7 @@ def of(events: list[dict], kind: str) -> list[dict]:
 def test_the_game_is_registered_with_two_to_five_players() -> None:
     assert GAMES["artsee"] is ARTSEE
     assert (ARTSEE.min_players, ARTSEE.max_players) == (2, 5)
+    assert player_range(ARTSEE, {}) == (2, 5), "no option widens the range"
     with pytest.raises(IllegalAction, match="2 to 5 players"):
         ARTSEE.start(["a"], "s", {})
     with pytest.raises(IllegalAction, match="2 to 5 players"):
@@ -500,7 +502,8 @@ def test_a_draw_from_an_empty_pile_is_refused() -> None:
 
 
 def welcome_table(policy_b: str, policy_c: str = "always", supply_b: int = 5) -> ArtSeeState:
-    """A plays a Portrait; B's fronts: Portrait, Abstract, Portrait; C's: Portrait."""
+    """A plays a Portrait; B's fronts: Portrait, Abstract, Portrait; C's: Portrait. The state
+    after step 2: the opponents have welcomed, or the ones on ``ask`` are asked."""
     played = card("PO", "R", lacks="SL")
     b = gallery(
         B,
@@ -513,7 +516,6 @@ def welcome_table(policy_b: str, policy_c: str = "always", supply_b: int = 5) ->
     mine = gallery(A, [["S-LA-01"], ["S-PO-04"]], hand=[played])
     start = state_with(mine, b, c)
     after, _ = play(start, A, {"type": "play", "card": played, "column": "right"})
-    after, _ = play(after, A, {"type": "draw", "pile": 1})
     return after
 
 
@@ -525,7 +527,7 @@ def test_opponents_on_always_welcome_a_visitor_on_each_matching_front_card() -> 
     assert after.galleries[1].visitors == (1, 0, 1) and after.galleries[1].supply == 3
     assert after.galleries[2].visitors == (1,)
     assert after.galleries[0].visitors == (0, 0, 0), "the active player welcomes nobody"
-    assert after.current == 1 and after.phase == "card"
+    assert after.current == 0 and after.phase == "draw"
 
 
 def test_always_welcomes_from_the_left_while_visitors_last() -> None:
@@ -537,7 +539,7 @@ def test_always_welcomes_from_the_left_while_visitors_last() -> None:
 
 def test_never_welcomes_nobody() -> None:
     after = welcome_table("never")
-    assert after.galleries[1].visitors == (0, 0, 0) and after.phase == "card"
+    assert after.galleries[1].visitors == (0, 0, 0) and after.phase == "draw"
 
 
 def test_ask_lists_only_players_with_a_real_choice() -> None:
@@ -550,7 +552,7 @@ def test_ask_lists_only_players_with_a_real_choice() -> None:
     ]
     assert ARTSEE.legal(after, A) == []
     no_visitors = welcome_table("ask", "always", supply_b=0)
-    assert no_visitors.phase == "card", "the game never waits on a decision with no choice"
+    assert no_visitors.phase == "draw", "the game never waits on a decision with no choice"
 
 
 def test_asked_players_choose_each_card_and_may_stop() -> None:
@@ -561,7 +563,7 @@ def test_asked_players_choose_each_card_and_may_stop() -> None:
     assert ARTSEE.to_move(after) == [B]
     after, _ = play(after, B, {"type": "enough"})
     assert after.galleries[1].visitors == (0, 0, 1) and after.galleries[2].visitors == (0,)
-    assert after.phase == "card" and ARTSEE.to_move(after) == [B]
+    assert after.phase == "draw" and ARTSEE.to_move(after) == [A], "A's turn goes on"
 
 
 def test_visitors_on_a_card_that_does_not_match_are_refused() -> None:
@@ -657,21 +659,29 @@ def test_moves_out_of_turn_and_unknown_actions_are_refused() -> None:
         ARTSEE.play(start, "zed", {"type": "policy", "policy": "ask"})
 
 
-# -- readings where the rulebook is silent ------------------------------------------------------
-
-
-def test_welcoming_is_resolved_after_the_active_players_draw() -> None:
-    """Reading: the opponents' welcome (step 2) is resolved once the active player has drawn;
-    it depends only on the opponents' front cards and supplies, which steps 3-5 never touch."""
+def test_visitors_are_welcomed_in_step_two_before_prestige_claim_and_draw() -> None:
+    """Rulebook: "On your turn, there are five steps: Play a Card - Welcome Visitors - Earn
+    Prestige - Claim a Masterpiece - Draw a Card." The active player sees the new visitors,
+    and the asked opponents answer, before the prestige, the claim and the draw."""
     played = card("PO", "R", lacks="SL")
     b = gallery(B, [["S-PO-01"]], hand=["M-SL-02"])
-    start = state_with(gallery(A, [["S-LA-01"]], hand=[played]), b)
-    placed, events = play(start, A, {"type": "play", "card": played, "column": "right"})
-    assert of(events, "welcomed") == [] and placed.phase == "draw"
-    drawn, events = play(placed, A, {"type": "draw", "pile": 1})
+    mine = gallery(A, [["S-LA-01"], ["S-PO-02"]], visitors=[0, 2], hand=[played])
+    start = state_with(mine, b)
+    placed, events = play(start, A, {"type": "play", "card": played, "column": 2})
     kinds = [e["type"] for e in events]
-    assert kinds.index("drew") < kinds.index("welcomed") < kinds.index("turn")
-    assert drawn.galleries[1].visitors == (1,)
+    assert kinds[:4] == ["placed", "welcomed", "visitors_scored", "arrow"]
+    assert placed.galleries[1].visitors == (1,) and placed.phase == "draw"
+    asked = replace(start, galleries=(mine, replace(b, policy="ask")))
+    waiting, events = play(asked, A, {"type": "play", "card": played, "column": 2})
+    assert [e["type"] for e in events] == ["placed"] and waiting.progress.earned == 0
+    assert ARTSEE.to_move(waiting) == [B] and ARTSEE.view(waiting, None)["phase"] == "welcome"
+    answered, events = play(waiting, B, {"type": "welcome", "column": 1})
+    assert [e["type"] for e in events][:3] == ["welcomed", "visitors_scored", "arrow"]
+    assert ARTSEE.to_move(answered) == [A] and answered.phase == "draw"
+    assert answered.progress.earned == placed.progress.earned
+
+
+# -- readings where the rulebook is silent ------------------------------------------------------
 
 
 def test_the_start_player_is_drawn_from_the_seed_and_the_odd_card_goes_to_pile_one() -> None:

@@ -4,7 +4,8 @@ Every game ends, never crashes, conserves the 80 cards, the 20 masterpieces and 
 visitors, replays identically from its action log, survives ``load(dump(s))``, never mutates
 its input, accepts exactly its legal actions (and the compound ones made of two legal steps),
 and shows nobody a card front of another hand: re-dealing what a viewer cannot see (the other
-hands, keeping their backs, and the draw piles below their tops) leaves their view unchanged.
+hands, keeping their backs, and the draw piles below their tops) leaves their view, whose move
+it is and their legal moves unchanged, before a move and after it, mid-turn too.
 """
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ from rules import IllegalAction
 from rules.artsee import ARTSEE
 from rules.artsee.data import EXHIBITS, MASTERPIECES, VISITORS
 from rules.artsee.engine import POLICIES, ArtSeeState
-from tests.rules.protocol_checks import assert_turn_structure
+from tests.rules.protocol_checks import (
+    assert_hidden_stays_hidden,
+    assert_same_course,
+    assert_turn_structure,
+)
 from tests.rules.test_street_art_properties import chooser
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -144,7 +149,29 @@ def assert_views_keep_secrets(state: ArtSeeState, seed: int) -> None:
         else:
             own = state.galleries[state.players.index(viewer)].hand
             assert view["hand_cards"] == sorted(own)
-        assert ARTSEE.view(scrambled(state, viewer, seed), viewer) == view
+        assert_hidden_stays_hidden(ARTSEE, state, scrambled(state, viewer, seed), viewer)
+
+
+def assert_course_keeps_secrets(state: ArtSeeState, player: str, action: dict, seed: int) -> None:
+    """The same move where what each viewer cannot see was dealt again: whose move, the phase
+    agree afterwards, and the viewer's whole view and legal moves unless a card was drawn (the
+    new top card's back is news). A chosen card is named by its back in the other world;
+    placing a card shows its front, so that step is compared only for its own player, whose
+    hand stays as it is."""
+    _, events = ARTSEE.play(state, player, action)
+    drew = any(event["type"] == "drew" for event in events)
+    others = [p for p in state.players if p != player]
+    for viewer in (None, player, others[seed % len(others)]):  # the public, mover, one more
+        if viewer != player and action["type"] in ("place", "play"):
+            continue
+        redealt = scrambled(state, viewer, seed)
+        there = action
+        if action["type"] == "card" and viewer != player:
+            back = EXHIBITS[action["card"]].featured
+            hand = redealt.galleries[redealt.current].hand
+            there = {**action, "card": next(c for c in hand if EXHIBITS[c].featured == back)}
+        worlds, actions = (state, redealt), (action, there)
+        assert_same_course(ARTSEE, worlds, player, actions, [viewer], drew)
 
 
 def _strings(value: Any) -> list[str]:
@@ -221,6 +248,8 @@ def play_out(game: dict[str, Any], check_every_step: bool):
                 if state.turn in backed:
                     action = choose([a for a in ARTSEE.legal(state, player) if a != action])
                 backed.add(state.turn)
+        if check_every_step:
+            assert_course_keeps_secrets(state, player, action, step)
         before = ARTSEE.dump(state) if check_every_step else None
         after, events = ARTSEE.play(state, player, action)
         if check_every_step:

@@ -9,6 +9,7 @@ from rules import GAMES, IllegalAction
 from rules.mural import MURAL
 from rules.mural.data import BASICS, CARDS, DISPLAY_SIZE, GRAFITEIROS, MURALS, SPRAYS
 from rules.mural.discs import aligned_contacts
+from rules.protocol import player_range
 from tests.rules.mural_tables import (
     GEOMETRY,
     choice,
@@ -31,6 +32,7 @@ ROTATE_P2_BACK = (
 def test_the_game_is_registered_with_its_player_counts() -> None:
     assert GAMES["street-art-mural"] is MURAL
     assert (MURAL.min_players, MURAL.max_players) == (2, 4)
+    assert player_range(MURAL, {"painting_discards": "after_first_3"}) == (2, 4)
     with pytest.raises(IllegalAction, match="2 to 4"):
         MURAL.start(["A"], "s", {})
     with pytest.raises(IllegalAction, match="2 to 4"):
@@ -178,12 +180,37 @@ def test_painting_discards_after_first_3_option_places_each_paint_behind_the_fir
     assert state["turn"]["pending"] is None and events[-1]["type"] == "inserted"
 
 
-def test_painting_discards_after_first_3_offers_at_most_25_places() -> None:
+def test_painting_discards_after_first_3_reaches_every_place_of_a_long_queue() -> None:
+    """Reading (b): "insert anywhere after position 3": in a long queue every place after the
+    first 3 is offered, first as a range, then a place in it, each list within a select menu."""
     from rules.mural.state import insert_positions
 
-    places = insert_positions(40, 1)
-    assert len(places) == 25 and places[0] == 3 and places[-1] == 39
     assert insert_positions(2, 1) == [1], "a queue shorter than 3: only its end"
+    state = table(
+        backpacks={"A": ["R", "Y"]},
+        queue=[p for _ in range(8) for p in ("R", "Y", "B", "W")],  # 32 paints
+        display=["G01", "G02", "G03"],
+        options={"painting_discards": "after_first_3"},
+    )
+    state, _ = play(state, {"type": "paint", "card": "G01"}, {"type": "cell", "row": 0, "col": 0})
+    state, _ = play(state, {"type": "place", "paint": "R"})
+    ranges = MURAL.legal(state, "A")
+    assert ranges == [
+        {"type": "places", "first": 3, "last": 26},
+        {"type": "places", "first": 27, "last": 32},
+    ]
+    reached = set()
+    for span in ranges:
+        narrowed, _ = play(state, span)
+        choices = MURAL.legal(narrowed, "A")
+        assert len(choices) <= 25 and choices[-1] == {"type": "back"}
+        assert MURAL.legal(play(narrowed, {"type": "back"})[0], "A") == ranges
+        reached |= {a["position"] for a in choices if a["type"] == "insert"}
+    assert reached == set(range(3, 33)), "places 3 to 32 (27 to 29 among them) are reachable"
+    state, _ = play(state, ranges[1], {"type": "insert", "paint": "R", "position": 28})
+    assert state["queue"][28] == "R"
+    after = MURAL.legal(state, "A")  # the Y waits: ranges again, one place longer
+    assert after == [ranges[0], {"type": "places", "first": 27, "last": 33}]
 
 
 def test_the_display_is_refilled_from_the_deck_top_in_the_painted_cards_place() -> None:
@@ -434,34 +461,46 @@ def test_a_free_action_and_passing_never_share_a_turn() -> None:
         play(state, {"type": "pass"})
 
 
-def test_a_player_with_no_main_action_left_may_pass_after_a_free_action() -> None:
-    """Reading: a player who "precisa passar" (has no main action) may pass all the same."""
+def test_a_free_action_is_offered_only_when_a_main_action_can_follow_it() -> None:
+    """ "O jogador não pode realizar uma ação livre e passar a vez." With nothing to rotate
+    and nothing to paint, copying an advanced paint and then passing would be +2 at the end:
+    the copy is not offered, only the pass is."""
     state = table(
         cubes=empty_discs(),
-        backpacks={"A": ["R", "Y"]},
-        display=["G10", "G11", "G12"],
+        backpacks={"A": ["A"]},
+        display=["G06", "G30", "G13"],
         techniques=["BT2", "BT1"],
     )
-    state, _ = play(state, {"type": "mix", "paints": ["R", "Y"]}, {"type": "queue", "paint": "R"})
-    assert {"type": "pass"} in MURAL.legal(state, "A")
-
-
-def test_a_forced_pass_over_the_backpack_limit_discards_first() -> None:
-    """A player who took a paint with a free technique and has no main action must pass; the
-    limit of 5 still holds at the end of that turn."""
-    state = table(
+    assert MURAL.legal(state, "A") == [{"type": "pass"}]
+    mixes = table(
         cubes=empty_discs(),
-        backpacks={"A": ["Y", "Y", "B", "B", "W"]},
-        display=["G06", "G14", "G30"],
-        queue=["A"],
-        techniques=["BT3", "BT1"],
+        backpacks={"A": ["R", "Y", "B"]},
+        display=["G12", "G06"],
+        techniques=["BT6", "BT1"],
     )
-    state, _ = play(state, {"type": "technique", "tile": "BT3"})
-    state, _ = play(state, choice(state, type="pick", index=0))
-    assert {"type": "pass"} in MURAL.legal(state, "A")
-    state, _ = play(state, {"type": "pass"}, {"type": "discard", "paint": "W"})
-    assert state["queue"] == ["W"] and len(seat(state, "A")["backpack"]) == 5
-    assert MURAL.to_move(state) == ["B"]
+    assert MURAL.legal(mixes, "A") == [
+        {"type": "mix", "paints": ["R", "Y"]},  # leaves B and an advanced paint: G12 (AB)
+        {"type": "pass"},
+    ]
+
+
+def test_free_actions_that_lead_to_a_main_action_through_others_are_offered() -> None:
+    """Two mixes make the two advanced paints G14 needs; after the first one the player may not
+    pass, and every choice inside a free technique keeps a main action possible too."""
+    state = table(cubes=empty_discs(), backpacks={"A": ["R", "R", "Y", "Y"]}, display=["G14"])
+    state, _ = play(state, {"type": "mix", "paints": ["R", "R"]})
+    legal = MURAL.legal(state, "A")
+    assert {"type": "pass"} not in legal and legal == [{"type": "mix", "paints": ["Y", "Y"]}]
+    state, _ = play(state, {"type": "mix", "paints": ["Y", "Y"]})
+    assert {"type": "paint", "card": "G14"} in MURAL.legal(state, "A")
+    copying = table(
+        cubes=empty_discs(),
+        backpacks={"A": ["A", "R"]},
+        display=["G30"],  # AAR
+        techniques=["BT2", "BT1"],
+    )
+    copying, _ = play(copying, {"type": "technique", "tile": "BT2"})
+    assert MURAL.legal(copying, "A") == [{"type": "copy", "paint": "A"}, {"type": "back"}]
 
 
 def test_the_first_to_pass_in_round_one_takes_the_first_player_marker() -> None:

@@ -3,7 +3,8 @@
 Every game ends, never crashes, conserves every paint cube (discs + queue + backpacks + cards
 equal what ever left the stock), replays identically from its log, survives ``load(dump(s))``,
 accepts exactly its legal actions, keeps each decision within a select menu, and shows nobody
-the deck below its top card or the face-down technique.
+the deck below its top card or the face-down technique: dealing them again changes no view,
+nor whose move it is, nor anyone's legal moves, before a move or after it, mid-turn too.
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ from rules import IllegalAction
 from rules.mural import MURAL
 from rules.mural.data import CARDS, PAINTS, TECHNIQUES
 from tests.rules.mural_tables import in_play
-from tests.rules.protocol_checks import assert_turn_structure
+from tests.rules.protocol_checks import (
+    assert_hidden_stays_hidden,
+    assert_same_course,
+    assert_turn_structure,
+)
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Decisions in one game: a few hundred in practice; this bound proves that games end.
@@ -121,7 +126,7 @@ def assert_views_keep_secrets(state) -> None:
         view = MURAL.view(state, viewer)
         assert json.loads(json.dumps(view)) == view
         assert "seed" not in view and "rng" not in view and "deck" not in view
-        assert MURAL.view(scrambled(state), viewer) == view
+        assert_hidden_stays_hidden(MURAL, state, scrambled(state), viewer)
         if state["round"] == 1:
             assert state["techniques"][1] not in view["techniques"]
 
@@ -158,6 +163,16 @@ def play_out(game: dict[str, Any], check_every_step: bool):
             else:
                 raise AssertionError("a player moved out of turn")
         action = choose(legal)
+        if check_every_step:
+            # The same move with the deck and the hidden technique dealt again: the same
+            # course, the turn's pending decision too; the same views and legal moves unless
+            # the move shows the next deck top (a painting) or the second technique (round 2).
+            after, events = MURAL.play(state, player, action)
+            news = after["round"] != state["round"] or any(e["type"] == "painted" for e in events)
+            worlds, actions = (state, scrambled(state)), (action, action)
+            viewers = [None, *state["players"]]
+            keys = ("phase", "turn")
+            assert_same_course(MURAL, worlds, player, actions, viewers, news, keys)
         before = MURAL.dump(state) if check_every_step else None
         after, events = MURAL.play(state, player, action)
         if check_every_step:

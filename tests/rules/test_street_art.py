@@ -13,7 +13,7 @@ import pytest
 
 import rules
 from rules import IllegalAction
-from rules.protocol import Game
+from rules.protocol import Game, player_range
 from rules.street_art import STREET_ART
 from rules.street_art.data import CARDS, DECK, HEARTS
 
@@ -158,7 +158,7 @@ def test_the_engine_is_registered_and_follows_the_protocol():
     assert isinstance(STREET_ART, Game)
     assert (STREET_ART.title, STREET_ART.min_players, STREET_ART.max_players) == (
         "Street Art",
-        2,
+        3,
         5,
     )
     assert STREET_ART.default_options == {
@@ -167,6 +167,26 @@ def test_the_engine_is_registered_and_follows_the_protocol():
         "keep_top_on_reshuffle": False,
         "turn_cap": 500,
     }
+
+
+def test_player_counts_are_what_start_accepts_and_two_players_widens_them():
+    """Component notes B2: "support 3–5 players by default, following the parent game, and
+    allow 2 players as a house option". ``min_players``/``max_players`` are what ``start``
+    accepts with the default options; the option says how it widens them."""
+    accepted = set()
+    for count in range(1, 7):
+        try:
+            STREET_ART.start([f"p{i}" for i in range(count)], "counts", {})
+        except IllegalAction as refused:
+            assert refused.reason == (
+                "Street Art needs 3 to 5 players (2 with the two_players option)."
+            )
+        else:
+            accepted.add(count)
+    assert accepted == set(range(STREET_ART.min_players, STREET_ART.max_players + 1))
+    assert player_range(STREET_ART, {}) == (3, 5)
+    assert player_range(STREET_ART, {"two_players": True}) == (2, 5)
+    STREET_ART.start(["a", "b"], "counts", {"two_players": True})
 
 
 # -- Setup -------------------------------------------------------------------------------------
@@ -398,10 +418,12 @@ def test_fireworks_steal_2_hearts_from_the_player_you_choose():
     assert STREET_ART.to_move(state) == ["B"]
 
 
-def test_fireworks_victims_are_listed_clockwise_from_you():
-    state = table(hands={"C": ["fireworks"]}, hearts={"A": 1}, current="C")
+def test_fireworks_victims_with_hearts_come_first_each_group_clockwise_from_you():
+    """Fireworks: "You may steal 2 hearts from any player." Every other player may be aimed
+    at (B4.3), those with hearts to give listed first."""
+    state = table(hands={"C": ["fireworks"]}, hearts={"A": 1, "B": 3}, current="C")
     state, _ = play(state, "C", "fireworks")
-    assert [a["victim"] for a in STREET_ART.legal(state, "C")] == ["D", "A", "B"]
+    assert [a["victim"] for a in STREET_ART.legal(state, "C")] == ["A", "B", "D"]
 
 
 def test_fireworks_take_only_what_the_victim_owns():
@@ -442,7 +464,9 @@ def test_fireworks_from_the_middle_with_the_option():
     """B4.3: option fireworks_may_take_from_middle (Feuerschlucker's behaviour)."""
     state = table(hands={"A": ["fireworks"]}, options={"fireworks_may_take_from_middle": True})
     state, events = play(state, "A", "fireworks")
-    assert STREET_ART.legal(state, "A")[-1] == {"type": "fireworks", "victim": "middle"}
+    assert STREET_ART.legal(state, "A")[0] == {"type": "fireworks", "victim": "middle"}, (
+        "nobody has hearts: the middle is the one useful target"
+    )
     state, events = aim(state, "A", "middle")
     assert events[0] == {"type": "took", "player": "A", "hearts": 2}
     assert state.middle == 58
@@ -517,12 +541,32 @@ def test_brass_band_play_as_many_as_you_like_1_heart_each():
     assert STREET_ART.to_move(state) == ["B"]
 
 
-def test_brass_band_turn_ends_by_itself_when_no_brass_band_is_left():
+def test_brass_band_the_player_decides_to_stop_even_without_another_brass_band():
+    """Setup: "Take the cards into your hand and look at them": hands are private, so the turn
+    after a Brass Band must not tell the table whether its player holds another one. Brass
+    Band: "You may play as many of these cards from your hand as you like." """
     state = table(hands={"A": ["brass-band", "brass-band", "juggler"]})
     state, _ = play(state, "A", "brass-band")
     state, events = play(state, "A", "brass-band")
+    assert state.phase == "brass-band" and STREET_ART.to_move(state) == ["A"]
+    assert STREET_ART.legal(state, "A") == [{"type": "stop"}]
+    assert reason(state, "A", {"type": "play", "card": "brass-band"}) == (
+        "You hold no other Brass Band card: stop to end your turn."
+    )
+    state, events = stop(state, "A")
     assert events[-1] == {"type": "turn", "player": "B"}
     assert hearts(state)["A"] == 2
+
+
+def test_brass_band_the_public_cannot_tell_whether_another_is_held():
+    """The same Brass Band from two hands, one holding another and one not: the public views
+    after it are the same."""
+    holding = table(hands={"A": ["brass-band", "brass-band", "juggler"]}, pad=False)
+    lacking = table(hands={"A": ["brass-band", "juggler", "juggler"]}, pad=False)
+    after = [play(state, "A", "brass-band")[0] for state in (holding, lacking)]
+    views = [STREET_ART.view(state, None) for state in after]
+    assert views[0] == views[1]
+    assert views[0]["phase"] == "brass-band" and views[0]["to_move"] == ["A"]
 
 
 def test_brass_band_turn_admits_no_other_card():
@@ -537,6 +581,7 @@ def test_brass_band_turn_admits_no_other_card():
 def test_brass_band_a_single_one_is_a_whole_turn():
     state = table(hands={"A": ["brass-band", "juggler"]})
     state, _ = play(state, "A", "brass-band")
+    state, _ = stop(state, "A")
     assert STREET_ART.to_move(state) == ["B"]
 
 
@@ -682,8 +727,9 @@ def test_empty_draw_pile_midway_draw_what_is_left_then_reshuffle():
         draw=["rain"],
     )
     state, _ = play(state, "A", "brass-band")
-    state, events = play(state, "A", "brass-band")
-    assert [e["type"] for e in events] == ["played", "took", "reshuffled", "drew", "turn"]
+    state, _ = play(state, "A", "brass-band")
+    state, events = stop(state, "A")
+    assert [e["type"] for e in events] == ["reshuffled", "drew", "turn"]
     assert "rain" in seat(state, "A").hand
     assert len(seat(state, "A").hand) == 5
 

@@ -2,7 +2,9 @@
 
 Every game ends well below the turn cap, never crashes, conserves the 60 cards and the 60
 hearts, replays identically from its action log, survives ``load(dump(s))`` at every step,
-accepts exactly its legal actions, and shows nobody a card of another hand.
+accepts exactly its legal actions, and shows nobody a card of another hand: dealing again
+what a viewer cannot see (the other hands, the draw pile's order) changes neither their view,
+nor whose move it is, nor their legal moves, before a move or after it, mid-turn too.
 """
 
 from __future__ import annotations
@@ -19,7 +21,11 @@ from hypothesis import strategies as st
 from rules import IllegalAction
 from rules.street_art import STREET_ART
 from rules.street_art.data import CARDS, DECK, HEARTS
-from tests.rules.protocol_checks import assert_turn_structure
+from tests.rules.protocol_checks import (
+    assert_hidden_stays_hidden,
+    assert_same_course,
+    assert_turn_structure,
+)
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Random playouts here last under 60 turns; this is far below the default cap of 500.
@@ -110,18 +116,23 @@ def assert_round_trips(state) -> None:
     assert STREET_ART.load(json.loads(json.dumps(data))) == state
 
 
-def scrambled(state, keep: str | None):
-    """The same table with every hand but ``keep``'s and the draw pile dealt anew."""
+def scrambled(state, keep: str | None, shown: str | None = None):
+    """The same table with every hand but ``keep``'s and the draw pile dealt anew; the card
+    ``shown`` (about to be played, so no longer hidden) stays in the current player's hand."""
+    current = state.seats[state.current].player
     hidden = list(state.draw_pile)
     for seat in state.seats:
         if seat.player != keep:
             hidden.extend(seat.hand)
+    if shown is not None and current != keep:
+        hidden.remove(shown)
     random.Random(len(hidden)).shuffle(hidden)
     seats = []
     for seat in state.seats:
         if seat.player != keep:
-            size = len(seat.hand)
-            seat = dataclasses.replace(seat, hand=tuple(sorted(hidden[:size])))
+            kept = [shown] if shown is not None and seat.player == current else []
+            size = len(seat.hand) - len(kept)
+            seat = dataclasses.replace(seat, hand=tuple(sorted(kept + hidden[:size])))
             hidden = hidden[size:]
         seats.append(seat)
     return dataclasses.replace(state, seats=tuple(seats), draw_pile=tuple(hidden))
@@ -139,8 +150,21 @@ def assert_views_keep_secrets(state) -> None:
         else:
             own = state.seats[state.players.index(viewer)].hand
             assert view["hand"] == sorted(own)
-        # The view cannot tell apart tables that differ only in what the viewer cannot see.
-        assert STREET_ART.view(scrambled(state, viewer), viewer) == view
+        # Nothing tells apart tables that differ only in what the viewer cannot see.
+        assert_hidden_stays_hidden(STREET_ART, state, scrambled(state, viewer), viewer)
+
+
+def assert_course_keeps_secrets(state, player: str, action: dict[str, Any]) -> None:
+    """The same move at a table whose hidden cards were dealt again, for each viewer: whose
+    move and the phase come next, the viewer's view and legal moves are the same, unless the
+    viewer is the mover and draws (other cards, in the other world)."""
+    _, events = STREET_ART.play(state, player, action)
+    drew = any(event["type"] == "drew" and event["player"] == player for event in events)
+    for viewer in [None, *state.players]:
+        redealt = scrambled(state, viewer, action.get("card"))
+        worlds, actions = (state, redealt), (action, action)
+        news = drew and viewer == player
+        assert_same_course(STREET_ART, worlds, player, actions, [viewer], news)
 
 
 def play_out(game: dict[str, Any], check_every_step: bool):
@@ -176,6 +200,8 @@ def play_out(game: dict[str, Any], check_every_step: bool):
                 else:
                     raise AssertionError("a player moved out of turn")
         action = choose(STREET_ART.legal(state, player))
+        if check_every_step:
+            assert_course_keeps_secrets(state, player, action)
         before = STREET_ART.dump(state) if check_every_step else None
         state_after, events = STREET_ART.play(state, player, action)
         if check_every_step:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import math
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -349,16 +349,37 @@ def badge(
 # -------------------------------------------------------------------------------------- names
 
 
-def display_names(view: dict[str, Any]) -> dict[str, str]:
-    """Player id -> a name the font can draw: ``view["names"]`` if given, else the id; a name
-    with nothing drawable left (all emoji, say) becomes "Player <seat>"."""
-    given = view.get("names") or {}
+def display_names(view: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
+    """Player id -> a name the font can draw: ``names`` (the caller's display names) if given,
+    else the id; a name with nothing drawable left (all emoji, say) becomes "Player <seat>"."""
     out = {}
     for i, player in enumerate(view["players"]):
         pid = player["id"]
-        name = drawable(str(given.get(pid) or pid), bold=True)
+        name = drawable(str(names.get(pid) or pid), bold=True)
         out[pid] = name or f"Player {player.get('seat', i) + 1}"
     return out
+
+
+#: The languages the boards draw their words in.
+LANGS = ("en",)
+
+
+def check_lang(lang: str) -> str:
+    """``lang`` if the boards can draw it (ValueError otherwise: no silent English)."""
+    if lang not in LANGS:
+        raise ValueError(f"no board words for language {lang!r}; have {', '.join(LANGS)}")
+    return lang
+
+
+def plain(sentence: str) -> str:
+    """A sentence of ``bot.words`` (Discord markdown) as drawable text: no ``**`` or backticks,
+    and only the characters the font draws."""
+    return drawable(sentence.replace("**", "").replace("`", ""))
+
+
+def last_line(last: Sequence[str]) -> str:
+    """The last turn's sentences as one line for a board's "Last:" strip."""
+    return " ".join(text for text in (plain(s) for s in last) if text)
 
 
 # ------------------------------------------------------------------------------------- output

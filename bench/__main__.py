@@ -94,13 +94,16 @@ async def measure_game(service: GameService, folder: Path, game_id: str) -> dict
         start = time.perf_counter()
         result = await service.move("bench", record.channel, player, action, ref=current)
         view = service.view(result.record, None)
+        names = service.names(result.record)
         served = time.perf_counter()
-        await asyncio.to_thread(images.render, game_id, view)
+        await asyncio.to_thread(images.render, game_id, view, names=names)
         done = time.perf_counter()
         move_samples.append(done - start)
         service_samples.append(served - start)
         start = time.perf_counter()
-        images.render(game_id, view)  # the floor's render: the same board, nothing around it
+        images.render(
+            game_id, view, names=names
+        )  # the floor's render: the same board, nothing around it
         floor_render.append(time.perf_counter() - start)
     snapshot = (await service.get(current)).state
     commit = bare_commit_seconds(folder / game_id, REPEATS, len(json.dumps(snapshot)))
@@ -125,11 +128,12 @@ async def render_sizes(service: GameService, game_id: str) -> dict[str, dict[str
     renders: dict[str, dict[str, float]] = {}
     for players in sorted({table_size(game_id), game.max_players}):
         gid = await new_game(service, game_id, f"{game_id}-r{players}", players)
-        view = service.view(await service.get(gid), None)
+        record = await service.get(gid)
+        view, names = service.view(record, None), service.names(record)
         times = []
         for _ in range(20):
             start = time.perf_counter()
-            png = images.render(game_id, view)
+            png = images.render(game_id, view, names=names)
             times.append(time.perf_counter() - start)
         renders[f"{players}_players"] = {
             "render_ms": round(median_ms(times), 2),
@@ -213,7 +217,12 @@ async def loop_lag_under_burst(service: GameService, per_game: int = 10) -> dict
         player = service.to_move(record)[0]
         action = agent.choose(service.engine(record), service.state(record), player)
         result = await service.move("bench", record.channel, player, action, ref=game_id)
-        await asyncio.to_thread(images.render, record.game, service.view(result.record, None))
+        await asyncio.to_thread(
+            images.render,
+            record.game,
+            service.view(result.record, None),
+            names=service.names(record),
+        )
 
     tick = asyncio.create_task(ticker())
     await asyncio.gather(*(one_move(g) for g in ids))

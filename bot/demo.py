@@ -73,10 +73,11 @@ async def run_demo(
             stem = f"board-{len(boards):03d}"
             view = service.view(record, None)
             path = out_dir / f"{stem}.png"
-            path.write_bytes(images.render(game, view))
+            path.write_bytes(images.render(game, view, names=names, last=told))
             boards.append(path)
             events = [event for step in steps for event in step.events]
-            for name, data in images.turn_extras(game, view, events):  # a race replayed, say
+            extras = images.turn_extras(game, view, events, names=names)
+            for name, data in extras:  # a race replayed, say
                 (out_dir / f"{stem}-{name}").write_bytes(data)
                 log_lines.append(f"-- {stem}-{name}")
             waiting = ", ".join(names.get(p, p) for p in service.to_move(record))

@@ -185,10 +185,13 @@ async def render_turn(
     rendered off the event loop."""
     view = service.view(record, None)
     events = [event for step in steps for event in step.events]
+    names = service.names(record)
+    last = tell(record.game, [(step.player, step.events) for step in steps], names)
 
     def draw() -> list[tuple[str, bytes]]:
-        board = images.render(record.game, view)
-        return [(BOARD_FILE, board), *images.turn_extras(record.game, view, events)]
+        board = images.render(record.game, view, names=names, last=last)
+        extras = images.turn_extras(record.game, view, events, names=names)
+        return [(BOARD_FILE, board), *extras]
 
     pictures = await asyncio.to_thread(draw)
     return [discord.File(io.BytesIO(data), filename=name) for name, data in pictures]
@@ -296,6 +299,6 @@ async def hand_panel(service: GameService, record: GameRecord, user: str, note: 
                 lines.append(f"({hidden} more moves than fit here: use the game's slash commands.)")
     elif record.status == ACTIVE:
         lines.append(service.turn_message(record))
-    png = await asyncio.to_thread(images.render_hand, record.game, view_data)
+    png = await asyncio.to_thread(images.render_hand, record.game, view_data, names=names)
     picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
     return Post(content=clip("\n".join(lines), 2000), view=view, files=[picture] if picture else [])

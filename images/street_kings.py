@@ -1059,38 +1059,64 @@ def _race_scene(view: dict[str, Any], last: dict[str, Any], names: dict[str, str
     return RaceScene(view, last, names, pawns, g, segments, bg)
 
 
-def _route_boxes(scene_geometry: TrackGeometry, segments: list[tuple[str, str]]) -> list[kit.Box]:
-    """Where each stretch of the route sits, under the track."""
-    y = scene_geometry.bottom + 30
+ROUTE_BADGE = 20
+
+
+@dataclass(frozen=True)
+class RouteLayout:
+    """Under the track: a chip per location (its name, then its two stats in order, so a long
+    name is never cut to make room for the stats), and where each stretch's stat badge sits,
+    to frame the one being raced."""
+
+    chips: list[tuple[kit.Box, str, int]]  # (box, location name, room for the name)
+    badges: list[kit.Box]
+
+
+def route_layout(g: TrackGeometry, segments: list[tuple[str, str]]) -> RouteLayout:
+    places = list(dict.fromkeys(place for place, _ in segments))
+    y = g.bottom + 30
     x = GIF_MARGIN + 86
-    width = (GIF_W - GIF_MARGIN - x) // max(1, len(segments))
-    return [(x + i * width, y, x + (i + 1) * width - 8, y + 48) for i in range(len(segments))]
+    width = (GIF_W - GIF_MARGIN - x) // max(1, len(places))
+    fnt = kit.font(ROUTE_BADGE, True)
+    chips, badges = [], []
+    for i, place in enumerate(places):
+        box = (x + i * width, y, x + (i + 1) * width - 8, y + 48)
+        right = box[2] - 8
+        placed = []
+        for stat in reversed([stat for p, stat in segments if p == place]):
+            w = kit.text_width(stat, fnt) + 16
+            placed.append((right - w, box[1] + 10, right, box[3] - 10))
+            right -= w + 26  # room for the arrow between the two
+        badges.extend(reversed(placed))
+        chips.append((box, place, right + 26 - box[0] - 18))
+    return RouteLayout(chips, badges)
 
 
 def _draw_route(d: ImageDraw.ImageDraw, g: TrackGeometry, segments: list[tuple[str, str]]) -> None:
-    """The stretches in order (location, stat), drawn once on the race background."""
-    for box, (place, stat) in zip(_route_boxes(g, segments), segments, strict=True):
+    """The route in order, drawn once on the race background: each location's name and its
+    two stats with an arrow between."""
+    layout = route_layout(g, segments)
+    for box, place, room in layout.chips:
         d.rounded_rectangle(box, 8, fill=kit.PANEL, outline=kit.PANEL_EDGE, width=2)
-        stat_badge(d, (box[0] + 8, box[1] + 24), stat, 18, "lm")
-        kit.draw_text(
-            d,
-            (box[0] + 60, box[1] + 24),
-            place,
-            kit.font(15),
-            kit.INK,
-            "lm",
-            max_width=box[2] - box[0] - 66,
-        )
+        fnt = kit.fit_font(place, room, 20, 15, True)
+        kit.draw_text(d, (box[0] + 10, (box[1] + box[3]) // 2), place, fnt, kit.INK, "lm", room)
+    for i, ((_, stat), badge) in enumerate(zip(segments, layout.badges, strict=True)):
+        cy = (badge[1] + badge[3]) // 2
+        stat_badge(d, (badge[0], cy), stat, ROUTE_BADGE, "lm")
+        if i % 2 == 0 and i + 1 < len(layout.badges):
+            arrow_x = (badge[2] + layout.badges[i + 1][0]) // 2
+            kit.draw_text(d, (arrow_x, cy), "→", kit.font(20, True), kit.MUTED, "mm")
 
 
 def _route_mark(d: ImageDraw.ImageDraw, scene: RaceScene, current: int | None, lap: int) -> None:
-    """The lap number and a frame round the stretch being raced."""
-    boxes = _route_boxes(scene.geometry, scene.segments)
+    """The lap number and a frame round the stat of the stretch being raced."""
+    badges = route_layout(scene.geometry, scene.segments).badges
     label = f"Lap {lap}" if current is not None else "Route"
     y = scene.geometry.bottom + 30 + 24
     kit.draw_text(d, (GIF_MARGIN, y), label, kit.font(22, True), kit.INK, "lm")
-    if current is not None and current < len(boxes):
-        d.rounded_rectangle(boxes[current], 8, outline=kit.HIGHLIGHT, width=4)
+    if current is not None and current < len(badges):
+        x0, y0, x1, y1 = badges[current]
+        d.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), 10, outline=kit.HIGHLIGHT, width=4)
 
 
 def _race_frame(
@@ -1148,7 +1174,8 @@ def _race_frame(
 
 
 def _results_frame(scene: RaceScene) -> Image.Image:
-    """The last frame: places, trophies, prizes, and the red penalty if the prize card has one."""
+    """The last frame: places, trophies, cars and prizes, the red penalty if the prize card has
+    one, and where everyone stands in gold trophies after this race."""
     im = scene.background.copy()
     d = ImageDraw.Draw(im)
     g = scene.geometry
@@ -1156,58 +1183,77 @@ def _results_frame(scene: RaceScene) -> Image.Image:
         place_pawn(im, g, place["place"], scene.pawns[place["player"]], 34)
     box = (GIF_MARGIN + 4, 44, g.places_x - 12, im.height - 8)
     d.rounded_rectangle(box, 14, fill=kit.PANEL, outline=kit.HIGHLIGHT, width=4)
-    kit.draw_text(d, (box[0] + 16, box[1] + 10), "RESULTS", kit.font(24, True), kit.HIGHLIGHT)
-    row_h = min(50, (box[3] - box[1] - 50) // max(1, len(scene.last["places"])))
-    y = box[1] + 46
-    for place in scene.last["places"]:
-        pid = place["player"]
-        kit.paste(im, trophy_image(place["trophy"], row_h - 6), (box[0] + 14, y))
-        _, _, word = TROPHY_STYLE[place["trophy"]]
-        cy = y + (row_h - 6) // 2
-        kit.draw_text(
-            d,
-            (box[0] + 14 + row_h, cy),
-            f"{PLACE_NAMES[place['place']]} {word}".strip(),
-            kit.font(22, True),
-            kit.INK,
-            "lm",
-        )
-        kit.draw_text(
-            d,
-            (box[0] + row_h + 184, cy - 12),
-            scene.names.get(pid, pid),
-            kit.font(22, True),
-            kit.INK,
-            "lm",
-            max_width=box[2] - box[0] - row_h - 284,
-        )
-        car = CARS[scene.last["cars"][pid]]
-        kit.draw_text(
-            d,
-            (box[0] + row_h + 184, cy + 12),
-            f"{car.cls} {car.name}",
-            kit.font(16),
-            kit.MUTED,
-            "lm",
-            max_width=box[2] - box[0] - row_h - 284,
-        )
-        kit.draw_text(
-            d, (box[2] - 16, cy), f"+{money(place['credits'])}", kit.font(24, True), kit.GAIN, "rm"
-        )
-        y += row_h
+    kit.draw_text(d, (box[0] + 16, box[1] + 10), "RESULTS", kit.font(26, True), kit.HIGHLIGHT)
     prize_card = scene.last["locations"][-1]
     red = LOCATIONS[prize_card].red if prize_card else None
-    if red:
-        winner = scene.names.get(scene.last["places"][0]["player"], "")
+    places = scene.last["places"]
+    footer = 34 + (30 if red else 0)
+    row_h = min(64, (box[3] - box[1] - 48 - footer) // max(1, len(places)))
+    y = box[1] + 46
+    name_x = box[0] + row_h + 190
+    name_w = box[2] - name_x - 100
+    for place in places:
+        pid = place["player"]
+        kit.paste(im, trophy_image(place["trophy"], row_h - 8), (box[0] + 14, y))
+        _, _, word = TROPHY_STYLE[place["trophy"]]
+        cy = y + (row_h - 8) // 2
+        label = f"{PLACE_NAMES[place['place']]} {word}".strip()
+        kit.draw_text(d, (box[0] + 12 + row_h, cy), label, kit.font(24, True), kit.INK, "lm")
+        car = CARS[scene.last["cars"][pid]]
+        two_lines = row_h >= 52
         kit.draw_text(
             d,
-            (box[0] + 16, box[3] - 10),
+            (name_x, cy - (12 if two_lines else 0)),
+            scene.names.get(pid, pid),
+            kit.font(24, True),
+            kit.INK,
+            "lm",
+            max_width=name_w,
+        )
+        if two_lines:
+            kit.draw_text(
+                d,
+                (name_x, cy + 14),
+                f"{car.cls} {car.name}",
+                kit.font(18),
+                kit.MUTED,
+                "lm",
+                max_width=name_w,
+            )
+        kit.draw_text(
+            d, (box[2] - 16, cy), f"+{money(place['credits'])}", kit.font(26, True), kit.GAIN, "rm"
+        )
+        y += row_h
+    bottom = box[3] - 12
+    if red:
+        winner = scene.names.get(places[0]["player"], "")
+        kit.draw_text(
+            d,
+            (box[0] + 16, bottom),
             f"! {winner} loses their {red} part, if any",
             kit.font(20, True),
             kit.VERMILLION,
             "ls",
             max_width=box[2] - box[0] - 32,
         )
+        bottom -= 30
+    golds = sorted(
+        (
+            (p["trophies"].get("gold", 0), scene.names.get(p["id"], p["id"]))
+            for p in scene.view["players"]
+        ),
+        key=lambda item: -item[0],
+    )
+    standing = "Gold trophies: " + " · ".join(f"{name} {n}" for n, name in golds)
+    kit.draw_text(
+        d,
+        (box[0] + 16, bottom),
+        standing,
+        kit.font(20, True),
+        kit.INK,
+        "ls",
+        max_width=box[2] - box[0] - 32,
+    )
     return im
 
 
@@ -1253,7 +1299,7 @@ def render_race(view: dict[str, Any], names: dict[str, str]) -> bytes | None:
         save_all=True,
         append_images=indexed[1:],
         duration=durations,
-        optimize=False,
+        optimize=True,  # frame deltas and a trimmed palette: under half the bytes
     )
     return out.getvalue()
 

@@ -115,7 +115,8 @@ def median_seconds(work: Any, repeats: int) -> float:
 def floor_seconds(png: bytes, repeats: int) -> float:
     """Re-encoding the board's own pixels as PNG at compress level 1: the cheapest way to
     produce these bytes' picture at all."""
-    pixels = Image.open(io.BytesIO(png)).convert("RGB")
+    pixels = Image.open(io.BytesIO(png))  # as encoded: the board's own palette
+    pixels.load()
 
     def encode() -> None:
         pixels.save(io.BytesIO(), format="PNG", compress_level=1)

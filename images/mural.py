@@ -86,28 +86,36 @@ def ink_on(fill: Color) -> Color:
 # -- small pieces ------------------------------------------------------------------------------
 
 
-def cube(d: ImageDraw.ImageDraw, centre: tuple[float, float], size: int, paint: str) -> None:
-    """A paint cube: a rounded square of the paint's colour with its letter."""
+def cube(im: Image.Image, centre: tuple[float, float], size: int, paint: str) -> None:
+    """A paint cube: a rounded square of the paint's colour with its letter (a star for the
+    advanced paint), pasted from a cached picture."""
     x, y = centre
-    h = size / 2
+    kit.paste(im, cube_image(paint, size), (round(x - size / 2), round(y - size / 2)))
+
+
+@lru_cache(maxsize=64)
+def cube_image(paint: str, size: int) -> Image.Image:
     fill = PAINT_FILL[paint]
+    im = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
     d.rounded_rectangle(
-        (x - h, y - h, x + h, y + h),
-        radius=max(3, size // 6),
-        fill=fill,
-        outline=kit.BLACK,
-        width=2,
+        (0, 0, size, size), radius=max(3, size // 6), fill=fill, outline=kit.BLACK, width=2
     )
     mark = PAINT_MARK.get(paint, paint)
-    d.text((x, y + 1), mark, font=kit.font(int(size * 0.62), True), fill=ink_on(fill), anchor="mm")
+    d.text(
+        (size / 2, size / 2 + 1),
+        mark,
+        font=kit.font(int(size * 0.62), True),
+        fill=ink_on(fill),
+        anchor="mm",
+    )
+    return im
 
 
-def cube_row(
-    d: ImageDraw.ImageDraw, x: int, y: int, paints: list[str], size: int, gap: int = 6
-) -> int:
+def cube_row(im: Image.Image, x: int, y: int, paints: list[str], size: int, gap: int = 6) -> int:
     """Cubes left to right from (x, y) (top-left); returns the x after the last one."""
     for paint in paints:
-        cube(d, (x + size / 2, y + size / 2), size, paint)
+        cube(im, (x + size / 2, y + size / 2), size, paint)
         x += size + gap
     return x
 
@@ -186,7 +194,7 @@ def draw_discs(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
             angle = math.radians(slot * 45)
             x = cx + 0.54 * DISC_R * math.cos(angle)
             y = cy + 0.54 * DISC_R * math.sin(angle)
-            cube(d, (x, y), 24, paint)
+            cube(im, (x, y), 24, paint)
         if position in turned:
             d.text(
                 (cx, cy + DISC_R + 6),
@@ -211,7 +219,7 @@ QUEUE_X = disc_centre(3)[0] + DISC_R + 28
 QUEUE_H = 70
 
 
-def draw_queue(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def draw_queue(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     """The paint queue beside the discs: its 3 spaces on the board framed, then the rest; under
     it, the disc side in play and what the marks mean."""
     x0, y, x1 = QUEUE_X, DISCS_TOP, WIDTH - MARGIN
@@ -230,14 +238,14 @@ def draw_queue(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     for i in range(on_board):
         cx = x + i * (size + gap) + size / 2
         if i < len(queue):
-            cube(d, (cx, cy), size, queue[i])
+            cube(im, (cx, cy), size, queue[i])
         else:
             d.rectangle((cx - 10, cy - 10, cx + 10, cy + 10), outline=kit.GREY)
     x += on_board * (size + gap) + 12
     room = (x1 - 12 - x) // (size + gap)
     rest = queue[on_board:]
     shown = rest if len(rest) <= room else rest[: room - 1]
-    x = cube_row(d, x, int(cy - size / 2), shown, size, gap)
+    x = cube_row(im, x, int(cy - size / 2), shown, size, gap)
     if len(shown) < len(rest):
         kit.draw_text(d, (x + 2, cy), f"+{len(rest) - len(shown)}", kit.font(24, True), anchor="lm")
     if not queue:
@@ -290,7 +298,9 @@ def edge_point(x: int, y: int, side: str) -> tuple[float, float]:
     }[side]
 
 
-def draw_mural(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> int:
+def draw_mural(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
+) -> int:
     """The grid, its cells and the border tokens; returns the bottom y."""
     grid = view["mural"]
     rows, cols = len(grid), len(grid[0])
@@ -328,7 +338,7 @@ def draw_mural(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, st
                     anchor="mm",
                 )
                 continue
-            draw_painted(d, x, y, cell, colours, names, fresh=(r, c) == fresh)
+            draw_painted(im, d, x, y, cell, colours, names, fresh=(r, c) == fresh)
             bonus = view["bonuses"][r][c]
             if bonus:
                 kit.badge(
@@ -381,6 +391,7 @@ def turned_discs(view: dict[str, Any]) -> set[int]:
 
 
 def draw_painted(
+    im: Image.Image,
     d: ImageDraw.ImageDraw,
     x: int,
     y: int,
@@ -420,7 +431,7 @@ def draw_painted(
         paints = [p for p in cell["paints"] if p is not None]
         points = 2 + sum(2 if p == "A" else 1 for p in paints)
         width = len(paints) * 15 - 2
-        cube_row(d, int(x + (CELL - width) / 2), int(y + 28), paints, 13, 2)
+        cube_row(im, int(x + (CELL - width) / 2), int(y + 28), paints, 13, 2)
         centre = (x + CELL / 2 + 6, y + 54)
     else:
         points = card.points or 0
@@ -487,7 +498,7 @@ def draw_techniques(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[st
         )
 
 
-def draw_display(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def draw_display(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     """The display, cost side up, and the deck top under it."""
     x0, y = DISPLAY_X, MIDDLE_TOP - 4
     kit.draw_text(d, (x0, y), "Display", kit.font(26, True))
@@ -496,12 +507,14 @@ def draw_display(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     )
     y += 36
     for card_id in view["display"]:
-        y = draw_offer(d, x0, y, DISPLAY_W, card_id, top=False)
+        y = draw_offer(im, d, x0, y, DISPLAY_W, card_id, top=False)
     if view["deck_top"]:
-        draw_offer(d, x0, y, DISPLAY_W, view["deck_top"], top=True)
+        draw_offer(im, d, x0, y, DISPLAY_W, view["deck_top"], top=True)
 
 
-def draw_offer(d: ImageDraw.ImageDraw, x: int, y: int, width: int, card_id: str, top: bool) -> int:
+def draw_offer(
+    im: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, width: int, card_id: str, top: bool
+) -> int:
     """A display card, cost side up: id, element, half-disc edges, cost cubes, points. The deck
     top is a card back with the same information, marked "deck top" (it cannot be painted)."""
     card = CARDS[card_id]
@@ -542,7 +555,7 @@ def draw_offer(d: ImageDraw.ImageDraw, x: int, y: int, width: int, card_id: str,
     if card.flexible:
         kit.draw_text(d, (x + 10, y + 34), f"any {card.spaces} paints", kit.font(22, True), ink)
     else:
-        cube_row(d, x + 10, y + 34, list(card.cost or ""), 24, 4)
+        cube_row(im, x + 10, y + 34, list(card.cost or ""), 24, 4)
     return y + h + 6
 
 
@@ -550,7 +563,7 @@ def draw_offer(d: ImageDraw.ImageDraw, x: int, y: int, width: int, card_id: str,
 
 
 def draw_players(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], top: int
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], top: int
 ) -> None:
     """One panel per player, all in one row."""
     colours = player_colours(view)
@@ -611,10 +624,11 @@ def draw_players(
             "rm",
         )
         size = min(30, (width - 40 - count_w - 12) // max(5, len(pack)) - 4)
-        end = cube_row(d, x + 24, y + 96 - size // 2, pack, size, 4)
+        end = cube_row(im, x + 24, y + 96 - size // 2, pack, size, 4)
         if not pack:
             kit.draw_text(d, (end, y + 96), "bag empty", kit.font(22), kit.MUTED, "lm")
         room = width - 36
+        breakdown = f"cards {score['cards']} + discs {score['discs']} + paints {score['paints']}"
         rows = [
             (f"Sprays {player['sprays']}", kit.font(24, True), kit.INK),
             (f"Grafiteiros {player['grafiteiros']}", kit.font(24, True), kit.INK),
@@ -624,8 +638,8 @@ def draw_players(
                 kit.INK,
             ),
             (
-                f"cards {score['cards']} + discs {score['discs']} + paints {score['paints']}",
-                kit.font(20),
+                breakdown,
+                kit.fit_font(breakdown, room, 20, 16),
                 kit.MUTED,
             ),
         ]
@@ -743,11 +757,11 @@ def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
     d = ImageDraw.Draw(im)
     draw_header(d, view, names)
     draw_discs(im, d, view)
-    draw_queue(d, view)
-    draw_mural(d, view, names)
-    draw_display(d, view)
+    draw_queue(im, d, view)
+    draw_mural(im, d, view, names)
+    draw_display(im, d, view)
     draw_techniques(d, view, names)
-    draw_players(d, view, names, players_top)
+    draw_players(im, d, view, names, players_top)
     return im
 
 
@@ -788,7 +802,7 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         cx = x + i * (HAND_CUBE + 10) + HAND_CUBE / 2
         cy = MARGIN + HAND_CUBE / 2
         if i < len(pack):
-            cube(d, (cx, cy), HAND_CUBE, pack[i])
+            cube(im, (cx, cy), HAND_CUBE, pack[i])
         else:  # the room left in a backpack of 5
             h = HAND_CUBE / 2
             d.rounded_rectangle(

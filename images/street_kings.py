@@ -781,7 +781,7 @@ def _draw_tile(
         tags.append(f"lane {player['lane']}")
     elif player.get("passed"):
         tags.append("passed")
-    tags.append(f"{player['hand_size']} loc. cards")
+    tags.append(f"{player['hand_size']} in hand")
     text = " · ".join(tags)
     kit.draw_text(
         d,
@@ -874,7 +874,7 @@ def _car_row(d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, 
         stat, label = upgrade_short(card)
         rest = len(upgrades) - k
         if sx + kit.text_width(label, pill_font) + 14 + (40 if rest > 1 else 0) > right:
-            kit.draw_text(d, (sx, row_y), f"+{rest}", pill_font, kit.INK, "lm")  # no room left
+            kit.draw_text(d, (sx, row_y), f"{rest} upgr.", pill_font, kit.INK, "lm")  # no room
             return
         fill = STAT_COLOURS.get(stat, kit.GREY)
         pill = kit.badge(

@@ -793,7 +793,7 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         return None
     pack = me["backpack"]
     width = max(760, 2 * MARGIN + 200 + max(5, len(pack)) * (HAND_CUBE + 10))
-    im = Image.new("RGB", (width, 250), kit.TABLE)
+    im = Image.new("RGB", (width, MARGIN + HAND_CUBE + 30 + 130 + MARGIN), kit.TABLE)
     d = ImageDraw.Draw(im)
     head = kit.font(28, True)
     kit.draw_text(d, (MARGIN, MARGIN + HAND_CUBE // 2), "Backpack", head, anchor="lm")
@@ -842,4 +842,4 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         kit.font(26, True),
         max_width=width - 2 * MARGIN,
     )
-    return kit.png_bytes(im.crop((0, 0, width, y + 130 + MARGIN)))
+    return kit.png_bytes(im)

@@ -620,7 +620,7 @@ def _spots_and_show(
         else:
             _empty_box(d, (x, y, x + cw, y + ch), "empty")
         label = f"Spot {i + 1}" + (" · PRIZES" if i == 1 else " · no prizes")
-        if not spot.get("card"):  # a revealed card's own corner is its name; the back has room
+        if not spot.get("card"):  # a revealed card shows its name, and its prizes dimmed or not
             kit.badge(
                 d,
                 (x + 8, y + 8),
@@ -630,17 +630,6 @@ def _spots_and_show(
                 kit.INK,
                 (8, 1),
                 outline=kit.PANEL_EDGE,
-            )
-        elif i == 1:
-            kit.badge(
-                d,
-                (x + cw - 8, y + ch - 66),
-                "PRIZES",
-                kit.font(16, True),
-                kit.HIGHLIGHT,
-                kit.PAPER_INK,
-                (6, 0),
-                "ra",
             )
     decks = view.get("decks", {})
     show_x = MARGIN + 2 * (cw + GAP) + 4

@@ -534,7 +534,9 @@ def render_more_galleries(
     names = kit.display_names(view, names)
     geo = geometry(view)
     height = MARGIN + max(panel_height(p, geo) for p in more) + MARGIN
-    im = Image.new("RGB", (geo.width, height), kit.TABLE)
+    cols = min(len(more), geo.per_row)
+    width = 2 * MARGIN + cols * geo.panel_w + (cols - 1) * PANEL_GAP
+    im = Image.new("RGB", (width, height), kit.TABLE)
     d = ImageDraw.Draw(im)
     _draw_panels(im, d, view, more, MARGIN, geo, names)
     return kit.png_bytes(im)

@@ -111,8 +111,10 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
 
 
+@lru_cache(maxsize=8192)
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> int:
-    """Advance width of ``text`` in pixels."""
+    """Advance width of ``text`` in pixels (cached: layouts measure the same labels again and
+    again, every turn)."""
     return round(fnt.getlength(text))
 
 
@@ -339,6 +341,13 @@ def card_back(size: tuple[int, int]) -> Image.Image:
     return supersampled(size, paint)
 
 
+@lru_cache(maxsize=4096)
+def _badge_text_size(text: str, fnt: ImageFont.FreeTypeFont) -> tuple[int, int]:
+    left, _, right, _ = fnt.getbbox(text, anchor="ls")
+    ascent, descent = fnt.getmetrics()
+    return right - left, ascent + descent
+
+
 def badge(
     draw: ImageDraw.ImageDraw,
     xy: tuple[int, int],
@@ -352,10 +361,7 @@ def badge(
 ) -> Box:
     """A pill with ``text``; ``anchor`` places the pill as Pillow places text (``"la"`` top-left,
     ``"ra"`` top-right, ``"lm"`` left-middle, ``"mm"`` centre...). Returns the pill's box."""
-    left, _, right, _ = fnt.getbbox(text, anchor="ls")
-    ascent, descent = fnt.getmetrics()
-    tw = right - left
-    th = ascent + descent
+    tw, th = _badge_text_size(text, fnt)
     w, h = tw + 2 * pad[0], th + 2 * pad[1]
     x, y = xy
     x -= {"l": 0, "m": w // 2, "r": w}[anchor[0]]
@@ -363,7 +369,7 @@ def badge(
     draw.rounded_rectangle(
         (x, y, x + w, y + h), h // 2, fill=fill, outline=outline, width=3 if outline else 0
     )
-    draw.text((x + w / 2, y + h / 2), text, font=fnt, fill=text_fill, anchor="mm")
+    draw_text(draw, (x + w / 2, y + h / 2), text, fnt, text_fill, "mm")
     return (x, y, x + w, y + h)
 
 

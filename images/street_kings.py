@@ -302,16 +302,17 @@ def draw_track_base(
         raced = cls == race_class and space == finish_line
         if not raced:
             d.line((x, g.y, x, g.bottom), fill=kit.MUTED, width=3)
-            kit.badge(
-                d,
-                (x, g.y - 4),
-                f"{cls} {space}",
-                small,
-                CLASS_COLOUR,
-                kit.INK,
-                (6, 1),
-                _line_anchor(space, g),
-            )
+            if finish_line is None or abs(space - finish_line) > 4:  # its label, if clear
+                kit.badge(
+                    d,
+                    (x, g.y - 4),
+                    f"{cls} {space}",
+                    small,
+                    CLASS_COLOUR,
+                    kit.INK,
+                    (6, 1),
+                    _line_anchor(space, g),
+                )
     if finish_line is not None:
         _checkered_line(d, g.line_x(min(finish_line, g.length)), g.y, g.bottom)
         custom = FINISH_LINE.get(race_class or "") != finish_line
@@ -482,7 +483,7 @@ def location_card(
 
 def _header(
     d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], last: Sequence[str]
-) -> int:
+) -> None:
     """Title, round and tags on one line, whose turn on the next, then the last turn (or the
     race in progress) in words."""
     y = 12
@@ -518,7 +519,6 @@ def _header(
         label = "" if view.get("race") else "Last: "
         lw = kit.draw_text(d, (MARGIN, y), label, kit.font(26, True), kit.MUTED) if label else 0
         kit.draw_text(d, (MARGIN + lw, y), told, kit.font(26), kit.INK, max_width=INNER - lw)
-    return y + 36
 
 
 def _race_on(view: dict[str, Any]) -> str:
@@ -535,11 +535,8 @@ def _race_on(view: dict[str, Any]) -> str:
     )
 
 
-def _board_track(
-    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, pawns: dict[str, Pawn]
-) -> int:
-    """The track with every class line; pawns on the grid (qualified) or racing, places filled."""
-    kit.paste(im, board_track_layer(view.get("finish_line"), view.get("race_class")), (0, y))
+def _board_track(im: Image.Image, view: dict[str, Any], y: int, pawns: dict[str, Pawn]) -> None:
+    """Pawns on the board layer's track: on the grid (qualified) or racing, places filled."""
     g = dataclasses.replace(BOARD_TRACK, y=BOARD_TRACK.y + y)
     race = view.get("race")
     lane_of = {p["id"]: p.get("lane") for p in view["players"]}
@@ -558,7 +555,6 @@ def _board_track(
         for pid, lane in lane_of.items():
             if lane:
                 lane_pawn(im, g, lane - 1, 0, pawns[pid], size)
-    return g.bottom + 30
 
 
 #: The board's track, 30 px under its layer's top (room for the finish-line labels).
@@ -588,7 +584,7 @@ def _spots_and_show(
     y: int,
     names: dict[str, str],
     pawns: dict[str, Pawn],
-) -> int:
+) -> None:
     """The two location spots (a face-down card says who placed it) and the car show."""
     cw, ch = SPOT_CARD
     for i, spot in enumerate(view["spots"]):
@@ -633,8 +629,6 @@ def _spots_and_show(
             )
     decks = view.get("decks", {})
     show_x = MARGIN + 2 * (cw + GAP) + 4
-    head = kit.font(26, True)
-    kit.draw_text(d, (show_x, y - 2), "CAR SHOW", head)
     kit.draw_text(
         d,
         (WIDTH - MARGIN, y + 2),
@@ -669,7 +663,6 @@ def _spots_and_show(
         )
         for j, line in enumerate(kit.wrap(info.name, kit.font(22, True), sw - 16, 2)):
             kit.draw_text(d, (x + 8, top + 90 + j * 26), line, kit.font(22, True), kit.INK)
-    return y + ch + GAP
 
 
 def _empty_box(d: ImageDraw.ImageDraw, box: kit.Box, text: str) -> None:
@@ -751,10 +744,9 @@ def _draw_tile(
     pid = player["id"]
     turn = pid in (view.get("to_move") or []) and not view.get("outcome")
     winner = pid in ((view.get("outcome") or {}).get("winners") or [])
-    edge = kit.HIGHLIGHT if turn else kit.WHITE if winner else kit.PANEL_EDGE
-    kit.paste(
-        im, kit.rounded_card((w, y1 - y), kit.PANEL, edge, 16, 5 if turn or winner else 3), (x, y)
-    )
+    if turn or winner:  # the board layer has every tile's plain panel
+        edge = kit.HIGHLIGHT if turn else kit.WHITE
+        kit.paste(im, kit.rounded_card((w, y1 - y), kit.PANEL, edge, 16, 5), (x, y))
     kit.paste(im, pawn_image(pawn, 40), (x + 10, y + 10))
     credits = money(player["credits"])
     credits_w = kit.draw_text(d, (x1 - 12, y + 30), credits, kit.font(30, True), kit.INK, "rm")
@@ -879,17 +871,51 @@ def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]
     pawns = pawns_of(view, names)
     players = view["players"]
     tile_h = max(_tile_height(p) for p in players)
-    im = Image.new("RGB", (WIDTH, 1200), kit.TABLE)
+    im = board_layer(view.get("finish_line"), view.get("race_class"), len(players), tile_h)
     d = ImageDraw.Draw(im)
-    y = _header(d, view, names, last)
-    y = _board_track(im, d, view, y, pawns)
-    y = _spots_and_show(im, d, view, y, names, pawns)
-    tile_w = (INNER - (len(players) - 1) * GAP) // len(players)
-    for i, player in enumerate(players):
-        x = MARGIN + i * (tile_w + GAP)
-        box = (x, y, x + tile_w, y + tile_h)
+    _header(d, view, names, last)
+    _board_track(im, view, TRACK_TOP, pawns)
+    _spots_and_show(im, d, view, SPOTS_TOP, names, pawns)
+    for player, box in zip(players, tile_boxes(len(players), tile_h), strict=True):
         _draw_tile(im, d, box, player, view, names[player["id"]], pawns[player["id"]])
-    return im.crop((0, 0, WIDTH, y + tile_h + MARGIN))
+    return im
+
+
+#: Where the board's parts start: the header (title, whose turn, the last turn) takes 142 px.
+TRACK_TOP = 142
+SPOTS_TOP = TRACK_TOP + BOARD_TRACK.bottom + 30
+TILES_TOP = SPOTS_TOP + SPOT_CARD[1] + GAP
+
+
+def tile_boxes(count: int, tile_h: int) -> list[kit.Box]:
+    tile_w = (INNER - (count - 1) * GAP) // count
+    return [
+        (
+            MARGIN + i * (tile_w + GAP),
+            TILES_TOP,
+            MARGIN + i * (tile_w + GAP) + tile_w,
+            TILES_TOP + tile_h,
+        )
+        for i in range(count)
+    ]
+
+
+@kit.static_layer(maxsize=32)
+def board_layer(
+    finish_line: int | None, race_class: str | None, players: int, tile_h: int
+) -> Image.Image:
+    """What a board shares with every other of its table and track (a fresh copy per call): the
+    table, the empty track with its lines, the car show's heading and the players' plain
+    panels, built once per process and pasted instead of drawn."""
+    im = Image.new("RGB", (WIDTH, TILES_TOP + tile_h + MARGIN), kit.TABLE)
+    d = ImageDraw.Draw(im)
+    kit.paste(im, board_track_layer(finish_line, race_class), (0, TRACK_TOP))
+    kit.draw_text(
+        d, (MARGIN + 2 * (SPOT_CARD[0] + GAP) + 4, SPOTS_TOP - 2), "CAR SHOW", kit.font(26, True)
+    )
+    for x, y, x1, y1 in tile_boxes(players, tile_h):
+        kit.paste(im, kit.rounded_card((x1 - x, y1 - y), kit.PANEL, kit.PANEL_EDGE, 16, 3), (x, y))
+    return im
 
 
 def render(

@@ -99,13 +99,16 @@ async def measure_game(
         start = time.perf_counter()
         result = await service.move("bench", record.channel, player, action, ref=current)
         view = service.view(result.record, None)
+        names = service.names(result.record)
         served = time.perf_counter()
-        await pool.run(draw_board, game_id, view, view["names"])
+        await pool.run(draw_board, game_id, view, names, [])
         done = time.perf_counter()
         move_samples.append(done - start)
         service_samples.append(served - start)
         start = time.perf_counter()
-        images.render(game_id, view)  # the floor's render: the same board, nothing around it
+        images.render(
+            game_id, view, names=names
+        )  # the floor's render: the same board, nothing around it
         floor_render.append(time.perf_counter() - start)
     snapshot = (await service.get(current)).state
     commit = bare_commit_seconds(folder / game_id, REPEATS, len(json.dumps(snapshot)))
@@ -130,11 +133,12 @@ async def render_sizes(service: GameService, game_id: str) -> dict[str, dict[str
     renders: dict[str, dict[str, float]] = {}
     for players in sorted({table_size(game_id), game.max_players}):
         gid = await new_game(service, game_id, f"{game_id}-r{players}", players)
-        view = service.view(await service.get(gid), None)
+        record = await service.get(gid)
+        view, names = service.view(record, None), service.names(record)
         times = []
         for _ in range(20):
             start = time.perf_counter()
-            png = images.render(game_id, view)
+            png = images.render(game_id, view, names=names)
             times.append(time.perf_counter() - start)
         renders[f"{players}_players"] = {
             "render_ms": round(median_ms(times), 2),
@@ -224,7 +228,7 @@ async def loop_lag_under_burst(
         action = agent.choose(service.engine(record), service.state(record), player)
         result = await service.move("bench", record.channel, player, action, ref=game_id)
         view = service.view(result.record, None)
-        await pool.run(draw_board, record.game, view, view["names"])
+        await pool.run(draw_board, record.game, view, service.names(record), [])
 
     tick = asyncio.create_task(ticker())
     await asyncio.gather(*(one_move(g) for g in ids))

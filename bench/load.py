@@ -479,7 +479,7 @@ def sample_views(
                 if not waiting or game.outcome(state) is not None:
                     break
                 state, _ = game.play(state, waiting[0], agent.choose(game, state, waiting[0]))
-            out.append((game_id, game.view(state, None), names))
+            out.append((game_id, game.view(state, None), names, []))
     return out
 
 

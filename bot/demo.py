@@ -81,12 +81,11 @@ async def run_demo(
             stem = f"board-{len(boards):03d}"
             view = service.view(record, None)
             path = out_dir / f"{stem}.png"
-            path.write_bytes(await pictures.board(record.id, record.version, game, view, names))
+            at = (record.id, record.version, game, view, names)
+            path.write_bytes(await pictures.board(*at, told))
             boards.append(path)
             events = [event for step in steps for event in step.events]
-            extras = await pictures.turn_extras(
-                record.id, record.version, game, view, names, events
-            )
+            extras = await pictures.second_pictures(*at) + await pictures.turn_extras(*at, events)
             for name, data in extras:  # a race replayed, say
                 (out_dir / f"{stem}-{name}").write_bytes(data)
                 log_lines.append(f"-- {stem}-{name}")

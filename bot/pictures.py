@@ -20,7 +20,7 @@ from typing import Any
 import images
 from bot.pool import WorkerPool
 
-BOARD, HAND, EXTRAS = "board", "hand", "extras"
+BOARD, SECOND, HAND, EXTRAS = "board", "second", "hand", "extras"
 #: About a thousand boards: every game of a busy server, at its last few versions.
 DEFAULT_CACHE_MB = 64
 
@@ -103,34 +103,28 @@ class RenderCache:
 # -- the jobs a worker runs (top level, so they pickle by name) ------------------------------
 
 
-def _draw(
-    renderer: Callable[..., Any],
-    game_id: str,
-    view: dict[str, Any],
-    names: dict[str, str],
-    *rest: Any,
-) -> Any:
-    # THE ONE ADAPTER to today's images, whose renderers read names from view["names"]. When the
-    # images branch lands `images.render(game_id, view, *, names=...)` (and render_hand,
-    # turn_extras likewise), this line becomes: return renderer(game_id, view, *rest, names=names)
-    return renderer(game_id, {**view, "names": names}, *rest)
+def draw_board(game_id: str, view: dict[str, Any], names: dict[str, str], last: list[str]) -> bytes:
+    """The board PNG of ``view``, with the last turn told in ``last``."""
+    return images.render(game_id, view, names=names, last=last)
 
 
-def draw_board(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
-    """The board PNG of ``view``."""
-    return _draw(images.render, game_id, view, names)
+def draw_second_pictures(
+    game_id: str, view: dict[str, Any], names: dict[str, str]
+) -> list[tuple[str, bytes]]:
+    """What does not fit the landscape board (a market, more galleries): [(filename, PNG)]."""
+    return images.extra_pictures(game_id, view, names=names)
 
 
 def draw_hand(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes | None:
     """The viewer's hand PNG, or None where the game draws no hand or it is empty."""
-    return _draw(images.render_hand, game_id, view, names)
+    return images.render_hand(game_id, view, names=names)
 
 
 def draw_turn_extras(
     game_id: str, view: dict[str, Any], names: dict[str, str], events: list[dict[str, Any]]
 ) -> list[tuple[str, bytes]]:
     """The pictures a turn adds to its post (a race replayed): [(filename, PNG)]."""
-    return _draw(images.turn_extras, game_id, view, names, events)
+    return images.turn_extras(game_id, view, events, names=names)
 
 
 # -- the facade -------------------------------------------------------------------------------
@@ -156,10 +150,32 @@ class Pictures:
         game_id: str,
         view: dict[str, Any],
         names: dict[str, str],
+        last: list[str] | None = None,
     ) -> bytes:
-        """The public board of ``record_id`` at ``version`` (``view`` is the public view)."""
+        """The public board of ``record_id`` at ``version`` (``view`` is the public view).
+
+        ``last`` tells the turn that led to this version; the turn post draws the board first,
+        so a later Board click at the same version shows the same picture. (After a restart a
+        Board click may be the first to draw it, and then it has no last turn to tell.)
+        """
         key = PictureKey(record_id, version, None, BOARD)
-        return await self.cache.get(key, lambda: self.pool.run(draw_board, game_id, view, names))
+        return await self.cache.get(
+            key, lambda: self.pool.run(draw_board, game_id, view, names, last or [])
+        )
+
+    async def second_pictures(
+        self,
+        record_id: str,
+        version: int,
+        game_id: str,
+        view: dict[str, Any],
+        names: dict[str, str],
+    ) -> list[tuple[str, bytes]]:
+        """The public pictures beside the board at ``version``: what does not fit on it."""
+        key = PictureKey(record_id, version, None, SECOND)
+        return await self.cache.get(
+            key, lambda: self.pool.run(draw_second_pictures, game_id, view, names)
+        )
 
     async def hand(
         self,

@@ -41,8 +41,7 @@ def warm() -> None:
         seats = max(game.min_players, min(4, game.max_players))  # a table every game allows
         players = [f"p{i}" for i in range(seats)]
         view = game.view(game.start(players, "warm", dict(game.default_options)), None)
-        view["names"] = {p: p.upper() for p in players}
-        images.render(game_id, view)
+        images.render(game_id, view, names={p: p.upper() for p in players})
 
 
 def default_workers() -> int:

@@ -129,12 +129,16 @@ class ReadModel:
             return error.reason
         return None
 
-    async def board_pictures(self, events: list[dict[str, Any]]) -> tuple[bytes, list[Any]]:
-        """The public board at this version, and the pictures the turn that ``events`` tell
-        adds to its post (a race replayed; none for a Board click): drawn once, then cached."""
+    async def board_pictures(
+        self, events: list[dict[str, Any]], last: list[str]
+    ) -> tuple[bytes, list[tuple[str, bytes]]]:
+        """The public board at this version (``last``: its last turn told), and the pictures
+        beside it: what does not fit on the board, then what the turn that ``events`` tell adds
+        (a race replayed; nothing for a Board click). Each drawn once, then cached."""
         at = (self.record.id, self.record.version, self.record.game, self.view(None), self.names)
-        board = await self.pictures.board(*at)
-        return board, await self.pictures.turn_extras(*at, events)
+        board = await self.pictures.board(*at, last)
+        second = await self.pictures.second_pictures(*at)
+        return board, [*second, *await self.pictures.turn_extras(*at, events)]
 
     async def hand_picture(self, viewer: str) -> bytes | None:
         """``viewer``'s own hand drawn from their view, or None where the game draws none."""

@@ -194,7 +194,7 @@ async def render_turn(read: ReadModel, steps: list[Step]) -> list[discord.File]:
     """The public board, then any picture the game adds for this turn (a race replayed), drawn
     in the worker pool once per version and served from the picture cache after that."""
     events = [event for step in steps for event in step.events]
-    board, extras = await read.board_pictures(events)
+    board, extras = await read.board_pictures(events, narrate(read, steps))
     pictures = [(BOARD_FILE, board), *extras]
     return [discord.File(io.BytesIO(data), filename=name) for name, data in pictures]
 

@@ -1,56 +1,105 @@
 """Pillow renderers: a game's view -> PNG bytes, one board renderer per game id in
-``RENDERERS``, and for games whose hands are better seen than read, a hand renderer in
-``HAND_RENDERERS`` (the private panel attaches it)."""
+``RENDERERS``, a hand renderer per game in ``HAND_RENDERERS`` (the private panel attaches it),
+second pictures of what does not fit a landscape board in ``EXTRA_PICTURES`` (every board post
+attaches them), and pictures of one turn in ``TURN_EXTRAS`` (a race replayed).
+
+Presentation comes in as arguments, never out of the view: ``names`` (player id -> display
+name), ``lang`` (the language of the words drawn) and, for boards, ``last`` (the last turn told
+in sentences by ``bot.words``, the one place sentences come from).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from images import artsee, mural, street_art, street_kings
+from images.kit import check_lang
 
-#: game id -> ``render(view) -> PNG bytes``. A new game adds its renderer here.
-RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {
+View = dict[str, Any]
+Names = dict[str, str]
+Pictures = list[tuple[str, bytes]]
+
+
+class BoardRenderer(Protocol):
+    def __call__(
+        self, view: View, *, names: Names, lang: str = "en", last: Sequence[str] = ()
+    ) -> bytes: ...
+
+
+class HandRenderer(Protocol):
+    def __call__(self, view: View, *, names: Names, lang: str = "en") -> bytes | None: ...
+
+
+class PictureRenderer(Protocol):
+    def __call__(self, view: View, *, names: Names, lang: str = "en") -> bytes | None: ...
+
+
+class TurnExtras(Protocol):
+    def __call__(
+        self, view: View, events: list[dict[str, Any]], *, names: Names, lang: str = "en"
+    ) -> Pictures: ...
+
+
+#: game id -> the board renderer. A new game adds its renderer here.
+RENDERERS: dict[str, BoardRenderer] = {
     "street-art": street_art.render,
     "artsee": artsee.render,
     "street-art-mural": mural.render,
     "street-kings": street_kings.render,
 }
 
-
 #: game id -> ``render_hand(player's view) -> PNG bytes or None`` (None: nothing in hand).
-HAND_RENDERERS: dict[str, Callable[[dict[str, Any]], bytes | None]] = {
+HAND_RENDERERS: dict[str, HandRenderer] = {
     "street-art": street_art.render_hand,
     "artsee": artsee.render_hand,
+    "street-art-mural": mural.render_hand,
+    "street-kings": street_kings.render_hand,
 }
 
+#: game id -> ((filename, renderer), ...): the parts of the table a landscape board leaves out
+#: (Street Kings' dealership and shop, ArtSee's galleries beyond the fourth), each a picture of
+#: its own beside the board on every board post; a renderer returns None when it has nothing.
+EXTRA_PICTURES: dict[str, tuple[tuple[str, PictureRenderer], ...]] = {
+    "artsee": ((artsee.MORE_GALLERIES_FILE, artsee.render_more_galleries),),
+    "street-kings": ((street_kings.MARKET_FILE, street_kings.render_market),),
+}
 
-#: game id -> ``turn_extras(public view, the turn's events) -> [(filename, bytes)]``: pictures
-#: that tell a turn better than the board alone (a race step by step), attached to that turn's
-#: post only.
-TURN_EXTRAS: dict[
-    str, Callable[[dict[str, Any], list[dict[str, Any]]], list[tuple[str, bytes]]]
-] = {"street-kings": street_kings.turn_extras}
-
-
-def turn_extras(
-    game_id: str, view: dict[str, Any], events: list[dict[str, Any]]
-) -> list[tuple[str, bytes]]:
-    """Extra attachments for the post of a turn with ``events``; none for most games and turns."""
-    extras = TURN_EXTRAS.get(game_id)
-    return extras(view, events) if extras else []
+#: game id -> pictures that tell a turn better than the board alone (a race step by step),
+#: attached to that turn's post only.
+TURN_EXTRAS: dict[str, TurnExtras] = {"street-kings": street_kings.turn_extras}
 
 
-def render_hand(game_id: str, view: dict[str, Any]) -> bytes | None:
-    """The viewer's own hand from their view, or None if the game draws none or it is empty."""
-    renderer = HAND_RENDERERS.get(game_id)
-    return renderer(view) if renderer else None
-
-
-def render(game_id: str, view: dict[str, Any]) -> bytes:
+def render(
+    game_id: str, view: View, *, names: Names, lang: str = "en", last: Sequence[str] = ()
+) -> bytes:
     """The PNG of ``view`` drawn by the renderer of ``game_id`` (KeyError if it has none)."""
     try:
         renderer = RENDERERS[game_id]
     except KeyError:
         raise KeyError(f"no renderer for game {game_id!r}") from None
-    return renderer(view)
+    return renderer(view, names=names, lang=check_lang(lang), last=last)
+
+
+def render_hand(game_id: str, view: View, *, names: Names, lang: str = "en") -> bytes | None:
+    """The viewer's own hand from their view, or None if the game draws none or it is empty."""
+    renderer = HAND_RENDERERS.get(game_id)
+    return renderer(view, names=names, lang=check_lang(lang)) if renderer else None
+
+
+def extra_pictures(game_id: str, view: View, *, names: Names, lang: str = "en") -> Pictures:
+    """The second pictures of a board post, in order, as ``(filename, PNG bytes)``."""
+    out = []
+    for filename, renderer in EXTRA_PICTURES.get(game_id, ()):
+        png = renderer(view, names=names, lang=check_lang(lang))
+        if png is not None:
+            out.append((filename, png))
+    return out
+
+
+def turn_extras(
+    game_id: str, view: View, events: list[dict[str, Any]], *, names: Names, lang: str = "en"
+) -> Pictures:
+    """Extra attachments for the post of a turn with ``events``; none for most games and turns."""
+    extras = TURN_EXTRAS.get(game_id)
+    return extras(view, events, names=names, lang=check_lang(lang)) if extras else []

@@ -1,17 +1,21 @@
 """The ArtSee board: a public view (rules/artsee/engine.py ``view``) -> PNG bytes.
 
-Layout, at least 1100 px wide (wider only for very long galleries): a header (title, turn, the
-masterpiece supply, both draw piles showing the back of their top card), a status strip (whose
-move and what for, or the final scores), then one panel per player: name with their visitor
-colour and letter, prestige, visitors in supply, hand as card backs, and the gallery. A gallery
-shows column numbers, each column's cards stacked so that every card's art pieces stay visible,
-the front card whole (category, arrow, visitors), and the slots between and beside the columns
-with their numbers and masterpiece tokens. Every category has a colour AND a letter. Only the
+Layout, 1200 px wide and at least 1.3 times as wide as tall (Discord shows a landscape picture
+large inline): a header (title, turn, the masterpiece supply, both draw piles showing the back
+of their top card), a status strip (whose move and what for, or the final scores), the last
+turn in words, then the galleries, two in a row: name with the visitor colour and letter,
+prestige (the final score once the game is over), visitors in supply, hand as card backs, and
+the gallery. A gallery shows column numbers, each column's cards stacked so that every card's
+art pieces stay visible, the front card whole (category, arrow, visitors), and the slots between
+and beside the columns with their numbers and masterpiece tokens. Cards shrink to fit the widest
+gallery and the tallest column. Four galleries fit the board; a fifth player's gallery is a
+second picture (``render_more_galleries``). Every category has a colour AND a letter. Only the
 public parts of the view are drawn: ``hand_cards`` and ``chosen`` are never read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -22,18 +26,23 @@ from images import kit
 from images.kit import Color
 from rules.artsee.data import CATEGORIES, CATEGORY_NAMES, EXHIBITS, MASTERPIECES
 
-WIDTH = 1100
+WIDTH = 1200
 MARGIN = 20
-HEADER_H = 184
-STATUS_H = 64
+HEADER_H = 108
+STATUS_H = 56
+LAST_H = 40
+TOP_H = HEADER_H + STATUS_H + LAST_H
+PANEL_GAP = 14
 PANEL_HEAD_H = 78
-PANEL_PAD = 14
-NUMBER_H = 30  # column numbers above a gallery, slot numbers below
-STRIP_H = 34  # the visible band of a covered card: its art pieces
-SLOT_W = 40  # the gap between columns, where masterpiece tokens go
-CARD_W_MAX, CARD_W_MIN = 118, 96
-BACK_W, BACK_H = 44, 60
-ARROW_ROW_H = 36  # the bottom row of a front card: its arrow, and its visitors
+PANEL_PAD = 12
+NUMBER_H = 26  # column numbers above a gallery, slot numbers below
+CARD_W_MAX, CARD_W_MIN = 100, 44
+#: The board's height at most: 1.3 times narrower than the board is wide.
+MAX_HEIGHT = round(WIDTH / 1.3)
+#: Galleries on the board; the rest are a second picture.
+ON_BOARD = 4
+MORE_GALLERIES_FILE = "galleries.png"
+BACK_W, BACK_H = 34, 46
 
 #: Category colours from the notes (A1: red abstract, green landscape, yellow portrait, grey
 #: still life), taken from the Okabe-Ito palette; the letter is always drawn too.
@@ -68,10 +77,24 @@ class Geometry:
 
     card_w: int
     width: int
+    per_row: int
 
     @property
     def card_h(self) -> int:
         return round(self.card_w * 1.2)
+
+    @property
+    def strip(self) -> int:
+        return strip_h(self.card_w)
+
+    @property
+    def slot_w(self) -> int:
+        """The gap between columns, where masterpiece tokens go."""
+        return max(18, round(self.card_w * 0.36))
+
+    @property
+    def panel_w(self) -> int:
+        return (self.width - 2 * MARGIN - (self.per_row - 1) * PANEL_GAP) // self.per_row
 
 
 def seat_letters(view: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
@@ -85,15 +108,35 @@ def seat_letters(view: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
     }
 
 
+def _gallery_w(columns: int, card_w: int) -> int:
+    probe = Geometry(card_w, WIDTH, 1)
+    return columns * card_w + (columns + 1) * probe.slot_w
+
+
 def geometry(view: dict[str, Any]) -> Geometry:
-    """Cards as wide as fit the widest gallery in 1100 px, down to a readable minimum; beyond
-    that the image grows wider."""
-    widest = max(len(p["columns"]) for p in view["players"])
-    inner = WIDTH - 2 * MARGIN - 2 * PANEL_PAD
-    card_w = (inner - (widest + 1) * SLOT_W) // widest
-    card_w = max(CARD_W_MIN, min(CARD_W_MAX, card_w))
-    needed = widest * card_w + (widest + 1) * SLOT_W + 2 * MARGIN + 2 * PANEL_PAD
-    return Geometry(card_w=card_w, width=max(WIDTH, needed))
+    """Cards as big as fit the widest gallery in its panel and the tallest column in the
+    board's height, down to a readable minimum; beyond that the image grows wider."""
+    players = view["players"]
+    per_row = 1 if len(players) <= 2 else 2
+    rows = -(-min(len(players), ON_BOARD) // per_row)
+    widest = max(len(p["columns"]) for p in players)
+    tallest = max(len(col) for p in players for col in p["columns"])
+    panel_w = (WIDTH - 2 * MARGIN - (per_row - 1) * PANEL_GAP) // per_row
+    room_w = panel_w - 2 * PANEL_PAD
+    card_w = CARD_W_MAX
+    while card_w > CARD_W_MIN and _gallery_w(widest, card_w) > room_w:
+        card_w -= 2
+    panel_room = (MAX_HEIGHT - TOP_H - MARGIN - (rows - 1) * PANEL_GAP) // rows
+    gallery_room = panel_room - PANEL_HEAD_H - PANEL_PAD - 2 * NUMBER_H
+    while card_w > CARD_W_MIN and (
+        Geometry(card_w, WIDTH, per_row).card_h
+        + (tallest - 1) * Geometry(card_w, WIDTH, per_row).strip
+        > gallery_room
+    ):
+        card_w -= 2
+    needed = per_row * (_gallery_w(widest, card_w) + 2 * PANEL_PAD) + 2 * MARGIN
+    needed += (per_row - 1) * PANEL_GAP
+    return Geometry(card_w=card_w, width=max(WIDTH, needed), per_row=per_row)
 
 
 # ------------------------------------------------------------------------------- components
@@ -106,6 +149,11 @@ def piece_chip(category: str, size: int) -> Image.Image:
     return kit.chip(size, colour, LETTERS[category], kit.readable_on(colour), kit.PAPER_INK)
 
 
+def strip_h(card_w: int) -> int:
+    """The band of a card that stays visible when covered (its art pieces), and its arrow row."""
+    return max(16, round(card_w * 0.3))
+
+
 @lru_cache(maxsize=256)
 def card_face(card: str, width: int, height: int) -> Image.Image:
     """A whole exhibit: its featured colour, the art pieces in the top band (the part that stays
@@ -114,19 +162,20 @@ def card_face(card: str, width: int, height: int) -> Image.Image:
     info = EXHIBITS[card]
     colour = CATEGORY_COLOURS[info.featured]
     ink = kit.readable_on(colour)
-    im = kit.rounded_card((width, height), colour, kit.PAPER_INK, radius=10, outline_width=2).copy()
+    im = kit.rounded_card((width, height), colour, kit.PAPER_INK, radius=8, outline_width=2).copy()
     d = ImageDraw.Draw(im)
-    chip = min(STRIP_H - 8, (width - 12) // 3 - 2)
+    strip = arrow_row = strip_h(width)
+    chip = min(strip - 4, (width - 8) // 3 - 2)
     for i, piece in enumerate(info.pieces):
-        kit.paste(im, piece_chip(piece, chip), (6 + i * (chip + 3), 4))
-    body = height - STRIP_H - ARROW_ROW_H  # between the pieces and the arrow row
-    letter_font = kit.font(min(body, width // 2), bold=True)
-    centre = (width / 2, STRIP_H + body / 2 + 2)
+        kit.paste(im, piece_chip(piece, chip), (4 + i * (chip + 2), 2))
+    body = height - strip - arrow_row  # between the pieces and the arrow row
+    letter_font = kit.font(max(12, min(body + 4, width // 2)), bold=True)
+    centre = (width / 2, strip + body / 2 + 1)
     d.text(centre, LETTERS[info.featured], font=letter_font, fill=ink, anchor="mm")
-    arrow_font = kit.font(30, bold=True)
+    arrow_font = kit.font(max(14, round(width * 0.28)), bold=True)
     x = width * (0.2 if info.arrow == "L" else 0.8)
     arrow = ARROWS[info.arrow]
-    y = height - ARROW_ROW_H / 2 - 2
+    y = height - arrow_row / 2 - 2
     d.text((x, y), arrow, font=arrow_font, fill=ink, anchor="mm", stroke_width=1, stroke_fill=ink)
     return im
 
@@ -186,7 +235,7 @@ def visitor_pawn(colour: Color, letter: str, size: int) -> Image.Image:
 
 def gallery_height(player: dict[str, Any], geo: Geometry) -> int:
     tallest = max(len(col) for col in player["columns"])
-    return NUMBER_H + (tallest - 1) * STRIP_H + geo.card_h + NUMBER_H
+    return NUMBER_H + (tallest - 1) * geo.strip + geo.card_h + NUMBER_H
 
 
 def panel_height(player: dict[str, Any], geo: Geometry) -> int:
@@ -194,38 +243,33 @@ def panel_height(player: dict[str, Any], geo: Geometry) -> int:
 
 
 def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], width: int) -> None:
-    kit.draw_text(d, (MARGIN, 18), "ArtSee", kit.font(44, bold=True))
-    kit.draw_text(d, (MARGIN, 76), f"Turn {view['turn']}", kit.font(26), kit.MUTED)
+    kit.draw_text(d, (MARGIN, 10), "ArtSee", kit.font(42, bold=True))
+    kit.draw_text(d, (MARGIN, 62), f"Turn {view['turn']}", kit.font(28), kit.MUTED)
     # the supply: per category, the requirements still unclaimed
-    x0 = 230
-    kit.draw_text(d, (x0, 8), "Masterpieces left", kit.font(18), kit.MUTED)
+    x = 200
+    kit.draw_text(d, (x, 8), "Masterpieces left", kit.font(22), kit.MUTED)
     supply = set(view["supply"])
-    x = x0
+    groups = [
+        [t for t in sorted(MASTERPIECES) if MASTERPIECES[t].category == c and t in supply]
+        for c in CATEGORIES
+    ]
+    room = width - MARGIN - 2 * 136 - 12 - x - 3 * 14
+    size = max(22, min(38, room // max(1, sum(max(3, len(g)) for g in groups)) - 3))
     for category in CATEGORIES:
         tokens = [t for t in sorted(MASTERPIECES) if MASTERPIECES[t].category == category]
         left = [t for t in tokens if t in supply]
         for k, token in enumerate(left):
-            kit.paste(im, masterpiece_token(token, 40), (x + (k % 3) * 43, 34 + (k // 3) * 43))
+            kit.paste(im, masterpiece_token(token, size), (x + k * (size + 3), 40))
         if not left:
-            kit.draw_text(d, (x + 6, 50), f"no {LETTERS[category]} left", kit.font(18), kit.MUTED)
-        x += 3 * 43 + 12
-    # the legend: every category's colour and letter, and what an arrow does
-    x = MARGIN
-    for category in CATEGORIES:
-        kit.paste(im, piece_chip(category, 28), (x, 146))
-        x += 34 + kit.draw_text(
-            d, (x + 34, 160), CATEGORY_NAMES[category], kit.font(20), anchor="lm"
-        )
-        x += 22
-    kit.draw_text(
-        d, (x, 160), "· ← → the arrow scores that side", kit.font(20), kit.MUTED, anchor="lm"
-    )
+            kit.draw_text(d, (x, 46), f"no {LETTERS[category]}", kit.font(22), kit.MUTED)
+        x += max(3, len(left)) * (size + 3) + 14
     # the draw piles: the back of each top card, and the count
     for i, pile in enumerate(view["piles"]):
-        px = width - MARGIN - (2 - i) * 118 + 20
-        kit.paste(im, card_back(pile["top"], 76, 100), (px, 12))
-        label = f"Pile {i + 1}: {pile['size']}"
-        kit.draw_text(d, (px + 38, 132), label, kit.font(20, bold=True), anchor="mm")
+        px = width - MARGIN - (2 - i) * 136
+        kit.paste(im, card_back(pile["top"], 44, 60), (px, 8))
+        fnt = kit.font(24, bold=True)
+        kit.draw_text(d, (px + 50, 10), f"Pile {i + 1}", fnt)
+        kit.draw_text(d, (px + 50, 40), str(pile["size"]), kit.font(28, bold=True))
 
 
 def _status_text(view: dict[str, Any], names: dict[str, str]) -> str:
@@ -249,18 +293,36 @@ def _status_text(view: dict[str, Any], names: dict[str, str]) -> str:
 
 
 def _draw_status(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], width: int
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: dict[str, str],
+    width: int,
+    last: Sequence[str],
 ) -> None:
-    box = (MARGIN, HEADER_H, width - MARGIN, HEADER_H + STATUS_H - 10)
+    box = (MARGIN, HEADER_H, width - MARGIN, HEADER_H + STATUS_H - 8)
     d.rounded_rectangle(box, 12, fill=kit.PANEL, outline=kit.HIGHLIGHT, width=3)
+    prefix = "" if view.get("outcome") else "▶ "
     kit.draw_text(
         d,
-        (MARGIN + 18, (box[1] + box[3]) / 2),
-        _status_text(view, names),
-        kit.font(26, bold=True),
+        (MARGIN + 16, (box[1] + box[3]) / 2),
+        prefix + _status_text(view, names),
+        kit.font(28, bold=True),
         anchor="lm",
-        max_width=width - 2 * MARGIN - 36,
+        max_width=width - 2 * MARGIN - 32,
     )
+    told = kit.last_line(last)
+    if told:
+        y = HEADER_H + STATUS_H + LAST_H / 2 - 4
+        lw = kit.draw_text(d, (MARGIN + 4, y), "Last: ", kit.font(26, True), kit.MUTED, "lm")
+        kit.draw_text(
+            d,
+            (MARGIN + 4 + lw, y),
+            told,
+            kit.font(26),
+            kit.INK,
+            "lm",
+            max_width=width - 2 * MARGIN - lw - 8,
+        )
 
 
 def _draw_panel_head(
@@ -268,80 +330,94 @@ def _draw_panel_head(
     d: ImageDraw.ImageDraw,
     view: dict[str, Any],
     player: dict[str, Any],
-    top: int,
+    xy: tuple[int, int],
     names: dict[str, str],
     letters: dict[str, str],
     width: int,
 ) -> None:
-    """Name (with the visitor colour and letter) and status on the left; prestige, visitors in
-    supply and the hand's card backs on the right."""
+    """Name (with the visitor colour and letter) and status on the left; the score (prestige,
+    or the final total once the game is over), visitors in supply and the hand's card backs on
+    the right."""
+    left, top = xy
     pid = player["id"]
     colour = SEAT_COLOURS[player["seat"] % len(SEAT_COLOURS)]
-    right = width - MARGIN - PANEL_PAD
-    hand_x = right - 3 * (BACK_W - 4)
-    supply_x = hand_x - 110
-    prestige_x = supply_x - 130
-    x = MARGIN + PANEL_PAD
-    kit.paste(im, visitor_pawn(colour, letters[pid], 44), (x, top + 14))
-    x += 56
-    kit.draw_text(d, (x, top + 10), names[pid], kit.font(30, bold=True), max_width=prestige_x - x)
+    right = left + width - PANEL_PAD
     outcome = view.get("outcome")
+    hand_x = right - max(3, len(player["hand"])) * (BACK_W - 6) - 6
+    supply_x = hand_x - 96
+    score = (
+        f"{outcome['details']['breakdown'][pid]['total']} pts"
+        if outcome is not None
+        else f"★ {player['prestige']}"
+    )
+    score_font = kit.font(32, bold=True)
+    score_x = supply_x - 16 - kit.text_width(score, score_font)
+    x = left + PANEL_PAD
+    kit.paste(im, visitor_pawn(colour, letters[pid], 40), (x, top + 12))
+    x += 50
+    kit.draw_text(d, (x, top + 10), names[pid], kit.font(30, bold=True), max_width=score_x - x - 8)
     if outcome is not None:
         parts = outcome["details"]["breakdown"][pid]
         won = pid in outcome["winners"]
         line = (
-            f"{'WINNER · ' if won else ''}total {parts['total']} = {parts['prestige']} "
-            f"+ {parts['masterpieces']} tokens + {parts['bonus']} bonus"
+            f"{'♛ WINNER · ' if won else ''}★ {parts['prestige']} + {parts['masterpieces']} "
+            f"tokens + {parts['bonus']} bonus"
         )
         fill = kit.HIGHLIGHT if won else kit.MUTED
-        kit.draw_text(d, (x, top + 48), line, kit.font(19, bold=True), fill, max_width=right - x)
+        kit.draw_text(d, (x, top + 48), line, kit.font(22, bold=True), fill, max_width=right - x)
     else:
         tags = ["▶ to move"] if pid in view["to_move"] else []
         if pid == view["start"]:
-            tags.append("start player")
+            tags.append("start")
         tags.append(f"visitors: {player['policy']}")
-        text = " · ".join(tags)
-        kit.draw_text(d, (x, top + 48), text, kit.font(19), kit.MUTED, max_width=prestige_x - x)
-    kit.draw_text(d, (prestige_x, top + 14), f"★ {player['prestige']}", kit.font(32, bold=True))
-    kit.paste(im, visitor_pawn(colour, letters[pid], 30), (supply_x, top + 16))
-    kit.draw_text(d, (supply_x + 36, top + 16), f"×{player['supply']}", kit.font(26, bold=True))
-    kit.draw_text(d, (hand_x, top + 2), "Hand", kit.font(16), kit.MUTED)
+        kit.draw_text(
+            d,
+            (x, top + 48),
+            " · ".join(tags),
+            kit.font(22),
+            kit.HIGHLIGHT if tags[0][0] == "▶" else kit.MUTED,
+            max_width=right - x,
+        )
+    kit.draw_text(d, (score_x, top + 8), score, score_font)
+    kit.paste(im, visitor_pawn(colour, letters[pid], 30), (supply_x, top + 10))
+    kit.draw_text(d, (supply_x + 34, top + 10), f"×{player['supply']}", kit.font(26, bold=True))
     for k, category in enumerate(player["hand"]):
         back = card_back(category, BACK_W - 8, BACK_H - 12)
-        kit.paste(im, back, (hand_x + k * (BACK_W - 4), top + 22))
+        kit.paste(im, back, (hand_x + k * (BACK_W - 6), top + 8))
 
 
 def _draw_gallery(
     im: Image.Image,
     d: ImageDraw.ImageDraw,
     player: dict[str, Any],
-    top: int,
+    xy: tuple[int, int],
     geo: Geometry,
     colour: Color,
     letter: str,
     played_here: int | None,
 ) -> None:
-    number_font = kit.font(20, bold=True)
-    left = MARGIN + PANEL_PAD
+    left, top = xy
+    number_font = kit.font(22, bold=True)
     slots = {m["slot"]: m["token"] for m in player["masterpieces"]}
     columns = player["columns"]
     card_top = top + NUMBER_H
-    bottom = card_top + (max(len(c) for c in columns) - 1) * STRIP_H + geo.card_h
+    bottom = card_top + (max(len(c) for c in columns) - 1) * geo.strip + geo.card_h
+    slot_w = geo.slot_w
     for slot in range(len(columns) + 1):
-        sx = left + slot * (geo.card_w + SLOT_W)
-        centre = sx + SLOT_W / 2
+        sx = left + slot * (geo.card_w + slot_w)
+        centre = sx + slot_w / 2
         if slot in slots:
-            size = SLOT_W - 2
+            size = slot_w - 2
             kit.paste(
                 im, masterpiece_token(slots[slot], size), (int(centre - size / 2), card_top + 4)
             )
         else:
             d.line((centre, card_top + 8, centre, bottom - 8), fill=kit.PANEL_EDGE, width=2)
         kit.draw_text(
-            d, (centre, bottom + NUMBER_H / 2), str(slot), kit.font(16), kit.MUTED, anchor="mm"
+            d, (centre, bottom + NUMBER_H / 2), str(slot), kit.font(18), kit.MUTED, anchor="mm"
         )
     for j, column in enumerate(columns):
-        cx = left + SLOT_W + j * (geo.card_w + SLOT_W)
+        cx = left + slot_w + j * (geo.card_w + slot_w)
         label_fill = kit.HIGHLIGHT if played_here == j + 1 else kit.INK
         kit.draw_text(
             d,
@@ -352,21 +428,21 @@ def _draw_gallery(
             anchor="mm",
         )
         for k, card in enumerate(column):
-            kit.paste(im, card_face(card, geo.card_w, geo.card_h), (cx, card_top + k * STRIP_H))
-        front_top = card_top + (len(column) - 1) * STRIP_H
+            kit.paste(im, card_face(card, geo.card_w, geo.card_h), (cx, card_top + k * geo.strip))
+        front_top = card_top + (len(column) - 1) * geo.strip
         if played_here == j + 1:
             d.rounded_rectangle(
                 (cx - 3, front_top - 3, cx + geo.card_w + 3, front_top + geo.card_h + 3),
-                12,
+                10,
                 outline=kit.HIGHLIGHT,
                 width=4,
             )
         visitors = player["visitors"][j]
         if visitors:  # in the arrow row, away from the arrow, with their number
-            pawn = ARROW_ROW_H - 4
+            pawn = max(16, geo.strip - 2)
             arrow_left = EXHIBITS[column[-1]].arrow == "L"
-            px = cx + geo.card_w - pawn - 4 if arrow_left else cx + 4
-            py = front_top + geo.card_h - pawn - 4
+            px = cx + geo.card_w - pawn - 3 if arrow_left else cx + 3
+            py = front_top + geo.card_h - pawn - 3
             kit.paste(im, visitor_pawn(colour, letter, pawn), (px, py))
             if visitors > 1:  # a count badge on the pawn's upper corner, towards the card
                 bx = px if arrow_left else px + pawn
@@ -374,53 +450,103 @@ def _draw_gallery(
                     d,
                     (bx, py + 2),
                     str(visitors),
-                    kit.font(19, bold=True),
+                    kit.font(20, bold=True),
                     kit.WHITE,
-                    pad=(6, 1),
+                    pad=(5, 0),
                     anchor="mm",
                     outline=kit.PAPER_INK,
                 )
 
 
-def board_image(view: dict[str, Any]) -> Image.Image:
-    names = kit.display_names(view)
+def _draw_panels(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    players: list[dict[str, Any]],
+    top: int,
+    geo: Geometry,
+    names: dict[str, str],
+) -> int:
+    """``players``' galleries, ``geo.per_row`` to a row, from ``top``; returns the bottom."""
     letters = seat_letters(view, names)
+    for r in range(0, len(players), geo.per_row):
+        row = players[r : r + geo.per_row]
+        panel_h = max(panel_height(p, geo) for p in row)
+        for i, player in enumerate(row):
+            x = MARGIN + i * (geo.panel_w + PANEL_GAP)
+            pid = player["id"]
+            moving = pid in view["to_move"]
+            d.rounded_rectangle(
+                (x, top, x + geo.panel_w, top + panel_h),
+                14,
+                fill=kit.PANEL,
+                outline=kit.HIGHLIGHT if moving else kit.PANEL_EDGE,
+                width=4 if moving else 2,
+            )
+            _draw_panel_head(im, d, view, player, (x, top), names, letters, geo.panel_w)
+            played_here = view["column"] if pid == view["current"] else None
+            colour = SEAT_COLOURS[player["seat"] % len(SEAT_COLOURS)]
+            _draw_gallery(
+                im,
+                d,
+                player,
+                (x + PANEL_PAD, top + PANEL_HEAD_H),
+                geo,
+                colour,
+                letters[pid],
+                played_here,
+            )
+        top += panel_h + PANEL_GAP
+    return top - PANEL_GAP
+
+
+def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]) -> Image.Image:
+    names = kit.display_names(view, names)
     geo = geometry(view)
-    heights = [panel_height(p, geo) for p in view["players"]]
-    height = HEADER_H + STATUS_H + sum(h + 14 for h in heights) + MARGIN
+    shown = view["players"][:ON_BOARD]
+    rows = [shown[i : i + geo.per_row] for i in range(0, len(shown), geo.per_row)]
+    panels_h = sum(max(panel_height(p, geo) for p in row) + PANEL_GAP for row in rows)
+    height = TOP_H + panels_h - PANEL_GAP + MARGIN
     im = Image.new("RGB", (geo.width, height), kit.TABLE)  # a fill is faster than a copy
     d = ImageDraw.Draw(im)
     _draw_header(im, d, view, geo.width)
-    _draw_status(d, view, names, geo.width)
-    top = HEADER_H + STATUS_H
-    for player, panel_h in zip(view["players"], heights, strict=True):
-        pid = player["id"]
-        moving = pid in view["to_move"]
-        d.rounded_rectangle(
-            (MARGIN, top, geo.width - MARGIN, top + panel_h),
-            14,
-            fill=kit.PANEL,
-            outline=kit.HIGHLIGHT if moving else kit.PANEL_EDGE,
-            width=4 if moving else 2,
-        )
-        _draw_panel_head(im, d, view, player, top, names, letters, geo.width)
-        played_here = view["column"] if pid == view["current"] else None
-        colour = SEAT_COLOURS[player["seat"] % len(SEAT_COLOURS)]
-        _draw_gallery(im, d, player, top + PANEL_HEAD_H, geo, colour, letters[pid], played_here)
-        top += panel_h + 14
+    _draw_status(d, view, names, geo.width, last)
+    _draw_panels(im, d, view, shown, TOP_H, geo, names)
     return im
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """The ArtSee board of ``view`` as PNG bytes (public parts only)."""
-    return kit.png_bytes(board_image(view))
+def render(
+    view: dict[str, Any], *, names: dict[str, str], lang: str = "en", last: Sequence[str] = ()
+) -> bytes:
+    """The ArtSee board of ``view`` as PNG bytes (public parts only), with the last turn's
+    sentences ``last`` on its "Last:" line."""
+    return kit.png_bytes(board_image(view, names, last))
+
+
+def render_more_galleries(
+    view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
+) -> bytes | None:
+    """The galleries beyond the board's first four (a fifth player's), drawn as on the board;
+    None when the board shows every gallery."""
+    more = view["players"][ON_BOARD:]
+    if not more:
+        return None
+    names = kit.display_names(view, names)
+    geo = geometry(view)
+    height = MARGIN + max(panel_height(p, geo) for p in more) + MARGIN
+    cols = min(len(more), geo.per_row)
+    width = 2 * MARGIN + cols * geo.panel_w + (cols - 1) * PANEL_GAP
+    im = Image.new("RGB", (width, height), kit.TABLE)
+    d = ImageDraw.Draw(im)
+    _draw_panels(im, d, view, more, MARGIN, geo, names)
+    return kit.png_bytes(im)
 
 
 HAND_GAP = 16
 HAND_CAPTION_H = 34
 
 
-def render_hand(view: dict[str, Any]) -> bytes | None:
+def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
     """The viewer's exhibits face up, numbered as the hand text lists them, the card they chose
     to play (if any) framed; None for a spectator or an empty hand."""
     cards = list(view.get("hand_cards") or [])
@@ -428,7 +554,7 @@ def render_hand(view: dict[str, Any]) -> bytes | None:
         return None
     chosen = cards.index(view["chosen"]) if view.get("chosen") in cards else None
     card_w = CARD_W_MAX
-    card_h = Geometry(card_w=card_w, width=WIDTH).card_h
+    card_h = Geometry(card_w=card_w, width=WIDTH, per_row=1).card_h
     width = 2 * MARGIN + len(cards) * (card_w + HAND_GAP) - HAND_GAP
     im = Image.new("RGB", (width, 2 * MARGIN + card_h + HAND_CAPTION_H), kit.TABLE)
     d = ImageDraw.Draw(im)

@@ -1,18 +1,21 @@
 """The Street Art: Mural board: a public view -> PNG bytes.
 
-Layout, 1240 px wide and read top to bottom on a phone: a header (round, whose turn and what
-they are choosing, the end warning); the four paint discs in a row with their 8 coloured,
-lettered segments, the cubes on them and a mark at each contact (= when the touching segments
-match); the paint queue (its 3 board spaces, then the rest); the mural grid with every painted
-card (element, points, half-discs on its edges, the painter's colour and initial) and the
-element tokens on its border; beside it the techniques and the display with the deck top; then
-one panel per player (backpack, grafiteiros, sprays, rotations and techniques used, score).
-Colour is never the only cue: paints carry letters, players an initial and a shape.
+Layout, 1200 px wide and at least 1.3 times as wide as tall (Discord shows a landscape picture
+large inline): a header (round, whose turn and what they are choosing, the last turn, the end
+warning); the four paint discs in a row with their 8 coloured, lettered segments, the cubes on
+them and a mark at each contact (= when the touching segments match), and beside them the paint
+queue (its 3 board spaces, then the rest); then the mural grid with every painted card (element,
+points, half-discs on its edges, the painter's shape and initial) and the element tokens on its
+border, the display with the deck top, and the techniques; then one panel per player in a row
+(backpack, grafiteiros, sprays, rotations used, score).
+Colour is never the only cue: paints carry letters (the advanced paint a star, so that "A" only
+ever names a grid column), players a shape and an initial.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -22,19 +25,22 @@ from images import kit
 from images.kit import Color
 from rules.mural.data import CARDS, SLOTS, TECHNIQUES
 
-WIDTH = 1240
-MARGIN = 24
-HEADER_H = 150
-DISC_R = 128
-DISC_GAP = 36
-DISCS_TOP = HEADER_H + 8
-QUEUE_TOP = DISCS_TOP + 2 * DISC_R + 36
-QUEUE_H = 78
-MIDDLE_TOP = QUEUE_TOP + QUEUE_H + 18
-CELL = 148
-TOKEN_BAND = 40
-SIDE_X = 880
-PLAYER_H = 194
+WIDTH = 1200
+MARGIN = 20
+HEADER_H = 94
+DISC_R = 74
+DISC_GAP = 26
+DISCS_TOP = HEADER_H + 6
+MIDDLE_TOP = DISCS_TOP + 2 * DISC_R + 34
+CELL = 80
+TOKEN_BAND = 26
+DISPLAY_X = 488
+DISPLAY_W = 282
+SIDE_X = DISPLAY_X + DISPLAY_W + 16
+PLAYERS_GAP = 14
+PLAYER_H = 230
+#: What a cube shows for each paint: basics their initial, the advanced paint a star.
+PAINT_MARK = {"R": "R", "Y": "Y", "B": "B", "W": "W", "A": "★"}
 
 PAINT_FILL: dict[str, Color] = {
     "R": kit.rgb("#D7263D"),
@@ -80,27 +86,36 @@ def ink_on(fill: Color) -> Color:
 # -- small pieces ------------------------------------------------------------------------------
 
 
-def cube(d: ImageDraw.ImageDraw, centre: tuple[float, float], size: int, paint: str) -> None:
-    """A paint cube: a rounded square of the paint's colour with its letter."""
+def cube(im: Image.Image, centre: tuple[float, float], size: int, paint: str) -> None:
+    """A paint cube: a rounded square of the paint's colour with its letter (a star for the
+    advanced paint), pasted from a cached picture."""
     x, y = centre
-    h = size / 2
+    kit.paste(im, cube_image(paint, size), (round(x - size / 2), round(y - size / 2)))
+
+
+@lru_cache(maxsize=64)
+def cube_image(paint: str, size: int) -> Image.Image:
     fill = PAINT_FILL[paint]
+    im = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
     d.rounded_rectangle(
-        (x - h, y - h, x + h, y + h),
-        radius=max(3, size // 6),
-        fill=fill,
-        outline=kit.BLACK,
-        width=2,
+        (0, 0, size, size), radius=max(3, size // 6), fill=fill, outline=kit.BLACK, width=2
     )
-    d.text((x, y + 1), paint, font=kit.font(int(size * 0.62), True), fill=ink_on(fill), anchor="mm")
+    mark = PAINT_MARK.get(paint, paint)
+    d.text(
+        (size / 2, size / 2 + 1),
+        mark,
+        font=kit.font(int(size * 0.62), True),
+        fill=ink_on(fill),
+        anchor="mm",
+    )
+    return im
 
 
-def cube_row(
-    d: ImageDraw.ImageDraw, x: int, y: int, paints: list[str], size: int, gap: int = 6
-) -> int:
+def cube_row(im: Image.Image, x: int, y: int, paints: list[str], size: int, gap: int = 6) -> int:
     """Cubes left to right from (x, y) (top-left); returns the x after the last one."""
     for paint in paints:
-        cube(d, (x + size / 2, y + size / 2), size, paint)
+        cube(im, (x + size / 2, y + size / 2), size, paint)
         x += size + gap
     return x
 
@@ -116,9 +131,7 @@ def player_colours(view: dict[str, Any]) -> dict[str, tuple[Color, str]]:
 
 
 def disc_centre(position: int) -> tuple[int, int]:
-    span = 4 * 2 * DISC_R + 3 * DISC_GAP
-    left = (WIDTH - span) // 2
-    return left + DISC_R + position * (2 * DISC_R + DISC_GAP), DISCS_TOP + DISC_R
+    return MARGIN + DISC_R + position * (2 * DISC_R + DISC_GAP), DISCS_TOP + DISC_R
 
 
 @lru_cache(maxsize=16)
@@ -154,14 +167,14 @@ def disc_face(colours: str, orientation: int, label: str) -> Image.Image:
     on the rim, and a hub with the disc's number."""
     im = disc_body(colours).rotate(-45 * orientation, resample=Image.Resampling.BICUBIC)
     d = ImageDraw.Draw(im)
-    letter_font = kit.font(22, True)
+    letter_font = kit.font(17, True)
     for segment, colour in enumerate(colours):
         slot = (segment + orientation) % SLOTS
         angle = math.radians(slot * 45)
-        lx = DISC_R + 0.84 * DISC_R * math.cos(angle)
-        ly = DISC_R + 0.84 * DISC_R * math.sin(angle)
+        lx = DISC_R + 0.82 * DISC_R * math.cos(angle)
+        ly = DISC_R + 0.82 * DISC_R * math.sin(angle)
         d.text((lx, ly), colour, font=letter_font, fill=ink_on(SEGMENT_FILL[colour]), anchor="mm")
-    d.text((DISC_R, DISC_R), label, font=kit.font(30, True), fill=kit.INK, anchor="mm")
+    d.text((DISC_R, DISC_R), label, font=kit.font(26, True), fill=kit.INK, anchor="mm")
     return im
 
 
@@ -179,85 +192,82 @@ def draw_discs(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
                 continue
             slot = (segment + disc["orientation"]) % SLOTS
             angle = math.radians(slot * 45)
-            x = cx + 0.56 * DISC_R * math.cos(angle)
-            y = cy + 0.56 * DISC_R * math.sin(angle)
-            cube(d, (x, y), 34, paint)
-        caption = f"side {disc['side']}" + (" · turned" if position in turned else "")
-        d.text(
-            (cx, cy + DISC_R + 8),
-            caption,
-            font=kit.font(18, position in turned),
-            fill=kit.HIGHLIGHT if position in turned else kit.MUTED,
-            anchor="ma",
-        )
+            x = cx + 0.54 * DISC_R * math.cos(angle)
+            y = cy + 0.54 * DISC_R * math.sin(angle)
+            cube(im, (x, y), 24, paint)
+        if position in turned:
+            d.text(
+                (cx, cy + DISC_R + 6),
+                "turned",
+                font=kit.font(22, True),
+                fill=kit.HIGHLIGHT,
+                anchor="ma",
+            )
     for contact in view["contacts"]:
         left, _ = disc_centre(contact["contact"])
         x = left + DISC_R + DISC_GAP // 2
         y = DISCS_TOP + DISC_R
         if contact["same"]:
-            d.ellipse((x - 20, y - 20, x + 20, y + 20), fill=GOOD, outline=kit.WHITE, width=3)
-            d.text((x, y), "=", font=kit.font(30, True), fill=kit.BLACK, anchor="mm")
+            d.ellipse((x - 16, y - 16, x + 16, y + 16), fill=GOOD, outline=kit.WHITE, width=3)
+            d.text((x, y), "=", font=kit.font(26, True), fill=kit.BLACK, anchor="mm")
         else:
-            d.ellipse((x - 14, y - 14, x + 14, y + 14), fill=kit.PANEL, outline=kit.GREY, width=2)
-            d.text((x, y), "×", font=kit.font(22, True), fill=kit.MUTED, anchor="mm")
-    # Compass for reading segment names (N at the top, E where the discs touch).
-    d.text((MARGIN, DISCS_TOP + 2), "N↑", font=kit.font(18, True), fill=kit.MUTED)
+            d.ellipse((x - 12, y - 12, x + 12, y + 12), fill=kit.PANEL, outline=kit.GREY, width=2)
+            d.text((x, y), "×", font=kit.font(20, True), fill=kit.MUTED, anchor="mm")
 
 
-def draw_queue(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    """The paint queue: its 3 spaces on the board framed, then the paints beyond them."""
-    y = QUEUE_TOP
-    d.rounded_rectangle(
-        (MARGIN, y, WIDTH - MARGIN, y + QUEUE_H), radius=14, fill=kit.PANEL, outline=kit.PANEL_EDGE
-    )
-    kit.draw_text(d, (MARGIN + 16, y + QUEUE_H / 2), "Queue ▶", kit.font(26, True), anchor="lm")
-    x = MARGIN + 150
+QUEUE_X = disc_centre(3)[0] + DISC_R + 28
+QUEUE_H = 70
+
+
+def draw_queue(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """The paint queue beside the discs: its 3 spaces on the board framed, then the rest; under
+    it, the disc side in play and what the marks mean."""
+    x0, y, x1 = QUEUE_X, DISCS_TOP, WIDTH - MARGIN
+    d.rounded_rectangle((x0, y, x1, y + QUEUE_H), radius=14, fill=kit.PANEL, outline=kit.PANEL_EDGE)
+    cy = y + QUEUE_H // 2
+    x = x0 + 20 + kit.draw_text(d, (x0 + 12, cy), "Queue ▶", kit.font(26, True), anchor="lm")
+    size, gap = 36, 6
     on_board = view["queue_on_board"]
-    size = 40
     d.rounded_rectangle(
-        (x - 8, y + 10, x + on_board * (size + 8) + 2, y + QUEUE_H - 10),
-        radius=10,
+        (x - 5, cy - size / 2 - 5, x + on_board * (size + gap) - gap + 5, cy + size / 2 + 5),
+        radius=8,
         outline=kit.HIGHLIGHT,
         width=3,
     )
     queue = view["queue"]
     for i in range(on_board):
-        cx = x + i * (size + 8) + size / 2
+        cx = x + i * (size + gap) + size / 2
         if i < len(queue):
-            cube(d, (cx, y + QUEUE_H / 2), size, queue[i])
+            cube(im, (cx, cy), size, queue[i])
         else:
-            d.rectangle(
-                (cx - 12, y + QUEUE_H / 2 - 12, cx + 12, y + QUEUE_H / 2 + 12), outline=kit.GREY
-            )
-    x += on_board * (size + 8) + 18
-    room = (WIDTH - MARGIN - 20 - x) // (size + 6)
+            d.rectangle((cx - 10, cy - 10, cx + 10, cy + 10), outline=kit.GREY)
+    x += on_board * (size + gap) + 12
+    room = (x1 - 12 - x) // (size + gap)
     rest = queue[on_board:]
     shown = rest if len(rest) <= room else rest[: room - 1]
-    x = cube_row(d, x, int(y + QUEUE_H / 2 - size / 2), shown, size)
+    x = cube_row(im, x, int(cy - size / 2), shown, size, gap)
     if len(shown) < len(rest):
-        kit.draw_text(
-            d,
-            (x + 4, y + QUEUE_H / 2),
-            f"+{len(rest) - len(shown)}",
-            kit.font(24, True),
-            anchor="lm",
-        )
+        kit.draw_text(d, (x + 2, cy), f"+{len(rest) - len(shown)}", kit.font(24, True), anchor="lm")
     if not queue:
-        kit.draw_text(d, (x + 4, y + QUEUE_H / 2), "empty", kit.font(22), kit.MUTED, anchor="lm")
+        kit.draw_text(d, (x + 4, cy), "empty", kit.font(22), kit.MUTED, anchor="lm")
+    sides = sorted({disc["side"] for disc in view["discs"]})
+    legend = [f"Discs: side {'/'.join(sides)}", "★ = advanced paint", "= : contact matches"]
+    for k, line in enumerate(legend):
+        kit.draw_text(d, (x0 + 4, y + QUEUE_H + 12 + 28 * k), line, kit.font(22), kit.MUTED)
 
 
 # -- the mural ---------------------------------------------------------------------------------
 
 
 def mural_origin(view: dict[str, Any]) -> tuple[int, int]:
-    """The top-left of cell A1, the grid centred in the space left of the side column."""
+    """The top-left of cell A1, the grid centred left of the display."""
     span = len(view["mural"][0]) * CELL + 2 * TOKEN_BAND
-    left = MARGIN + (SIDE_X - 24 - MARGIN - span) // 2
-    return left + TOKEN_BAND, MIDDLE_TOP + 44 + TOKEN_BAND
+    left = MARGIN + (DISPLAY_X - 16 - MARGIN - span) // 2
+    return left + TOKEN_BAND, MIDDLE_TOP + TOKEN_BAND
 
 
 def half_disc(
-    d: ImageDraw.ImageDraw, centre: tuple[float, float], side: str, element: str, r: int = 26
+    d: ImageDraw.ImageDraw, centre: tuple[float, float], side: str, element: str, r: int = 14
 ) -> None:
     """A half-disc on an edge, its flat side on the edge, bulging into the cell it belongs to
     (``side`` is the edge it sits on, seen from that cell)."""
@@ -273,7 +283,7 @@ def half_disc(
     d.text(
         (x + dx, y + dy),
         ELEMENT_SHORT[element],
-        font=kit.font(13, True),
+        font=kit.font(10, True),
         fill=kit.BLACK,
         anchor="mm",
     )
@@ -288,12 +298,13 @@ def edge_point(x: int, y: int, side: str) -> tuple[float, float]:
     }[side]
 
 
-def draw_mural(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> int:
+def draw_mural(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
+) -> int:
     """The grid, its cells and the border tokens; returns the bottom y."""
     grid = view["mural"]
     rows, cols = len(grid), len(grid[0])
     ox, oy = mural_origin(view)
-    kit.draw_text(d, (MARGIN, MIDDLE_TOP), "Mural", kit.font(30, True))
     d.rounded_rectangle(
         (
             ox - TOKEN_BAND,
@@ -314,7 +325,7 @@ def draw_mural(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, st
             cell = grid[r][c]
             if cell is None:
                 d.rectangle(
-                    (x + 3, y + 3, x + CELL - 3, y + CELL - 3),
+                    (x + 2, y + 2, x + CELL - 2, y + CELL - 2),
                     fill=kit.rgb("#5E544B"),
                     outline=kit.rgb("#7A6E63"),
                     width=2,
@@ -322,23 +333,23 @@ def draw_mural(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, st
                 d.text(
                     (x + CELL / 2, y + CELL / 2),
                     f"{'ABCDE'[c]}{r + 1}",
-                    font=kit.font(30, True),
+                    font=kit.font(24, True),
                     fill=kit.rgb("#B9AEA3"),
                     anchor="mm",
                 )
                 continue
-            draw_painted(d, x, y, cell, colours, names, fresh=(r, c) == fresh)
+            draw_painted(im, d, x, y, cell, colours, names, fresh=(r, c) == fresh)
             bonus = view["bonuses"][r][c]
             if bonus:
                 kit.badge(
                     d,
-                    (x + CELL - 12, y + CELL - 10),
+                    (x + CELL - 8, y + 16),
                     f"+{bonus}",
-                    kit.font(20, True),
+                    kit.font(16, True),
                     GOOD,
                     kit.BLACK,
-                    pad=(7, 1),
-                    anchor="rs",
+                    pad=(4, 0),
+                    anchor="rm",
                 )
     for r in range(rows):
         for c in range(cols):
@@ -354,7 +365,7 @@ def draw_mural(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, st
         ex, ey = edge_point(ox + c * CELL, oy + r * CELL, side)
         # The token sits on the border and bulges outward, away from the cell it faces.
         opposite = {"N": "S", "S": "N", "E": "W", "W": "E"}[side]
-        half_disc(d, (ex, ey), opposite, element, r=24)
+        half_disc(d, (ex, ey), opposite, element, r=16)
     return oy + rows * CELL + TOKEN_BAND
 
 
@@ -380,6 +391,7 @@ def turned_discs(view: dict[str, Any]) -> set[int]:
 
 
 def draw_painted(
+    im: Image.Image,
     d: ImageDraw.ImageDraw,
     x: int,
     y: int,
@@ -389,143 +401,146 @@ def draw_painted(
     fresh: bool,
 ) -> None:
     """A painted card: a frame in the painter's colour, the element band, the points in the
-    middle (a flexible card's paints under them), and the painter's shape and initial."""
+    middle (a flexible card's paints above them), the painter's shape and initial in a corner."""
     card = CARDS[cell["card"]]
     fill, shape = colours.get(cell["painter"], (kit.GREY, "?"))
     if fresh:  # painted by the last move
-        d.rectangle((x - 4, y - 4, x + CELL + 4, y + CELL + 4), outline=kit.HIGHLIGHT, width=6)
-    d.rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), fill=kit.PAPER, outline=fill, width=9)
-    d.rectangle((x + 11, y + 11, x + CELL - 11, y + 42), fill=ELEMENT_FILL[card.element])
+        d.rectangle((x - 3, y - 3, x + CELL + 3, y + CELL + 3), outline=kit.HIGHLIGHT, width=5)
+    d.rectangle((x + 1, y + 1, x + CELL - 1, y + CELL - 1), fill=kit.PAPER, outline=fill, width=6)
+    d.rectangle((x + 7, y + 7, x + CELL - 7, y + 25), fill=ELEMENT_FILL[card.element])
     d.text(
-        (x + 16, y + 27),
+        (x + 9, y + 16),
         ELEMENT_SHORT[card.element],
-        font=kit.font(22, True),
+        font=kit.font(16, True),
         fill=kit.BLACK,
         anchor="lm",
-    )
-    d.text((x + CELL - 16, y + 27), card.id, font=kit.font(16, True), fill=kit.BLACK, anchor="rm")
-    if card.flexible:
-        paints = [p for p in cell["paints"] if p is not None]
-        points = 2 + sum(2 if p == "A" else 1 for p in paints)
-        width = len(paints) * 25 - 3
-        cube_row(d, int(x + (CELL - width) / 2), int(y + 88), paints, 22, 3)
-    else:
-        points = card.points or 0
-    d.text(
-        (x + CELL / 2, y + 68),
-        str(points),
-        font=kit.font(34, True),
-        fill=kit.PAPER_INK,
-        anchor="mm",
     )
     initial = names.get(cell["painter"], "?")[:1].upper()
     kit.badge(
         d,
-        (int(x + 14), int(y + CELL - 12)),
+        (int(x + 5), int(y + CELL - 5)),
         f"{shape}{initial}",
-        kit.font(18, True),
+        kit.font(15, True),
         fill,
         ink_on(fill),
-        pad=(6, 1),
+        pad=(3, 0),
         anchor="ls",
+        outline=kit.PAPER_INK,
     )
+    if card.flexible:
+        paints = [p for p in cell["paints"] if p is not None]
+        points = 2 + sum(2 if p == "A" else 1 for p in paints)
+        width = len(paints) * 15 - 2
+        cube_row(im, int(x + (CELL - width) / 2), int(y + 28), paints, 13, 2)
+        centre = (x + CELL / 2 + 6, y + 54)
+    else:
+        points = card.points or 0
+        centre = (x + CELL / 2 + 6, y + 47)
+    d.text(centre, str(points), font=kit.font(28, True), fill=kit.PAPER_INK, anchor="mm")
 
 
 # -- the side column: techniques and display ---------------------------------------------------
 
 
-TECHNIQUE_H = 118
-OFFER_H = 92
+OFFER_H = 60
 
 
-def side_height(view: dict[str, Any]) -> int:
-    """How tall the side column is, for the layout."""
-    hidden = 52 if view["hidden_techniques"] else 0
-    offers = len(view["display"]) + (1 if view["deck_top"] else 0)
-    return (
-        40 + (TECHNIQUE_H + 8) * len(view["techniques"]) + hidden + 50 + offers * (OFFER_H + 8) + 30
-    )
-
-
-def draw_side(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> int:
-    """The revealed techniques (who used them this round) and the display with the deck top."""
-    x0, y = SIDE_X, MIDDLE_TOP
+def draw_techniques(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:
+    """The revealed techniques: name, MAIN if it is a main action, the effect, and under it who
+    used it this round (shape and initial, never colour alone)."""
+    x0, y = SIDE_X, MIDDLE_TOP - 4
     width = WIDTH - MARGIN - x0
-    kit.draw_text(d, (x0, y), "Techniques", kit.font(28, True))
-    y += 40
+    kit.draw_text(d, (x0, y), "Techniques", kit.font(26, True))
+    y += 36
     colours = player_colours(view)
+    effect_font = kit.font(22)
     for tile in view["techniques"]:
         info = TECHNIQUES[tile]
         used = [p["id"] for p in view["players"] if tile in p["techniques"]]
+        effect = kit.wrap(info.effect.replace(" (main action)", ""), effect_font, width - 24, 3)
+        height = 44 + 26 * len(effect) + (34 if used else 0)
         edge = kit.HIGHLIGHT if info.main else kit.PANEL_EDGE
         d.rounded_rectangle(
-            (x0, y, x0 + width, y + TECHNIQUE_H), radius=12, fill=kit.PANEL, outline=edge, width=2
+            (x0, y, x0 + width, y + height), radius=12, fill=kit.PANEL, outline=edge, width=2
         )
-        name_width = kit.draw_text(d, (x0 + 12, y + 8), info.name, kit.font(24, True))
+        main_w = 70 if info.main else 0
+        name_w = kit.draw_text(
+            d, (x0 + 12, y + 8), info.name, kit.font(26, True), max_width=width - 36 - main_w
+        )
         if info.main:
             kit.badge(
-                d,
-                (x0 + 24 + name_width, y + 8),
-                "MAIN",
-                kit.font(16, True),
-                kit.HIGHLIGHT,
-                pad=(8, 2),
+                d, (x0 + 22 + name_w, y + 10), "MAIN", kit.font(18, True), kit.HIGHLIGHT, pad=(6, 2)
             )
-        effect = info.effect.replace(" (main action)", "")
-        effect_font = kit.font(18)
-        for k, line in enumerate(kit.wrap(effect, effect_font, width - 24, 3)):
-            kit.draw_text(d, (x0 + 12, y + 42 + 24 * k), line, effect_font, kit.MUTED)
-        px = x0 + width - 14
+        for k, line in enumerate(effect):
+            kit.draw_text(d, (x0 + 12, y + 42 + 26 * k), line, effect_font, kit.MUTED)
+        px = x0 + 12
         for pid in used:
             fill, shape = colours[pid]
-            d.text((px, y + 22), shape, font=kit.font(24, True), fill=fill, anchor="rm")
-            px -= 26
-        y += TECHNIQUE_H + 8
+            label = f"{shape}{names.get(pid, '?')[:1].upper()}"
+            box = kit.badge(
+                d,
+                (px, y + height - 8),
+                label,
+                kit.font(20, True),
+                fill,
+                ink_on(fill),
+                (6, 1),
+                "ls",
+            )
+            px = box[2] + 6
+        y += height + 8
     if view["hidden_techniques"]:
         d.rounded_rectangle(
-            (x0, y, x0 + width, y + 44), radius=12, fill=kit.BLUE, outline=kit.WHITE, width=2
+            (x0, y, x0 + width, y + 40), radius=12, fill=kit.BLUE, outline=kit.WHITE, width=2
         )
         kit.centered_text(
-            d, (x0, y, x0 + width, y + 44), "+1 face down until round 2", kit.font(20, True)
+            d, (x0, y, x0 + width, y + 40), "+1 face down until round 2", kit.font(22, True)
         )
-        y += 52
-    y += 10
-    kit.draw_text(d, (x0, y), "Display", kit.font(28, True))
+
+
+def draw_display(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """The display, cost side up, and the deck top under it."""
+    x0, y = DISPLAY_X, MIDDLE_TOP - 4
+    kit.draw_text(d, (x0, y), "Display", kit.font(26, True))
     kit.draw_text(
-        d, (x0 + width, y + 6), f"deck {view['deck_size']}", kit.font(20), kit.MUTED, anchor="ra"
+        d, (x0 + DISPLAY_W, y + 4), f"deck {view['deck_size']}", kit.font(22), kit.MUTED, "ra"
     )
-    y += 40
+    y += 36
     for card_id in view["display"]:
-        y = draw_offer(d, x0, y, width, card_id, top=False)
+        y = draw_offer(im, d, x0, y, DISPLAY_W, card_id, top=False)
     if view["deck_top"]:
-        kit.draw_text(d, (x0, y), "Deck top (cannot be painted)", kit.font(18, True), kit.MUTED)
-        y = draw_offer(d, x0, y + 24, width, view["deck_top"], top=True)
-    return y
+        draw_offer(im, d, x0, y, DISPLAY_W, view["deck_top"], top=True)
 
 
-def draw_offer(d: ImageDraw.ImageDraw, x: int, y: int, width: int, card_id: str, top: bool) -> int:
+def draw_offer(
+    im: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, width: int, card_id: str, top: bool
+) -> int:
     """A display card, cost side up: id, element, half-disc edges, cost cubes, points. The deck
-    top is drawn as a card back with the same information and "deck top, not for sale"."""
+    top is a card back with the same information, marked "deck top" (it cannot be painted)."""
     card = CARDS[card_id]
     h = OFFER_H
     back = kit.BLUE if top else kit.PAPER
     ink = kit.WHITE if top else kit.PAPER_INK
     d.rounded_rectangle(
-        (x, y, x + width, y + h), radius=12, fill=back, outline=ELEMENT_FILL[card.element], width=4
+        (x, y, x + width, y + h), radius=10, fill=back, outline=ELEMENT_FILL[card.element], width=4
     )
-    d.text((x + 12, y + 8), card.id, font=kit.font(22, True), fill=ink)
-    d.rounded_rectangle((x + 74, y + 8, x + 132, y + 34), radius=8, fill=ELEMENT_FILL[card.element])
-    d.text(
-        (x + 103, y + 21),
-        ELEMENT_SHORT[card.element],
-        font=kit.font(18, True),
-        fill=kit.BLACK,
-        anchor="mm",
-    )
+    label = f"{card.id} · deck top" if top else card.id
+    kit.draw_text(d, (x + 10, y + 6), label, kit.font(20, True), ink)
+    if not top:
+        d.rounded_rectangle(
+            (x + 66, y + 6, x + 112, y + 30), radius=7, fill=ELEMENT_FILL[card.element]
+        )
+        d.text(
+            (x + 89, y + 18),
+            ELEMENT_SHORT[card.element],
+            font=kit.font(18, True),
+            fill=kit.BLACK,
+            anchor="mm",
+        )
     points = "2+" if card.flexible else f"{card.points}"
-    d.text((x + width - 12, y + 8), f"{points} pts", font=kit.font(22, True), fill=ink, anchor="ra")
+    d.text((x + width - 10, y + 4), f"{points} pts", font=kit.font(24, True), fill=ink, anchor="ra")
     # The card's sides with a half-disc, drawn as a tiny card with bumps.
-    mx, my, m = x + width - 60, y + 44, 36
+    mx, my, m = x + width - 40, y + 32, 26
     d.rectangle((mx, my, mx + m, my + m), outline=ink, width=2)
     for side in card.edges:
         ex, ey = {
@@ -535,85 +550,101 @@ def draw_offer(d: ImageDraw.ImageDraw, x: int, y: int, width: int, card_id: str,
             "W": (mx, my + m / 2),
         }[side]
         d.ellipse(
-            (ex - 7, ey - 7, ex + 7, ey + 7), fill=ELEMENT_FILL[card.element], outline=kit.BLACK
+            (ex - 6, ey - 6, ex + 6, ey + 6), fill=ELEMENT_FILL[card.element], outline=kit.BLACK
         )
     if card.flexible:
-        d.text((x + 12, y + 52), f"any {card.spaces} paints", font=kit.font(22, True), fill=ink)
+        kit.draw_text(d, (x + 10, y + 34), f"any {card.spaces} paints", kit.font(22, True), ink)
     else:
-        cube_row(d, x + 12, y + 46, list(card.cost or ""), 34, 5)
-    return y + h + 8
+        cube_row(im, x + 10, y + 34, list(card.cost or ""), 24, 4)
+    return y + h + 6
 
 
 # -- players -----------------------------------------------------------------------------------
 
 
 def draw_players(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], top: int
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], top: int
 ) -> None:
+    """One panel per player, all in one row."""
     colours = player_colours(view)
     outcome = view.get("outcome") or {}
     winners = set(outcome.get("winners", []))
-    width = (WIDTH - 2 * MARGIN - 16) // 2
+    count = len(view["players"])
+    width = (WIDTH - 2 * MARGIN - (count - 1) * PLAYERS_GAP) // count
     for i, player in enumerate(view["players"]):
-        x = MARGIN + (i % 2) * (width + 16)
-        y = top + (i // 2) * (PLAYER_H + 14)
+        x = MARGIN + i * (width + PLAYERS_GAP)
+        y = top
         pid = player["id"]
         fill, shape = colours[pid]
-        current = pid == view.get("current")
+        current = pid == view.get("current") and not outcome
         d.rounded_rectangle(
             (x, y, x + width, y + PLAYER_H),
             radius=16,
             fill=kit.PANEL,
-            outline=kit.HIGHLIGHT if current or pid in winners else kit.PANEL_EDGE,
+            outline=kit.HIGHLIGHT if current else kit.WHITE if pid in winners else kit.PANEL_EDGE,
             width=5 if current or pid in winners else 2,
         )
-        d.rounded_rectangle((x, y, x + 14, y + PLAYER_H), radius=6, fill=fill)
-        marks = ""
-        if pid == view.get("first"):
-            marks += " ★1st"
-        if pid in winners:
-            marks += " 🏆" if kit.has_glyph("🏆") else " WINNER"
-        if player["passed"] and not outcome:
-            marks += " · passed"
-        title = f"{shape} {names[pid]}"
-        kit.draw_text(d, (x + 28, y + 12), title, kit.font(30, True), fill, max_width=width - 190)
+        d.rounded_rectangle((x, y, x + 12, y + PLAYER_H), radius=6, fill=fill)
         score = player["score"]
-        kit.draw_text(
-            d,
-            (x + width - 16, y + 10),
-            f"{score['total']} pt{'s' if score['total'] != 1 else ''}",
-            kit.font(32, True),
-            anchor="ra",
+        points = f"{score['total']} pt{'s' if score['total'] != 1 else ''}"
+        points_w = kit.draw_text(
+            d, (x + width - 12, y + 8), points, kit.font(30, True), anchor="ra"
         )
         kit.draw_text(
             d,
-            (x + 28, y + 50),
-            (("▶ to move" if current else "") + marks).strip(),
-            kit.font(20, True),
-            kit.HIGHLIGHT if current else kit.MUTED,
-            max_width=width - 44,
+            (x + 24, y + 10),
+            f"{shape} {names[pid]}",
+            kit.font(28, True),
+            fill,
+            max_width=width - 48 - points_w,
+        )
+        marks = ["▶ to move"] if current else []
+        if pid in winners:
+            marks.append("♛ WINNER")
+        if pid == view.get("first"):
+            marks.append("★1st")
+        if player["passed"] and not outcome:
+            marks.append("passed")
+        kit.draw_text(
+            d,
+            (x + 24, y + 48),
+            " · ".join(marks),
+            kit.font(22, True),
+            kit.HIGHLIGHT if current else kit.INK if pid in winners else kit.MUTED,
+            max_width=width - 36,
         )
         pack = player["backpack"]
-        kit.draw_text(d, (x + 28, y + 84), "Bag", kit.font(20, True), kit.MUTED)
-        end = cube_row(d, x + 78, y + 78, pack, 34, 5)
-        if not pack:
-            kit.draw_text(d, (end, y + 84), "empty", kit.font(20), kit.MUTED)
         over = len(pack) > 5
-        kit.draw_text(
+        count_w = kit.draw_text(
             d,
-            (x + width - 16, y + 84),
+            (x + width - 12, y + 96),
             f"{len(pack)}/5{' !' if over else ''}",
-            kit.font(22, True),
+            kit.font(24, True),
             kit.VERMILLION if over else kit.INK,
-            anchor="ra",
+            "rm",
         )
-        stats = f"Grafiteiros {player['grafiteiros']} · Sprays {player['sprays']}"
-        kit.draw_text(d, (x + 28, y + 122), stats, kit.font(26, True), max_width=width - 44)
-        detail = (
-            f"Big {player['rotations']['big']}/2 · Double {player['rotations']['double']}/2 · "
-            f"cards {score['cards']} + discs {score['discs']} + paints {score['paints']}"
-        )
-        kit.draw_text(d, (x + 28, y + 158), detail, kit.font(20), kit.MUTED, max_width=width - 44)
+        size = min(30, (width - 40 - count_w - 12) // max(5, len(pack)) - 4)
+        end = cube_row(im, x + 24, y + 96 - size // 2, pack, size, 4)
+        if not pack:
+            kit.draw_text(d, (end, y + 96), "bag empty", kit.font(22), kit.MUTED, "lm")
+        room = width - 36
+        breakdown = f"cards {score['cards']} + discs {score['discs']} + paints {score['paints']}"
+        rows = [
+            (f"Sprays {player['sprays']}", kit.font(24, True), kit.INK),
+            (f"Grafiteiros {player['grafiteiros']}", kit.font(24, True), kit.INK),
+            (
+                f"Big {player['rotations']['big']}/2 · Double {player['rotations']['double']}/2",
+                kit.font(22),
+                kit.INK,
+            ),
+            (
+                breakdown,
+                kit.fit_font(breakdown, room, 20, 16),
+                kit.MUTED,
+            ),
+        ]
+        for k, (text, fnt, ink) in enumerate(rows):
+            kit.draw_text(d, (x + 24, y + 118 + 28 * k), text, fnt, ink, max_width=room)
 
 
 # -- header ------------------------------------------------------------------------------------
@@ -677,56 +708,138 @@ def last_turn_text(view: dict[str, Any], names: dict[str, str]) -> str:
 
 
 def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:
-    kit.draw_text(d, (MARGIN, 14), "Street Art: Mural", kit.font(40, True))
-    kit.draw_text(
-        d, (WIDTH - MARGIN, 20), f"Round {view['round']} of 2", kit.font(30, True), anchor="ra"
+    title_w = kit.draw_text(d, (MARGIN, 10), "Street Art: Mural", kit.font(36, True))
+    round_w = kit.draw_text(
+        d, (WIDTH - MARGIN, 14), f"Round {view['round']} of 2", kit.font(28, True), anchor="ra"
     )
     kit.draw_text(
         d,
-        (MARGIN, 66),
+        (MARGIN + title_w + 24, 16),
         status_line(view, names),
         kit.font(28, True),
         kit.HIGHLIGHT,
-        max_width=WIDTH - 2 * MARGIN - 360,
+        max_width=WIDTH - 2 * MARGIN - title_w - round_w - 48,
     )
-    summary = last_turn_text(view, names)
-    if summary:
-        kit.draw_text(
-            d, (MARGIN, 108), summary, kit.font(24), kit.MUTED, max_width=WIDTH - 2 * MARGIN
-        )
     trigger = view.get("trigger")
+    badge_w = 0
     if trigger and not view.get("outcome"):
         why = "last spray" if trigger["reason"] == "sprays" else "mural full"
-        kit.badge(
+        box = kit.badge(
             d,
-            (WIDTH - MARGIN, 64),
+            (WIDTH - MARGIN, 56),
             f"Final lap: {why}",
             kit.font(24, True),
             kit.VERMILLION,
             kit.WHITE,
-            anchor="ra",
+            (12, 3),
+            "ra",
+        )
+        badge_w = box[2] - box[0] + 16
+    summary = last_turn_text(view, names)
+    if summary:
+        kit.draw_text(
+            d,
+            (MARGIN, 60),
+            summary,
+            kit.font(26),
+            kit.MUTED,
+            max_width=WIDTH - 2 * MARGIN - badge_w,
         )
 
 
-def board_image(view: dict[str, Any]) -> Image.Image:
-    names = kit.display_names(view)
-    rows = (len(view["players"]) + 1) // 2
+def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
+    names = kit.display_names(view, names)
     grid = view["mural"]
     mural_bottom = mural_origin(view)[1] + len(grid) * CELL + TOKEN_BAND
-    side_bottom = MIDDLE_TOP + side_height(view)
-    players_top = max(mural_bottom, side_bottom) + 20
-    height = players_top + rows * (PLAYER_H + 14) + MARGIN
+    players_top = max(mural_bottom, MIDDLE_TOP + middle_height(view)) + 14
+    height = players_top + PLAYER_H + MARGIN
     im = Image.new("RGB", (WIDTH, height), kit.TABLE)
     d = ImageDraw.Draw(im)
     draw_header(d, view, names)
     draw_discs(im, d, view)
-    draw_queue(d, view)
-    draw_mural(d, view, names)
-    draw_side(d, view)
-    draw_players(d, view, names, players_top)
+    draw_queue(im, d, view)
+    draw_mural(im, d, view, names)
+    draw_display(im, d, view)
+    draw_techniques(d, view, names)
+    draw_players(im, d, view, names, players_top)
     return im
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """The Street Art: Mural board of ``view`` as PNG bytes (public parts only)."""
-    return kit.png_bytes(board_image(view))
+def middle_height(view: dict[str, Any]) -> int:
+    """How tall the display column is (the techniques fit beside it)."""
+    offers = len(view["display"]) + (1 if view["deck_top"] else 0)
+    return 32 + offers * (OFFER_H + 6)
+
+
+def render(
+    view: dict[str, Any], *, names: dict[str, str], lang: str = "en", last: Sequence[str] = ()
+) -> bytes:
+    """The Street Art: Mural board of ``view`` as PNG bytes (public parts only). The view
+    carries the turn so far and the last turn, which the header tells tersely; ``last`` is for
+    boards whose view does not."""
+    return kit.png_bytes(board_image(view, names))
+
+
+# -- the hand ----------------------------------------------------------------------------------
+
+HAND_CUBE = 64
+
+
+def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
+    """The viewer's backpack as big lettered cubes, their sprays and grafiteiros as counted
+    icons, and the techniques they used this round; None for a spectator."""
+    me = next((p for p in view["players"] if p["id"] == view.get("viewer")), None)
+    if me is None:
+        return None
+    pack = me["backpack"]
+    width = max(760, 2 * MARGIN + 200 + max(5, len(pack)) * (HAND_CUBE + 10))
+    im = Image.new("RGB", (width, MARGIN + HAND_CUBE + 30 + 130 + MARGIN), kit.TABLE)
+    d = ImageDraw.Draw(im)
+    head = kit.font(28, True)
+    kit.draw_text(d, (MARGIN, MARGIN + HAND_CUBE // 2), "Backpack", head, anchor="lm")
+    x = MARGIN + 160
+    for i in range(max(5, len(pack))):
+        cx = x + i * (HAND_CUBE + 10) + HAND_CUBE / 2
+        cy = MARGIN + HAND_CUBE / 2
+        if i < len(pack):
+            cube(im, (cx, cy), HAND_CUBE, pack[i])
+        else:  # the room left in a backpack of 5
+            h = HAND_CUBE / 2
+            d.rounded_rectangle(
+                (cx - h, cy - h, cx + h, cy + h), 10, outline=kit.PANEL_EDGE, width=3
+            )
+    over = len(pack) > 5
+    kit.draw_text(
+        d,
+        (x + max(5, len(pack)) * (HAND_CUBE + 10), MARGIN + HAND_CUBE // 2),
+        f"{len(pack)}/5{' — discard to 5' if over else ''}",
+        kit.font(28, True),
+        kit.VERMILLION if over else kit.INK,
+        "lm",
+    )
+    y = MARGIN + HAND_CUBE + 30
+    fill, shape = player_colours(view)[me["id"]]
+    items = [(f"{shape} Sprays", me["sprays"]), ("Grafiteiros", me["grafiteiros"])]
+    x = MARGIN
+    for label, count in items:
+        w = kit.draw_text(d, (x, y + 18), f"{label} ×{count}", head, fill, "lm")
+        x += w + 40
+    used = ", ".join(TECHNIQUES[t].name for t in me["techniques"]) or "none"
+    kit.draw_text(
+        d,
+        (MARGIN, y + 66),
+        f"Techniques used this round: {used}",
+        kit.font(26),
+        kit.MUTED,
+        max_width=width - 2 * MARGIN,
+    )
+    score = me["score"]
+    kit.draw_text(
+        d,
+        (MARGIN, y + 106),
+        f"Score {score['total']}: cards {score['cards']} + discs {score['discs']} + paints "
+        f"{score['paints']}",
+        kit.font(26, True),
+        max_width=width - 2 * MARGIN,
+    )
+    return kit.png_bytes(im)

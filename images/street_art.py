@@ -1,15 +1,18 @@
 """The Street Art board: a view (docs/street-art-contract.md) -> PNG bytes.
 
-Layout, 1100 px wide: a header (title, turn, hearts in the middle, draw pile, box), a status
-strip (whose turn and what they are doing, or the final scores; then what just happened), and
-one tile per player in two columns (name, visible top card, hearts with the last move's gain or
-loss, pile, hand). Only the public parts of the view are drawn: ``hand`` is never read.
+Layout, 1200 px wide and at least 1.3 times as wide as tall at every table size (Discord shows
+a landscape picture large inline): a header (title, turn, hearts in the middle, draw pile, the
+box of hearts lost to the Rain), a status strip (whose turn and what they are doing, or the
+final scores; then what just happened), and one tile per player, up to three in a row (name,
+visible top card and its name, hearts with the last move's gain or loss, pile, hand). Only the
+public parts of the view are drawn: ``hand`` is never read. Yellow marks whose turn it is;
+winners are framed white, so that no yellow card melts into a yellow frame.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -20,15 +23,16 @@ from images import kit
 from images.kit import Color
 from rules.street_art.data import CARDS
 
-WIDTH = 1100
+WIDTH = 1200
 MARGIN = 20
 GAP = 18
 HEADER_H = 112
 STATUS_H = 118
-TILE_W = (WIDTH - 2 * MARGIN - GAP) // 2
-TILE_H = 282
+TILE_H = 300
 BAND_H = 58
 CARD_W, CARD_H = 146, 204
+TILE_CARD = (128, 179)  # the top card on a tile: its name is written out beside it
+WINNER = kit.WHITE
 
 PHASE_HINTS = {
     "play": "to play a card",
@@ -493,12 +497,23 @@ def background(height: int) -> Image.Image:
     return Image.new("RGB", (WIDTH, height), kit.TABLE)
 
 
+def columns(count: int) -> int:
+    """Tiles in a row: all in one row up to three players, then two rows."""
+    return count if count <= 3 else (count + 1) // 2
+
+
+def tile_width(count: int) -> int:
+    cols = columns(count)
+    return (WIDTH - 2 * MARGIN - (cols - 1) * GAP) // cols
+
+
 def _tile_xy(index: int, count: int) -> tuple[int, int]:
-    row, col = divmod(index, 2)
-    x = MARGIN + col * (TILE_W + GAP)
-    if count % 2 and index == count - 1:  # the odd last tile sits in the middle
-        x = (WIDTH - TILE_W) // 2
-    return x, MARGIN + HEADER_H + STATUS_H + row * (TILE_H + GAP)
+    cols = columns(count)
+    row, col = divmod(index, cols)
+    w = tile_width(count)
+    in_row = min(cols, count - row * cols)
+    left = (WIDTH - in_row * w - (in_row - 1) * GAP) // 2  # a short last row is centred
+    return left + col * (w + GAP), MARGIN + HEADER_H + STATUS_H + row * (TILE_H + GAP)
 
 
 def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -515,7 +530,7 @@ def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) 
     stats = [
         (kit.heart(54), str(view.get("middle", 0)), "middle"),
         (kit.card_back((40, 54)), str(view.get("draw_pile", 0)), "draw pile"),
-        (_box_icon(54), str(view.get("box", 0)), "box"),
+        (_box_icon(54), str(view.get("box", 0)), "lost to Rain"),
     ]
     x = WIDTH - MARGIN
     num_font, cap_font = kit.font(46, True), kit.font(26)
@@ -531,7 +546,7 @@ def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) 
 
 @lru_cache(maxsize=8)
 def _box_icon(size: int) -> Image.Image:
-    """The box, where hearts lost to the Rain go: an open carton."""
+    """The box, where hearts lost to the Rain go: an open carton with the Rain's umbrella."""
 
     def paint(d: ImageDraw.ImageDraw, s: int) -> None:
         u = size * s
@@ -560,7 +575,16 @@ def _box_icon(size: int) -> Image.Image:
             width=w,
         )
 
-    return kit.supersampled((size, size), paint)
+    im = kit.supersampled((size, size), paint)
+    # The Rain card's umbrella on the carton: this is where the Rain's hearts go.
+    ImageDraw.Draw(im).text(
+        (size / 2, size * 0.66),
+        "☂",
+        font=kit.font(size * 11 // 20, True),
+        fill=kit.SKY_BLUE,
+        anchor="mm",
+    )
+    return im
 
 
 def _draw_status(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:
@@ -622,7 +646,7 @@ def _draw_status(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, 
 def _draw_tile(
     im: Image.Image,
     d: ImageDraw.ImageDraw,
-    xy: tuple[int, int],
+    box: kit.Box,
     player: dict[str, Any],
     name: str,
     *,
@@ -633,22 +657,18 @@ def _draw_tile(
     rank: int | None,
     is_viewer: bool,
 ) -> None:
-    x, y = xy
-    frame = kit.HIGHLIGHT if (is_turn or winner) else kit.PANEL_EDGE
+    x, y, x1, y1 = box
+    frame = kit.HIGHLIGHT if is_turn else WINNER if winner else kit.PANEL_EDGE
     frame_w = 7 if (is_turn or winner) else 2
-    d.rounded_rectangle(
-        (x, y, x + TILE_W, y + TILE_H), 18, fill=kit.PANEL, outline=frame, width=frame_w
-    )
+    d.rounded_rectangle(box, 18, fill=kit.PANEL, outline=frame, width=frame_w)
 
-    # name band: yellow with a "▶ ... TURN" when it is their turn, or a WINNER band
-    band = (x + frame_w, y + frame_w, x + TILE_W - frame_w, y + BAND_H)
+    # name band: yellow with a "▶ ... TURN" when it is their turn, white for a WINNER
+    band = (x + frame_w, y + frame_w, x1 - frame_w, y + BAND_H)
     tag = ""
-    if is_turn:
-        d.rounded_rectangle(band, 12, fill=kit.HIGHLIGHT)
-        ink, prefix, tag = kit.PAPER_INK, "▶ ", "TURN"
-    elif winner:
-        d.rounded_rectangle(band, 12, fill=kit.HIGHLIGHT)
-        ink, prefix, tag = kit.PAPER_INK, "♛ ", "WINNER"
+    if is_turn or winner:
+        d.rounded_rectangle(band, 12, fill=frame)
+        ink = kit.PAPER_INK
+        prefix, tag = ("▶ ", "TURN") if is_turn else ("♛ ", "WINNER")
     else:
         ink, prefix = kit.INK, ""
     if rank is not None and not winner:
@@ -664,50 +684,30 @@ def _draw_tile(
         d.text(
             (band[2] - 12, (band[1] + band[3]) / 2), tag, font=tag_font, fill=tag_ink, anchor="rm"
         )
-    name_font = kit.font(38, True)
     kit.draw_text(
         d,
         (band[0] + 12, (band[1] + band[3]) / 2),
         prefix + name,
-        name_font,
+        kit.font(36, True),
         ink,
         "lm",
         max_width=band[2] - band[0] - 24 - tag_w,
     )
 
     # the visible top card; a card just played and already gone (Rain) shows faded
-    cx, cy = x + 18, y + BAND_H + 10
+    cw, ch = TILE_CARD
+    cx, cy = x + 18, y + BAND_H + 12
     top = player.get("top")
     if played:  # a ring round the card just played
         d.rounded_rectangle(
-            (cx - 6, cy - 6, cx + CARD_W + 6, cy + CARD_H + 6), 18, outline=kit.WHITE, width=5
+            (cx - 6, cy - 6, cx + cw + 6, cy + ch + 6), 16, outline=kit.WHITE, width=5
         )
     if top:
-        kit.paste(im, card_face(top), (cx, cy))
+        kit.paste(im, card_face(top, TILE_CARD), (cx, cy))
     elif played:
-        kit.paste(im, faded_card_face(played), (cx, cy))
+        kit.paste(im, faded_card_face(played, TILE_CARD), (cx, cy))
     else:
-        kit.paste(im, empty_slot(), (cx, cy))
-
-    # hearts, and what the last move changed
-    sx = cx + CARD_W + 26
-    hy = cy + 36
-    kit.paste(im, kit.heart(64), (sx, hy - 32))
-    hearts = str(player.get("hearts", 0))
-    hw = kit.draw_text(d, (sx + 76, hy), hearts, kit.font(68, True), kit.INK, "lm")
-    if change:
-        sign = "+" if change > 0 else "−"
-        kit.badge(
-            d,
-            (sx + 76 + hw + 16, hy),
-            f"{sign}{abs(change)}",
-            kit.font(38, True),
-            kit.GAIN if change > 0 else kit.LOSS,
-            kit.PAPER_INK,
-            (14, 4),
-            "lm",
-            outline=kit.WHITE,
-        )
+        kit.paste(im, empty_slot(TILE_CARD), (cx, cy))
     if top:
         top_name = card_name(top)
     elif played:
@@ -715,26 +715,56 @@ def _draw_tile(
     else:
         top_name = "no card showing"
     kit.draw_text(
-        d,
-        (sx, cy + 104),
-        top_name,
-        kit.font(28, True),
-        kit.INK,
-        "lm",
-        max_width=x + TILE_W - sx - 14,
+        d, (cx - 2, y1 - 26), top_name, kit.font(28, True), kit.INK, "lm", max_width=x1 - cx - 14
     )
 
-    # pile and hand
-    small = kit.font(28)
-    py = cy + 150
+    # hearts, and what the last move changed
+    sx = cx + cw + 22
+    hy = cy + 30
+    kit.paste(im, kit.heart(52), (sx, hy - 26))
+    hw = kit.draw_text(
+        d, (sx + 62, hy), str(player.get("hearts", 0)), kit.font(60, True), anchor="lm"
+    )
+    if change:
+        sign = "+" if change > 0 else "−"
+        badge_x = sx + 62 + hw + 12
+        right = x1 - 14
+        fnt = kit.font(34, True)
+        if badge_x + kit.text_width(f"{sign}{abs(change)}", fnt) + 24 > right:  # below, if narrow
+            badge_x, badge_y = sx, hy + 50
+        else:
+            badge_y = hy
+        kit.badge(
+            d,
+            (badge_x, badge_y),
+            f"{sign}{abs(change)}",
+            fnt,
+            kit.GAIN if change > 0 else kit.LOSS,
+            kit.PAPER_INK,
+            (12, 3),
+            "lm",
+            outline=kit.WHITE,
+        )
+
+    # pile and hand, in the ink of what a player needs to read
+    small = kit.font(30)
+    py = cy + 128
     kit.paste(im, _pile_icon(), (sx, py - 20))
-    kit.draw_text(d, (sx + 44, py), f"{player.get('pile', 0)} in pile", small, kit.MUTED, "lm")
-    hy2 = cy + 190
+    kit.draw_text(d, (sx + 44, py), f"{player.get('pile', 0)} in pile", small, kit.INK, "lm")
+    hy2 = cy + 170
+    kit.paste(im, _hand_icon(), (sx, hy2 - 20))
     n = int(player.get("hand_size", 0))
-    back = kit.card_back((22, 30))
-    for i in range(min(n, 6)):
-        kit.paste(im, back, (sx + i * 14, hy2 - 15))
-    kit.draw_text(d, (sx + min(n, 6) * 14 + 20, hy2), f"{n} in hand", small, kit.MUTED, "lm")
+    kit.draw_text(d, (sx + 44, hy2), f"{n} in hand", small, kit.INK, "lm")
+
+
+@lru_cache(maxsize=2)
+def _hand_icon() -> Image.Image:
+    """A fan of three card backs: cards in a hand."""
+    im = Image.new("RGBA", (40, 40), (0, 0, 0, 0))
+    back = kit.card_back((20, 28))
+    for i in range(3):
+        kit.paste(im, back, (i * 9, 6 + (i % 2) * 2))
+    return im
 
 
 @lru_cache(maxsize=2)
@@ -755,11 +785,11 @@ def _pile_icon() -> Image.Image:
     return kit.supersampled((36, 40), paint)
 
 
-def board_image(view: dict[str, Any]) -> Image.Image:
+def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
     """The board of ``view`` as an RGB image."""
     players = view["players"]
-    names = display_names(view)
-    rows = (len(players) + 1) // 2
+    names = display_names(view, names)
+    rows = -(-len(players) // columns(len(players)))
     height = MARGIN + HEADER_H + STATUS_H + rows * (TILE_H + GAP) - GAP + MARGIN
     im = background(height)
     d = ImageDraw.Draw(im)
@@ -773,12 +803,14 @@ def board_image(view: dict[str, Any]) -> Image.Image:
     winners = set(outcome.get("winners", []))
     scores = outcome.get("scores", {})
     ranks = {p: 1 + sum(other > s for other in scores.values()) for p, s in scores.items()}
+    w = tile_width(len(players))
     for i, player in enumerate(players):
         pid = player["id"]
+        x, y = _tile_xy(i, len(players))
         _draw_tile(
             im,
             d,
-            _tile_xy(i, len(players)),
+            (x, y, x + w, y + TILE_H),
             player,
             names[pid],
             is_turn=not outcome and pid == view.get("current"),
@@ -791,12 +823,16 @@ def board_image(view: dict[str, Any]) -> Image.Image:
     return im
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """The Street Art board of ``view`` as PNG bytes (public parts only; ``hand`` is ignored)."""
-    return kit.png_bytes(board_image(view))
+def render(
+    view: dict[str, Any], *, names: dict[str, str], lang: str = "en", last: Sequence[str] = ()
+) -> bytes:
+    """The Street Art board of ``view`` as PNG bytes (public parts only; ``hand`` is ignored).
+    The view carries the last move's events, which the board tells itself, with the heart
+    changes on the tiles; ``last`` is for boards whose view does not."""
+    return kit.png_bytes(board_image(view, names))
 
 
-def render_hand(view: dict[str, Any]) -> bytes | None:
+def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
     """The viewer's hand as a row of card faces, for their private panel; None when empty."""
     hand = view.get("hand") or []
     if not hand:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -23,7 +24,17 @@ from PIL import Image, ImageDraw
 
 from images import kit
 from images.kit import Color
-from rules.street_kings.data import CARS, CLASSES, FINISH_LINE, LOCATIONS, TRACK_LENGTH, upgrade_of
+from rules.street_kings.data import (
+    CARS,
+    CLASSES,
+    CREDIT_UNIT,
+    FINISH_LINE,
+    LOCATIONS,
+    PLACE_NAMES,
+    STAT_NAMES,
+    TRACK_LENGTH,
+    upgrade_of,
+)
 
 WIDTH = 1200
 MARGIN = 20
@@ -37,14 +48,12 @@ STAT_COLOURS: dict[str, Color] = {
     "BR": kit.BLUISH_GREEN,
     "NOZ": kit.REDDISH_PURPLE,
 }
-STAT_WORDS = {"TS": "Top Speed", "AC": "Acceleration", "HA": "Handling", "BR": "Braking"}
 TROPHY_STYLE: dict[str, tuple[Color, str, str]] = {
     "gold": (kit.rgb("#E8B923"), "G", "GOLD"),
     "silver": (kit.rgb("#C9CED6"), "S", "SILVER"),
     "bronze": (kit.rgb("#C7793A"), "B", "BRONZE"),
     "fourth": (kit.rgb("#7D8FA3"), "4", ""),
 }
-PLACE_WORDS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 #: Pawn fill and shape per seat: a player is told apart by shape and initial, not colour alone.
 PAWN_COLOURS = (kit.ORANGE, kit.SKY_BLUE, kit.REDDISH_PURPLE, kit.rgb("#E4E4E4"))
 PAWN_SHAPES = ("circle", "square", "diamond", "hexagon")
@@ -94,7 +103,7 @@ def pawns_of(view: dict[str, Any], names: dict[str, str]) -> dict[str, Pawn]:
 
 def money(k: int) -> str:
     """Credits are counted in thousands: 12 -> "12k"."""
-    return f"{k}k"
+    return f"{k}{CREDIT_UNIT}"
 
 
 def car_stars(car: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -293,16 +302,17 @@ def draw_track_base(
         raced = cls == race_class and space == finish_line
         if not raced:
             d.line((x, g.y, x, g.bottom), fill=kit.MUTED, width=3)
-            kit.badge(
-                d,
-                (x, g.y - 4),
-                f"{cls} {space}",
-                small,
-                CLASS_COLOUR,
-                kit.INK,
-                (6, 1),
-                _line_anchor(space, g),
-            )
+            if finish_line is None or abs(space - finish_line) > 4:  # its label, if clear
+                kit.badge(
+                    d,
+                    (x, g.y - 4),
+                    f"{cls} {space}",
+                    small,
+                    CLASS_COLOUR,
+                    kit.INK,
+                    (6, 1),
+                    _line_anchor(space, g),
+                )
     if finish_line is not None:
         _checkered_line(d, g.line_x(min(finish_line, g.length)), g.y, g.bottom)
         custom = FINISH_LINE.get(race_class or "") != finish_line
@@ -334,16 +344,17 @@ def _checkered_line(d: ImageDraw.ImageDraw, x: int, top: int, bottom: int) -> No
 
 
 def _place_slot(d: ImageDraw.ImageDraw, g: TrackGeometry, place: int) -> None:
-    """An empty trophy place: "1st G", "2nd S"... (the pawn lands on its right half)."""
+    """An empty trophy place: "1st" framed in its trophy's colour (the pawn lands on its right
+    half)."""
     kind = ("gold", "silver", "bronze", "fourth")[place - 1]
-    colour, letter, _ = TROPHY_STYLE[kind]
+    colour, _, _ = TROPHY_STYLE[kind]
     top = g.y + (place - 1) * g.lane_h + 3
     box = (g.places_x, top, g.places_x + g.places_w, top + g.lane_h - 6)
     d.rounded_rectangle(box, 10, fill=kit.PANEL, outline=colour, width=3)
     kit.draw_text(
         d,
         (box[0] + 10, (box[1] + box[3]) // 2),
-        f"{PLACE_WORDS[place]} {letter}",
+        PLACE_NAMES[place],
         kit.font(24, True),
         colour,
         "lm",
@@ -462,7 +473,7 @@ def location_card(
     cell = (w - 20) // 4
     for i, prize in enumerate(info.prizes):
         cx = 10 + i * cell + cell // 2
-        kit.draw_text(d, (cx, h - 40), PLACE_WORDS[4 - i], kit.font(17), ink, "mm")
+        kit.draw_text(d, (cx, h - 40), PLACE_NAMES[4 - i], kit.font(17), ink, "mm")
         kit.draw_text(d, (cx, h - 16), money(prize), prize_font, ink, "mm")
     return im
 
@@ -470,23 +481,30 @@ def location_card(
 # --------------------------------------------------------------------------------- the board
 
 
-def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> int:
-    y = MARGIN
-    kit.draw_text(d, (MARGIN, y), "STREET KINGS", kit.font(44, True))
+def _header(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], last: Sequence[str]
+) -> None:
+    """Title, round and tags on one line, whose turn on the next, then the last turn (or the
+    race in progress) in words."""
+    y = 12
+    x = MARGIN + kit.draw_text(d, (MARGIN, y), "STREET KINGS", kit.font(40, True)) + 20
     right = WIDTH - MARGIN
-    kit.draw_text(d, (right, y), f"Round {view['round']}", kit.font(40, True), kit.INK, "ra")
+    round_w = kit.draw_text(
+        d, (right, y + 2), f"Round {view['round']}", kit.font(36, True), anchor="ra"
+    )
     tags: list[tuple[str, Color]] = []
     if view.get("race_class"):
         tags.append((f"CLASS {view['race_class']} RACE", FINISH_COLOUR))
     if view.get("championship"):
         tags.append(("★ CHAMPIONSHIP", kit.ORANGE))
     elif view.get("championship_next"):
-        tags.append(("★ championship next round", kit.ORANGE))
+        tags.append(("★ championship next", kit.ORANGE))
     tags.append((f"{view.get('golds_to_win', 7)} gold wins", kit.PANEL_EDGE))
-    y += 60
-    x = MARGIN
     for text, fill in tags:
-        box = kit.badge(d, (x, y), text, kit.font(24, True), fill, kit.readable_on(fill))
+        fnt = kit.font(24, True)
+        if x + kit.text_width(text, fnt) + 28 > right - round_w - 12:
+            break
+        box = kit.badge(d, (x, y + 4), text, fnt, fill, kit.readable_on(fill), (12, 3))
         x = box[2] + 10
     y += 52
     status = status_line(view, names)
@@ -495,50 +513,68 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str])
         kit.draw_text(
             d, (MARGIN, y), prefix + status, kit.font(30, True), kit.HIGHLIGHT, max_width=INNER
         )
-        y += 42
-    return y + 8
+    y += 42
+    told = _race_on(view) or kit.last_line(last)
+    if told:
+        label = "" if view.get("race") else "Last: "
+        lw = kit.draw_text(d, (MARGIN, y), label, kit.font(26, True), kit.MUTED) if label else 0
+        kit.draw_text(d, (MARGIN + lw, y), told, kit.font(26), kit.INK, max_width=INNER - lw)
 
 
-def _board_track(
-    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, pawns: dict[str, Pawn]
-) -> int:
-    """The track with every class line; pawns on the grid (qualified) or racing, places filled."""
-    kit.paste(im, board_track_layer(view.get("finish_line"), view.get("race_class")), (0, y))
+def _race_on(view: dict[str, Any]) -> str:
+    """The race in progress: lap, stat, how many finished ("" when no race is on)."""
+    race = view.get("race")
+    if not race or not race["log"]:
+        return ""
+    step = race["log"][-1]["step"]
+    stretches = 2 * sum(1 for spot in view["spots"] if spot["filled"]) or 1
+    stat = race["log"][-1]["stat"]
+    return (
+        f"Race on: lap {step // stretches + 1}, {STAT_NAMES.get(stat, stat)}, "
+        f"{len(race['finished'])} of {len(race['order'])} finished"
+    )
+
+
+def _board_track(im: Image.Image, view: dict[str, Any], y: int, pawns: dict[str, Pawn]) -> None:
+    """Pawns on the board layer's track: on the grid (qualified) or racing, places filled."""
     g = dataclasses.replace(BOARD_TRACK, y=BOARD_TRACK.y + y)
     race = view.get("race")
     lane_of = {p["id"]: p.get("lane") for p in view["players"]}
+    size = BOARD_TRACK.lane_h - 8
     if race:
         for pid in race["order"]:
             lane = lane_of.get(pid)
             if pid in race["finished"]:
-                place_pawn(im, g, race["finished"].index(pid) + 1, pawns[pid], 44)
+                place_pawn(im, g, race["finished"].index(pid) + 1, pawns[pid], size)
             elif lane:
-                lane_pawn(im, g, lane - 1, race["pos"].get(pid, 0), pawns[pid], 44)
+                lane_pawn(im, g, lane - 1, race["pos"].get(pid, 0), pawns[pid], size)
     elif view.get("outcome") and view.get("last_race"):  # the deciding race's places stay
         for place in view["last_race"]["places"]:
-            place_pawn(im, g, place["place"], pawns[place["player"]], 44)
+            place_pawn(im, g, place["place"], pawns[place["player"]], size)
     else:
         for pid, lane in lane_of.items():
             if lane:
-                lane_pawn(im, g, lane - 1, 0, pawns[pid], 44)
-    return g.bottom + 34
+                lane_pawn(im, g, lane - 1, 0, pawns[pid], size)
 
 
 #: The board's track, 30 px under its layer's top (room for the finish-line labels).
-BOARD_TRACK = TrackGeometry(MARGIN, 30, 44, 60, 34, 58, 4, TRACK_LENGTH, 150)
+BOARD_TRACK = TrackGeometry(MARGIN, 30, 44, 60, 34, 46, 4, TRACK_LENGTH, 150)
 
 
 @kit.static_layer(maxsize=16)
 def board_track_layer(finish_line: int | None, race_class: str | None) -> Image.Image:
     """The empty board track for one finish line (a fresh copy per call)."""
     g = BOARD_TRACK
-    im = Image.new("RGB", (WIDTH, g.bottom + 34), kit.TABLE)
+    im = Image.new("RGB", (WIDTH, g.bottom + 30), kit.TABLE)
     d = ImageDraw.Draw(im)
     draw_track_base(d, g, ["1", "2", "3", "4"], finish_line, race_class, True)
     kit.draw_text(
         d, (g.places_x + g.places_w // 2, g.y - 6), "PLACES", kit.font(20, True), kit.MUTED, "ms"
     )
     return im
+
+
+SPOT_CARD = (276, 176)
 
 
 def _spots_and_show(
@@ -548,80 +584,85 @@ def _spots_and_show(
     y: int,
     names: dict[str, str],
     pawns: dict[str, Pawn],
-) -> int:
-    head = kit.font(26, True)
-    kit.draw_text(d, (MARGIN, y), "LOCATIONS", head)
-    cw, ch = 276, 176
+) -> None:
+    """The two location spots (a face-down card says who placed it) and the car show."""
+    cw, ch = SPOT_CARD
     for i, spot in enumerate(view["spots"]):
         x = MARGIN + i * (cw + GAP)
-        top = y + 36
-        title = "Spot 1 · no prizes" if i == 0 else "Spot 2 · PRIZES"
         if spot.get("card"):
-            kit.paste(im, location_card(spot["card"], i == 1), (x, top))
+            kit.paste(im, location_card(spot["card"], i == 1), (x, y))
         elif spot.get("filled"):
-            kit.paste(im, kit.card_back((cw, ch)), (x, top))
+            kit.paste(im, kit.card_back((cw, ch)), (x, y))
             who = names.get(spot["by"], "?") if spot.get("by") else "the deck"
             kit.badge(
                 d,
-                (x + cw // 2, top + ch // 2),
+                (x + cw // 2, y + ch // 2 + 6),
                 "face down",
-                kit.font(22, True),
+                kit.font(24, True),
                 kit.WHITE,
                 kit.PAPER_INK,
                 anchor="mm",
             )
-            title += ""
             kit.draw_text(
                 d,
-                (x + cw // 2, top + ch - 14),
+                (x + cw // 2, y + ch - 12),
                 f"from {who}",
-                kit.font(20, True),
+                kit.font(24, True),
                 kit.WHITE,
                 "ms",
                 max_width=cw - 20,
                 stroke=(3, kit.BLUE),
             )
         else:
-            _empty_box(d, (x, top, x + cw, top + ch), "empty")
-        kit.draw_text(d, (x, top + ch + 6), title, kit.font(20), kit.MUTED)
+            _empty_box(d, (x, y, x + cw, y + ch), "empty")
+        label = f"Spot {i + 1}" + (" · PRIZES" if i == 1 else " · no prizes")
+        if not spot.get("card"):  # a revealed card shows its name, and its prizes dimmed or not
+            kit.badge(
+                d,
+                (x + 8, y + 8),
+                label,
+                kit.font(20, True),
+                kit.PANEL,
+                kit.INK,
+                (8, 1),
+                outline=kit.PANEL_EDGE,
+            )
     decks = view.get("decks", {})
+    show_x = MARGIN + 2 * (cw + GAP) + 4
     kit.draw_text(
         d,
-        (MARGIN + 2 * (cw + GAP) - GAP, y + 4),
-        f"deck {decks.get('locations', 0)}",
-        kit.font(20),
+        (WIDTH - MARGIN, y + 2),
+        f"location deck {decks.get('locations', 0)}",
+        kit.font(22),
         kit.MUTED,
         "ra",
     )
-    # the car show
-    sx = MARGIN + 2 * (cw + GAP) + 12
-    kit.draw_text(d, (sx, y), "CAR SHOW", head)
     slots = view.get("show") or []
-    sw = (WIDTH - MARGIN - sx - GAP * (len(slots) - 1)) // max(1, len(slots))
+    top = y + 34
+    sw = (WIDTH - MARGIN - show_x - GAP * (len(slots) - 1)) // max(1, len(slots))
     for i, slot in enumerate(slots):
-        x = sx + i * (sw + GAP)
-        box = (x, y + 36, x + sw, y + 36 + ch)
+        x = show_x + i * (sw + GAP)
+        box = (x, top, x + sw, y + ch)
         if not slot:
             _empty_box(d, box, "open")
             continue
         info = CARS[slot["car"]]
         d.rounded_rectangle(box, 14, fill=kit.PANEL, outline=kit.PANEL_EDGE, width=3)
-        kit.paste(im, pawn_image(pawns[slot["player"]], 40), (x + 10, y + 46))
+        kit.paste(im, pawn_image(pawns[slot["player"]], 36), (x + 8, top + 8))
         kit.draw_text(
             d,
-            (x + 58, y + 66),
+            (x + 50, top + 26),
             names.get(slot["player"], "?"),
-            kit.font(22, True),
+            kit.font(24, True),
             kit.INK,
             "lm",
-            max_width=sw - 66,
+            max_width=sw - 58,
         )
         kit.badge(
-            d, (x + 10, y + 98), info.cls, kit.font(22, True), CLASS_COLOUR, kit.WHITE, (8, 0)
+            d, (x + 8, top + 56), info.cls, kit.font(22, True), CLASS_COLOUR, kit.WHITE, (8, 0)
         )
-        for j, line in enumerate(kit.wrap(info.name, kit.font(20, True), sw - 20, 2)):
-            kit.draw_text(d, (x + 10, y + 132 + j * 24), line, kit.font(20, True), kit.INK)
-    return y + 36 + ch + 40
+        for j, line in enumerate(kit.wrap(info.name, kit.font(22, True), sw - 16, 2)):
+            kit.draw_text(d, (x + 8, top + 90 + j * 26), line, kit.font(22, True), kit.INK)
 
 
 def _empty_box(d: ImageDraw.ImageDraw, box: kit.Box, text: str) -> None:
@@ -677,193 +718,256 @@ def _market(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: in
 
 # ------------------------------------------------------------------------------ player tiles
 
-TILE_W = (INNER - GAP) // 2
-CAR_ROW_H = 70
+TILE_HEAD_H = 128
+CAR_ROW_H = 52
+#: Cars a tile lists; more are counted ("+1 more car").
+TILE_CARS = 3
 
 
 def _tile_height(player: dict[str, Any]) -> int:
-    return 150 + max(1, len(player["cars"])) * CAR_ROW_H + (34 if player["crew"] else 0)
+    cars = min(TILE_CARS, max(1, len(player["cars"])))
+    extra = len(player["cars"]) > TILE_CARS or bool(player["crew"])
+    return TILE_HEAD_H + cars * CAR_ROW_H + (30 if extra else 0) + 8
 
 
 def _draw_tile(
     im: Image.Image,
     d: ImageDraw.ImageDraw,
-    xy: tuple[int, int],
-    h: int,
+    box: kit.Box,
     player: dict[str, Any],
     view: dict[str, Any],
     name: str,
     pawn: Pawn,
 ) -> None:
-    x, y = xy
+    x, y, x1, y1 = box
+    w = x1 - x
     pid = player["id"]
     turn = pid in (view.get("to_move") or []) and not view.get("outcome")
     winner = pid in ((view.get("outcome") or {}).get("winners") or [])
-    edge = kit.HIGHLIGHT if turn or winner else kit.PANEL_EDGE
-    kit.paste(im, kit.rounded_card((TILE_W, h), kit.PANEL, edge, 16, 5 if turn else 3), (x, y))
-    kit.paste(im, pawn_image(pawn, 46), (x + 14, y + 14))
-    tags: list[tuple[str, Color]] = []
-    if turn:
-        tags.append(("▶ TURN", kit.HIGHLIGHT))
-    if winner:
-        tags.append(("★ KING", kit.HIGHLIGHT))
-    if view.get("first") == pid:
-        tags.append(("1st player", kit.GREY))
-    tag_font = kit.font(20, True)
-    tag_w = sum(kit.text_width(t, tag_font) + 38 for t, _ in tags)
+    if turn or winner:  # the board layer has every tile's plain panel
+        edge = kit.HIGHLIGHT if turn else kit.WHITE
+        kit.paste(im, kit.rounded_card((w, y1 - y), kit.PANEL, edge, 16, 5), (x, y))
+    kit.paste(im, pawn_image(pawn, 40), (x + 10, y + 10))
+    credits = money(player["credits"])
+    credits_w = kit.draw_text(d, (x1 - 12, y + 30), credits, kit.font(30, True), kit.INK, "rm")
     kit.draw_text(
-        d, (x + 72, y + 37), name, kit.font(30, True), kit.INK, "lm", max_width=TILE_W - 90 - tag_w
+        d, (x + 58, y + 30), name, kit.font(28, True), kit.INK, "lm", max_width=w - 82 - credits_w
     )
-    tx = x + TILE_W - 12
-    for text, fill in reversed(tags):
-        box = kit.badge(d, (tx, y + 37), text, tag_font, fill, kit.PAPER_INK, (10, 3), "rm")
-        tx = box[0] - 8
-    # credits, trophies, lane
-    line_y = y + 88
-    kit.draw_text(d, (x + 16, line_y), money(player["credits"]), kit.font(34, True), kit.INK, "lm")
-    tx = x + 130
-    for kind in TROPHY_STYLE:
-        kit.paste(im, trophy_image(kind, 36), (tx, line_y - 20))
-        kit.draw_text(
-            d,
-            (tx + 40, line_y),
-            f"×{player['trophies'].get(kind, 0)}",
-            kit.font(26, True),
-            kit.INK,
-            "lm",
-        )
-        tx += 88
+    tags = ["▶ TURN"] if turn else []
+    if winner:
+        tags.append("♛ KING")
+    if view.get("first") == pid:
+        tags.append("1st player")
     if player.get("lane"):
-        state = f"lane {player['lane']}"
+        tags.append(f"lane {player['lane']}")
     elif player.get("passed"):
-        state = "passed"
-    else:
-        state = ""
-    if state:
-        kit.draw_text(d, (x + TILE_W - 14, y + 128), state, kit.font(24, True), kit.HIGHLIGHT, "rm")
+        tags.append("passed")
+    tags.append(f"{player['hand_size']} in hand")
+    text = " · ".join(tags)
     kit.draw_text(
         d,
-        (x + 16, y + 118),
-        f"{player['hand_size']} location cards in hand",
-        kit.font(20),
-        kit.MUTED,
+        (x + 12, y + 64),
+        text,
+        kit.fit_font(text, w - 24, 22, 18, True),
+        kit.HIGHLIGHT if turn or winner else kit.MUTED,
+        "lm",
+        max_width=w - 24,
     )
-    cy = y + 146
+    tx = x + 10
+    step = (w - 20) // 4
+    for kind in TROPHY_STYLE:
+        kit.paste(im, trophy_image(kind, 28), (tx, y + 86))
+        text = f"×{player['trophies'].get(kind, 0)}"
+        kit.draw_text(d, (tx + 29, y + 101), text, kit.font(22, True), kit.INK, "lm")
+        tx += step
+    cy = y + TILE_HEAD_H
     if not player["cars"]:
-        kit.draw_text(d, (x + 16, cy + 10), "no cars", kit.font(24), kit.MUTED)
-    for car in player["cars"]:
-        _car_row(d, x + 12, cy, car)
+        kit.draw_text(d, (x + 14, cy + 8), "no cars", kit.font(24), kit.MUTED)
+    for car in player["cars"][:TILE_CARS]:
+        _car_row(d, (x + 8, cy, x1 - 8), car)
         cy += CAR_ROW_H
+    notes = []
+    if len(player["cars"]) > TILE_CARS:
+        more = len(player["cars"]) - TILE_CARS
+        notes.append(f"+{more} more car{'s' if more > 1 else ''}")
     if player["crew"]:
         crew = ", ".join(
             f"{upgrade_of(c).name.removeprefix('Crew: ')} +1 {upgrade_of(c).stat}"
             for c in player["crew"]
         )
+        notes.append(f"Crew: {crew}")
+    if notes:
         kit.draw_text(
             d,
-            (x + 16, cy + 4),
-            f"Crew: {crew}",
+            (x + 14, cy + 2),
+            " · ".join(notes),
             kit.font(20, True),
             kit.MUTED,
-            max_width=TILE_W - 32,
+            max_width=w - 28,
         )
 
 
-def _car_row(d: ImageDraw.ImageDraw, x: int, y: int, car: dict[str, Any]) -> None:
-    """A player's car: class, name, "AT SHOW"; its stat totals (upgrades marked +n) and the
-    upgrades as coloured pills with their letters, or the count of hidden ones."""
+def _car_row(d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, Any]) -> None:
+    """A player's car on two lines: class, name, "SHOW" if parked at the car show; its stat
+    totals (upgrades marked +n), then its upgrades as pills with their letters, or the count of
+    hidden ones."""
+    x, y, right = span
     info = CARS[car["id"]]
-    d.rounded_rectangle((x, y, x + TILE_W - 24, y + CAR_ROW_H - 6), 10, fill=LANE_COLOUR)
-    kit.badge(d, (x + 8, y + 6), info.cls, kit.font(22, True), CLASS_COLOUR, kit.WHITE, (8, 0))
-    name_w = TILE_W - 24 - 60 - (110 if car.get("at_show") else 0)
-    kit.draw_text(d, (x + 46, y + 6), info.name, kit.font(22, True), kit.INK, max_width=name_w)
+    d.rounded_rectangle((x, y, right, y + CAR_ROW_H - 4), 10, fill=LANE_COLOUR)
+    box = kit.badge(
+        d, (x + 6, y + 4), info.cls, kit.font(20, True), CLASS_COLOUR, kit.WHITE, (7, 0)
+    )
+    show_w = 0
     if car.get("at_show"):
-        kit.badge(
+        show = kit.badge(
             d,
-            (x + TILE_W - 32, y + 5),
-            "AT SHOW",
-            kit.font(18, True),
+            (right - 6, y + 4),
+            "SHOW",
+            kit.font(16, True),
             kit.ORANGE,
             kit.PAPER_INK,
-            (8, 1),
+            (6, 1),
             "ra",
         )
+        show_w = show[2] - show[0] + 6
+    kit.draw_text(
+        d,
+        (box[2] + 6, y + 3),
+        info.name,
+        kit.font(22, True),
+        kit.INK,
+        max_width=right - box[2] - 12 - show_w,
+    )
     sx = x + 8
-    row_y = y + 48
-    stars = car_stars(car)
-    for stat, (base, extra) in stars.items():
-        text = f"{stat} {base}" + (f"+{extra}" if extra else "")
-        fnt = kit.font(20, True)
-        w = kit.draw_text(d, (sx, row_y), text, fnt, kit.INK if extra else kit.MUTED, "lm")
-        sx += w + 14
-    sx += 6
+    row_y = y + 37
+    fnt = kit.font(18, True)
+    for stat, (base, extra) in car_stars(car).items():
+        text = f"{stat}{base}" + (f"+{extra}" if extra else "")
+        sx += kit.draw_text(d, (sx, row_y), text, fnt, kit.INK if extra else kit.MUTED, "lm") + 8
     upgrades = car.get("upgrades")
     if upgrades is None:
         count = car.get("hidden_upgrades", 0)
-        text = f"{count} hidden upgrade{'s' if count != 1 else ''}" if count else "no upgrades"
-        kit.badge(d, (sx, row_y), text, kit.font(18, True), kit.GREY, kit.PAPER_INK, (8, 1), "lm")
+        if count:
+            kit.badge(d, (sx, row_y), f"{count} hidden", fnt, kit.GREY, kit.PAPER_INK, (6, 0), "lm")
         return
-    for card in upgrades:
+    pill_font = kit.font(16, True)
+    for k, card in enumerate(upgrades):
         stat, label = upgrade_short(card)
+        rest = len(upgrades) - k
+        if sx + kit.text_width(label, pill_font) + 14 + (40 if rest > 1 else 0) > right:
+            kit.draw_text(d, (sx, row_y), f"{rest} upgr.", pill_font, kit.INK, "lm")  # no room
+            return
         fill = STAT_COLOURS.get(stat, kit.GREY)
-        box = kit.badge(
-            d, (sx, row_y), label, kit.font(18, True), fill, kit.readable_on(fill), (7, 1), "lm"
+        pill = kit.badge(
+            d, (sx, row_y), label, pill_font, fill, kit.readable_on(fill), (5, 0), "lm"
         )
-        sx = box[2] + 6
+        sx = pill[2] + 4
 
 
-def _last_race_line(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, names: dict[str, str]
-) -> int:
-    race = view.get("race")
-    if race and race["log"]:
-        step = race["log"][-1]["step"]
-        stretches = 2 * sum(1 for spot in view["spots"] if spot["filled"]) or 1
-        stat = race["log"][-1]["stat"]
-        text = (
-            f"Race on: lap {step // stretches + 1}, {STAT_WORDS.get(stat, stat)}, "
-            f"{len(race['finished'])} of {len(race['order'])} finished"
-        )
-        kit.draw_text(d, (MARGIN, y), text, kit.font(24, True), kit.INK, max_width=INNER)
-        return y + 34
-    last = view.get("last_race")
-    if not last or race:
-        return y
-    parts = [
-        f"{PLACE_WORDS[p['place']]} {names.get(p['player'], p['player'])} +{money(p['credits'])}"
-        for p in last["places"]
-    ]
-    text = f"Last race (round {last['round']}, class {last['cls']}): " + ", ".join(parts)
-    kit.draw_text(d, (MARGIN, y), text, kit.font(22, True), kit.MUTED, max_width=INNER)
-    return y + 34
-
-
-def board_image(view: dict[str, Any]) -> Image.Image:
-    """The board of ``view`` as an RGB image (height grows with the players' cars)."""
-    names = kit.display_names(view)
+def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]) -> Image.Image:
+    """The board of ``view`` as an RGB image: what changes turn to turn (the dealership and
+    the shop are the market picture)."""
+    names = kit.display_names(view, names)
     pawns = pawns_of(view, names)
     players = view["players"]
-    rows = [players[i : i + 2] for i in range(0, len(players), 2)]
-    row_heights = [max(_tile_height(p) for p in row) for row in rows]
-    height = 1500 + sum(row_heights) + GAP * len(rows) + MARGIN
+    tile_h = max(_tile_height(p) for p in players)
+    im = board_layer(view.get("finish_line"), view.get("race_class"), len(players), tile_h)
+    d = ImageDraw.Draw(im)
+    _header(d, view, names, last)
+    _board_track(im, view, TRACK_TOP, pawns)
+    _spots_and_show(im, d, view, SPOTS_TOP, names, pawns)
+    for player, box in zip(players, tile_boxes(len(players), tile_h), strict=True):
+        _draw_tile(im, d, box, player, view, names[player["id"]], pawns[player["id"]])
+    return im
+
+
+#: Where the board's parts start: the header (title, whose turn, the last turn) takes 142 px.
+TRACK_TOP = 142
+SPOTS_TOP = TRACK_TOP + BOARD_TRACK.bottom + 30
+TILES_TOP = SPOTS_TOP + SPOT_CARD[1] + GAP
+
+
+def tile_boxes(count: int, tile_h: int) -> list[kit.Box]:
+    tile_w = (INNER - (count - 1) * GAP) // count
+    return [
+        (
+            MARGIN + i * (tile_w + GAP),
+            TILES_TOP,
+            MARGIN + i * (tile_w + GAP) + tile_w,
+            TILES_TOP + tile_h,
+        )
+        for i in range(count)
+    ]
+
+
+@kit.static_layer(maxsize=32)
+def board_layer(
+    finish_line: int | None, race_class: str | None, players: int, tile_h: int
+) -> Image.Image:
+    """What a board shares with every other of its table and track (a fresh copy per call): the
+    table, the empty track with its lines, the car show's heading and the players' plain
+    panels, built once per process and pasted instead of drawn."""
+    im = Image.new("RGB", (WIDTH, TILES_TOP + tile_h + MARGIN), kit.TABLE)
+    d = ImageDraw.Draw(im)
+    kit.paste(im, board_track_layer(finish_line, race_class), (0, TRACK_TOP))
+    kit.draw_text(
+        d, (MARGIN + 2 * (SPOT_CARD[0] + GAP) + 4, SPOTS_TOP - 2), "CAR SHOW", kit.font(26, True)
+    )
+    for x, y, x1, y1 in tile_boxes(players, tile_h):
+        kit.paste(im, kit.rounded_card((x1 - x, y1 - y), kit.PANEL, kit.PANEL_EDGE, 16, 3), (x, y))
+    return im
+
+
+def render(
+    view: dict[str, Any], *, names: dict[str, str], lang: str = "en", last: Sequence[str] = ()
+) -> bytes:
+    """The Street Kings board of ``view`` as PNG bytes (public parts only), with the last
+    turn's sentences ``last`` under the status."""
+    return kit.png_bytes(board_image(view, names, last))
+
+
+MARKET_FILE = "market.png"
+
+
+def render_market(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes:
+    """The market, a second picture beside the board: the dealership by class and the shop."""
+    im = Image.new("RGB", (WIDTH, 1000), kit.TABLE)
+    d = ImageDraw.Draw(im)
+    bottom = _market(im, d, view, MARGIN)
+    return kit.png_bytes(im.crop((0, 0, WIDTH, bottom + MARGIN)))
+
+
+def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
+    """The viewer's own table: their cars with every upgrade (drawn as on the board, two to a
+    row), their crew, and their location cards face up; None for a spectator."""
+    me = next((p for p in view["players"] if p["id"] == view.get("viewer")), None)
+    if me is None:
+        return None
+    cards = view.get("hand") or []
+    col_w = (INNER - GAP) // 2
+    car_rows = -(-len(me["cars"]) // 2)
+    cw, ch = SPOT_CARD
+    height = MARGIN + 36 + car_rows * CAR_ROW_H + 40 + 36 + (ch if cards else 34) + MARGIN
     im = Image.new("RGB", (WIDTH, height), kit.TABLE)
     d = ImageDraw.Draw(im)
-    y = _header(d, view, names)
-    y = _last_race_line(d, view, y, names)
-    y = _board_track(im, d, view, y, pawns)
-    y = _spots_and_show(im, d, view, y, names, pawns)
-    y = _market(im, d, view, y)
-    for row, rh in zip(rows, row_heights, strict=True):
-        for i, player in enumerate(row):
-            x = MARGIN + i * (TILE_W + GAP)
-            _draw_tile(im, d, (x, y), rh, player, view, names[player["id"]], pawns[player["id"]])
-        y += rh + GAP
-    return im.crop((0, 0, WIDTH, y - GAP + MARGIN))
-
-
-def render(view: dict[str, Any]) -> bytes:
-    """The Street Kings board of ``view`` as PNG bytes (public parts only)."""
-    return kit.png_bytes(board_image(view))
+    head = kit.font(26, True)
+    y = MARGIN
+    kit.draw_text(d, (MARGIN, y), f"Your cars · {money(me['credits'])}", head)
+    y += 36
+    if not me["cars"]:
+        kit.draw_text(d, (MARGIN, y + 8), "no cars", kit.font(24), kit.MUTED)
+    for i, car in enumerate(me["cars"]):
+        x = MARGIN + (i % 2) * (col_w + GAP)
+        _car_row(d, (x, y + (i // 2) * CAR_ROW_H, x + col_w), car)
+    y += car_rows * CAR_ROW_H + 4
+    crew = ", ".join(upgrade_of(c).name.removeprefix("Crew: ") for c in me["crew"]) or "none"
+    kit.draw_text(d, (MARGIN, y), f"Crew: {crew}", kit.font(24), kit.MUTED, max_width=INNER)
+    y += 40
+    kit.draw_text(d, (MARGIN, y), f"Location cards in hand: {len(cards)}", head)
+    y += 36
+    for i, card in enumerate(cards):
+        kit.paste(im, location_card(card, True), (MARGIN + i * (cw + GAP), y))
+    return kit.png_bytes(im)  # a hand holds at most 4 location cards: they fit in a row
 
 
 # ---------------------------------------------------------------------------------- the race
@@ -921,8 +1025,8 @@ class RaceScene:
         return {pid: i for i, pid in enumerate(self.last["order"])}
 
 
-def _race_scene(view: dict[str, Any], last: dict[str, Any]) -> RaceScene:
-    names = kit.display_names(view)
+def _race_scene(view: dict[str, Any], last: dict[str, Any], names: dict[str, str]) -> RaceScene:
+    names = kit.display_names(view, names)
     pawns = pawns_of(view, names)
     order = last["order"]
     length = last["finish_line"]
@@ -970,38 +1074,64 @@ def _race_scene(view: dict[str, Any], last: dict[str, Any]) -> RaceScene:
     return RaceScene(view, last, names, pawns, g, segments, bg)
 
 
-def _route_boxes(scene_geometry: TrackGeometry, segments: list[tuple[str, str]]) -> list[kit.Box]:
-    """Where each stretch of the route sits, under the track."""
-    y = scene_geometry.bottom + 30
+ROUTE_BADGE = 20
+
+
+@dataclass(frozen=True)
+class RouteLayout:
+    """Under the track: a chip per location (its name, then its two stats in order, so a long
+    name is never cut to make room for the stats), and where each stretch's stat badge sits,
+    to frame the one being raced."""
+
+    chips: list[tuple[kit.Box, str, int]]  # (box, location name, room for the name)
+    badges: list[kit.Box]
+
+
+def route_layout(g: TrackGeometry, segments: list[tuple[str, str]]) -> RouteLayout:
+    places = list(dict.fromkeys(place for place, _ in segments))
+    y = g.bottom + 30
     x = GIF_MARGIN + 86
-    width = (GIF_W - GIF_MARGIN - x) // max(1, len(segments))
-    return [(x + i * width, y, x + (i + 1) * width - 8, y + 48) for i in range(len(segments))]
+    width = (GIF_W - GIF_MARGIN - x) // max(1, len(places))
+    fnt = kit.font(ROUTE_BADGE, True)
+    chips, badges = [], []
+    for i, place in enumerate(places):
+        box = (x + i * width, y, x + (i + 1) * width - 8, y + 48)
+        right = box[2] - 8
+        placed = []
+        for stat in reversed([stat for p, stat in segments if p == place]):
+            w = kit.text_width(stat, fnt) + 16
+            placed.append((right - w, box[1] + 10, right, box[3] - 10))
+            right -= w + 26  # room for the arrow between the two
+        badges.extend(reversed(placed))
+        chips.append((box, place, right + 26 - box[0] - 18))
+    return RouteLayout(chips, badges)
 
 
 def _draw_route(d: ImageDraw.ImageDraw, g: TrackGeometry, segments: list[tuple[str, str]]) -> None:
-    """The stretches in order (location, stat), drawn once on the race background."""
-    for box, (place, stat) in zip(_route_boxes(g, segments), segments, strict=True):
+    """The route in order, drawn once on the race background: each location's name and its
+    two stats with an arrow between."""
+    layout = route_layout(g, segments)
+    for box, place, room in layout.chips:
         d.rounded_rectangle(box, 8, fill=kit.PANEL, outline=kit.PANEL_EDGE, width=2)
-        stat_badge(d, (box[0] + 8, box[1] + 24), stat, 18, "lm")
-        kit.draw_text(
-            d,
-            (box[0] + 60, box[1] + 24),
-            place,
-            kit.font(15),
-            kit.INK,
-            "lm",
-            max_width=box[2] - box[0] - 66,
-        )
+        fnt = kit.fit_font(place, room, 20, 15, True)
+        kit.draw_text(d, (box[0] + 10, (box[1] + box[3]) // 2), place, fnt, kit.INK, "lm", room)
+    for i, ((_, stat), badge) in enumerate(zip(segments, layout.badges, strict=True)):
+        cy = (badge[1] + badge[3]) // 2
+        stat_badge(d, (badge[0], cy), stat, ROUTE_BADGE, "lm")
+        if i % 2 == 0 and i + 1 < len(layout.badges):
+            arrow_x = (badge[2] + layout.badges[i + 1][0]) // 2
+            kit.draw_text(d, (arrow_x, cy), "→", kit.font(20, True), kit.MUTED, "mm")
 
 
 def _route_mark(d: ImageDraw.ImageDraw, scene: RaceScene, current: int | None, lap: int) -> None:
-    """The lap number and a frame round the stretch being raced."""
-    boxes = _route_boxes(scene.geometry, scene.segments)
+    """The lap number and a frame round the stat of the stretch being raced."""
+    badges = route_layout(scene.geometry, scene.segments).badges
     label = f"Lap {lap}" if current is not None else "Route"
     y = scene.geometry.bottom + 30 + 24
     kit.draw_text(d, (GIF_MARGIN, y), label, kit.font(22, True), kit.INK, "lm")
-    if current is not None and current < len(boxes):
-        d.rounded_rectangle(boxes[current], 8, outline=kit.HIGHLIGHT, width=4)
+    if current is not None and current < len(badges):
+        x0, y0, x1, y1 = badges[current]
+        d.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), 10, outline=kit.HIGHLIGHT, width=4)
 
 
 def _race_frame(
@@ -1015,7 +1145,7 @@ def _race_frame(
         step = group[0]["step"]
         place, stat = scene.segments[step % n_segments]
         lap = step // n_segments + 1
-        caption = f"{place}: {STAT_WORDS.get(stat, stat)}"
+        caption = f"{place}: {STAT_NAMES.get(stat, stat)}"
         _route_mark(d, scene, step % n_segments, lap)
         moves = []
         for entry in group:
@@ -1028,7 +1158,7 @@ def _race_frame(
             word = "NOZ " if entry["stat"] == "NOZ" else ""
             moves.append(f"{scene.names.get(pid, pid)} {word}+{spaces}")
             if entry["from"] < g.length <= entry["to"]:
-                moves[-1] += f" finishes {PLACE_WORDS[finished.index(pid) + 1]}!"
+                moves[-1] += f" finishes {PLACE_NAMES[finished.index(pid) + 1]}!"
         kit.draw_text(
             d, (GIF_MARGIN, 52), caption, kit.font(22, True), kit.HIGHLIGHT, max_width=GIF_W // 2
         )
@@ -1059,7 +1189,8 @@ def _race_frame(
 
 
 def _results_frame(scene: RaceScene) -> Image.Image:
-    """The last frame: places, trophies, prizes, and the red penalty if the prize card has one."""
+    """The last frame: places, trophies, cars and prizes, the red penalty if the prize card has
+    one, and where everyone stands in gold trophies after this race."""
     im = scene.background.copy()
     d = ImageDraw.Draw(im)
     g = scene.geometry
@@ -1067,65 +1198,86 @@ def _results_frame(scene: RaceScene) -> Image.Image:
         place_pawn(im, g, place["place"], scene.pawns[place["player"]], 34)
     box = (GIF_MARGIN + 4, 44, g.places_x - 12, im.height - 8)
     d.rounded_rectangle(box, 14, fill=kit.PANEL, outline=kit.HIGHLIGHT, width=4)
-    kit.draw_text(d, (box[0] + 16, box[1] + 10), "RESULTS", kit.font(24, True), kit.HIGHLIGHT)
-    row_h = min(50, (box[3] - box[1] - 50) // max(1, len(scene.last["places"])))
-    y = box[1] + 46
-    for place in scene.last["places"]:
-        pid = place["player"]
-        kit.paste(im, trophy_image(place["trophy"], row_h - 6), (box[0] + 14, y))
-        _, _, word = TROPHY_STYLE[place["trophy"]]
-        cy = y + (row_h - 6) // 2
-        kit.draw_text(
-            d,
-            (box[0] + 14 + row_h, cy),
-            f"{PLACE_WORDS[place['place']]} {word}".strip(),
-            kit.font(22, True),
-            kit.INK,
-            "lm",
-        )
-        kit.draw_text(
-            d,
-            (box[0] + row_h + 184, cy - 12),
-            scene.names.get(pid, pid),
-            kit.font(22, True),
-            kit.INK,
-            "lm",
-            max_width=box[2] - box[0] - row_h - 284,
-        )
-        car = CARS[scene.last["cars"][pid]]
-        kit.draw_text(
-            d,
-            (box[0] + row_h + 184, cy + 12),
-            f"{car.cls} {car.name}",
-            kit.font(16),
-            kit.MUTED,
-            "lm",
-            max_width=box[2] - box[0] - row_h - 284,
-        )
-        kit.draw_text(
-            d, (box[2] - 16, cy), f"+{money(place['credits'])}", kit.font(24, True), kit.GAIN, "rm"
-        )
-        y += row_h
+    kit.draw_text(d, (box[0] + 16, box[1] + 10), "RESULTS", kit.font(26, True), kit.HIGHLIGHT)
     prize_card = scene.last["locations"][-1]
     red = LOCATIONS[prize_card].red if prize_card else None
-    if red:
-        winner = scene.names.get(scene.last["places"][0]["player"], "")
+    places = scene.last["places"]
+    footer = 34 + (30 if red else 0)
+    row_h = min(64, (box[3] - box[1] - 48 - footer) // max(1, len(places)))
+    y = box[1] + 46
+    name_x = box[0] + row_h + 190
+    name_w = box[2] - name_x - 100
+    for place in places:
+        pid = place["player"]
+        kit.paste(im, trophy_image(place["trophy"], row_h - 8), (box[0] + 14, y))
+        _, _, word = TROPHY_STYLE[place["trophy"]]
+        cy = y + (row_h - 8) // 2
+        label = f"{PLACE_NAMES[place['place']]} {word}".strip()
+        kit.draw_text(d, (box[0] + 12 + row_h, cy), label, kit.font(24, True), kit.INK, "lm")
+        car = CARS[scene.last["cars"][pid]]
+        two_lines = row_h >= 52
         kit.draw_text(
             d,
-            (box[0] + 16, box[3] - 10),
+            (name_x, cy - (12 if two_lines else 0)),
+            scene.names.get(pid, pid),
+            kit.font(24, True),
+            kit.INK,
+            "lm",
+            max_width=name_w,
+        )
+        if two_lines:
+            kit.draw_text(
+                d,
+                (name_x, cy + 14),
+                f"{car.cls} {car.name}",
+                kit.font(18),
+                kit.MUTED,
+                "lm",
+                max_width=name_w,
+            )
+        kit.draw_text(
+            d, (box[2] - 16, cy), f"+{money(place['credits'])}", kit.font(26, True), kit.GAIN, "rm"
+        )
+        y += row_h
+    bottom = box[3] - 12
+    if red:
+        winner = scene.names.get(places[0]["player"], "")
+        kit.draw_text(
+            d,
+            (box[0] + 16, bottom),
             f"! {winner} loses their {red} part, if any",
             kit.font(20, True),
             kit.VERMILLION,
             "ls",
             max_width=box[2] - box[0] - 32,
         )
+        bottom -= 30
+    golds = sorted(
+        (
+            (p["trophies"].get("gold", 0), scene.names.get(p["id"], p["id"]))
+            for p in scene.view["players"]
+        ),
+        key=lambda item: -item[0],
+    )
+    standing = "Gold trophies: " + " · ".join(f"{name} {n}" for n, name in golds)
+    kit.draw_text(
+        d,
+        (box[0] + 16, bottom),
+        standing,
+        kit.font(20, True),
+        kit.INK,
+        "ls",
+        max_width=box[2] - box[0] - 32,
+    )
     return im
 
 
-def race_frames(view: dict[str, Any], last: dict[str, Any]) -> tuple[list[Image.Image], list[int]]:
+def race_frames(
+    view: dict[str, Any], last: dict[str, Any], names: dict[str, str]
+) -> tuple[list[Image.Image], list[int]]:
     """Every frame of the race and how long each is shown (ms): the grid, each move (or step),
     and the results, held longest."""
-    scene = _race_scene(view, last)
+    scene = _race_scene(view, last, names)
     pos = dict.fromkeys(last["order"], 0)
     finished: list[str] = []
     frames = [_race_frame(scene, pos, finished, None)]
@@ -1143,13 +1295,13 @@ def race_frames(view: dict[str, Any], last: dict[str, Any]) -> tuple[list[Image.
     return frames, durations
 
 
-def render_race(view: dict[str, Any]) -> bytes | None:
-    """``view["last_race"]`` as an animated GIF (one shared palette), or None when no race has
-    been run yet."""
+def render_race(view: dict[str, Any], names: dict[str, str]) -> bytes | None:
+    """``view["last_race"]`` as an animated GIF (one shared palette) played once, ending on the
+    results, or None when no race has been run yet. Without a loop count a GIF plays once."""
     last = view.get("last_race")
     if not last or not last.get("log"):
         return None
-    frames, durations = race_frames(view, last)
+    frames, durations = race_frames(view, last, names)
     sample = Image.new("RGB", (GIF_W, frames[0].height * 2))
     sample.paste(frames[len(frames) // 2], (0, 0))
     sample.paste(frames[-1], (0, frames[0].height))
@@ -1162,16 +1314,17 @@ def render_race(view: dict[str, Any]) -> bytes | None:
         save_all=True,
         append_images=indexed[1:],
         duration=durations,
-        loop=0,
-        optimize=False,
+        optimize=True,  # frame deltas and a trimmed palette: under half the bytes
     )
     return out.getvalue()
 
 
-def turn_extras(view: dict[str, Any], events: list[dict[str, Any]]) -> list[tuple[str, bytes]]:
+def turn_extras(
+    view: dict[str, Any], events: list[dict[str, Any]], *, names: dict[str, str], lang: str = "en"
+) -> list[tuple[str, bytes]]:
     """The race replayed as ``race.gif`` on the post of the turn that ran it (a race ends with
     a ``race_over`` event), and nothing on any other post."""
     if not any(event.get("type") == "race_over" for event in events):
         return []
-    gif = render_race(view)
+    gif = render_race(view, names)
     return [("race.gif", gif)] if gif else []

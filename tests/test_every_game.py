@@ -177,7 +177,7 @@ def test_the_board_renders_at_the_start_and_the_end(game_id: str) -> None:
     first = start(game, count, "render")
     end, _, _ = playout(game, count, "render")
     for state in (first, end):
-        png = images.render(game_id, {**game.view(state, None), "names": names})
+        png = images.render(game_id, game.view(state, None), names=names)
         assert png.startswith(b"\x89PNG\r\n\x1a\n")
 
 

@@ -19,6 +19,9 @@ from typing import Literal
 #: The four stats, in the player board's order: Top Speed, Acceleration, Handling, Braking.
 STATS = ("TS", "AC", "HA", "BR")
 STAT_NAMES = {"TS": "Top Speed", "AC": "Acceleration", "HA": "Handling", "BR": "Braking"}
+#: Race places in words, and the unit credits are counted in (thousands: 3 -> "3k").
+PLACE_NAMES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+CREDIT_UNIT = "k"
 
 #: Car classes from the slowest; "one class above" is the next one in this tuple.
 CLASSES = ("D", "C", "B", "A")

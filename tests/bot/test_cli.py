@@ -85,7 +85,7 @@ def test_demo_passes_options_to_the_game_and_names_an_unknown_one(tmp_path: Path
 async def test_the_demo_writes_a_turns_extra_pictures_beside_its_board(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def rain_marker(view: dict, events: list[dict]) -> list[tuple[str, bytes]]:
+    def rain_marker(view: dict, events: list[dict], **_: object) -> list[tuple[str, bytes]]:
         rained = any(e["type"] == "played" and e["card"] == "rain" for e in events)
         return [("rain.txt", b"it rained")] if rained else []
 

@@ -112,7 +112,7 @@ async def test_a_failed_drawing_is_not_kept_and_the_next_request_draws_again() -
 async def test_a_turns_extra_pictures_go_to_that_turns_post_not_to_a_board_click(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def told(view: dict, events: list[dict]) -> list[tuple[str, bytes]]:
+    def told(view: dict, events: list[dict], **_: object) -> list[tuple[str, bytes]]:
         return [("turn.txt", repr(events).encode())] if events else []
 
     monkeypatch.setitem(images.TURN_EXTRAS, "street-art", told)  # inline: no process to miss it

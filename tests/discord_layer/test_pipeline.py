@@ -63,15 +63,15 @@ def marking(h: Harness, label: str, real: Any) -> Any:
     """``real``, marking ``label`` on the fake's timeline each time before it starts."""
     if inspect.iscoroutinefunction(real):
 
-        async def marked_async(*args: Any) -> Any:
+        async def marked_async(*args: Any, **kwargs: Any) -> Any:
             h.fake.mark(label)
-            return await real(*args)
+            return await real(*args, **kwargs)
 
         return marked_async
 
-    def marked(*args: Any) -> Any:
+    def marked(*args: Any, **kwargs: Any) -> Any:
         h.fake.mark(label)
-        return real(*args)
+        return real(*args, **kwargs)
 
     return marked
 

@@ -24,7 +24,7 @@ pytest_plugins = ["tests.harness.fixtures"]
 
 
 def street_art_hand(cards: list[str]) -> bytes:
-    picture = images.render_hand("street-art", {"hand": cards})
+    picture = images.render_hand("street-art", {"hand": cards}, names={})
     assert picture is not None
     return picture
 
@@ -477,7 +477,7 @@ async def test_a_turn_picture_a_game_adds_goes_with_that_turn_only(
     of the turn whose events call for it, and to no other post."""
     seen: list[list[str]] = []
 
-    def replay_of_rain(view: dict, events: list[dict]) -> list[tuple[str, bytes]]:
+    def replay_of_rain(view: dict, events: list[dict], **_: object) -> list[tuple[str, bytes]]:
         seen.append([e["type"] for e in events])
         rained = any(e["type"] == "played" and e["card"] == "rain" for e in events)
         return [("replay.png", street_art_hand(["rain"]))] if rained else []

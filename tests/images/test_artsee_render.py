@@ -18,8 +18,9 @@ import images
 from images import artsee, kit
 from rules.artsee import ARTSEE
 from rules.artsee.engine import ArtSeeState
+from tests.images.drawing import draw, draw_game, names_of
 
-SIZE_BUDGET = 1_000_000
+SIZE_BUDGET = 250 * 1024
 TIME_BUDGET_MS = 400  # generous for a loaded 2-core CI box; typical is 40-110 ms
 NAMES = ["Ana", "Bo 🎲", "Alexandra the Magnificent Curator of the Night Museum", "中文名字", ""]
 
@@ -58,7 +59,7 @@ def test_every_phase_and_the_end_render_for_every_player_count(count: int) -> No
     seen_phases = set()
     for state in states[:: max(1, len(states) // 10)] + states[-1:]:
         seen_phases.add(state.phase)
-        image = decode(artsee.render(public(state)))
+        image = decode(draw(artsee.render, public(state)))
         assert image.width >= artsee.WIDTH and image.height > 400
     assert "over" in seen_phases
 
@@ -70,28 +71,29 @@ def test_each_phase_renders() -> None:
             by_phase.setdefault(state.phase, state)
     assert set(by_phase) == {"card", "column", "claim", "slot", "draw", "welcome", "over"}
     for state in by_phase.values():
-        decode(images.render("artsee", public(state)))
+        decode(draw_game("artsee", public(state)))
 
 
 def test_renders_are_fast_small_and_deterministic() -> None:
     state = playout(5, "budget")[-1]
     view = public(state)
     start = time.perf_counter()
-    png = artsee.render(view)
+    png = draw(artsee.render, view)
     elapsed_ms = (time.perf_counter() - start) * 1000
     assert len(png) < SIZE_BUDGET and elapsed_ms < TIME_BUDGET_MS
-    assert artsee.render(json.loads(json.dumps(view))) == png
+    assert draw(artsee.render, json.loads(json.dumps(view))) == png
 
 
 def test_a_very_long_gallery_widens_the_image_and_keeps_cards_readable() -> None:
     state = playout(2, "long")[0]
-    long_row = tuple((card,) for card in sorted(c for c in state.piles[0])[:21])
-    gallery = replace(state.galleries[0], columns=long_row, visitors=(1,) * 21)
+    long_row = tuple((card,) for card in sorted(c for pile in state.piles for c in pile)[:30])
+    assert len(long_row) == 30
+    gallery = replace(state.galleries[0], columns=long_row, visitors=(1,) * 30)
     wide = replace(state, galleries=(gallery, state.galleries[1]))
     geo = artsee.geometry(ARTSEE.view(wide, None))
     assert geo.card_w == artsee.CARD_W_MIN and geo.width > artsee.WIDTH
-    image = decode(artsee.render(public(wide)))
-    assert image.width == geo.width
+    image = decode(draw(artsee.render, public(wide)))
+    assert image.width == geo.width and image.width >= 1.3 * image.height
 
 
 def test_the_view_of_a_seated_player_draws_the_same_public_board() -> None:
@@ -100,19 +102,19 @@ def test_the_view_of_a_seated_player_draws_the_same_public_board() -> None:
     for state in playout(3, "secret")[:30:3]:
         seated = ARTSEE.view(state, state.players[state.current])
         seated["names"] = public(state)["names"]
-        assert artsee.render(seated) == artsee.render(public(state))
+        assert draw(artsee.render, seated) == draw(artsee.render, public(state))
 
 
 def test_visitor_letters_are_unique_even_when_initials_clash() -> None:
     view = public(playout(3, "letters")[0], ["Ana", "Abe", "Bo"])
-    letters = artsee.seat_letters(view, kit.display_names(view))
+    letters = artsee.seat_letters(view, kit.display_names(view, names_of(view)))
     assert letters == {"p0": "1", "p1": "2", "p2": "B"}
 
 
 def test_unknown_names_fall_back_to_a_drawable_name() -> None:
     view = public(playout(2, "names")[0], ["🎉🎉", ""])
-    assert kit.display_names(view) == {"p0": "Player 1", "p1": "p1"}
-    decode(artsee.render(view))
+    assert kit.display_names(view, names_of(view)) == {"p0": "Player 1", "p1": "p1"}
+    decode(draw(artsee.render, view))
 
 
 def test_the_private_hand_shows_each_card_front_in_order_and_frames_the_chosen_one() -> None:
@@ -120,7 +122,7 @@ def test_the_private_hand_shows_each_card_front_in_order_and_frames_the_chosen_o
     me, other = ARTSEE.to_move(state)[0], "ab".replace(ARTSEE.to_move(state)[0], "")
     own = ARTSEE.view(state, me)
     cards = own["hand_cards"]
-    picture = decode(images.render_hand("artsee", own))
+    picture = decode(images.render_hand("artsee", own, names={}))
     width = 2 * artsee.MARGIN + len(cards) * (artsee.CARD_W_MAX + artsee.HAND_GAP) - artsee.HAND_GAP
     assert picture.width == width
     for i, card in enumerate(cards):  # each card's fill is its featured category's colour
@@ -131,9 +133,11 @@ def test_the_private_hand_shows_each_card_front_in_order_and_frames_the_chosen_o
 
     chosen = cards[-1]
     state, _ = ARTSEE.play(state, me, {"type": "card", "card": chosen})
-    framed = decode(images.render_hand("artsee", ARTSEE.view(state, me)))
+    framed = decode(images.render_hand("artsee", ARTSEE.view(state, me), names={}))
     assert framed.size == picture.size and framed.tobytes() != picture.tobytes()
-    assert images.render_hand("artsee", ARTSEE.view(state, None)) is None  # the public: nothing
-    assert images.render_hand("artsee", ARTSEE.view(state, other)) != images.render_hand(
-        "artsee", ARTSEE.view(state, me)
+    assert (
+        images.render_hand("artsee", ARTSEE.view(state, None), names={}) is None
+    )  # the public: nothing
+    assert images.render_hand("artsee", ARTSEE.view(state, other), names={}) != images.render_hand(
+        "artsee", ARTSEE.view(state, me), names={}
     )

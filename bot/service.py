@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.ai import RandomAgent
 from bot.errors import ServiceError, StaleRequest
+from bot.options import check_options
 from bot.store.base import (
     ABANDONED,
     ACTIVE,
@@ -29,7 +30,7 @@ from bot.store.base import (
     Store,
     VersionConflict,
 )
-from rules import GAMES, Game, IllegalAction, Outcome, merge_options
+from rules import GAMES, Game, IllegalAction, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -214,10 +215,7 @@ class GameService:
         if game is None:
             known = ", ".join(sorted(self.games))
             raise ServiceError(f"There is no game called `{game_id}` (games: {known}).")
-        try:
-            options = merge_options(game, options)
-        except IllegalAction as error:
-            raise ServiceError(error.reason) from error
+        options = check_options(game, options)
         await self._ensure_free(guild, channel, host)
         now = self._clock()
         for _ in range(10):
@@ -313,10 +311,7 @@ class GameService:
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             self._require_lobby(record)
             self._require_host(record, user, "change the options")
-            try:
-                record.options = merge_options(self.engine(record), {**record.options, **changes})
-            except IllegalAction as error:
-                raise ServiceError(error.reason) from error
+            record.options = check_options(self.engine(record), {**record.options, **changes})
             return await self._save_lobby(record, f"options {changes}")
 
     async def start(

@@ -117,7 +117,20 @@ class GameService:
     # -- reading -------------------------------------------------------------------------
 
     def engine(self, record: GameRecord) -> Game:
-        return self.games[record.game]
+        """The record's engine; a game type this bot does not know (a removed game, a newer
+        bot's database) is a sentence, so only that game is unavailable."""
+        game = self.games.get(record.game)
+        if game is None:
+            raise ServiceError(
+                f"Game `{record.id}` is unavailable: this bot does not know the game type "
+                f"`{record.game[:40]}`."
+            )
+        return game
+
+    def title(self, record: GameRecord) -> str:
+        """The game's title for lists, or why it is unavailable."""
+        game = self.games.get(record.game)
+        return game.title if game is not None else f"unavailable ({record.game[:40]})"
 
     def state(self, record: GameRecord) -> Any:
         if record.state is None:
@@ -447,7 +460,7 @@ class GameService:
             record.version, record.journal = expected, journal
             record.remind_at, record.deadline = timers
             raise
-        log.info("game %s v%d: %s %s", record.id, record.version, step.player, step.action)
+        log.info("game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type"))
         result.steps.append(step)
         if turn_over:
             result.told.extend(Step(e["player"], e["action"], e["events"]) for e in journal)

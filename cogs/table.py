@@ -29,7 +29,7 @@ async def channel_game_autocomplete(
     guild, channel, _ = flows.where(interaction)
     choices = []
     for record in await service.channel_games(guild, channel):
-        label = game_line(service.names(record), record, service.engine(record).title)
+        label = game_line(service.names(record), record, service.title(record))
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
     return choices[:25]
@@ -154,7 +154,7 @@ class Table(commands.Cog):
             if not records:
                 text = "No games in this channel yet — open one with `/game new`."
             else:
-                lines = [game_line(service.names(r), r, service.engine(r).title) for r in records]
+                lines = [game_line(service.names(r), r, service.title(r)) for r in records]
                 text = "**Games here:**\n" + "\n".join(lines)
             await flows.send(interaction, Post(content=messages.clip(text, 2000)), ephemeral=True)
 

@@ -460,7 +460,9 @@ class GameService:
             record.version, record.journal = expected, journal
             record.remind_at, record.deadline = timers
             raise
-        log.info("game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type"))
+        log.info(
+            "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
+        )
         result.steps.append(step)
         if turn_over:
             result.told.extend(Step(e["player"], e["action"], e["events"]) for e in journal)

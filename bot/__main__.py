@@ -13,7 +13,7 @@ from pathlib import Path
 
 import discord
 
-from bot.config import Settings
+from bot.config import Settings, configure_logging
 from bot.errors import ServiceError
 from bot.store import DamagedDatabase, StoreError, open_store
 from rules import GAMES
@@ -162,9 +162,7 @@ def main(argv: list[str] | None = None) -> None:
         settings = Settings.load()
     except ValueError as error:  # a setting that cannot work, named, with what is allowed
         raise SystemExit(f"Cannot start: {error} (in .env or the environment).") from error
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(settings.log_level)
     if args.command == "run":
         run(settings)
     elif args.command == "sync":

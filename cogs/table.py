@@ -216,7 +216,7 @@ class Table(commands.Cog):
             if options:
                 changes = parse_options(options)
                 record = await service.set_options(guild, channel, user, changes, game)
-                shown = ", ".join(f"{k}={v}" for k, v in changes.items())
+                shown = ", ".join(f"{k}={record.options[k]}" for k in changes)  # checked
                 await flows.lobby_change(interaction, record, f"Options changed: {shown}.")
                 return
             record = await service.resolve(guild, channel, user, game)

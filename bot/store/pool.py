@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 
@@ -17,13 +18,19 @@ import aiosqlite
 
 
 class ReaderPool:
-    """``size`` connections to ``path`` that may only read (``PRAGMA query_only``)."""
+    """``size`` connections to ``path`` that may only read (``PRAGMA query_only``).
+
+    Borrowing is first come, first served: a connection given back goes straight to the
+    longest waiter. (An ``asyncio.Queue`` would let a busy reader take its connection back
+    before the waiter it woke could run, and a few busy readers could starve everyone else.)
+    """
 
     def __init__(self, path: str, size: int, busy_timeout_ms: int) -> None:
         self.path = path
         self.size = size
         self.busy_timeout_ms = busy_timeout_ms
-        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        self._free: list[aiosqlite.Connection] = []
+        self._waiters: deque[asyncio.Future[aiosqlite.Connection]] = deque()
         self._all: list[aiosqlite.Connection] = []
 
     async def open(self) -> None:
@@ -31,7 +38,7 @@ class ReaderPool:
             for _ in range(self.size):
                 conn = await aiosqlite.connect(self.path, isolation_level=None)
                 self._all.append(conn)
-                self._idle.put_nowait(conn)
+                self._free.append(conn)
                 await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms):d}")
                 await conn.execute("PRAGMA query_only = ON")
         except BaseException:
@@ -43,15 +50,39 @@ class ReaderPool:
         then close them all; safe to call twice."""
         conns, self._all = self._all, []
         for _ in conns:
-            await self._idle.get()
+            await self._borrow()
+        self._free.clear()
         for conn in conns:
             with suppress(sqlite3.Error):
                 await conn.close()
 
+    async def _borrow(self) -> aiosqlite.Connection:
+        if self._free and not self._waiters:
+            return self._free.pop()
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self._give_back(waiter.result())  # handed over just as we were cancelled
+            else:
+                with suppress(ValueError):  # already dropped by _give_back
+                    self._waiters.remove(waiter)
+            raise
+
+    def _give_back(self, conn: aiosqlite.Connection) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(conn)
+                return
+        self._free.append(conn)
+
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[aiosqlite.Connection]:
         """Borrow a connection for one consistent read (one snapshot of the database)."""
-        conn = await self._idle.get()
+        conn = await self._borrow()
         try:
             await conn.execute("BEGIN")
             try:
@@ -60,4 +91,4 @@ class ReaderPool:
                 if conn.in_transaction:
                     await conn.execute("COMMIT")
         finally:
-            self._idle.put_nowait(conn)
+            self._give_back(conn)

@@ -126,3 +126,26 @@ async def test_a_backup_taken_during_a_burst_of_moves_plays_on(
         await restored.close()
     with sqlite3.connect(copy_path) as raw:
         assert raw.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+
+
+async def test_a_busy_reader_cannot_starve_the_others(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "games.db", readers=1)
+    await store.open()
+    try:
+        record = await started(GameService(store, seed_factory=lambda: "fair"), "c")
+        done = asyncio.Event()
+
+        async def busy() -> int:
+            reads = 0
+            while not done.is_set():
+                await store.get_game(record.id)
+                reads += 1
+            return reads
+
+        hog = asyncio.create_task(busy())
+        await asyncio.sleep(0)
+        assert await asyncio.wait_for(store.get_game(record.id), GUARD_SECONDS) is not None
+        done.set()
+        assert await hog > 0
+    finally:
+        await store.close()

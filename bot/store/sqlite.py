@@ -359,21 +359,25 @@ class SqliteStore:
             except Exception as exc:  # a containment boundary: any failure marks one game
                 reason = f"{reason}, and it cannot be rebuilt: {exc}"
             else:
-                async with self._write() as conn:
-                    await conn.execute(
-                        "UPDATE games SET state = ? WHERE id = ? AND version = ?",
-                        (
-                            None if record.state is None else _dumps(record.state),
-                            record.id,
-                            record.version,
-                        ),
-                    )
                 log.warning("game %s: %s; rebuilt it from the seed and the log", record.id, reason)
+                state = None if record.state is None else _dumps(record.state)
+                await self._note(
+                    "UPDATE games SET state = ? WHERE id = ? AND version = ?",
+                    (state, record.id, record.version),
+                )
                 return record
         log.error("game %s needs attention: %s", fault.id, reason)
-        async with self._write() as conn:
-            await conn.execute("UPDATE games SET attention = ? WHERE id = ?", (reason, fault.id))
+        await self._note("UPDATE games SET attention = ? WHERE id = ?", (reason, fault.id))
         return None
+
+    async def _note(self, sql: str, params: Sequence[Any]) -> None:
+        """A repair written on the way through a read: if it cannot be written now (a busy or
+        read-only file), the read still answers and the next read tries again."""
+        try:
+            async with self._write() as conn:
+                await conn.execute(sql, params)
+        except StoreError:
+            log.exception("could not write a repair (%s)", sql.split(" WHERE")[0])
 
     # -- games -------------------------------------------------------------------------------
 

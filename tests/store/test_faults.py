@@ -172,3 +172,19 @@ async def test_a_game_type_this_bot_does_not_know_is_unavailable_not_an_error(
     with pytest.raises(ServiceError, match="unavailable"):
         await service.move(GUILD, CHANNEL, gone.host, {"type": "play"}, ref=gone.id)
     assert service.to_move(listed[1]) == service.to_move(kept)
+
+
+async def test_a_repair_that_cannot_be_written_still_answers_the_read(
+    service: GameService, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = await three_games(service)
+    damage(path, games[0].id, "UPDATE games SET state = '{' WHERE id = ?")
+    damage(path, games[1].id, "UPDATE games SET options = '{' WHERE id = ?")
+
+    def unwritable() -> None:
+        raise StoreError("the disk is full")
+
+    monkeypatch.setattr(service.store, "_write", unwritable)
+    listed = await service.store.games_in_channel(GUILD, CHANNEL)
+    assert [r.id for r in listed] == [games[0].id, games[2].id]
+    assert listed[0].state == games[0].state

@@ -15,7 +15,7 @@ import discord
 
 from bot.config import Settings, configure_logging
 from bot.errors import ServiceError
-from bot.store import DamagedDatabase, StoreError, open_store
+from bot.store import DamagedDatabase, StoreError, open_store, sqlite_path
 from rules import GAMES
 
 NO_TOKEN = """\
@@ -75,6 +75,9 @@ async def sync(settings: Settings, guild_id: str) -> None:
 
 async def backup(settings: Settings, target: str) -> None:
     """Copy the database the bot uses (it may be running) to ``target``."""
+    source = sqlite_path(settings.database_url)
+    if not Path(source).is_file():  # opening it would create an empty one to copy
+        raise StoreError(f"there is no database at {source!r} (DATABASE_URL) to back up")
     store = open_store(settings.database_url)
     await store.open()
     try:

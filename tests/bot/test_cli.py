@@ -152,6 +152,11 @@ def test_backup_copies_the_database_and_refuses_to_overwrite(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert "Backed up 1 games" in done.stdout and copy.stat().st_size > 0
     assert "exists already" in one_line(run_cli("backup", str(copy), cwd=tmp_path, **env))
+    missing = {**env, "DATABASE_URL": f"sqlite:///{tmp_path / 'none.db'}"}
+    assert "no database" in one_line(
+        run_cli("backup", str(tmp_path / "b2.db"), cwd=tmp_path, **missing)
+    )
+    assert not (tmp_path / "none.db").exists()
 
 
 def test_a_damaged_database_stops_the_bot_naming_it_and_saying_to_restore(tmp_path: Path) -> None:

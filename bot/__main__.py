@@ -1,4 +1,7 @@
-"""`python -m bot run|demo|sync`: the bot's command line."""
+"""`python -m bot run|sync|demo|backup`: the bot's command line.
+
+Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
+flag out of range) ends in one line saying what is allowed, never a traceback."""
 
 from __future__ import annotations
 
@@ -9,12 +12,14 @@ import logging
 import sys
 from pathlib import Path
 
-from bot.config import Settings
-from bot.demo import run_demo
+from bot.config import Settings, configure_logging
+from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
 from bot.options import parse_options
 from bot.pool import WorkerPool
-from bot.store import StoreError, open_store
+from bot.store import DamagedDatabase, StoreError, open_store, sqlite_path
+from rules import GAMES
+from rules.protocol import player_range
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
@@ -38,6 +43,9 @@ def preflight(settings: Settings) -> None:
         raise SystemExit(2)
     try:
         asyncio.run(check_store(settings))
+    except DamagedDatabase as error:
+        print(f"Cannot start: {error}.", file=sys.stderr)
+        raise SystemExit(1) from error
     except StoreError as error:
         print(
             f"Cannot start: {error}. Set DATABASE_URL in .env to a writable path.", file=sys.stderr
@@ -56,7 +64,33 @@ def discord_command(command: str, settings: Settings, guild_id: str = "") -> Non
     importlib.import_module(DISCORD_ENTRY).main(command, settings, guild_id)
 
 
+async def backup(settings: Settings, target: str) -> None:
+    """Copy the database the bot uses (it may be running) to ``target``."""
+    source = sqlite_path(settings.database_url)
+    if not Path(source).is_file():  # opening it would create an empty one to copy
+        raise StoreError(f"there is no database at {source!r} (DATABASE_URL) to back up")
+    store = open_store(settings.database_url)
+    await store.open()
+    try:
+        games = await store.backup(target)
+    finally:
+        await store.close()
+    print(f"Backed up {games} games to {target}. To restore: README.md, Backups.")
+
+
 def demo(settings: Settings, game: str, players: int, seed: str, options: str = "") -> None:
+    engine = GAMES[game]
+    try:
+        chosen = parse_options(options)
+    except ServiceError as error:
+        raise SystemExit(error.message) from error
+    fewest, most = player_range(engine, chosen)
+    most = min(most, len(SEAT_NAMES))
+    if not fewest <= players <= most:
+        raise SystemExit(
+            f"--players must be from {fewest} to {most} for {engine.title} with these options "
+            f"(got {players})."
+        )
     try:
         result = asyncio.run(
             run_demo(
@@ -65,7 +99,7 @@ def demo(settings: Settings, game: str, players: int, seed: str, options: str = 
                 Path(settings.demo_dir),
                 players,
                 seed,
-                parse_options(options),
+                chosen,
                 WorkerPool.from_settings(settings),
             )
         )
@@ -80,29 +114,61 @@ def demo(settings: Settings, game: str, players: int, seed: str, options: str = 
     print(f"Winner(s): {', '.join(result.winners)}")
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="connect to Discord (needs DISCORD_TOKEN)")
+def whole_number(text: str) -> int:
+    """An argparse type whose refusal is one line saying what is allowed."""
+    if not text.strip().isascii() or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"a whole number is needed (got {text[:20]!r})")
+    return int(text)
+
+
+def parser() -> argparse.ArgumentParser:
+    main_parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    sub = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub.add_parser("run", help="connect to Discord and serve the games (needs DISCORD_TOKEN)")
     sync_parser = sub.add_parser("sync", help="register the slash commands with Discord")
-    sync_parser.add_argument("--guild", default=None, help="a server id for an instant sync")
+    sync_parser.add_argument(
+        "--guild", default=None, help="a server id: sync there only, instantly (default: all)"
+    )
     demo_parser = sub.add_parser("demo", help="play a whole AI game offline, writing board PNGs")
-    demo_parser.add_argument("--game", default="street-art")
-    demo_parser.add_argument("--players", type=int, default=4)
-    demo_parser.add_argument("--seed", default="demo")
+    demo_parser.add_argument(
+        "--game", default="street-art", choices=sorted(GAMES), help="which game (street-art)"
+    )
+    demo_parser.add_argument(
+        "--players",
+        type=whole_number,
+        default=4,
+        help="how many AI seats, within the game's player count (4)",
+    )
+    demo_parser.add_argument(
+        "--seed", default="demo", help="any text: the same seed plays the same game (demo)"
+    )
     demo_parser.add_argument(
         "--options", default="", help="game options, e.g. 'shorter_game=true, no_noz=true'"
     )
-    args = parser.parse_args(argv)
-    settings = Settings.load()
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    backup_parser = sub.add_parser(
+        "backup", help="copy the database to a new file, safely while the bot runs"
     )
+    backup_parser.add_argument("path", metavar="PATH", help="the new file to write the copy to")
+    return main_parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv)
+    try:
+        settings = Settings.load()
+    except ValueError as error:  # a setting that cannot work, named, with what is allowed
+        raise SystemExit(f"Cannot start: {error} (in .env or the environment).") from error
+    configure_logging(settings.log_level)
     if args.command == "run":
         discord_command("run", settings)
     elif args.command == "sync":
         guild = args.guild if args.guild is not None else settings.dev_guild_id
         discord_command("sync", settings, guild)
+    elif args.command == "backup":
+        try:
+            asyncio.run(backup(settings, args.path))
+        except StoreError as error:
+            raise SystemExit(f"Cannot back up: {error}.") from error
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
         demo(settings, args.game, args.players, args.seed, args.options)

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 DEFAULT_DATABASE_URL = "sqlite:///data/games.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Libraries that log what they are handed at DEBUG: aiosqlite logs every statement with its
+#: parameters, so game snapshots (hands, face-down cards) would reach the log.
+VERBATIM_LOGGERS = ("aiosqlite",)
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+_KINDS = {float: "number (like 24 or 0.5)", int: "whole number", str: "text"}
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -65,6 +72,32 @@ class Settings:
                 values[name] = kind(value)
             except ValueError as error:
                 raise ValueError(
-                    f"{name.upper()}={value!r} is not a valid {kind.__name__}"
+                    f"{name.upper()}={value!r} is not a {_KINDS.get(kind, kind.__name__)}"
                 ) from error
-        return cls(**values)
+        if "log_level" in values:  # logging itself takes the upper-case names only
+            values["log_level"] = str(values["log_level"]).strip().upper()
+        settings = cls(**values)
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Refuse values that would only fail later, deep inside a library, with what is
+        allowed (``ValueError``; the command line prints it as one line)."""
+        if self.log_level not in LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL={self.log_level!r} is not one of {', '.join(LOG_LEVELS)}")
+        for name in ("remind_hours", "turn_timeout_hours"):
+            if not getattr(self, name) >= 0:  # also refuses nan
+                raise ValueError(f"{name.upper()} must be 0 (off) or a positive number of hours")
+
+
+def keep_secrets_out_of_logs() -> None:
+    """Never let a verbatim logger below INFO, whatever LOG_LEVEL says."""
+    for name in VERBATIM_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.setLevel(max(logger.getEffectiveLevel(), logging.INFO))
+
+
+def configure_logging(level: str) -> None:
+    """The process's logging: ``level`` for our code, secrets kept out (see above)."""
+    logging.basicConfig(level=level, format=LOG_FORMAT)
+    keep_secrets_out_of_logs()

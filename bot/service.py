@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.ai import RandomAgent
 from bot.errors import ServiceError, StaleRequest
+from bot.options import check_options
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.read_model import ReadModel, not_active_message, turn_steps, turn_version
@@ -34,7 +35,7 @@ from bot.store.base import (
     Store,
     VersionConflict,
 )
-from rules import GAMES, Game, IllegalAction, Outcome, merge_options
+from rules import GAMES, Game, IllegalAction, Outcome
 from rules.protocol import player_range
 
 log = logging.getLogger(__name__)
@@ -148,7 +149,20 @@ class GameService:
     # -- reading -------------------------------------------------------------------------
 
     def engine(self, record: GameRecord) -> Game:
-        return self.games[record.game]
+        """The record's engine; a game type this bot does not know (a removed game, a newer
+        bot's database) is a sentence, so only that game is unavailable."""
+        game = self.games.get(record.game)
+        if game is None:
+            raise ServiceError(
+                f"Game `{record.id}` is unavailable: this bot does not know the game type "
+                f"`{record.game[:40]}`."
+            )
+        return game
+
+    def title(self, record: GameRecord) -> str:
+        """The game's title for lists, or why it is unavailable."""
+        game = self.games.get(record.game)
+        return game.title if game is not None else f"unavailable ({record.game[:40]})"
 
     def read(self, record: GameRecord) -> ReadModel:
         """The one object a cog reads a game from: state, names, views, legal actions."""
@@ -248,10 +262,7 @@ class GameService:
         if game is None:
             known = ", ".join(sorted(self.games))
             raise ServiceError(f"There is no game called `{game_id}` (games: {known}).")
-        try:
-            options = merge_options(game, options)
-        except IllegalAction as error:
-            raise ServiceError(error.reason) from error
+        options = check_options(game, options)
         await self._ensure_free(guild, channel, host)
         now = self._clock()
         for _ in range(10):
@@ -359,10 +370,7 @@ class GameService:
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             self._require_lobby(record)
             self._require_host(record, user, "change the options")
-            try:
-                record.options = merge_options(self.engine(record), {**record.options, **changes})
-            except IllegalAction as error:
-                raise ServiceError(error.reason) from error
+            record.options = check_options(self.engine(record), {**record.options, **changes})
             return await self._save_lobby(record, f"options {changes}")
 
     async def start(
@@ -492,7 +500,9 @@ class GameService:
             record.version, record.journal = expected, journal
             record.remind_at, record.deadline = timers
             raise
-        log.info("game %s v%d: %s %s", record.id, record.version, step.player, step.action)
+        log.info(
+            "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
+        )
         result.steps.append(step)
         if turn_over:
             told = turn_steps(journal)

@@ -15,12 +15,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.options import echo, parse_int
 from bot.read_model import ReadModel
 from bot.words import WORDS
 from cogs import flows
 from cogs.typed import Text
 from rules import IllegalAction
-from rules.mural.data import CARDS, PAINTS, TECHNIQUES
+from rules.mural.data import CARDS, DISCS, MURALS, PAINTS, SLOTS, TECHNIQUES
 
 GAME_ID = "street-art-mural"
 COLUMNS = "ABCDE"
@@ -42,23 +43,14 @@ def after(read: ReadModel, user: str, steps: list[Action]) -> list[Action]:
 
 def parse_discs(text: str) -> list[int]:
     """ "2" or "2+3" (discs numbered 1-4 from the left)."""
-    try:
-        discs = [int(part) - 1 for part in text.replace(" ", "").split("+")]
-    except ValueError:
-        discs = []
-    if not discs or any(not 0 <= d < 4 for d in discs):
-        raise ServiceError("Name a disc 1-4, or two adjacent ones like 2+3 — pick from the list.")
-    return discs
+    refusal = f"Name a disc 1-{DISCS}, or two adjacent ones like 2+3 — pick from the list."
+    return [parse_int(part, 1, DISCS, "A disc", refusal) - 1 for part in text.split("+")]
 
 
 def parse_steps(text: str) -> list[int]:
     """ "+1", "-3" or "+1,-2": steps per disc, + clockwise."""
-    try:
-        return [int(part) for part in text.replace(" ", "").split(",")]
-    except ValueError:
-        raise ServiceError(
-            "Say how far to turn, like +1 (clockwise) or -2 — pick from the list."
-        ) from None
+    refusal = "Say how far to turn, like +1 (clockwise) or -2 — pick from the list."
+    return [parse_int(part, -SLOTS, SLOTS, "A turn", refusal) for part in text.split(",")]
 
 
 def parse_card(text: str) -> str:
@@ -69,10 +61,13 @@ def parse_card(text: str) -> str:
 
 
 def parse_cell(text: str) -> tuple[int, int]:
+    """ "B2": column letter, row number (as the board labels them)."""
     cell = text.strip().upper()
-    if len(cell) < 2 or cell[0] not in COLUMNS or not cell[1:].isdigit():
-        raise ServiceError(f"“{text[:20]}” is not a mural cell; cells look like B2.")
-    return int(cell[1:]) - 1, COLUMNS.index(cell[0])
+    rows = max(layout.rows for layout in MURALS.values())
+    refusal = f"“{echo(text)}” is not a mural cell; cells look like B2."
+    if len(cell) < 2 or cell[0] not in COLUMNS:
+        raise ServiceError(refusal)
+    return parse_int(cell[1:], 1, rows, "A mural row", refusal) - 1, COLUMNS.index(cell[0])
 
 
 def parse_paints(text: str) -> list[str]:

@@ -3,13 +3,13 @@ restarts. A reminder pings whoever owes a decision; at the deadline their AI dec
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
 import discord
 from discord.ext import commands, tasks
 
-from bot.errors import ServiceError
 from bot.service import GameService
 from bot.store.base import GameRecord
 from cogs import messages
@@ -21,7 +21,15 @@ TICK_SECONDS = 60
 
 
 class Scheduler(commands.Cog):
-    """Checks the store every minute for games whose reminder or deadline has come."""
+    """Checks the store every minute for games whose reminder or deadline has come.
+
+    Faults stay in their game: an error in one game is logged and that game's clock stopped
+    (its next move restarts it), and the other games are still served. Should the loop itself
+    die (the store unreachable, say), it is started again ``restart_seconds`` later, so
+    reminders and timeouts never stop for the whole server until a restart.
+    """
+
+    restart_seconds: float = TICK_SECONDS
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -44,6 +52,21 @@ class Scheduler(commands.Cog):
     async def wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
 
+    @every_minute.error
+    async def restart_later(self, error: BaseException) -> None:
+        """The loop died: log why, and start it again once its task has ended."""
+        log.error("the scheduler loop stopped; restarting it", exc_info=error)
+        task = self.every_minute.get_task()
+        loop = asyncio.get_running_loop()
+        if task is not None:
+            task.add_done_callback(
+                lambda _: loop.call_later(self.restart_seconds, self._start_again)
+            )
+
+    def _start_again(self) -> None:
+        if not self.every_minute.is_running():
+            self.every_minute.start()
+
     async def tick(self, now: float) -> None:
         """Send what is due at ``now``; one game's failure never stops the others."""
         for record in await self.service.due(now):
@@ -52,9 +75,16 @@ class Scheduler(commands.Cog):
                     await self.time_out(record, now)
                 else:
                     await self.remind(record)
-            except (discord.HTTPException, ServiceError):
+            except Exception:  # a containment boundary: whatever broke, it broke one game
                 log.exception("game %s: could not post its reminder or timeout", record.id)
-                await self.service.store.set_timers(record.id, record.version, None, None)
+                await self._stop_clock(record)
+
+    async def _stop_clock(self, record: GameRecord) -> None:
+        """Stop a failing game's clock so it is not retried every minute (a move restarts it)."""
+        try:
+            await self.service.store.set_timers(record.id, record.version, None, None)
+        except Exception:
+            log.exception("game %s: could not stop its clock either", record.id)
 
     async def channel(self, record: GameRecord) -> discord.abc.Messageable:
         channel = self.bot.get_channel(int(record.channel))

@@ -14,11 +14,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.options import parse_int
 from bot.read_model import ReadModel
 from bot.words import street_kings as words
 from cogs import flows
 from cogs.typed import Text
-from rules.street_kings.data import CARS, LOCATIONS, UPGRADES
+from rules.street_kings.data import CARS, CUSTOM_FINISH_SPACES, LANES, LOCATIONS, UPGRADES
 from rules.street_kings.table import NOZ_POLICIES
 
 GAME_ID = "street-kings"
@@ -41,6 +42,7 @@ ARGUMENTS = {
 NOZ_ANSWERS = {"fire": True, "keep": False}
 #: Joins an upgrade and its car in one autocomplete value: ``engine1-3@D05``.
 FOR_CAR = "@"
+LANE_REFUSAL = f"Choose a lane by its number, from {LANES[0]} to {LANES[-1]}."
 
 
 async def my_moves(interaction: discord.Interaction) -> list[dict[str, Any]]:
@@ -177,6 +179,16 @@ async def act(
     await flows.play(interaction, read or await flows.my_game(interaction, GAME_ID), action)
 
 
+def class_action(choice: str) -> dict[str, Any]:
+    """A race class letter, or (with custom_finish_line) a finish-line space: whatever looks
+    like a number is read as a space, strictly, so ``²`` or ``--3`` is a sentence too."""
+    typed = choice.strip().upper()
+    if any(ch.isdigit() or ch in "+-" for ch in typed):
+        low, high = CUSTOM_FINISH_SPACES[0], CUSTOM_FINISH_SPACES[-1]
+        return {"type": "finish_line", "space": parse_int(typed, low, high, "A finish line space")}
+    return {"type": "class", "class": typed}
+
+
 def my_view(interaction: discord.Interaction, read: ReadModel) -> dict[str, Any]:
     _, _, user = flows.where(interaction)
     return read.view(user)
@@ -196,13 +208,7 @@ class StreetKings(commands.Cog):
     @app_commands.autocomplete(choice=autocomplete("class", "finish_line"))
     async def race_class(self, interaction: discord.Interaction, choice: Text) -> None:
         """Choose this round's race class (first player)."""
-        typed = choice.strip().upper()
-        action = (
-            {"type": "finish_line", "space": int(typed)}
-            if typed.isdigit()
-            else {"type": "class", "class": typed}
-        )
-        await act(interaction, action)
+        await act(interaction, class_action(choice))
 
     @kings.command(name="shop")
     @app_commands.describe(
@@ -301,9 +307,10 @@ class StreetKings(commands.Cog):
         """Qualify for the race in a free lane; you keep taking actions."""
 
         def action() -> dict[str, Any]:
-            if not lane.strip().isdigit():
-                raise ServiceError("Choose a lane by its number, from 1 to 4.")
-            return {"type": "qualify", "lane": int(lane)}
+            return {
+                "type": "qualify",
+                "lane": parse_int(lane, LANES[0], LANES[-1], "A lane", LANE_REFUSAL),
+            }
 
         await act(interaction, action())
 

@@ -8,8 +8,7 @@ from discord.ext import commands
 
 from bot.errors import ServiceError
 from bot.options import parse_options
-from bot.read_model import ReadModel
-from bot.store.base import ACTIVE
+from bot.store.base import ACTIVE, GameRecord
 from cogs import flows, messages
 from cogs.messages import Post
 from cogs.typed import GameRef, OptionsText
@@ -18,10 +17,10 @@ from rules import GAMES
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
 
 
-def game_line(read: ReadModel) -> str:
-    record = read.record
-    players = ", ".join(read.names[s.user] for s in record.seats)
-    return f"`{record.id}` · {read.title} · {record.status} · {players}"
+def game_line(record: GameRecord, title: str) -> str:
+    """One game in a list: its id, title (or why it is unavailable), status and players."""
+    players = ", ".join(s.name or s.user for s in record.seats)
+    return f"`{record.id}` · {title} · {record.status} · {players}"
 
 
 async def channel_game_autocomplete(
@@ -32,7 +31,7 @@ async def channel_game_autocomplete(
     guild, channel, _ = flows.where(interaction)
     choices = []
     for record in await service.channel_games(guild, channel):
-        label = game_line(service.read(record))
+        label = game_line(record, service.title(record))
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
     return choices[:25]
@@ -136,7 +135,7 @@ class Table(commands.Cog):
         if not records:
             text = "No games in this channel yet — open one with `/game new`."
         else:
-            lines = [game_line(service.read(r)) for r in records]
+            lines = [game_line(r, service.title(r)) for r in records]
             text = "**Games here:**\n" + "\n".join(lines)
         await flows.send(interaction, Post(content=messages.clip(text, 2000)), ephemeral=True)
 
@@ -195,7 +194,7 @@ class Table(commands.Cog):
             changes = parse_options(options)
             await flows.acknowledge(interaction)
             record = await service.set_options(guild, channel, user, changes, game)
-            shown = ", ".join(f"{k}={v}" for k, v in changes.items())
+            shown = ", ".join(f"{k}={record.options[k]}" for k in changes)  # as checked
             await flows.lobby_change(interaction, record, f"Options changed: {shown}.")
             return
         record = await service.resolve(guild, channel, user, game)

@@ -14,6 +14,8 @@ from bot.store.base import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    Attention,
+    DamagedDatabase,
     GameRecord,
     LoggedAction,
     Seat,
@@ -21,6 +23,7 @@ from bot.store.base import (
     StoreError,
     VersionConflict,
 )
+from bot.store.recovery import replay_snapshot
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
@@ -29,6 +32,8 @@ __all__ = [
     "FINISHED",
     "LOBBY",
     "OPEN_STATUSES",
+    "Attention",
+    "DamagedDatabase",
     "GameRecord",
     "LoggedAction",
     "Seat",
@@ -82,6 +87,6 @@ def open_store(database_url: str) -> Store:
     """A store for ``database_url``, not yet opened (``await store.open()`` connects).
 
     Kept synchronous so configuration errors (a bad URL) surface at start-up, before any
-    event loop work.
+    event loop work. A snapshot that does not load is rebuilt from its game's seed and log.
     """
-    return SqliteStore(sqlite_path(database_url))
+    return SqliteStore(sqlite_path(database_url), rebuild=replay_snapshot)

@@ -22,6 +22,10 @@ class VersionConflict(StoreError):
     """A compare-and-swap lost: the game changed since it was read. Re-read and retry."""
 
 
+class DamagedDatabase(StoreError):
+    """The database file itself is damaged; the message names it and says to restore a backup."""
+
+
 @dataclass
 class Seat:
     """One seat at a table: a Discord user id (as a string) or an AI id such as ``ai:1``."""
@@ -65,6 +69,17 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class Attention:
+    """A game that could not be loaded (a row or a log that does not read back), so its host
+    can be told: it is left out of every other read until someone restores or abandons it."""
+
+    id: str
+    game: str
+    host: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class LoggedAction:
     """One row of the append-only action log."""
 
@@ -89,6 +104,9 @@ class Store(Protocol):
         self, guild: str, channel: str, statuses: tuple[str, ...] = OPEN_STATUSES
     ) -> list[GameRecord]:
         """Games of one channel with one of ``statuses``, oldest first."""
+
+    async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
+        """Games of one channel that could not be loaded, and why, oldest first."""
 
     async def save_lobby(self, record: GameRecord, expected_version: int) -> None:
         """Write status, seats, options, seed, state, journal, timers and version of ``record``
@@ -125,3 +143,7 @@ class Store(Protocol):
 
     async def get_message(self, game_id: str, kind: str) -> tuple[str, str] | None:
         """(channel id, message id) of the last message of ``kind`` for a game."""
+
+    async def backup(self, target: str) -> int:
+        """Copy the whole database to a new file ``target`` while others keep playing;
+        returns the number of games copied."""

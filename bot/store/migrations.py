@@ -88,6 +88,13 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
+    # 2: games that could not be loaded are marked (why, in words) so their host can be told,
+    # and every other read leaves them out instead of failing on them.
+    (
+        "ALTER TABLE games ADD COLUMN attention TEXT",
+        "CREATE INDEX games_needing_attention ON games (guild, channel) "
+        "WHERE attention IS NOT NULL",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

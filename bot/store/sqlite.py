@@ -1,16 +1,25 @@
 """The embedded store: one SQLite file through aiosqlite (DESIGN.md, "The store").
 
 Concurrency model. aiosqlite runs one worker thread per connection and queues every call onto
-it, so one connection is one serial line to the database. Two coroutines could still interleave
-*statements* on it: a read landing between the ``UPDATE`` and the ``COMMIT`` of a move would see
-a snapshot that may yet be rolled back. Every operation therefore holds ``self._lock`` for its
-whole duration, which makes each operation atomic as seen by the rest of this process.
+it, so one connection is one serial line to the database. Writes go through one writer
+connection; ``self._lock`` is held for exactly one write transaction (``BEGIN IMMEDIATE`` to
+``COMMIT``), so no other statement can land between a move's ``UPDATE`` and its ``COMMIT``.
+Reads borrow a connection of their own from a small pool (``bot.store.pool``) and never touch
+that lock: in WAL mode they read the last committed snapshot while a write is in progress, so
+readers never wait for writers. (An in-memory database cannot be shared between connections,
+so there reads use the writer connection under the lock, as one serial line.)
 
 Other processes (a second bot, the CLI) are kept honest by SQLite itself: write transactions
 start with ``BEGIN IMMEDIATE`` (take the write lock up front, so a read-then-write never fails
 half way with SQLITE_BUSY), ``busy_timeout`` waits for a held lock instead of failing at once,
 and every version check is a compare-and-swap ``UPDATE ... WHERE id = ? AND version = ?`` whose
 row count says whether this writer won.
+
+Faults stay in their game. Every row is decoded on its own (``bot.store.rows``): a row that does
+not decode is skipped and logged, a state snapshot that does not decode is rebuilt from the seed
+and the log when a ``rebuild`` function is given, and a game that cannot be saved that way is
+marked as needing attention (the ``attention`` column), listed by ``needing_attention`` and left
+out of every other read. A damaged file is refused at ``open`` (``PRAGMA quick_check``).
 
 WAL mode lets readers proceed while a writer commits; ``synchronous = NORMAL`` is durable
 against application crashes in WAL mode and only risks the last commits on power loss, which is
@@ -21,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -33,6 +43,8 @@ import aiosqlite
 from bot.store.base import (
     ACTIVE,
     OPEN_STATUSES,
+    Attention,
+    DamagedDatabase,
     GameRecord,
     LoggedAction,
     Seat,
@@ -40,13 +52,18 @@ from bot.store.base import (
     VersionConflict,
 )
 from bot.store.migrations import migrate
+from bot.store.pool import ReaderPool
+from bot.store.recovery import Rebuild
+from bot.store.rows import COLUMNS as _GAME_COLUMNS
+from bot.store.rows import Fault, decode
+
+log = logging.getLogger(__name__)
 
 MEMORY = ":memory:"
-
-_GAME_COLUMNS = (
-    "id, game, guild, channel, thread, host, status, seed, options, state, version, "
-    "created_at, updated_at, journal, remind_at, deadline"
-)
+#: Reader connections per store: reads are short, so a few serve many interactions at once.
+READERS = 3
+#: The words of SQLite errors that mean the file itself is damaged.
+_DAMAGE = ("malformed", "not a database", "corrupt")
 
 
 def _dumps(value: Any) -> str:
@@ -92,16 +109,59 @@ def _probe(path: str) -> None:
     sqlite3.connect(path).close()
 
 
+def _copy(source: str, destination: Path, busy_timeout_ms: int) -> int:
+    """The backup itself, on a thread: copy ``source`` whole, quick-check the copy and count
+    its games. A half-written copy is removed, so a file at ``destination`` is a good one."""
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    src = sqlite3.connect(source, timeout=busy_timeout_ms / 1000)
+    try:
+        dst = sqlite3.connect(destination)
+        try:
+            src.backup(dst)
+            checked = [str(row[0]) for row in dst.execute("PRAGMA quick_check")]
+            if checked != ["ok"]:
+                raise sqlite3.DatabaseError(f"the copy does not check out: {checked[:3]}")
+            return int(dst.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        finally:
+            dst.close()
+    except BaseException:
+        destination.unlink(missing_ok=True)
+        raise
+    finally:
+        src.close()
+
+
+def _damaged(path: str, detail: str) -> DamagedDatabase:
+    return DamagedDatabase(
+        f"the database file {path!r} is damaged ({' '.join(detail.split())[:200]}); stop the "
+        "bot and restore "
+        "a backup of it (README, Backups)"
+    )
+
+
 class SqliteStore:
     """The ``Store`` on one SQLite database file (or ``:memory:`` for tests).
 
     ``path`` is a filesystem path, not a URL; ``bot.store.open_store`` parses URLs.
+    ``rebuild`` turns a record and its log into the snapshot it should hold
+    (``bot.store.recovery.replay_snapshot``); without it an unreadable snapshot marks its game
+    as needing attention.
     """
 
-    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 5000) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = 5000,
+        readers: int = READERS,
+        rebuild: Rebuild | None = None,
+    ) -> None:
         self.path = str(path)
         self.busy_timeout_ms = busy_timeout_ms
+        self.readers = readers
+        self.rebuild = rebuild
         self._conn: aiosqlite.Connection | None = None
+        self._pool: ReaderPool | None = None
         self._lock = asyncio.Lock()
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -131,16 +191,26 @@ class SqliteStore:
                 if mode != "wal":
                     raise StoreError(f"cannot enable WAL mode on {self.path!r} (got {mode!r})")
             await conn.execute("PRAGMA synchronous = NORMAL")
+            await self._check_integrity(conn)
             await migrate(conn)
             # migrate() writes nothing to an up-to-date file, so take the write lock once to
             # find a read-only file now rather than at the first move.
             await conn.execute("BEGIN IMMEDIATE")
             await conn.execute("COMMIT")
+            if self.path != MEMORY and self.readers > 0:
+                pool = ReaderPool(self.path, self.readers, self.busy_timeout_ms)
+                await pool.open()
+                self._pool = pool
         except StoreError as exc:
             await self._discard(conn)
             if self.path in str(exc):
                 raise
             raise StoreError(f"cannot use database {self.path!r}: {exc}") from exc
+        except sqlite3.DatabaseError as exc:
+            await self._discard(conn)
+            if any(word in str(exc).lower() for word in _DAMAGE):
+                raise _damaged(self.path, str(exc)) from exc
+            raise StoreError(f"cannot open database {self.path!r}: {exc}") from exc
         except (OSError, sqlite3.Error) as exc:
             await self._discard(conn)
             raise StoreError(f"cannot open database {self.path!r}: {exc}") from exc
@@ -148,6 +218,14 @@ class SqliteStore:
             await self._discard(conn)
             raise
         self._conn = conn
+
+    async def _check_integrity(self, conn: aiosqlite.Connection) -> None:
+        """``PRAGMA quick_check`` (the structure of every page, without the slow index
+        cross-check): a damaged file is refused now, with what to do, instead of failing one
+        game at a time later."""
+        rows = [str(row[0]) for row in await conn.execute_fetchall("PRAGMA quick_check")]
+        if rows != ["ok"]:
+            raise _damaged(self.path, "; ".join(rows[:3]))
 
     @staticmethod
     async def _discard(conn: aiosqlite.Connection | None) -> None:
@@ -158,7 +236,10 @@ class SqliteStore:
             await conn.close()
 
     async def close(self) -> None:
-        """Close the connection; safe to call twice. Waits for a running operation to end."""
+        """Close the connections; safe to call twice. Waits for running operations to end."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
         async with self._lock:
             conn, self._conn = self._conn, None
             if conn is not None:
@@ -173,13 +254,18 @@ class SqliteStore:
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Hold the lock for a read, translating SQLite errors (callers must not see sqlite3)."""
-        async with self._lock:
-            conn = self._connection()
-            try:
-                yield conn
-            except sqlite3.Error as exc:
-                raise StoreError(f"database {self.path!r}: {exc}") from exc
+        """A connection for one consistent read, from the pool (no lock: readers never wait
+        for the writer), translating SQLite errors (callers must not see sqlite3)."""
+        self._connection()  # a closed store says so, whichever connection would serve
+        try:
+            if self._pool is not None:
+                async with self._pool.connection() as conn:
+                    yield conn
+            else:
+                async with self._lock:
+                    yield self._connection()
+        except sqlite3.Error as exc:
+            raise StoreError(f"database {self.path!r}: {exc}") from exc
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -226,32 +312,18 @@ class SqliteStore:
         )
 
     @staticmethod
-    async def _records(conn: aiosqlite.Connection, rows: Iterable[sqlite3.Row]) -> list[GameRecord]:
-        """Build records from ``games`` rows, fetching all their seats in one query."""
-        records = [
-            GameRecord(
-                id=r[0],
-                game=r[1],
-                guild=r[2],
-                channel=r[3],
-                thread=r[4],
-                host=r[5],
-                status=r[6],
-                seed=r[7],
-                options=json.loads(r[8]),
-                state=None if r[9] is None else json.loads(r[9]),
-                version=r[10],
-                created_at=r[11],
-                updated_at=r[12],
-                journal=json.loads(r[13]),
-                remind_at=r[14],
-                deadline=r[15],
-            )
-            for r in rows
-        ]
-        if not records:
-            return records
-        by_id = {record.id: record for record in records}
+    async def _decode(
+        conn: aiosqlite.Connection, rows: Iterable[sqlite3.Row]
+    ) -> list[GameRecord | Fault]:
+        """Decode ``games`` rows one by one (a bad row is a Fault, its neighbours unharmed),
+        fetching the seats of every readable one in one query."""
+        decoded = [decode(row) for row in rows]
+        by_id = {item.id: item for item in decoded if isinstance(item, GameRecord)}
+        by_id.update(
+            {item.id: item.record for item in decoded if isinstance(item, Fault) and item.record}
+        )
+        if not by_id:
+            return decoded
         marks = ",".join("?" * len(by_id))
         seat_rows = await conn.execute_fetchall(
             f"SELECT game_id, user, ai, name FROM seats WHERE game_id IN ({marks}) "
@@ -259,8 +331,53 @@ class SqliteStore:
             tuple(by_id),
         )
         for game_id, user, ai, name in seat_rows:
-            by_id[game_id].seats.append(Seat(user=user, ai=bool(ai), name=name))
+            by_id[game_id].seats.append(Seat(user=str(user), ai=bool(ai), name=str(name)))
+        return decoded
+
+    async def _records(self, sql: str, params: Sequence[Any]) -> list[GameRecord]:
+        """The records of the games ``sql`` selects (``_GAME_COLUMNS``), faults contained:
+        a game whose snapshot is unreadable is rebuilt, any other bad row is marked as
+        needing attention and left out."""
+        async with self._read() as conn:
+            decoded = await self._decode(conn, await conn.execute_fetchall(sql, params))
+        records = []
+        for item in decoded:
+            if isinstance(item, Fault):
+                item = await self._recover(item)
+            if item is not None:
+                records.append(item)
         return records
+
+    async def _recover(self, fault: Fault) -> GameRecord | None:
+        """Rebuild a fault's snapshot from its seed and log and store it (same version: the
+        game did not move), or mark the game as needing attention and return ``None``."""
+        reason = fault.reason
+        if fault.record is not None and self.rebuild is not None:
+            record = fault.record
+            try:
+                record.state = self.rebuild(record, await self.actions(record.id))
+            except Exception as exc:  # a containment boundary: any failure marks one game
+                reason = f"{reason}, and it cannot be rebuilt: {exc}"
+            else:
+                log.warning("game %s: %s; rebuilt it from the seed and the log", record.id, reason)
+                state = None if record.state is None else _dumps(record.state)
+                await self._note(
+                    "UPDATE games SET state = ? WHERE id = ? AND version = ?",
+                    (state, record.id, record.version),
+                )
+                return record
+        log.error("game %s needs attention: %s", fault.id, reason)
+        await self._note("UPDATE games SET attention = ? WHERE id = ?", (reason, fault.id))
+        return None
+
+    async def _note(self, sql: str, params: Sequence[Any]) -> None:
+        """A repair written on the way through a read: if it cannot be written now (a busy or
+        read-only file), the read still answers and the next read tries again."""
+        try:
+            async with self._write() as conn:
+                await conn.execute(sql, params)
+        except StoreError:
+            log.exception("could not write a repair (%s)", sql.split(" WHERE")[0])
 
     # -- games -------------------------------------------------------------------------------
 
@@ -305,11 +422,9 @@ class SqliteStore:
         record.created_at, record.updated_at = created, updated
 
     async def get_game(self, game_id: str) -> GameRecord | None:
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            )
-            records = await self._records(conn, rows)
+        records = await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ? AND attention IS NULL", (game_id,)
+        )
         return records[0] if records else None
 
     async def games_in_channel(
@@ -320,14 +435,24 @@ class SqliteStore:
         if not statuses:
             return []
         marks = ",".join("?" * len(statuses))
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games "
+            f"WHERE guild = ? AND channel = ? AND status IN ({marks}) AND attention IS NULL "
+            "ORDER BY created_at, rowid",
+            (guild, channel, *statuses),
+        )
+
+    async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
+        """The games of one channel that could not be loaded, and why, oldest first: only
+        plain text columns are read, so a damaged snapshot cannot hide its own game."""
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games "
-                f"WHERE guild = ? AND channel = ? AND status IN ({marks}) "
+                "SELECT id, game, host, attention FROM games "
+                "WHERE guild = ? AND channel = ? AND attention IS NOT NULL "
                 "ORDER BY created_at, rowid",
-                (guild, channel, *statuses),
+                (guild, channel),
             )
-            return await self._records(conn, rows)
+        return [Attention(str(i), str(g), str(h), str(why)) for i, g, h, why in rows]
 
     async def save_lobby(self, record: GameRecord, expected_version: int) -> None:
         """Compare-and-swap the lobby facts (status, seats, options, seed, thread, state,
@@ -397,14 +522,12 @@ class SqliteStore:
 
     async def due_games(self, now: float) -> list[GameRecord]:
         """Active games whose reminder or deadline has come, soonest first."""
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? "
-                "AND (remind_at <= ? OR deadline <= ?) "
-                "ORDER BY MIN(COALESCE(remind_at, deadline), COALESCE(deadline, remind_at))",
-                (ACTIVE, now, now),
-            )
-            return await self._records(conn, rows)
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? "
+            "AND (remind_at <= ? OR deadline <= ?) AND attention IS NULL "
+            "ORDER BY MIN(COALESCE(remind_at, deadline), COALESCE(deadline, remind_at))",
+            (ACTIVE, now, now),
+        )
 
     async def actions(self, game_id: str) -> list[LoggedAction]:
         async with self._read() as conn:
@@ -412,10 +535,30 @@ class SqliteStore:
                 "SELECT seq, player, action, at FROM actions WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             )
-        return [
-            LoggedAction(seq=seq, player=player, action=json.loads(action), at=at)
-            for seq, player, action, at in rows
-        ]
+        logged = []
+        for seq, player, action, at in rows:
+            try:
+                logged.append(
+                    LoggedAction(seq=seq, player=player, action=json.loads(action), at=at)
+                )
+            except (TypeError, ValueError) as exc:
+                raise StoreError(f"game {game_id}: action {seq} of its log is unreadable") from exc
+        return logged
+
+    async def backup(self, target: str | Path) -> int:
+        """Copy the database into the new file ``target`` with SQLite's online backup API
+        (one step, from one read snapshot), so moves go on meanwhile, in this process or
+        another; returns the number of games in the checked copy."""
+        self._connection()
+        if self.path == MEMORY:
+            raise StoreError("an in-memory database has no file to back up")
+        destination = Path(target)
+        if destination.exists():
+            raise StoreError(f"{str(destination)!r} exists already; back up to a new file")
+        try:
+            return await asyncio.to_thread(_copy, self.path, destination, self.busy_timeout_ms)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot back up to {str(destination)!r}: {exc}") from exc
 
     # -- messages ----------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """ArtSee component data: a RECONSTRUCTION, kept in one module so the printed data can replace it.
 
-Source: ../shared/rulebooks/artsee.txt ("Components", "Setup", "End of the Game") and the
-component notes, Part A (../shared/rulebooks/artsee-and-street-art.components.md). The card list
+Source: the ArtSee rulebook ("Components", "Setup", "End of the Game") and the
+component notes, Part A (for players: docs/rules/artsee.md). The card list
 (A3.4), the token values (A1) and the category bonus (A2) are the notes' RECONSTRUCTION, not the
 published components; the counts and the token requirements are FACT. The engine reads only the
 names defined here, so swapping in the real data touches no rule.

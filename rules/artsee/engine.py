@@ -1,7 +1,7 @@
 """The ArtSee rules engine: galleries, visitors, prestige, masterpieces and the end.
 
-Source of truth: the rulebook (../shared/rulebooks/artsee.txt); where it is silent, the rulings
-A5 of ../shared/rulebooks/artsee-and-street-art.components.md; data in ``rules.artsee.data``.
+Source of truth: the rulebook (retold in docs/rules/artsee.md); where it is silent, the rulings
+A5 of its component notes (listed there too); data in ``rules.artsee.data``.
 
 A turn is a sequence of small decisions, each with a short ``legal()`` list:
 

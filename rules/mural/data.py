@@ -1,7 +1,7 @@
 """Street Art: Mural component data: a RECONSTRUCTION (dataset ``streetart_reconstruction_v1``).
 
 The printed components are not public. Everything here comes from Part C of
-../shared/rulebooks/street-art-mural.en.md, the notes' own design, consistent with the
+the rulebook's English notes, the notes' own design, consistent with the
 Portuguese rulebook (street-art-mural.pt.txt). Real component data can replace this module
 without touching the rules code: the engine reads every count, layout and card from here.
 """

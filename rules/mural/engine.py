@@ -1,6 +1,6 @@
 """The Street Art: Mural rules engine: setup, a turn as small decisions, rounds, the end.
 
-Source of truth: the Portuguese rulebook (../shared/rulebooks/street-art-mural.pt.txt); its
+Source of truth: the Portuguese rulebook (retold in docs/rules/street-art-mural.md); its
 translation, the ambiguity readings and the data are Parts B and C of street-art-mural.en.md.
 The state is a plain JSON-able dict (``dump`` is a deep copy), so ``load(dump(s)) == s``.
 Shapes of actions, views and events: docs/mural-contract.md.

@@ -1,6 +1,6 @@
 """Street Art component data, from the rulebook's "Components" section
-(../shared/rulebooks/street-art.txt) and the component notes B1-B3
-(../shared/rulebooks/artsee-and-street-art.components.md).
+(retold in docs/rules/street-art.md) and the component notes B1-B3
+(their readings are listed there too).
 
 Everything countable about the game lives here, so the engine holds rules only.
 """

@@ -1,7 +1,7 @@
 """The Street Art rules engine: state, legal actions, effects and scoring.
 
-Source of truth: the rulebook (../shared/rulebooks/street-art.txt); where it is silent, the
-rulings B4 of ../shared/rulebooks/artsee-and-street-art.components.md. Shapes of actions, views
+Source of truth: the rulebook (retold in docs/rules/street-art.md); where it is silent, the
+rulings B4 of its component notes (listed there too). Shapes of actions, views
 and events: docs/street-art-contract.md.
 
 Readings beyond B4 (each also stated where it is implemented):

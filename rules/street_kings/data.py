@@ -1,7 +1,7 @@
 """Street Kings component data: a RECONSTRUCTION, not the published cards.
 
 The printed card data (cars, upgrades, crew, NOZ, locations), the track distances and the trophy
-supply are not public. This module is section 4 of ../shared/rulebooks/street-kings.components.md
+supply are not public. This module is section 4 of the rulebook's component notes
 ("RECONSTRUCTION (not the published data)"), which keeps every number the rulebook states: two D
 cars each, a start at 2 (= 2000), the 3000+1000+1000+1000+0 = 6000 car-show example, the example
 locations 1000/2000/3000/4000 and 2000/3000/4000/5000 with a red Braking icon, a shop of players

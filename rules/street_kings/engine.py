@@ -1,9 +1,9 @@
 """The Street Kings game object: the protocol (start, to_move, legal, play, view, outcome, dump,
 load) over the table in ``table.py``.
 
-Source of truth: ../shared/rulebooks/street-kings.txt; where it is silent, the readings of §3 of
-street-kings.components.md (cited "§3.n"). Readings of our own, each also stated where it is
-implemented:
+Source of truth: the rulebook (retold in docs/rules/street-kings.md); where it is silent, the
+readings of §3 of its component notes (cited "§3.n"). Readings of our own, each also stated
+where it is implemented:
 
 - A class choice with one possible answer (round 1: only D cars) is made without asking; so is a
   race car when only one car is eligible, and a turn whose only possible move is Pass.

@@ -3,8 +3,8 @@
 The state is a plain JSON-able dict (so ``dump``/``load`` are copies and ``load(dump(s)) == s``);
 ``Table`` deep-copies it, applies one decision and everything that follows from it (the rest of
 the action phase that needs nobody, a whole race up to a NOZ question, the clean-up and the next
-round), and records structured events. Rulebook: ../shared/rulebooks/street-kings.txt; readings:
-§3 of ../shared/rulebooks/street-kings.components.md (cited as "§3.n").
+round), and records structured events. Rulebook: docs/rules/street-kings.md; readings:
+§3 of the component notes (cited as "§3.n").
 """
 
 from __future__ import annotations

@@ -97,3 +97,73 @@ async def test_the_demo_writes_a_turns_extra_pictures_beside_its_board(
     assert extras and all(p.read_bytes() == b"it rained" for p in extras)
     assert all(p.with_name(p.name.replace("-rain.txt", ".png")) in result.boards for p in extras)
     assert f"-- {extras[0].name}" in result.log_path.read_text(encoding="utf-8")
+
+
+def one_line(done: subprocess.CompletedProcess[str]) -> str:
+    """A newcomer's mistake ends in one line on stderr, not a traceback."""
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "allowed"),
+    [
+        (("demo", "--players", "6"), {}, "from 3 to 5"),
+        (("demo", "--players", "0"), {}, "from 3 to 5"),
+        (("demo", "--game", "street-kings", "--players", "5"), {}, "from 2 to 4"),
+        (("demo",), {"LOG_LEVEL": "verbose"}, "DEBUG, INFO, WARNING, ERROR"),
+        (("demo",), {"REMIND_HOURS": "soon"}, "number"),
+        (("demo",), {"TURN_TIMEOUT_HOURS": "-1"}, "0 (off)"),
+    ],
+)
+def test_a_newcomers_mistake_is_one_line_saying_what_is_allowed(
+    tmp_path: Path, args: tuple[str, ...], env: dict[str, str], allowed: str
+) -> None:
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.db'}", "DEMO_DIR": str(tmp_path), **env}
+    assert allowed in one_line(run_cli(*args, cwd=tmp_path, **env))
+
+
+def test_help_describes_every_command_and_flag(tmp_path: Path) -> None:
+    top = run_cli("--help", cwd=tmp_path).stdout
+    for command in ("run", "sync", "demo", "backup"):
+        assert f"    {command} " in top
+    for command, flags in (
+        ("demo", ("--game", "--players", "--seed", "--options")),
+        ("sync", ("--guild",)),
+        ("backup", ("PATH",)),
+    ):
+        text = run_cli(command, "--help", cwd=tmp_path).stdout
+        for flag in flags:
+            (line,) = [line for line in text.splitlines() if line.strip().startswith(flag)]
+            described = line.strip().removeprefix(flag).strip(" {}")
+            assert described, f"{command} {flag} has no description"
+
+
+def test_a_log_level_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    assert Settings.load(tmp_path / ".env").log_level == "DEBUG"
+
+
+def test_backup_copies_the_database_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.db'}", "DEMO_DIR": str(tmp_path / "o")}
+    assert run_cli("demo", "--players", "3", cwd=tmp_path, **env).returncode == 0
+    copy = tmp_path / "backup.db"
+    done = run_cli("backup", str(copy), cwd=tmp_path, **env)
+    assert done.returncode == 0, done.stderr
+    assert "Backed up 1 games" in done.stdout and copy.stat().st_size > 0
+    assert "exists already" in one_line(run_cli("backup", str(copy), cwd=tmp_path, **env))
+    missing = {**env, "DATABASE_URL": f"sqlite:///{tmp_path / 'none.db'}"}
+    assert "no database" in one_line(
+        run_cli("backup", str(tmp_path / "b2.db"), cwd=tmp_path, **missing)
+    )
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_a_damaged_database_stops_the_bot_naming_it_and_saying_to_restore(tmp_path: Path) -> None:
+    bad = tmp_path / "games.db"
+    bad.write_bytes(b"not a database at all " * 300)
+    done = run_cli("run", cwd=tmp_path, DISCORD_TOKEN="x", DATABASE_URL=f"sqlite:///{bad}")
+    line = one_line(done)
+    assert str(bad) in line and "restore a backup" in line and "writable" not in line

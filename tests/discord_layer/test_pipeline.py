@@ -224,8 +224,9 @@ def board_id(board: SeenMessage) -> str:
 async def test_text_a_player_types_pings_nobody(harness_factory, tmp_path: Path) -> None:
     h = await table(harness_factory, tmp_path)
     await open_lobby(h, ANA, BO)
-    changed = await h.slash(ANA, "game settings", options={"options": f"two_players=<@{DEE.id}>"})
-    assert f"<@{DEE.id}>" in changed.public_text() and changed.public_messages[0].mentions == []
+    refused = await h.slash(ANA, "game settings", options={"options": f"two_players=<@{DEE.id}>"})
+    assert refused.message.ephemeral and refused.public_messages == []  # not a yes or no
+    await h.slash(ANA, "game new", game="street-art", options={"options": f"<@{DEE.id}>=1"})
     await h.slash(CY, "game join")
     board = board_of(await h.slash(ANA, "game start", allow_errors=True))
     pinged = {user for m in h.channel_messages() for user in m.mentions}

@@ -1,0 +1,91 @@
+"""One ``games`` row into a ``GameRecord``, or a ``Fault`` saying what in it cannot be read.
+
+Each row is decoded on its own, so one damaged game never stops its neighbours from loading: a
+channel's listing skips the damaged row instead of failing whole. A fault whose only damage is
+the state snapshot keeps the rest of the record, because a game is a function of its seed and
+log and the snapshot can be rebuilt from them (``bot.store.recovery``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord
+
+STATUSES = (LOBBY, ACTIVE, FINISHED, ABANDONED)
+
+#: The columns ``decode`` reads, in order.
+COLUMNS = (
+    "id, game, guild, channel, thread, host, status, seed, options, state, version, "
+    "created_at, updated_at, journal, remind_at, deadline"
+)
+
+
+@dataclass
+class Fault:
+    """A row that does not decode. ``record`` is set when only its snapshot is unreadable."""
+
+    id: str
+    reason: str
+    record: GameRecord | None = None
+
+
+class _Unreadable(Exception):
+    """A column that does not hold what the schema promises."""
+
+
+def _json(text: Any, kind: type, column: str, *, nullable: bool = False) -> Any:
+    if text is None and nullable:
+        return None
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise _Unreadable(f"its {column} is not readable JSON") from exc
+    if not isinstance(value, kind):
+        raise _Unreadable(f"its {column} is not a JSON {kind.__name__}")
+    return value
+
+
+def _number(value: Any, column: str, *, nullable: bool = True) -> Any:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Unreadable(f"its {column} is not a number")
+    return value
+
+
+def decode(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord | Fault:
+    """The record of one row (seats still empty: they come from their own table)."""
+    game_id = str(row[0])
+    try:
+        if not isinstance(row[10], int) or isinstance(row[10], bool):
+            raise _Unreadable("its version is not a whole number")
+        if row[6] not in STATUSES:
+            raise _Unreadable(f"its status {str(row[6])[:20]!r} is unknown")
+        record = GameRecord(
+            id=game_id,
+            game=str(row[1]),
+            guild=str(row[2]),
+            channel=str(row[3]),
+            thread=row[4],
+            host=str(row[5]),
+            status=row[6],
+            seed=str(row[7]),
+            options=_json(row[8], dict, "options"),
+            version=row[10],
+            created_at=_number(row[11], "created_at", nullable=False),
+            updated_at=_number(row[12], "updated_at", nullable=False),
+            journal=_json(row[13], list, "journal"),
+            remind_at=_number(row[14], "remind_at"),
+            deadline=_number(row[15], "deadline"),
+        )
+    except _Unreadable as exc:
+        return Fault(game_id, str(exc))
+    try:
+        record.state = _json(row[9], dict, "state snapshot", nullable=True)
+    except _Unreadable as exc:
+        return Fault(game_id, str(exc), record)
+    return record

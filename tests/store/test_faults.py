@@ -1,0 +1,190 @@
+"""Faults stay in their game: a damaged row, snapshot or log costs that game alone, and a damaged
+file is refused at start-up with what to do."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.errors import ServiceError
+from bot.service import GameService
+from bot.store import DamagedDatabase, SqliteStore, StoreError, open_store
+from tests.store.games import GUILD, play, started
+
+CHANNEL = "chan"
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+async def service(path: Path) -> AsyncIterator[GameService]:
+    store = open_store(f"sqlite:///{path}")
+    await store.open()
+    yield GameService(store, seed_factory=lambda: "faults", remind_after=60, timeout_after=120)
+    await store.close()
+
+
+def damage(path: Path, game_id: str, sql: str, *params: object) -> None:
+    """Change one row behind the store's back, as a disk fault or a bad hand edit would."""
+    with sqlite3.connect(path) as raw:
+        raw.execute("DROP TRIGGER IF EXISTS actions_append_only")
+        raw.execute(sql, (*params, game_id))
+
+
+async def three_games(service: GameService) -> list:
+    """Three running games in one channel, a few moves into each."""
+    games = []
+    for i in range(3):
+        players = tuple(f"{i}0{seat}" for seat in range(3))
+        record = await started(service, CHANNEL, players=players)
+        games.append(await play(service, record, 4, seed=str(i)))
+    return games
+
+
+async def test_an_unreadable_snapshot_is_rebuilt_from_the_seed_and_the_log(
+    service: GameService, path: Path
+) -> None:
+    games = await three_games(service)
+    damage(path, games[1].id, "UPDATE games SET state = '{\"broken' WHERE id = ?")
+    listed = await service.store.games_in_channel(GUILD, CHANNEL)
+    assert [r.id for r in listed] == [r.id for r in games]
+    assert listed[1].state == games[1].state and listed[1].version == games[1].version
+    assert await service.store.needing_attention(GUILD, CHANNEL) == []
+    with sqlite3.connect(path) as raw:  # the rebuilt snapshot was written back
+        (stored,) = raw.execute("SELECT state FROM games WHERE id = ?", (games[1].id,)).fetchone()
+    assert stored.startswith("{") and "broken" not in stored
+    moved = await play(service, listed[1], 2)  # and the game plays on
+    assert moved.version > games[1].version
+
+
+async def test_a_log_that_does_not_replay_marks_only_its_own_game(
+    service: GameService, path: Path
+) -> None:
+    games = await three_games(service)
+    damage(path, games[0].id, "UPDATE games SET state = 'not json' WHERE id = ?")
+    damage(
+        path, games[0].id, 'UPDATE actions SET action = \'{"type":"nonsense"}\' WHERE game_id = ?'
+    )
+    listed = await service.store.games_in_channel(GUILD, CHANNEL)
+    assert [r.id for r in listed] == [r.id for r in games[1:]]
+    (flagged,) = await service.store.needing_attention(GUILD, CHANNEL)
+    assert flagged.id == games[0].id and flagged.host == games[0].host
+    assert "snapshot" in flagged.reason and "log" in flagged.reason
+    assert await service.store.get_game(games[0].id) is None
+    due = [r.id for r in await service.store.due_games(float("inf"))]
+    assert sorted(due) == sorted(r.id for r in games[1:])  # the scheduler skips it too
+    await play(service, listed[0], 2)  # its neighbours keep working
+
+
+@pytest.mark.parametrize(
+    ("sql", "why"),
+    [
+        ("UPDATE games SET options = '{oops' WHERE id = ?", "options"),
+        ("UPDATE games SET journal = '42' WHERE id = ?", "journal"),
+        ("UPDATE games SET version = 'seven' WHERE id = ?", "version"),
+        ("UPDATE games SET status = 'paused' WHERE id = ?", "status"),
+    ],
+)
+async def test_any_other_bad_column_marks_its_game_and_spares_the_rest(
+    service: GameService, path: Path, sql: str, why: str
+) -> None:
+    games = await three_games(service)
+    damage(path, games[2].id, sql)
+    assert await service.store.get_game(games[2].id) is None
+    assert [r.id for r in await service.store.games_in_channel(GUILD, CHANNEL)] == [
+        r.id for r in games[:2]
+    ]
+    (flagged,) = await service.store.needing_attention(GUILD, CHANNEL)
+    assert flagged.id == games[2].id and why in flagged.reason
+
+
+async def test_without_a_rebuild_an_unreadable_snapshot_needs_attention(path: Path) -> None:
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        service = GameService(store, seed_factory=lambda: "faults")
+        record = await started(service, CHANNEL)
+        damage(path, record.id, "UPDATE games SET state = '[' WHERE id = ?")
+        assert await store.get_game(record.id) is None
+        assert [a.id for a in await store.needing_attention(GUILD, CHANNEL)] == [record.id]
+    finally:
+        await store.close()
+
+
+async def test_an_unknown_game_type_cannot_be_rebuilt_and_is_marked(
+    service: GameService, path: Path
+) -> None:
+    record = await started(service, CHANNEL)
+    damage(path, record.id, "UPDATE games SET game = 'chess', state = '' WHERE id = ?")
+    assert await service.store.games_in_channel(GUILD, CHANNEL) == []
+    (flagged,) = await service.store.needing_attention(GUILD, CHANNEL)
+    assert "chess" in flagged.reason
+
+
+# -- a damaged file --------------------------------------------------------------------------
+
+
+async def filled(path: Path) -> None:
+    store = SqliteStore(path)
+    await store.open()
+    service = GameService(store, seed_factory=lambda: "fill")
+    for i in range(40):
+        await started(service, f"c{i}", players=(f"{i}a", f"{i}b", f"{i}c"))
+    await store.close()
+
+
+async def test_a_damaged_file_is_refused_naming_it_and_saying_to_restore(path: Path) -> None:
+    await filled(path)
+    size = path.stat().st_size
+    with path.open("r+b") as raw:  # scribble over pages in the middle of the file
+        raw.seek(size // 2)
+        raw.write(b"\xff" * 8192)
+    with pytest.raises(DamagedDatabase) as info:
+        await SqliteStore(path).open()
+    assert str(path) in str(info.value) and "restore a backup" in str(info.value)
+
+
+async def test_a_file_that_is_no_database_is_refused_the_same_way(path: Path) -> None:
+    path.write_bytes(b"these are not the pages you are looking for" * 200)
+    with pytest.raises(StoreError) as info:
+        await SqliteStore(path).open()
+    assert str(path) in str(info.value) and "restore a backup" in str(info.value)
+
+
+async def test_a_game_type_this_bot_does_not_know_is_unavailable_not_an_error(
+    service: GameService, path: Path
+) -> None:
+    gone, kept = [
+        await started(service, CHANNEL, players=(f"{i}a", f"{i}b", f"{i}c")) for i in "12"
+    ]
+    damage(path, gone.id, "UPDATE games SET game = 'chess' WHERE id = ?")
+    listed = await service.channel_games(GUILD, CHANNEL)
+    assert [service.title(r) for r in listed] == ["unavailable (chess)", "Street Art"]
+    for ask in (service.engine, service.state, service.to_move):
+        with pytest.raises(ServiceError, match="unavailable"):
+            ask(listed[0])
+    with pytest.raises(ServiceError, match="unavailable"):
+        await service.move(GUILD, CHANNEL, gone.host, {"type": "play"}, ref=gone.id)
+    assert service.to_move(listed[1]) == service.to_move(kept)
+
+
+async def test_a_repair_that_cannot_be_written_still_answers_the_read(
+    service: GameService, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = await three_games(service)
+    damage(path, games[0].id, "UPDATE games SET state = '{' WHERE id = ?")
+    damage(path, games[1].id, "UPDATE games SET options = '{' WHERE id = ?")
+
+    def unwritable() -> None:
+        raise StoreError("the disk is full")
+
+    monkeypatch.setattr(service.store, "_write", unwritable)
+    listed = await service.store.games_in_channel(GUILD, CHANNEL)
+    assert [r.id for r in listed] == [games[0].id, games[2].id]
+    assert listed[0].state == games[0].state

@@ -12,8 +12,8 @@ implemented:
   in any decision of a player who owns a NOZ; changing it while being asked answers at once.
 - Shorter Game: the 5th gold must be won by racing, as the 7th is in the normal game, and the
   game ends after the race in which someone reaches 5 golds.
-- Custom Finish Line: the token goes on space 10 to 24; halfway between two letters counts as the
-  lower class.
+- Custom Finish Line: the token goes on any space of the track (1 to 24) whose closest letter is
+  a class the chooser may choose; halfway between two letters counts as the lower class.
 - Betting is not offered: see ``OPTIONS_LEFT_OUT``.
 - ``round_cap`` ends the game after that many rounds (``ended_by: "round_cap"``): a safety net.
 """
@@ -40,12 +40,12 @@ from rules.street_kings.table import (
     FORMAT_VERSION,
     GAME_ID,
     NOZ,
-    NOZ_POLICIES,
     OVER,
     SHOP_SELL,
     Table,
     classify_finish,
     new_state,
+    noz_policies,
 )
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -233,8 +233,8 @@ def _set_standing_policy(t: Table, player: str, action: Action) -> None:
     policy = action.get("policy")
     if t.options["no_noz"]:
         raise IllegalAction("This game is played without NOZ cards (the No NOZ variant).")
-    if policy not in NOZ_POLICIES:
-        raise IllegalAction("Choose a NOZ policy: ask, first chance or never.")
+    if policy not in noz_policies(t.options):
+        raise IllegalAction(refusal(t, player, action))
     if t.seat(player)["noz_policy"] == policy:
         raise IllegalAction(f"Your NOZ policy is already {policy}.")
     _set_policy(t, player, policy)

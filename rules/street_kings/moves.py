@@ -21,7 +21,6 @@ from rules.street_kings.table import (
     DEALER_BUY,
     DEALER_SELL,
     NOZ,
-    NOZ_POLICIES,
     PLACE,
     RACE_CAR,
     SHOP_BUY,
@@ -31,6 +30,7 @@ from rules.street_kings.table import (
     classify_finish,
     colour_on,
     half_up,
+    noz_policies,
 )
 
 if TYPE_CHECKING:
@@ -108,13 +108,13 @@ def turn_actions(t: Table, player: str) -> list[Action]:
 
 def policy_actions(t: Table, player: str) -> list[Action]:
     """The other NOZ policies, offered only to a player who owns a NOZ (it matters to no one
-    else)."""
+    else; ``play`` still takes a policy from anyone, as a standing order)."""
     seat = t.seat(player)
     if not any(upgrade_of(c).kind == "noz" for car in seat["cars"] for c in car["upgrades"]):
         return []
     return [
         {"type": "noz_policy", "policy": policy}
-        for policy in NOZ_POLICIES
+        for policy in noz_policies(t.options)
         if policy != seat["noz_policy"]
     ]
 

@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rules.street_kings.data import CARS, CLASSES, LANES, LOCATION_SPOTS, upgrade_of
+from rules.street_kings.data import (
+    CARS,
+    CLASSES,
+    CUSTOM_FINISH_SPACES,
+    LANES,
+    LOCATION_SPOTS,
+    upgrade_of,
+)
 from rules.street_kings.moves import (
     buyable_cars,
     can_choose_location,
@@ -94,7 +101,7 @@ def _finish_line(t: Table, player: str, action: Action) -> str | None:
     if not t.options["custom_finish_line"]:
         return "Choose the class of the race (D, C, B or A)."
     spaces = [a["space"] for a in class_actions(t, player)]
-    if not isinstance(space, int) or not 10 <= space <= 24:
+    if not isinstance(space, int) or space not in CUSTOM_FINISH_SPACES:
         return f"Put the finish line on a space from {spaces[0]} to {spaces[-1]}."
     cls = classify_finish(space)
     return f"A finish line on space {space} makes a {cls} race and you own no {cls} car."
@@ -253,6 +260,11 @@ def _noz(t: Table, player: str, action: Action) -> str | None:
 
 def _noz_policy(t: Table, player: str, action: Action) -> str | None:
     policy = action.get("policy")
+    if t.options["hidden_upgrades"] and policy == "ask":
+        return (
+            "With hidden upgrades a race never stops to ask about a NOZ (the stop would show "
+            "it): choose first chance or never."
+        )
     if policy not in NOZ_POLICIES:
         return "Choose a NOZ policy: ask, first chance or never."
     if policy == t.seat(player)["noz_policy"]:

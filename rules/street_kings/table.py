@@ -45,10 +45,28 @@ DEALER_SELL = "dealer-sell"  # a dealership visit: sell a car, or not
 DEALER_BUY = "dealer-buy"  # ... then buy one car, or nothing
 PLACE = "place-location"  # after drawing a location card, place one face down
 RACE_CAR = "race-car"  # a racer with several eligible cars chooses one
-NOZ = "noz"  # a racer whose policy is "ask" decides whether to fire a NOZ
+NOZ = "noz"  # a racer whose policy is "ask" decides whether to fire a NOZ (never hidden upgrades)
 OVER = "over"
 
 NOZ_POLICIES = ("ask", "first chance", "never")
+
+
+def noz_policies(options: dict[str, Any]) -> tuple[str, ...]:
+    """The NOZ policies a game offers, the first being every seat's starting one.
+
+    Hidden Upgrades ("Upgrades are hidden under the cars") drops ``ask``: a race that stopped
+    only for a racer holding a NOZ would show the hidden card to everyone, and stopping every
+    racer after every move would make an asynchronous race wait on each racer for nothing. So
+    the race never pauses for a NOZ and a standing policy (``first chance`` or ``never``, which
+    any player may set at any time, NOZ or not) answers. This is fair because within one race
+    firing earlier never leaves a pawn behind where firing later would have put it (positions
+    only grow), so the choice that matters, whether to spend the NOZ in this race, is exactly
+    what the policy says; every player plays under the same rule."""
+    if options["hidden_upgrades"]:
+        return tuple(policy for policy in NOZ_POLICIES if policy != "ask")
+    return NOZ_POLICIES
+
+
 ELITE_CYCLE = ("D", "C", "B", "A")
 
 
@@ -673,8 +691,9 @@ class Table:
 
     def offer_noz(self, player: str) -> bool:
         """ "After you move your car, you may choose to use & discard a NOZ card attached to it to
-        move an extra 3 spaces" (§3.16). The racer's standing policy answers unless it is "ask";
-        True when the race must wait for the racer's answer."""
+        move an extra 3 spaces" (§3.16). The racer's standing policy answers unless it is "ask"
+        (never with Hidden Upgrades: ``noz_policies``); True when the race must wait for the
+        racer's answer."""
         race = self.s["race"]
         if player in race["finished"] or self.noz_card(player) is None:
             return False
@@ -847,7 +866,7 @@ def new_state(players: list[str], seed: str, options: dict[str, Any]) -> dict[st
                 "trophies": dict.fromkeys(TROPHIES, 0),
                 "lane": None,
                 "passed": False,
-                "noz_policy": "ask",
+                "noz_policy": noz_policies(options)[0],
             }
             for _ in players
         ],

@@ -4,6 +4,7 @@ game protocol" and "Small decisions"), written once."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rules import Game
@@ -24,3 +25,23 @@ def assert_turn_structure(game: Game, state: Any, players: list[str]) -> dict[st
         assert len({json.dumps(a, sort_keys=True) for a in actions}) == len(actions)
         legal[player] = actions
     return legal
+
+
+def assert_hidden_decides_nothing(
+    game: Game, state: Any, players: list[str], redeal: Callable[[Any, str | None], Any]
+) -> None:
+    """Issue 9's no-leak property: ``redeal(state, viewer)`` deals anew everything ``viewer``
+    (``None``: the public) cannot see. Who is to move, the public view (and in it the phase)
+    stay the same for the public's re-deal; each player's view and legal moves stay the same
+    for that player's. A difference is a secret that the table shows."""
+    movers = game.to_move(state)
+    public = redeal(state, None)
+    assert game.to_move(public) == movers, "whose turn it is depends on a secret"
+    assert game.view(public, None) == game.view(state, None), "the public view shows a secret"
+    for player in players:
+        mine = redeal(state, player)
+        assert game.to_move(mine) == movers, f"whose turn it is depends on a secret of {player}"
+        assert game.view(mine, player) == game.view(state, player), f"{player} sees a secret"
+        assert game.legal(mine, player) == game.legal(state, player), (
+            f"{player}'s moves depend on what {player} cannot see"
+        )

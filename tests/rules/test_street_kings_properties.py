@@ -2,9 +2,10 @@
 
 Every game ends far below the round cap, never crashes, keeps every card in exactly one place
 and every credit count non-negative, replays identically from its action log, is never mutated
-by ``play``, accepts exactly its legal actions, and shows nobody a location card in another
-hand, a face-down location card they did not place, a deck's order, or (Hidden Upgrades)
-another player's upgrades.
+by ``play``, accepts exactly its legal actions, and at every decision, mid-race included, lets
+nothing hidden decide whose turn it is, what the public or a player sees, or what a player may
+do: a location card in another hand, a face-down location card one did not place, a deck's
+order, or (Hidden Upgrades) another player's upgrades (issue 9).
 """
 
 from __future__ import annotations
@@ -20,16 +21,16 @@ from hypothesis import strategies as st
 
 from rules import IllegalAction
 from rules.street_kings import STREET_KINGS as GAME
-from rules.street_kings.data import CARS, LOCATIONS, upgrade_deck
+from rules.street_kings.data import CARS, LOCATIONS, upgrade_deck, upgrade_of
 from rules.street_kings.moves import accepted
 from rules.street_kings.table import Table
-from tests.rules.protocol_checks import assert_turn_structure
+from tests.rules.protocol_checks import assert_hidden_decides_nothing, assert_turn_structure
 
 CHECKED = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FAST = settings(max_examples=120, deadline=None)
 #: Random games here take at most about 25 rounds; the cap (a safety net) is 100.
 WELL_BELOW_THE_CAP = 50
-#: Views and round trips are checked at every 4th decision (and the whole log is replayed).
+#: Round trips are checked at every 4th decision (and the whole log is replayed).
 EXPENSIVE_EVERY = 4
 VARIANTS = (
     "custom_finish_line",
@@ -90,19 +91,22 @@ def assert_conserved(state) -> None:
     assert locations == Counter(list(LOCATIONS)), "every location card in exactly one place"
 
 
-def scrambled(state, viewer: str | None):
-    """The same table with everything ``viewer`` cannot see dealt anew: other hands, face-down
-    location cards they did not place, the order of every deck, and (Hidden Upgrades) the
-    upgrades on other players' cars."""
+def redealt(state, viewer: str | None):
+    """The same table with everything ``viewer`` (``None``: the public) cannot see dealt anew:
+    the other hands, face-down location cards they did not place, the order of every deck, the
+    seed of the shuffles to come, and (Hidden Upgrades) the upgrades on other players' cars,
+    dealt from those and the upgrade deck so that every car keeps its count of upgrades and one
+    upgrade per colour. The result is a table the rules could have reached."""
     state = copy.deepcopy(state)
-    rng = random.Random(repr(viewer))
-    hidden = list(state["location_deck"])
+    rng = random.Random(repr(viewer) + state["seed"])
+    state["seed"] = f"re-dealt {rng.random()}"
     others = [i for i, p in enumerate(state["players"]) if p != viewer]
     secret_spots = [
         spot
         for spot in state["spots"]
         if spot["card"] and not spot["revealed"] and spot["by"] != viewer
     ]
+    hidden = list(state["location_deck"])
     for i in others:
         hidden.extend(state["seats"][i]["hand"])
     hidden.extend(spot["card"] for spot in secret_spots)
@@ -113,22 +117,50 @@ def scrambled(state, viewer: str | None):
     for spot in secret_spots:
         spot["card"] = hidden.pop()
     state["location_deck"] = hidden
-    rng.shuffle(state["upgrade_deck"])
     for cls in "DCBA":
         rng.shuffle(state["car_decks"][cls])
-    if state["options"]["hidden_upgrades"]:
-        for i in others:
-            for car in state["seats"][i]["cars"]:
-                car["upgrades"] = [f"x{rng.random()}" for _ in car["upgrades"]]
+    cars = [car for i in others for car in state["seats"][i]["cars"]]
+    if not state["options"]["hidden_upgrades"]:
+        cars = []
+    state["upgrade_deck"] = redeal_upgrades(state["upgrade_deck"], cars, rng)
     return state
 
 
-def assert_views_keep_secrets(state) -> None:
+def redeal_upgrades(deck: list[str], cars: list[dict[str, Any]], rng: random.Random) -> list[str]:
+    """Deal ``cars`` their upgrades anew from theirs and ``deck`` (no crew on a car, one colour
+    each); returns the new deck. A shuffle that cannot fill a car is drawn again (a few tries
+    always do: the old deal is one answer)."""
+    counts = [len(car["upgrades"]) for car in cars]
+    pool = [*deck, *(card for car in cars for card in car["upgrades"])]
+    for _ in range(20):
+        rng.shuffle(pool)
+        left, deals = list(pool), []
+        for count in counts:
+            deal: list[str] = []
+            for card in list(left):
+                info = upgrade_of(card)
+                fits = info.kind != "crew" and info.colour not in {
+                    upgrade_of(c).colour for c in deal
+                }
+                if len(deal) < count and fits:
+                    deal.append(card)
+                    left.remove(card)
+            deals.append(deal)
+        if [len(deal) for deal in deals] == counts:
+            for car, deal in zip(cars, deals, strict=True):
+                car["upgrades"] = deal
+            return left
+    raise AssertionError("no re-deal of the hidden upgrades found")
+
+
+def assert_secrets_kept(state) -> None:
+    """Views are JSON, only a seated viewer's holds a hand, and nothing hidden decides whose
+    turn it is, what anyone sees, or what a player may do."""
     for viewer in [None, *state["players"]]:
         view = GAME.view(state, viewer)
         assert json.loads(json.dumps(view)) == view
         assert ("hand" in view) == (viewer is not None)
-        assert GAME.view(scrambled(state, viewer), viewer) == view, "no secret in the view"
+    assert_hidden_decides_nothing(GAME, state, state["players"], redealt)
 
 
 def assert_one_mover_at_a_time(state) -> None:
@@ -161,9 +193,9 @@ def play_out(game: dict[str, Any], checks: bool):
         if checks:
             assert_conserved(state)
             assert_one_mover_at_a_time(state)
+            assert_secrets_kept(state)
         if checks and len(log) % EXPENSIVE_EVERY == 0:
             assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
-            assert_views_keep_secrets(state)
         movers = GAME.to_move(state)
         if not movers:
             return state, log

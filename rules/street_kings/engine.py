@@ -1,5 +1,6 @@
 """The Street Kings game object: the protocol (start, to_move, legal, play, view, outcome, dump,
-load) over the table in ``table.py``.
+load) over the table (``table.py``, its queries; ``rounds.py`` and ``race.py``, its course), and
+the move table ``APPLY`` that ``play`` dispatches a checked move through.
 
 Source of truth: ../shared/rulebooks/street-kings.txt; where it is silent, the readings of §3 of
 street-kings.components.md (cited "§3.n"). Readings of our own, each also stated where it is
@@ -21,6 +22,7 @@ implemented:
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from rules.protocol import (
@@ -35,6 +37,7 @@ from rules.protocol import (
 from rules.street_kings.data import FINISH_LINE
 from rules.street_kings.moves import accepted, legal, to_move
 from rules.street_kings.refusals import refusal
+from rules.street_kings.rounds import Round
 from rules.street_kings.scoring import outcome_of
 from rules.street_kings.table import (
     FORMAT_VERSION,
@@ -47,6 +50,7 @@ from rules.street_kings.table import (
     new_state,
     noz_policies,
 )
+from rules.street_kings.views import view_of
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "custom_finish_line": False,
@@ -110,7 +114,7 @@ class StreetKings:
             raise IllegalAction("Street Kings needs 2 to 4 players.")
         if len(set(players)) != len(players):
             raise IllegalAction("Each player may take only one seat.")
-        table = Table(new_state(players, str(seed), opts))
+        table = Round(new_state(players, str(seed), opts))
         table.setup()
         return table.s
 
@@ -126,8 +130,6 @@ class StreetKings:
         return outcome_of(state) if state["phase"] == OVER else None
 
     def view(self, state: State, player: str | None) -> View:
-        from rules.street_kings.views import view_of
-
         return view_of(_Reader(state), player, self.to_move(state), self.outcome(state))
 
     # -- moves -----------------------------------------------------------------------------------
@@ -139,7 +141,7 @@ class StreetKings:
             raise IllegalAction("The game is over.")
         if player not in state["players"]:
             raise IllegalAction("You are not playing in this game.")
-        table = Table(state)
+        table = Round(state)
         action = {key: value for key, value in action.items() if value is not None}
         if self.is_standing_order(action) and player not in to_move(table):
             _set_standing_policy(table, player, action)
@@ -148,7 +150,7 @@ class StreetKings:
             raise IllegalAction("It is not your turn.")
         if action not in accepted(table, player):
             raise IllegalAction(refusal(table, player, action))
-        _apply(table, player, action)
+        APPLY[action["type"]](table, player, action)
         return table.s, copy.deepcopy(table.events)
 
     def is_standing_order(self, action: Action) -> bool:
@@ -174,52 +176,88 @@ class _Reader(Table):
         self.events = []
 
 
-def _apply(t: Table, player: str, action: Action) -> None:
-    """Do a legal action (``play`` checked it against ``legal``)."""
-    kind = action["type"]
-    if kind == "class":
-        t.set_class(action["class"], FINISH_LINE[action["class"]], player)
-    elif kind == "finish_line":
-        t.set_class(classify_finish(action["space"]), action["space"], player)
-    elif kind == "shop":
-        t.open_shop(player)
-    elif kind == "dealer":
-        t.open_dealer(player)
-    elif kind == "show":
-        t.car_show(player, action["car"])
-    elif kind == "location":
-        t.choose_location(player)
-    elif kind == "place":
-        t.place_location(player, action["card"], action["spot"])
-    elif kind == "qualify":
-        t.qualify(player, action["lane"])
-    elif kind == "pass":
-        t.pass_turn(player)
-    elif kind == "sell":
-        t.sell_upgrade(player, action["card"])
-    elif kind == "sell_car":
-        t.sell_car(player, action["car"])
-    elif kind == "done_selling":
-        (t.to_shop_buy if t.s["phase"] == SHOP_SELL else t.to_dealer_buy)(player)
-    elif kind == "buy":
-        t.buy_upgrade(player, action["card"], action.get("car"))
-    elif kind == "buy_car":
-        t.buy_car(player, action["car"])
-    elif kind == "buy_nothing":
-        t.emit("bought_nothing", player=player)
-        t.end_action()
-    elif kind == "race":
-        t.enter_car(player, action["car"])
-        t.settle_picks()
-    elif kind == "noz":
-        t.answer_noz(player, action["use"])
-    elif kind == "narrow":
-        t.s["pending"]["narrow"] = action["to"]
-    elif kind == "noz_policy":
-        _set_policy(t, player, action["policy"])
+# -- the move table: one handler per action type, each doing a move ``play`` checked ----------
 
 
-def _set_policy(t: Table, player: str, policy: str) -> None:
+def _class(t: Round, player: str, action: Action) -> None:
+    t.set_class(action["class"], FINISH_LINE[action["class"]], player)
+
+
+def _finish_line(t: Round, player: str, action: Action) -> None:
+    t.set_class(classify_finish(action["space"]), action["space"], player)
+
+
+def _shop(t: Round, player: str, action: Action) -> None:
+    t.open_shop(player)
+
+
+def _dealer(t: Round, player: str, action: Action) -> None:
+    t.open_dealer(player)
+
+
+def _show(t: Round, player: str, action: Action) -> None:
+    t.car_show(player, action["car"])
+
+
+def _location(t: Round, player: str, action: Action) -> None:
+    t.choose_location(player)
+
+
+def _place(t: Round, player: str, action: Action) -> None:
+    t.place_location(player, action["card"], action["spot"])
+
+
+def _qualify(t: Round, player: str, action: Action) -> None:
+    t.qualify(player, action["lane"])
+
+
+def _pass(t: Round, player: str, action: Action) -> None:
+    t.pass_turn(player)
+
+
+def _sell(t: Round, player: str, action: Action) -> None:
+    t.sell_upgrade(player, action["card"])
+
+
+def _sell_car(t: Round, player: str, action: Action) -> None:
+    t.sell_car(player, action["car"])
+
+
+def _done_selling(t: Round, player: str, action: Action) -> None:
+    """The shop and the dealership both end their selling with this one move."""
+    (t.to_shop_buy if t.s["phase"] == SHOP_SELL else t.to_dealer_buy)(player)
+
+
+def _buy(t: Round, player: str, action: Action) -> None:
+    t.buy_upgrade(player, action["card"], action.get("car"))
+
+
+def _buy_car(t: Round, player: str, action: Action) -> None:
+    t.buy_car(player, action["car"])
+
+
+def _buy_nothing(t: Round, player: str, action: Action) -> None:
+    t.emit("bought_nothing", player=player)
+    t.end_action()
+
+
+def _race(t: Round, player: str, action: Action) -> None:
+    t.pick_car(player, action["car"])
+
+
+def _noz(t: Round, player: str, action: Action) -> None:
+    t.answer_noz(player, action["use"])
+
+
+def _narrow(t: Round, player: str, action: Action) -> None:
+    t.s["pending"]["narrow"] = action["to"]
+
+
+def _noz_policy(t: Round, player: str, action: Action) -> None:
+    _set_policy(t, player, action["policy"])
+
+
+def _set_policy(t: Round, player: str, policy: str) -> None:
     """A standing answer to "fire your NOZ?"; set while being asked, it answers at once."""
     t.seat(player)["noz_policy"] = policy
     t.emit("noz_policy", player=player, policy=policy)
@@ -227,7 +265,7 @@ def _set_policy(t: Table, player: str, policy: str) -> None:
         t.answer_noz(player, policy == "first chance")
 
 
-def _set_standing_policy(t: Table, player: str, action: Action) -> None:
+def _set_standing_policy(t: Round, player: str, action: Action) -> None:
     """A NOZ policy set out of turn: checked here, since ``legal`` lists moves of the player to
     move only."""
     policy = action.get("policy")
@@ -239,5 +277,27 @@ def _set_standing_policy(t: Table, player: str, action: Action) -> None:
         raise IllegalAction(f"Your NOZ policy is already {policy}.")
     _set_policy(t, player, policy)
 
+
+APPLY: dict[str, Callable[[Round, str, Action], None]] = {
+    "class": _class,
+    "finish_line": _finish_line,
+    "shop": _shop,
+    "dealer": _dealer,
+    "show": _show,
+    "location": _location,
+    "place": _place,
+    "qualify": _qualify,
+    "pass": _pass,
+    "sell": _sell,
+    "sell_car": _sell_car,
+    "done_selling": _done_selling,
+    "buy": _buy,
+    "buy_car": _buy_car,
+    "buy_nothing": _buy_nothing,
+    "race": _race,
+    "noz": _noz,
+    "narrow": _narrow,
+    "noz_policy": _noz_policy,
+}
 
 STREET_KINGS = StreetKings()

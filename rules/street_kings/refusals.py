@@ -4,7 +4,7 @@ instead. Called only for actions not in ``legal()``, so it explains; it never de
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.street_kings.data import (
     CARS,
@@ -14,14 +14,7 @@ from rules.street_kings.data import (
     LOCATION_SPOTS,
     upgrade_of,
 )
-from rules.street_kings.moves import (
-    buyable_cars,
-    can_choose_location,
-    class_actions,
-    free_lanes,
-    last_eligible,
-    owned_classes,
-)
+from rules.street_kings.moves import class_actions
 from rules.street_kings.table import (
     ACTION,
     CLASS,
@@ -33,13 +26,11 @@ from rules.street_kings.table import (
     RACE_CAR,
     SHOP_BUY,
     SHOP_SELL,
+    Table,
     class_below,
     classify_finish,
     colour_on,
 )
-
-if TYPE_CHECKING:
-    from rules.street_kings.table import Table
 
 Action = dict[str, Any]
 
@@ -129,7 +120,7 @@ def _car_problem(
         return "You do not own that car: pick one of yours."
     if car_id in t.at_show(player):
         return f"Your {CARS[car_id].name} is at the car show this round: it cannot {verb}."
-    if keep_for_race and last_eligible(t, player, car_id):
+    if keep_for_race and t.last_eligible(player, car_id):
         return (
             f"You have qualified and your {CARS[car_id].name} is the only car you can race: "
             "keep it for the race."
@@ -146,7 +137,7 @@ def _show(t: Table, player: str, action: Action) -> str | None:
 def _location(t: Table, player: str, action: Action) -> str | None:
     if t.s["championship"]:
         return "In the championship the track is random: nobody plays location cards."
-    if not can_choose_location(t, player):
+    if not t.can_choose_location(player):
         return "Both location spots already hold a card: choose another action."
     return None
 
@@ -174,7 +165,7 @@ def _qualify(t: Table, player: str, action: Action) -> str | None:
         )
     if lane not in LANES:
         return "Choose a lane from 1 to 4."
-    lanes = ", ".join(str(n) for n in free_lanes(t))
+    lanes = ", ".join(str(n) for n in t.free_lanes())
     return f"Lane {lane} is taken: choose a free lane ({lanes})."
 
 
@@ -233,7 +224,7 @@ def _buy_car(t: Table, player: str, action: Action) -> str | None:
         return "That car is not at the dealership: pick one on display."
     cls = CARS[car_id].cls
     below = class_below(cls)
-    if below not in owned_classes(t, player):
+    if below not in t.owned_classes(player):
         return (
             f"You can only buy a car one class above a car you own: a {cls} car needs a "
             f"{below} car."
@@ -244,7 +235,7 @@ def _buy_car(t: Table, player: str, action: Action) -> str | None:
             f"The {CARS[car_id].name} costs {credits(price)} and you have {credits(have)}: "
             "choose a cheaper car, or buy nothing."
         )
-    if not buyable_cars(t, player, have):
+    if not t.buyable_cars(player, have):
         return "No car at the dealership is within reach: buy nothing."
     return None
 

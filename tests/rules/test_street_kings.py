@@ -10,6 +10,7 @@ import pytest
 from rules import GAMES, IllegalAction
 from rules.street_kings import STREET_KINGS as GAME
 from rules.street_kings.data import CARS, CARS_BY_CLASS, LOCATIONS, UPGRADES, upgrade_of
+from rules.street_kings.race import trade_up
 from rules.street_kings.table import Table, classify_finish, half_up, noz_policies
 from tests.rules.street_kings_tables import give, moves_of, new_game, race, seat
 
@@ -497,7 +498,7 @@ def test_trade_ups_and_the_7th_gold_rule(before, after):
     8th gold." (§3.25, §3.26)"""
     table = Table(new_game())
     table.s["seats"][0]["trophies"] = dict(before)
-    table.trade_up("p0")
+    trade_up(table, "p0")
     assert table.s["seats"][0]["trophies"] == after
 
 
@@ -619,7 +620,7 @@ def test_shorter_game_deals_d_and_c_cars_with_an_upgrade_each_and_ends_at_5_gold
 def test_shorter_game_5th_gold_is_not_traded_for():
     table = Table(new_game(options={"shorter_game": True}))
     table.s["seats"][0]["trophies"] = trophies(gold=4, silver=2)
-    table.trade_up("p0")
+    trade_up(table, "p0")
     assert table.s["seats"][0]["trophies"] == trophies(gold=4, silver=2)
 
 

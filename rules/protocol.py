@@ -86,6 +86,11 @@ class Game(Protocol):
     def load(self, data: dict[str, Any]) -> Any:
         """The inverse of ``dump``: ``load(dump(s)) == s``."""
 
+    def turn(self, state: Any) -> int:
+        """The number of the turn in progress: 1 at the start, one more with every step that
+        ends a turn (``turn_after``), never less. The service tells a turn, reminds and undoes
+        by it."""
+
 
 def load_dict_state(data: dict[str, Any], game_id: str, title: str, version: int) -> dict[str, Any]:
     """``load`` for a game whose state is a plain dict stamped with its game id and format
@@ -96,6 +101,19 @@ def load_dict_state(data: dict[str, Any], game_id: str, title: str, version: int
             f"game={data.get('game')!r}, version={data.get('version')!r}"
         )
     return copy.deepcopy(data)
+
+
+def turn_after(
+    turn: int, player: str, movers_before: list[str], movers_after: list[str], events: list[Event]
+) -> int:
+    """The turn number after ``player``'s step (``Game.turn``): one more when the step starts a
+    new turn (a ``{"type": "turn"}`` event) or leaves the decision to someone else or to nobody
+    (the game is over); the same when the player still decides, and for a standing order taken
+    from a player who was not to move, which never touches the turn in progress."""
+    if player not in movers_before:
+        return turn
+    starts = movers_after != [player] or any(event.get("type") == "turn" for event in events)
+    return turn + 1 if starts else turn
 
 
 def rng(seed: str, counter: int) -> random.Random:

@@ -33,6 +33,7 @@ from rules.protocol import (
     View,
     load_dict_state,
     merge_options,
+    turn_after,
 )
 from rules.street_kings.data import FINISH_LINE
 from rules.street_kings.moves import accepted, legal, to_move
@@ -146,12 +147,19 @@ class StreetKings:
         if self.is_standing_order(action) and player not in to_move(table):
             _set_standing_policy(table, player, action)
             return table.s, copy.deepcopy(table.events)
-        if player not in to_move(table):
+        movers = to_move(table)
+        if player not in movers:
             raise IllegalAction("It is not your turn.")
         if action not in accepted(table, player):
             raise IllegalAction(refusal(table, player, action))
         APPLY[action["type"]](table, player, action)
+        turn = turn_after(self.turn(state), player, movers, to_move(table), table.events)
+        table.s["turn_number"] = turn
         return table.s, copy.deepcopy(table.events)
+
+    def turn(self, state: State) -> int:
+        """The protocol's turn number (a state saved before it was kept is on turn 1)."""
+        return int(state.get("turn_number", 1))
 
     def is_standing_order(self, action: Action) -> bool:
         """The NOZ policy is a standing answer (DESIGN.md, out-of-turn decisions): any seated

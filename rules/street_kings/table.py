@@ -416,6 +416,7 @@ def new_state(players: list[str], seed: str, options: dict[str, Any]) -> dict[st
         "spots": [empty_spot(), empty_spot()],
         "show": [],
         "round": 1,
+        "turn_number": 1,
         "first": 0,
         "current": 0,
         "phase": CLASS,

@@ -79,9 +79,8 @@ def is_ai(player: str) -> bool:
 def is_standing_order(game: Game, action: dict[str, Any]) -> bool:
     """Whether the game takes ``action`` from any seated player at any time, not only from one
     who owes a decision (DESIGN.md, out-of-turn decisions: a standing policy set by an action).
-    Games without standing orders need not say anything."""
-    check = getattr(game, "is_standing_order", None)
-    return bool(check and check(action))
+    A game without standing orders keeps the protocol's default, False."""
+    return game.is_standing_order(action)
 
 
 def new_game_id() -> str:

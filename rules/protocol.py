@@ -39,57 +39,89 @@ class Outcome:
 
 @runtime_checkable
 class Game(Protocol):
-    """What ``rules.GAMES`` holds, one object per game id.
-
-    Optional: ``is_standing_order(action) -> bool``. A game whose players keep a standing
-    policy for out-of-turn decisions (DESIGN.md: ArtSee's visitors, Street Kings' NOZ) says
-    which actions set one; the service then takes them from any seated player at any time,
-    without touching the turn in progress (``bot.service.is_standing_order``).
+    """What ``rules.GAMES`` holds, one object per game id; every engine subclasses it, so a
+    type checker holds each to it and the optional hooks below come with typed defaults.
 
     Events: a ``{"type": "turn", ...}`` event marks the start of a new turn, so the service
-    tells the turn that just ended in its own post even when the same player moves next (every
-    other player has passed, say). Without it, a turn ends when someone else is to move.
+    tells the turn that just ended in its own post even when the same player moves again (every
+    other player has passed, say). ``turn`` counts those turns.
 
-    Optional: ``passive_actions``, the action types that give something up (pass, stop, go
-    back, end the turn early): an AI plays them only when nothing else is legal, so an AI seat
-    or a timed-out player's stand-in takes part in the game instead of passing at random.
+    Optional capabilities are members with a default here, which an engine overrides: a caller
+    asks ``game.is_standing_order(action)`` and never whether the method exists. The AI's
+    ``determinize`` joins them the same way.
     """
 
-    id: str
-    title: str
-    min_players: int
-    max_players: int
-    #: Every option with its default; ``start`` rejects unknown keys.
-    default_options: dict[str, Any]
+    @property
+    def id(self) -> str:
+        """The game id: the key in ``rules.GAMES`` and in every stored record."""
+        ...
 
-    def start(self, players: list[str], seed: str, options: dict[str, Any]) -> Any:
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def min_players(self) -> int:
+        """The fewest seats ``start(players, seed, {})`` accepts."""
+        ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def default_options(self) -> dict[str, Any]:
+        """Every option with its default (a fresh copy); ``start`` rejects unknown keys."""
+        ...
+
+    @property
+    def passive_actions(self) -> frozenset[str]:
+        """The action types that give something up (pass, stop, go back, end the turn early):
+        an AI plays them only when nothing else is legal, so an AI seat or a timed-out
+        player's stand-in takes part in the game instead of passing at random. Default: none."""
+        return frozenset()
+
+    def is_standing_order(self, action: Action) -> bool:
+        """Whether ``action`` sets a standing policy for out-of-turn decisions (DESIGN.md:
+        ArtSee's visitors, Street Kings' NOZ), which the service takes from any seated player
+        at any time without touching the turn in progress. Default: no action does."""
+        return False
+
+    def start(self, players: list[str], seed: str, options: dict[str, Any] | None = None) -> Any:
         """Deal and shuffle from ``seed`` only; raise IllegalAction for a bad seat count."""
+        ...
 
     def to_move(self, state: Any) -> list[str]:
         """Who owes a decision now; ``[]`` when the game is over."""
+        ...
 
     def legal(self, state: Any, player: str) -> list[Action]:
         """Every legal action of ``player`` now; ``[]`` if they owe none."""
+        ...
 
     def play(self, state: Any, player: str, action: Action) -> tuple[Any, list[Event]]:
         """Apply ``action``; return the new state and what happened. Never mutates ``state``."""
+        ...
 
     def view(self, state: Any, player: str | None) -> View:
         """All that ``player`` may know (``None``: the public) and nothing more."""
+        ...
 
     def outcome(self, state: Any) -> Outcome | None:
         """The final result, or ``None`` while the game runs."""
-
-    def dump(self, state: Any) -> dict[str, Any]:
-        """A lossless, versioned JSON-able form of ``state``."""
-
-    def load(self, data: dict[str, Any]) -> Any:
-        """The inverse of ``dump``: ``load(dump(s)) == s``."""
+        ...
 
     def turn(self, state: Any) -> int:
         """The number of the turn in progress: 1 at the start, one more with every step that
         ends a turn (``turn_after``), never less. The service tells a turn, reminds and undoes
         by it."""
+        ...
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        """A lossless, versioned JSON-able form of ``state``."""
+        ...
+
+    def load(self, data: dict[str, Any]) -> Any:
+        """The inverse of ``dump``: ``load(dump(s)) == s``."""
+        ...
 
 
 def load_dict_state(data: dict[str, Any], game_id: str, title: str, version: int) -> dict[str, Any]:

@@ -202,7 +202,7 @@ def test_ai_seats_play_a_whole_game_and_pass_only_when_nothing_else_is_legal(
     game_id: str,
 ) -> None:
     game = GAMES[game_id]
-    passive = getattr(game, "passive_actions", frozenset())
+    passive = game.passive_actions
     agent = RandomAgent(f"ai-{game_id}")
     state = start(game, game.max_players, "ai")
     for _ in range(MAX_DECISIONS):
@@ -238,7 +238,8 @@ def test_the_turn_number_starts_at_1_and_a_standing_order_leaves_it(game_id: str
     count = game.max_players
     state = start(game, count, "turn")
     assert game.turn(state) == 1
-    assert hasattr(game, "is_standing_order") == (game_id in STANDING_ORDERS)
+    known = [order for orders in STANDING_ORDERS.values() for order in orders]
+    assert any(map(game.is_standing_order, known)) == (game_id in STANDING_ORDERS)
     chooser = random.Random("turn")
     for step in range(60):
         turn = game.turn(state)

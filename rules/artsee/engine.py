@@ -61,6 +61,7 @@ from rules.artsee.data import (
 from rules.protocol import (
     Action,
     Event,
+    Game,
     IllegalAction,
     Outcome,
     View,
@@ -621,7 +622,7 @@ def _column_number(width: int, value: Any) -> int | str:
     )
 
 
-class ArtSee:
+class ArtSee(Game):
     """The ArtSee game object registered in ``rules.GAMES`` (DESIGN.md, "The game protocol")."""
 
     id = GAME_ID

@@ -77,6 +77,7 @@ from rules.mural.state import (
 from rules.protocol import (
     Action,
     Event,
+    Game,
     IllegalAction,
     Outcome,
     View,
@@ -89,7 +90,7 @@ from rules.protocol import (
 # -- the game object ---------------------------------------------------------------------------
 
 
-class Mural:
+class Mural(Game):
     """The Street Art: Mural game object registered in ``rules.GAMES``."""
 
     id = GAME_ID

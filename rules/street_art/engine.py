@@ -33,6 +33,7 @@ from typing import Any
 from rules.protocol import (
     Action,
     Event,
+    Game,
     IllegalAction,
     Outcome,
     View,
@@ -477,7 +478,7 @@ def outcome_of(players: list[str], hearts: list[int], ended_by: str) -> Outcome:
     return Outcome(scores=scores, winners=winners, details={"ended_by": ended_by})
 
 
-class StreetArt:
+class StreetArt(Game):
     """The Street Art game object registered in ``rules.GAMES`` (DESIGN.md, "The game
     protocol")."""
 

@@ -192,7 +192,7 @@ for _id, (_name, _stat) in _CREW.items():
 def upgrade_deck(no_crew: bool, no_noz: bool) -> list[str]:
     """Every upgrade card as ``<type>-<copy>`` ("engine1-3"), less what a variant removes:
     "No Crew: Remove all the crew cards" and "No NOZ: Remove the Noz cards"."""
-    cards = []
+    cards: list[str] = []
     for info in UPGRADES.values():
         if (no_crew and info.kind == "crew") or (no_noz and info.kind == "noz"):
             continue

@@ -28,6 +28,7 @@ from typing import Any
 from rules.protocol import (
     Action,
     Event,
+    Game,
     IllegalAction,
     Outcome,
     View,
@@ -92,7 +93,7 @@ def _options_from(merged: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-class StreetKings:
+class StreetKings(Game):
     """The Street Kings game object registered in ``rules.GAMES``."""
 
     id = GAME_ID

@@ -180,7 +180,7 @@ def _sell(t: Table, player: str, action: Action) -> str | None:
 
 def _buy(t: Table, player: str, action: Action) -> str | None:
     card, car_id = action.get("card"), action.get("car")
-    if card not in t.s["shop"]:
+    if not isinstance(card, str) or card not in t.s["shop"]:
         return "That card is not in the shop: pick one on display."
     info = upgrade_of(card)
     have = t.seat(player)["credits"]
@@ -220,7 +220,7 @@ def _sell_car(t: Table, player: str, action: Action) -> str | None:
 
 def _buy_car(t: Table, player: str, action: Action) -> str | None:
     car_id = action.get("car")
-    if not any(car_id in row for row in t.s["dealership"].values()):
+    if not isinstance(car_id, str) or not any(car_id in row for row in t.s["dealership"].values()):
         return "That car is not at the dealership: pick one on display."
     cls = CARS[car_id].cls
     below = class_below(cls)

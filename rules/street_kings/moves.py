@@ -77,10 +77,12 @@ def class_actions(t: Table, player: str) -> list[Action]:
 
 
 def policy_actions(t: Table, player: str) -> list[Action]:
-    """The other NOZ policies, offered only to a player who owns a NOZ (it matters to no one
-    else; ``play`` still takes a policy from anyone, as a standing order)."""
+    """The other NOZ policies, offered to a player who owns a NOZ (it matters to no one else;
+    ``play`` still takes a policy from anyone, as a standing order). With Hidden Upgrades they
+    are offered to everyone, so that setting one gives no hidden NOZ away."""
     seat = t.seat(player)
-    if not any(upgrade_of(c).kind == "noz" for car in seat["cars"] for c in car["upgrades"]):
+    owns = any(upgrade_of(c).kind == "noz" for car in seat["cars"] for c in car["upgrades"])
+    if not owns and not t.options["hidden_upgrades"]:
         return []
     return [
         {"type": "noz_policy", "policy": policy}

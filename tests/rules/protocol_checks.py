@@ -4,7 +4,6 @@ game protocol" and "Small decisions"), written once."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from rules import Game
@@ -27,21 +26,39 @@ def assert_turn_structure(game: Game, state: Any, players: list[str]) -> dict[st
     return legal
 
 
-def assert_hidden_decides_nothing(
-    game: Game, state: Any, players: list[str], redeal: Callable[[Any, str | None], Any]
+def assert_hidden_stays_hidden(game: Game, state: Any, redealt: Any, viewer: str | None) -> None:
+    """``redealt`` is ``state`` with everything ``viewer`` cannot see dealt again (``None``: the
+    public): whose move it is, the viewer's view (the phase in it) and their legal moves are
+    the same, so none of them gives a hidden card away."""
+    assert game.to_move(redealt) == game.to_move(state), "to_move tells what is hidden"
+    assert game.view(redealt, viewer) == game.view(state, viewer)
+    if viewer is not None:
+        assert game.legal(redealt, viewer) == game.legal(state, viewer), "legal tells it"
+
+
+def assert_same_course(
+    game: Game,
+    worlds: tuple[Any, Any],
+    player: str,
+    actions: tuple[dict, dict],
+    viewers: list[str | None],
+    news: bool,
+    keys: tuple[str, ...] = ("phase",),
 ) -> None:
-    """Issue 9's no-leak property: ``redeal(state, viewer)`` deals anew everything ``viewer``
-    (``None``: the public) cannot see. Who is to move, the public view (and in it the phase)
-    stay the same for the public's re-deal; each player's view and legal moves stay the same
-    for that player's. A difference is a secret that the table shows."""
-    movers = game.to_move(state)
-    public = redeal(state, None)
-    assert game.to_move(public) == movers, "whose turn it is depends on a secret"
-    assert game.view(public, None) == game.view(state, None), "the public view shows a secret"
-    for player in players:
-        mine = redeal(state, player)
-        assert game.to_move(mine) == movers, f"whose turn it is depends on a secret of {player}"
-        assert game.view(mine, player) == game.view(state, player), f"{player} sees a secret"
-        assert game.legal(mine, player) == game.legal(state, player), (
-            f"{player}'s moves depend on what {player} cannot see"
-        )
+    """The same move (``actions``: as played, and as named in the other world) in a state and
+    in one whose hidden part was dealt again for ``viewers`` (``None``: the public): afterwards
+    whose move it is and the phase (the view's ``keys``) agree, mid-turn too (a Brass Band that
+    asks again only when another is held would not). Unless the move shows them something
+    hidden until now (``news``: a card drawn, a new top card), so do their whole views and
+    legal moves."""
+    after, _ = game.play(worlds[0], player, actions[0])
+    there, _ = game.play(worlds[1], player, actions[1])
+    assert game.to_move(there) == game.to_move(after), "to_move depends on what is hidden"
+    for viewer in viewers:
+        seen, seen_there = game.view(after, viewer), game.view(there, viewer)
+        for key in keys:
+            assert seen_there[key] == seen[key], f"the {key} depends on what is hidden"
+        if not news:
+            assert seen_there == seen
+            if viewer is not None:
+                assert game.legal(there, viewer) == game.legal(after, viewer)

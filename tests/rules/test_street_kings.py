@@ -460,13 +460,18 @@ def test_hidden_upgrades_race_pauses_the_same_whether_or_not_a_noz_is_hidden(pol
 
 
 def test_hidden_upgrades_replace_the_ask_policy_by_standing_answers():
-    """With Hidden Upgrades "ask" is not a policy: everyone starts on "first chance", and a NOZ
-    fires with no visible pause."""
+    """With Hidden Upgrades "ask" is not a policy: everyone starts on "first chance", a NOZ
+    fires with no visible pause, and every player is offered the policies, NOZ or not, so that
+    setting one gives nothing away."""
     state = new_game(options={"hidden_upgrades": True})
     assert [place["noz_policy"] for place in state["seats"]] == ["first chance"] * 2
     give(state, "p0", cars=[("D01", ["noz-1"])])
-    policies = [a for a in GAME.legal(state, "p0") if a["type"] == "noz_policy"]
-    assert policies == [{"type": "noz_policy", "policy": "never"}]
+    give(state, "p1", cars=[("D02", ["brakes1-1"])])
+    for player in ("p0", "p1"):
+        state["current"] = state["players"].index(player)
+        policies = [a for a in GAME.legal(state, player) if a["type"] == "noz_policy"]
+        assert policies == [{"type": "noz_policy", "policy": "never"}]
+    state["current"] = 0
     assert "never stops to ask" in refused(state, "p0", {"type": "noz_policy", "policy": "ask"})
     assert "never stops to ask" in refused(state, "p1", {"type": "noz_policy", "policy": "ask"})
     give(state, "p1", cars=[("D02", [])])

@@ -25,7 +25,7 @@ class RandomAgent:
         actions = game.legal(state, player)
         if not actions:
             raise ValueError(f"{player} has no legal action in {game.id}")
-        passive = getattr(game, "passive_actions", frozenset())
+        passive = game.passive_actions
         active = [action for action in actions if action.get("type") not in passive]
         self._calls += 1
         return random.Random(f"{self.seed}:{player}:{self._calls}").choice(active or actions)

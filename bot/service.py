@@ -55,6 +55,8 @@ class Step:
     events: list[dict[str, Any]]
     #: A standing order given out of turn (a policy): it leaves the turn in progress untouched.
     standing: bool = False
+    #: Whether this step ended a turn: the game's turn number (``Game.turn``) moved on.
+    ends_turn: bool = False
 
 
 @dataclass
@@ -90,14 +92,6 @@ def is_ai(player: str) -> bool:
     return player.startswith(AI_PREFIX)
 
 
-def is_standing_order(game: Game, action: dict[str, Any]) -> bool:
-    """Whether the game takes ``action`` from any seated player at any time, not only from one
-    who owes a decision (DESIGN.md, out-of-turn decisions: a standing policy set by an action).
-    Games without standing orders need not say anything."""
-    check = getattr(game, "is_standing_order", None)
-    return bool(check and check(action))
-
-
 def replay(game: Game, record: GameRecord, rows: list[LoggedAction]) -> tuple[list[Step], bool]:
     """Every step of the log played from the game's start, and whether the replay lands exactly
     on the stored snapshot (pure work on its own objects: it runs in a worker thread)."""
@@ -105,8 +99,10 @@ def replay(game: Game, record: GameRecord, rows: list[LoggedAction]) -> tuple[li
     steps = []
     try:
         for row in rows:
+            standing = row.player not in game.to_move(state) and game.is_standing_order(row.action)
+            before = game.turn(state)
             state, events = game.play(state, row.player, row.action)
-            steps.append(Step(row.player, row.action, events))
+            steps.append(Step(row.player, row.action, events, standing, game.turn(state) != before))
     except IllegalAction:
         return steps, False
     return steps, game.dump(state) == record.state
@@ -460,7 +456,7 @@ class GameService:
         state = game.load(record.state)
         if record.seat_of(user) is None:
             raise ServiceError(f"You are not playing in game `{record.id}`.")
-        standing = user not in game.to_move(state) and is_standing_order(game, action)
+        standing = user not in game.to_move(state) and game.is_standing_order(action)
         if user not in game.to_move(state) and not standing:
             raise ServiceError(self.turn_message(record))
         try:
@@ -470,21 +466,21 @@ class GameService:
         record.state = game.dump(new_state)
         if game.outcome(new_state) is not None:
             record.status = FINISHED
-        return Step(user, action, events, standing)
+        return Step(user, action, events, standing, game.turn(new_state) != game.turn(state))
 
     async def _commit(self, record: GameRecord, step: Step, result: MoveResult) -> bool:
         """Persist one step (CAS on the version) and keep the journal of the turn in progress:
         while the same player alone still owes a decision the step waits in the journal;
         once the turn is over, the journal and the step are told and the journal is emptied.
-        A step whose events start a new turn (``{"type": "turn"}``) ends the turn even when the
-        same player moves again (everyone else has passed, say). Returns whether a turn ended.
+        The game says when a turn is over (its turn number moves on, ``Game.turn``), so a turn
+        may end even when the same player moves again (everyone else has passed, say). Returns
+        whether a turn ended.
 
         A standing order is counted in the journal, never told, so the turn's version
         (``turn_version``) stays: the mover's open panel remains valid."""
         expected, journal = record.version, record.journal
         entry = {"player": step.player, "action": step.action, "events": step.events}
-        new_turn = any(event.get("type") == "turn" for event in step.events)
-        turn_over = record.status != ACTIVE or self.to_move(record) != [step.player] or new_turn
+        turn_over = record.status != ACTIVE or step.ends_turn
         timers = record.remind_at, record.deadline
         if step.standing:  # the turn in progress, its steps and its clock go on untouched
             turn_over = False

@@ -20,7 +20,7 @@ from bot.words import street_kings as words
 from cogs import flows
 from cogs.typed import Text
 from rules.street_kings.data import CARS, CUSTOM_FINISH_SPACES, LANES, LOCATIONS, UPGRADES
-from rules.street_kings.table import NOZ_POLICIES
+from rules.street_kings.table import noz_policies
 
 GAME_ID = "street-kings"
 DONE = "done"
@@ -111,7 +111,7 @@ async def noz_choices(
     answers = [m for m in read.legal(user) if m["type"] == "noz"]
     policies = [
         {"type": "noz_policy", "policy": policy}
-        for policy in NOZ_POLICIES
+        for policy in noz_policies(view["options"])
         if policy != me["noz_policy"]
     ]
     return choices_of([*answers, *policies], ("noz", "noz_policy"), current)
@@ -204,7 +204,7 @@ class StreetKings(commands.Cog):
 
     @kings.command(name="class")
     @app_commands.rename(choice="class")
-    @app_commands.describe(choice="D, C, B or A (with custom_finish_line: a space 10–24)")
+    @app_commands.describe(choice="D, C, B or A (with custom_finish_line: a space 1–24)")
     @app_commands.autocomplete(choice=autocomplete("class", "finish_line"))
     async def race_class(self, interaction: discord.Interaction, choice: Text) -> None:
         """Choose this round's race class (first player)."""

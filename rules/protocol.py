@@ -39,57 +39,95 @@ class Outcome:
 
 @runtime_checkable
 class Game(Protocol):
-    """What ``rules.GAMES`` holds, one object per game id.
-
-    Optional: ``is_standing_order(action) -> bool``. A game whose players keep a standing
-    policy for out-of-turn decisions (DESIGN.md: ArtSee's visitors, Street Kings' NOZ) says
-    which actions set one; the service then takes them from any seated player at any time,
-    without touching the turn in progress (``bot.service.is_standing_order``).
+    """What ``rules.GAMES`` holds, one object per game id; every engine subclasses it, so a
+    type checker holds each to it and the optional hooks below come with typed defaults.
 
     Events: a ``{"type": "turn", ...}`` event marks the start of a new turn, so the service
-    tells the turn that just ended in its own post even when the same player moves next (every
-    other player has passed, say). Without it, a turn ends when someone else is to move.
+    tells the turn that just ended in its own post even when the same player moves again (every
+    other player has passed, say). ``turn`` counts those turns.
 
-    Optional: ``player_range(options) -> (low, high)``, the seat counts ``start`` accepts under
-    ``options`` (the defaults overlaid), for a game where an option widens ``min_players`` to
-    ``max_players``, which are what ``start`` accepts with the default options (Street Art's
-    ``two_players``). ``player_range`` below answers for every game.
-
-    Optional: ``passive_actions``, the action types that give something up (pass, stop, go
-    back, end the turn early): an AI plays them only when nothing else is legal, so an AI seat
-    or a timed-out player's stand-in takes part in the game instead of passing at random.
+    Optional capabilities are members with a default here, which an engine overrides: a caller
+    asks ``game.is_standing_order(action)`` or ``game.player_range(options)`` and never whether
+    the method exists. The AI's ``determinize`` joins them the same way.
     """
 
-    id: str
-    title: str
-    min_players: int
-    max_players: int
-    #: Every option with its default; ``start`` rejects unknown keys.
-    default_options: dict[str, Any]
+    @property
+    def id(self) -> str:
+        """The game id: the key in ``rules.GAMES`` and in every stored record."""
+        ...
 
-    def start(self, players: list[str], seed: str, options: dict[str, Any]) -> Any:
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def min_players(self) -> int:
+        """The fewest seats ``start(players, seed, {})`` accepts."""
+        ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def default_options(self) -> dict[str, Any]:
+        """Every option with its default (a fresh copy); ``start`` rejects unknown keys."""
+        ...
+
+    @property
+    def passive_actions(self) -> frozenset[str]:
+        """The action types that give something up (pass, stop, go back, end the turn early):
+        an AI plays them only when nothing else is legal, so an AI seat or a timed-out
+        player's stand-in takes part in the game instead of passing at random. Default: none."""
+        return frozenset()
+
+    def player_range(self, options: dict[str, Any]) -> tuple[int, int]:
+        """The seat counts ``start`` accepts under ``options`` (every option present): for a
+        game where an option widens the range (Street Art's ``two_players``). Default:
+        ``min_players`` to ``max_players``, what ``start`` accepts with the default options."""
+        return self.min_players, self.max_players
+
+    def is_standing_order(self, action: Action) -> bool:
+        """Whether ``action`` sets a standing policy for out-of-turn decisions (DESIGN.md:
+        ArtSee's visitors, Street Kings' NOZ), which the service takes from any seated player
+        at any time without touching the turn in progress. Default: no action does."""
+        return False
+
+    def start(self, players: list[str], seed: str, options: dict[str, Any] | None = None) -> Any:
         """Deal and shuffle from ``seed`` only; raise IllegalAction for a bad seat count."""
+        ...
 
     def to_move(self, state: Any) -> list[str]:
         """Who owes a decision now; ``[]`` when the game is over."""
+        ...
 
     def legal(self, state: Any, player: str) -> list[Action]:
         """Every legal action of ``player`` now; ``[]`` if they owe none."""
+        ...
 
     def play(self, state: Any, player: str, action: Action) -> tuple[Any, list[Event]]:
         """Apply ``action``; return the new state and what happened. Never mutates ``state``."""
+        ...
 
     def view(self, state: Any, player: str | None) -> View:
         """All that ``player`` may know (``None``: the public) and nothing more."""
+        ...
 
     def outcome(self, state: Any) -> Outcome | None:
         """The final result, or ``None`` while the game runs."""
+        ...
+
+    def turn(self, state: Any) -> int:
+        """The number of the turn in progress: 1 at the start, one more with every step that
+        ends a turn (``turn_after``), never less. The service tells a turn, reminds and undoes
+        by it."""
+        ...
 
     def dump(self, state: Any) -> dict[str, Any]:
         """A lossless, versioned JSON-able form of ``state``."""
+        ...
 
     def load(self, data: dict[str, Any]) -> Any:
         """The inverse of ``dump``: ``load(dump(s)) == s``."""
+        ...
 
 
 def load_dict_state(data: dict[str, Any], game_id: str, title: str, version: int) -> dict[str, Any]:
@@ -104,12 +142,21 @@ def load_dict_state(data: dict[str, Any], game_id: str, title: str, version: int
 
 
 def player_range(game: Game, options: dict[str, Any] | None = None) -> tuple[int, int]:
-    """The seat counts ``game`` starts with under ``options``: the game's own
-    ``player_range`` where options widen the range, else ``min_players`` to ``max_players``."""
-    ranged = getattr(game, "player_range", None)
-    if ranged is None:
-        return game.min_players, game.max_players
-    return ranged({**game.default_options, **(options or {})})
+    """The seat counts ``game`` starts with under ``options`` (the defaults overlaid)."""
+    return game.player_range({**game.default_options, **(options or {})})
+
+
+def turn_after(
+    turn: int, player: str, movers_before: list[str], movers_after: list[str], events: list[Event]
+) -> int:
+    """The turn number after ``player``'s step (``Game.turn``): one more when the step starts a
+    new turn (a ``{"type": "turn"}`` event) or leaves the decision to someone else or to nobody
+    (the game is over); the same when the player still decides, and for a standing order taken
+    from a player who was not to move, which never touches the turn in progress."""
+    if player not in movers_before:
+        return turn
+    starts = movers_after != [player] or any(event.get("type") == "turn" for event in events)
+    return turn + 1 if starts else turn
 
 
 def rng(seed: str, counter: int) -> random.Random:

@@ -106,6 +106,14 @@ def check_step(game: Game, state: Any, players: list[str]) -> None:
             assert as_json(view) == view
 
 
+def ends_turn(game: Game, after: Any, player: str, events: list[dict]) -> bool:
+    """Whether ``player``'s step (one they owed) ended a turn, as bot/service.py ``_commit``
+    decides today: the step starts a new turn (a ``{"type": "turn"}`` event), or someone else
+    or nobody is to move now. ``Game.turn`` must go up by one exactly then."""
+    new_turn = any(event.get("type") == "turn" for event in events)
+    return new_turn or game.to_move(after) != [player]
+
+
 def playout(game: Game, count: int, seed: str) -> tuple[Any, list[tuple[str, dict]], list]:
     """A random game, checked at every step; returns the end, the log and the events."""
     players = seats(count)
@@ -119,9 +127,10 @@ def playout(game: Game, count: int, seed: str) -> tuple[Any, list[tuple[str, dic
         check_step(game, state, players)
         player = chooser.choice(game.to_move(state))
         action = chooser.choice(game.legal(state, player))
-        before = game.dump(state)
+        before, turn = game.dump(state), game.turn(state)
         state, new_events = game.play(state, player, action)
         assert game.dump(game.load(before)) == before  # the input state is untouched
+        assert game.turn(state) == turn + ends_turn(game, state, player, new_events)
         assert as_json(new_events) == new_events
         log.append((player, action))
         events.extend(new_events)
@@ -193,7 +202,7 @@ def test_ai_seats_play_a_whole_game_and_pass_only_when_nothing_else_is_legal(
     game_id: str,
 ) -> None:
     game = GAMES[game_id]
-    passive = getattr(game, "passive_actions", frozenset())
+    passive = game.passive_actions
     agent = RandomAgent(f"ai-{game_id}")
     state = start(game, game.max_players, "ai")
     for _ in range(MAX_DECISIONS):
@@ -208,3 +217,45 @@ def test_ai_seats_play_a_whole_game_and_pass_only_when_nothing_else_is_legal(
         state, _ = game.play(state, player, action)
     else:
         pytest.fail(f"{game_id}: AI seats did not finish a game in {MAX_DECISIONS} decisions")
+
+
+#: One standing order of each game that has them (``is_standing_order``), given out of turn.
+STANDING_ORDERS = {
+    "artsee": [{"type": "policy", "policy": "never"}, {"type": "policy", "policy": "ask"}],
+    "street-kings": [
+        {"type": "noz_policy", "policy": "never"},
+        {"type": "noz_policy", "policy": "first chance"},
+    ],
+}
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_turn_number_starts_at_1_and_a_standing_order_leaves_it(game_id: str) -> None:
+    """``turn`` (the protocol's turn number, which the random playouts check step by step
+    against the service's rule) is 1 at the start, survives ``load(dump(s))``, and a standing
+    order from a player who is not to move leaves it, as the service leaves the turn."""
+    game = GAMES[game_id]
+    count = game.max_players
+    state = start(game, count, "turn")
+    assert game.turn(state) == 1
+    known = [order for orders in STANDING_ORDERS.values() for order in orders]
+    assert any(map(game.is_standing_order, known)) == (game_id in STANDING_ORDERS)
+    chooser = random.Random("turn")
+    for step in range(60):
+        turn = game.turn(state)
+        assert game.turn(game.load(as_json(game.dump(state)))) == turn
+        idle = [p for p in seats(count) if p not in game.to_move(state)]
+        if idle and game_id in STANDING_ORDERS:
+            order = STANDING_ORDERS[game_id][step % 2]
+            assert game.is_standing_order(order)
+            try:
+                after, _ = game.play(state, idle[0], order)
+            except IllegalAction:  # already that policy
+                pass
+            else:
+                assert game.turn(after) == turn
+        player = chooser.choice(game.to_move(state))
+        state, _ = game.play(state, player, chooser.choice(game.legal(state, player)))
+        assert game.turn(state) >= turn
+        if game.outcome(state) is not None:
+            break

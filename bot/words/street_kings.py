@@ -52,12 +52,15 @@ PLAYERS = "2–4 players"
 #: One sentence per option of ``STREET_KINGS.default_options``: what it changes.
 OPTIONS: dict[str, str] = {
     "custom_finish_line": (
-        "The first player puts the finish line on any space 10–24; the nearest class letter "
-        "sets the race class."
+        "The first player puts the finish line on any space 1–24 whose nearest class letter is "
+        "a class they own; that letter sets the race class."
     ),
     "no_crew": "No crew cards in the upgrade deck.",
     "no_noz": "No NOZ cards in the upgrade deck.",
-    "hidden_upgrades": "Upgrades on other players' cars are hidden; only their number shows.",
+    "hidden_upgrades": (
+        "Upgrades on other players' cars are hidden; only their number shows. A race never "
+        "stops to ask about a NOZ: your NOZ policy (first chance or never) answers."
+    ),
     "shorter_game": (
         "Start with a D and a C car, each with a random upgrade; the first to race a 5th gold "
         "wins, with no championship."

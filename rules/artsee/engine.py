@@ -58,7 +58,17 @@ from rules.artsee.data import (
     STARTING,
     VISITORS,
 )
-from rules.protocol import Action, Event, IllegalAction, Outcome, View, merge_options, rng
+from rules.protocol import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    Outcome,
+    View,
+    merge_options,
+    rng,
+    turn_after,
+)
 
 GAME_ID = "artsee"
 FORMAT_VERSION = 1
@@ -141,6 +151,9 @@ class ArtSeeState:
     progress: Progress = field(default_factory=Progress)
     asking: tuple[tuple[str, tuple[int, ...]], ...] = ()
     last_action: str | None = None
+    #: The protocol's ``turn`` (``rules.protocol.turn_after``), unlike ``turn``, also counts each
+    #: visitor answer that hands the decision on.
+    turn_number: int = 1
 
     @property
     def players(self) -> list[str]:
@@ -619,7 +632,7 @@ def _column_number(width: int, value: Any) -> int | str:
     )
 
 
-class ArtSee:
+class ArtSee(Game):
     """The ArtSee game object registered in ``rules.GAMES`` (DESIGN.md, "The game protocol")."""
 
     id = GAME_ID
@@ -825,7 +838,14 @@ class ArtSee:
             if player not in self.to_move(state):
                 raise IllegalAction(_not_your_move(state))
             HANDLERS[kind](table, player, action)
-        return table.freeze(player), copy.deepcopy(table.events)
+        new = table.freeze(player)
+        turn = turn_after(
+            state.turn_number, player, self.to_move(state), self.to_move(new), table.events
+        )
+        return replace(new, turn_number=turn), copy.deepcopy(table.events)
+
+    def turn(self, state: ArtSeeState) -> int:
+        return state.turn_number
 
     # -- storage ---------------------------------------------------------------------------------
 
@@ -858,6 +878,7 @@ class ArtSee:
             "progress": vars(state.progress).copy(),
             "asking": [[p, list(cols)] for p, cols in state.asking],
             "last": state.last,
+            "turn_number": state.turn_number,
         }
 
     def load(self, data: dict[str, Any]) -> ArtSeeState:
@@ -892,6 +913,7 @@ class ArtSee:
             progress=Progress(**data["progress"]),
             asking=tuple((p, tuple(cols)) for p, cols in data["asking"]),
             last_action=None if last is None else _last_action(last["player"], last["events"]),
+            turn_number=data.get("turn_number", 1),  # a game saved before it was kept
         )
 
 

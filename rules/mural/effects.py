@@ -282,15 +282,15 @@ def _apply_mix(table: State, action: Action, events: list[Event]) -> None:
 
 def _apply_technique(table: State, action: Action, events: list[Event]) -> None:
     tile = action["tile"]
-    pending: dict[str, Any] = {
+    by_tile: dict[str, dict[str, Any]] = {
         "BT1": {"do": "swap"},
         "BT2": {"do": "copy"},
         "BT3": {"do": "pick"},
         "BT4": {"do": "transfer", "steps": []},
         "BT5": {"do": "paint", "thrift": True},
         "BT6": {"do": "rotate", "kind": "master"},
-    }[tile]
-    table["turn"]["pending"] = pending
+    }
+    table["turn"]["pending"] = by_tile[tile]
 
 
 def _use_technique(table: State, tile: str, events: list[Event]) -> None:

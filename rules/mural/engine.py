@@ -74,18 +74,20 @@ from rules.mural.state import (
 from rules.protocol import (
     Action,
     Event,
+    Game,
     IllegalAction,
     Outcome,
     View,
     load_dict_state,
     merge_options,
     rng,
+    turn_after,
 )
 
 # -- the game object ---------------------------------------------------------------------------
 
 
-class Mural:
+class Mural(Game):
     """The Street Art: Mural game object registered in ``rules.GAMES``."""
 
     id = GAME_ID
@@ -148,6 +150,7 @@ class Mural:
             "phase": PLAY,
             "turn": {"main": False, "free": False, "pending": None, "log": []},
             "turns": 1,
+            "turn_number": 1,
             "trigger": None,
             "ended_by": None,
             "last": None,
@@ -263,7 +266,14 @@ class Mural:
         APPLY[action["type"]](table, action, events)
         table["last"] = {"player": player, "events": copy.deepcopy(events)}
         remember_turn(state, table, player, events)
+        table["turn_number"] = turn_after(
+            self.turn(state), player, self.to_move(state), self.to_move(table), events
+        )
         return table, events
+
+    def turn(self, state: State) -> int:
+        """The protocol's turn number (a state saved before it was kept is on turn 1)."""
+        return int(state.get("turn_number", 1))
 
     # -- storage -----------------------------------------------------------------------------
 

@@ -98,7 +98,7 @@ def _why_not_rotate(state: State, seat: dict[str, Any], action: Action) -> str:
 
 
 def _why_not_paint(state: State, seat: dict[str, Any], action: Action) -> str:
-    card = action.get("card")
+    card: str = action.get("card", "")
     if state["turn"]["main"] and state["turn"]["pending"] is None:
         return "You already took your main action this turn; end your turn."
     if state["deck"] and card == state["deck"][0]:

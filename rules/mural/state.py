@@ -91,7 +91,7 @@ def setup_discs(seed: str, options: Options) -> list[dict[str, Any]]:
     generator = rng(seed, 1)
     names = sorted(DISC_SIDES)
     generator.shuffle(names)
-    discs = []
+    discs: list[dict[str, Any]] = []
     for name in names:
         side = options.disc_sides if options.disc_sides != "random" else generator.choice("AB")
         colours = DISC_SIDES[name][side]

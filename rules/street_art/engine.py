@@ -31,10 +31,20 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from rules.protocol import Action, Event, IllegalAction, Outcome, View, merge_options, rng
+from rules.protocol import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    Outcome,
+    View,
+    merge_options,
+    rng,
+    turn_after,
+)
 from rules.street_art.data import (
     BEATBOXER,
     BRASS_BAND,
@@ -113,6 +123,9 @@ class StreetArtState:
     #: ``{"player": ..., "events": [...]}`` of the last action as JSON text (so the state holds
     #: nothing mutable and hashes), or ``None`` before the first action.
     last_action: str | None
+    #: The protocol's ``turn`` (``rules.protocol.turn_after``), unlike ``turn`` also one more for
+    #: the step that ends the game.
+    turn_number: int = 1
 
     @property
     def players(self) -> list[str]:
@@ -467,7 +480,7 @@ def outcome_of(players: list[str], hearts: list[int], ended_by: str) -> Outcome:
     return Outcome(scores=scores, winners=winners, details={"ended_by": ended_by})
 
 
-class StreetArt:
+class StreetArt(Game):
     """The Street Art game object registered in ``rules.GAMES`` (DESIGN.md, "The game
     protocol")."""
 
@@ -644,7 +657,13 @@ class StreetArt:
             else:
                 table.play_card(BRASS_BAND)
         new_state = table.freeze(player)
-        return new_state, copy.deepcopy(table.events)
+        turn = turn_after(
+            state.turn_number, player, self.to_move(state), self.to_move(new_state), table.events
+        )
+        return replace(new_state, turn_number=turn), copy.deepcopy(table.events)
+
+    def turn(self, state: StreetArtState) -> int:
+        return state.turn_number
 
     @staticmethod
     def _check_play(state: StreetArtState, action: Action) -> None:
@@ -710,6 +729,7 @@ class StreetArt:
             "rng_counter": state.rng_counter,
             "ended_by": state.ended_by,
             "last": state.last,
+            "turn_number": state.turn_number,
         }
 
     def load(self, data: dict[str, Any]) -> StreetArtState:
@@ -744,6 +764,7 @@ class StreetArt:
             rng_counter=data["rng_counter"],
             ended_by=data["ended_by"],
             last_action=last,
+            turn_number=data.get("turn_number", 1),  # a game saved before it was kept
         )
 
 

@@ -30,8 +30,9 @@ CLASSES = ("D", "C", "B", "A")
 FINISH_LINE = {"D": 12, "C": 16, "B": 20, "A": 24}
 #: The last space of the printed track (§4.1), used by the Custom Finish Line variant.
 TRACK_LENGTH = 24
-#: Where the Custom Finish Line token may go: the class is the letter closest to it.
-CUSTOM_FINISH_SPACES = tuple(range(10, TRACK_LENGTH + 1))
+#: Where the Custom Finish Line token may go: any space of the track ("where the finish line will
+#: be on the racing track"); the class is the letter closest to it.
+CUSTOM_FINISH_SPACES = tuple(range(1, TRACK_LENGTH + 1))
 
 START_CREDITS = 2
 ELITE_START_CREDITS = 5
@@ -194,7 +195,7 @@ for _id, (_name, _stat) in _CREW.items():
 def upgrade_deck(no_crew: bool, no_noz: bool) -> list[str]:
     """Every upgrade card as ``<type>-<copy>`` ("engine1-3"), less what a variant removes:
     "No Crew: Remove all the crew cards" and "No NOZ: Remove the Noz cards"."""
-    cards = []
+    cards: list[str] = []
     for info in UPGRADES.values():
         if (no_crew and info.kind == "crew") or (no_noz and info.kind == "noz"):
             continue

@@ -1,5 +1,6 @@
 """The Street Kings game object: the protocol (start, to_move, legal, play, view, outcome, dump,
-load) over the table in ``table.py``.
+load) over the table (``table.py``, its queries; ``rounds.py`` and ``race.py``, its course), and
+the move table ``APPLY`` that ``play`` dispatches a checked move through.
 
 Source of truth: the rulebook (retold in docs/rules/street-kings.md); where it is silent, the
 readings of §3 of its component notes (cited "§3.n"). Readings of our own, each also stated
@@ -12,8 +13,8 @@ where it is implemented:
   in any decision of a player who owns a NOZ; changing it while being asked answers at once.
 - Shorter Game: the 5th gold must be won by racing, as the 7th is in the normal game, and the
   game ends after the race in which someone reaches 5 golds.
-- Custom Finish Line: the token goes on space 10 to 24; halfway between two letters counts as the
-  lower class.
+- Custom Finish Line: the token goes on any space of the track (1 to 24) whose closest letter is
+  a class the chooser may choose; halfway between two letters counts as the lower class.
 - Betting is not offered: see ``OPTIONS_LEFT_OUT``.
 - ``round_cap`` ends the game after that many rounds (``ended_by: "round_cap"``): a safety net.
 """
@@ -21,32 +22,37 @@ where it is implemented:
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from rules.protocol import (
     Action,
     Event,
+    Game,
     IllegalAction,
     Outcome,
     View,
     load_dict_state,
     merge_options,
+    turn_after,
 )
 from rules.street_kings.data import FINISH_LINE
 from rules.street_kings.moves import accepted, legal, to_move
 from rules.street_kings.refusals import refusal
+from rules.street_kings.rounds import Round
 from rules.street_kings.scoring import outcome_of
 from rules.street_kings.table import (
     FORMAT_VERSION,
     GAME_ID,
     NOZ,
-    NOZ_POLICIES,
     OVER,
     SHOP_SELL,
     Table,
     classify_finish,
     new_state,
+    noz_policies,
 )
+from rules.street_kings.views import view_of
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "custom_finish_line": False,
@@ -87,7 +93,7 @@ def _options_from(merged: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-class StreetKings:
+class StreetKings(Game):
     """The Street Kings game object registered in ``rules.GAMES``."""
 
     id = GAME_ID
@@ -110,7 +116,7 @@ class StreetKings:
             raise IllegalAction("Street Kings needs 2 to 4 players.")
         if len(set(players)) != len(players):
             raise IllegalAction("Each player may take only one seat.")
-        table = Table(new_state(players, str(seed), opts))
+        table = Round(new_state(players, str(seed), opts))
         table.setup()
         return table.s
 
@@ -126,8 +132,6 @@ class StreetKings:
         return outcome_of(state) if state["phase"] == OVER else None
 
     def view(self, state: State, player: str | None) -> View:
-        from rules.street_kings.views import view_of
-
         return view_of(_Reader(state), player, self.to_move(state), self.outcome(state))
 
     # -- moves -----------------------------------------------------------------------------------
@@ -139,17 +143,24 @@ class StreetKings:
             raise IllegalAction("The game is over.")
         if player not in state["players"]:
             raise IllegalAction("You are not playing in this game.")
-        table = Table(state)
+        table = Round(state)
         action = {key: value for key, value in action.items() if value is not None}
         if self.is_standing_order(action) and player not in to_move(table):
             _set_standing_policy(table, player, action)
             return table.s, copy.deepcopy(table.events)
-        if player not in to_move(table):
+        movers = to_move(table)
+        if player not in movers:
             raise IllegalAction("It is not your turn.")
         if action not in accepted(table, player):
             raise IllegalAction(refusal(table, player, action))
-        _apply(table, player, action)
+        APPLY[action["type"]](table, player, action)
+        turn = turn_after(self.turn(state), player, movers, to_move(table), table.events)
+        table.s["turn_number"] = turn
         return table.s, copy.deepcopy(table.events)
+
+    def turn(self, state: State) -> int:
+        """The protocol's turn number (a state saved before it was kept is on turn 1)."""
+        return int(state.get("turn_number", 1))
 
     def is_standing_order(self, action: Action) -> bool:
         """The NOZ policy is a standing answer (DESIGN.md, out-of-turn decisions): any seated
@@ -174,52 +185,88 @@ class _Reader(Table):
         self.events = []
 
 
-def _apply(t: Table, player: str, action: Action) -> None:
-    """Do a legal action (``play`` checked it against ``legal``)."""
-    kind = action["type"]
-    if kind == "class":
-        t.set_class(action["class"], FINISH_LINE[action["class"]], player)
-    elif kind == "finish_line":
-        t.set_class(classify_finish(action["space"]), action["space"], player)
-    elif kind == "shop":
-        t.open_shop(player)
-    elif kind == "dealer":
-        t.open_dealer(player)
-    elif kind == "show":
-        t.car_show(player, action["car"])
-    elif kind == "location":
-        t.choose_location(player)
-    elif kind == "place":
-        t.place_location(player, action["card"], action["spot"])
-    elif kind == "qualify":
-        t.qualify(player, action["lane"])
-    elif kind == "pass":
-        t.pass_turn(player)
-    elif kind == "sell":
-        t.sell_upgrade(player, action["card"])
-    elif kind == "sell_car":
-        t.sell_car(player, action["car"])
-    elif kind == "done_selling":
-        (t.to_shop_buy if t.s["phase"] == SHOP_SELL else t.to_dealer_buy)(player)
-    elif kind == "buy":
-        t.buy_upgrade(player, action["card"], action.get("car"))
-    elif kind == "buy_car":
-        t.buy_car(player, action["car"])
-    elif kind == "buy_nothing":
-        t.emit("bought_nothing", player=player)
-        t.end_action()
-    elif kind == "race":
-        t.enter_car(player, action["car"])
-        t.settle_picks()
-    elif kind == "noz":
-        t.answer_noz(player, action["use"])
-    elif kind == "narrow":
-        t.s["pending"]["narrow"] = action["to"]
-    elif kind == "noz_policy":
-        _set_policy(t, player, action["policy"])
+# -- the move table: one handler per action type, each doing a move ``play`` checked ----------
 
 
-def _set_policy(t: Table, player: str, policy: str) -> None:
+def _class(t: Round, player: str, action: Action) -> None:
+    t.set_class(action["class"], FINISH_LINE[action["class"]], player)
+
+
+def _finish_line(t: Round, player: str, action: Action) -> None:
+    t.set_class(classify_finish(action["space"]), action["space"], player)
+
+
+def _shop(t: Round, player: str, action: Action) -> None:
+    t.open_shop(player)
+
+
+def _dealer(t: Round, player: str, action: Action) -> None:
+    t.open_dealer(player)
+
+
+def _show(t: Round, player: str, action: Action) -> None:
+    t.car_show(player, action["car"])
+
+
+def _location(t: Round, player: str, action: Action) -> None:
+    t.choose_location(player)
+
+
+def _place(t: Round, player: str, action: Action) -> None:
+    t.place_location(player, action["card"], action["spot"])
+
+
+def _qualify(t: Round, player: str, action: Action) -> None:
+    t.qualify(player, action["lane"])
+
+
+def _pass(t: Round, player: str, action: Action) -> None:
+    t.pass_turn(player)
+
+
+def _sell(t: Round, player: str, action: Action) -> None:
+    t.sell_upgrade(player, action["card"])
+
+
+def _sell_car(t: Round, player: str, action: Action) -> None:
+    t.sell_car(player, action["car"])
+
+
+def _done_selling(t: Round, player: str, action: Action) -> None:
+    """The shop and the dealership both end their selling with this one move."""
+    (t.to_shop_buy if t.s["phase"] == SHOP_SELL else t.to_dealer_buy)(player)
+
+
+def _buy(t: Round, player: str, action: Action) -> None:
+    t.buy_upgrade(player, action["card"], action.get("car"))
+
+
+def _buy_car(t: Round, player: str, action: Action) -> None:
+    t.buy_car(player, action["car"])
+
+
+def _buy_nothing(t: Round, player: str, action: Action) -> None:
+    t.emit("bought_nothing", player=player)
+    t.end_action()
+
+
+def _race(t: Round, player: str, action: Action) -> None:
+    t.pick_car(player, action["car"])
+
+
+def _noz(t: Round, player: str, action: Action) -> None:
+    t.answer_noz(player, action["use"])
+
+
+def _narrow(t: Round, player: str, action: Action) -> None:
+    t.s["pending"]["narrow"] = action["to"]
+
+
+def _noz_policy(t: Round, player: str, action: Action) -> None:
+    _set_policy(t, player, action["policy"])
+
+
+def _set_policy(t: Round, player: str, policy: str) -> None:
     """A standing answer to "fire your NOZ?"; set while being asked, it answers at once."""
     t.seat(player)["noz_policy"] = policy
     t.emit("noz_policy", player=player, policy=policy)
@@ -227,17 +274,39 @@ def _set_policy(t: Table, player: str, policy: str) -> None:
         t.answer_noz(player, policy == "first chance")
 
 
-def _set_standing_policy(t: Table, player: str, action: Action) -> None:
+def _set_standing_policy(t: Round, player: str, action: Action) -> None:
     """A NOZ policy set out of turn: checked here, since ``legal`` lists moves of the player to
     move only."""
     policy = action.get("policy")
     if t.options["no_noz"]:
         raise IllegalAction("This game is played without NOZ cards (the No NOZ variant).")
-    if policy not in NOZ_POLICIES:
-        raise IllegalAction("Choose a NOZ policy: ask, first chance or never.")
+    if policy not in noz_policies(t.options):
+        raise IllegalAction(refusal(t, player, action))
     if t.seat(player)["noz_policy"] == policy:
         raise IllegalAction(f"Your NOZ policy is already {policy}.")
     _set_policy(t, player, policy)
 
+
+APPLY: dict[str, Callable[[Round, str, Action], None]] = {
+    "class": _class,
+    "finish_line": _finish_line,
+    "shop": _shop,
+    "dealer": _dealer,
+    "show": _show,
+    "location": _location,
+    "place": _place,
+    "qualify": _qualify,
+    "pass": _pass,
+    "sell": _sell,
+    "sell_car": _sell_car,
+    "done_selling": _done_selling,
+    "buy": _buy,
+    "buy_car": _buy_car,
+    "buy_nothing": _buy_nothing,
+    "race": _race,
+    "noz": _noz,
+    "narrow": _narrow,
+    "noz_policy": _noz_policy,
+}
 
 STREET_KINGS = StreetKings()

@@ -4,17 +4,17 @@ instead. Called only for actions not in ``legal()``, so it explains; it never de
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rules.street_kings.data import CARS, CLASSES, LANES, LOCATION_SPOTS, upgrade_of
-from rules.street_kings.moves import (
-    buyable_cars,
-    can_choose_location,
-    class_actions,
-    free_lanes,
-    last_eligible,
-    owned_classes,
+from rules.street_kings.data import (
+    CARS,
+    CLASSES,
+    CUSTOM_FINISH_SPACES,
+    LANES,
+    LOCATION_SPOTS,
+    upgrade_of,
 )
+from rules.street_kings.moves import class_actions
 from rules.street_kings.table import (
     ACTION,
     CLASS,
@@ -26,13 +26,11 @@ from rules.street_kings.table import (
     RACE_CAR,
     SHOP_BUY,
     SHOP_SELL,
+    Table,
     class_below,
     classify_finish,
     colour_on,
 )
-
-if TYPE_CHECKING:
-    from rules.street_kings.table import Table
 
 Action = dict[str, Any]
 
@@ -94,7 +92,7 @@ def _finish_line(t: Table, player: str, action: Action) -> str | None:
     if not t.options["custom_finish_line"]:
         return "Choose the class of the race (D, C, B or A)."
     spaces = [a["space"] for a in class_actions(t, player)]
-    if not isinstance(space, int) or not 10 <= space <= 24:
+    if not isinstance(space, int) or space not in CUSTOM_FINISH_SPACES:
         return f"Put the finish line on a space from {spaces[0]} to {spaces[-1]}."
     cls = classify_finish(space)
     return f"A finish line on space {space} makes a {cls} race and you own no {cls} car."
@@ -122,7 +120,7 @@ def _car_problem(
         return "You do not own that car: pick one of yours."
     if car_id in t.at_show(player):
         return f"Your {CARS[car_id].name} is at the car show this round: it cannot {verb}."
-    if keep_for_race and last_eligible(t, player, car_id):
+    if keep_for_race and t.last_eligible(player, car_id):
         return (
             f"You have qualified and your {CARS[car_id].name} is the only car you can race: "
             "keep it for the race."
@@ -139,7 +137,7 @@ def _show(t: Table, player: str, action: Action) -> str | None:
 def _location(t: Table, player: str, action: Action) -> str | None:
     if t.s["championship"]:
         return "In the championship the track is random: nobody plays location cards."
-    if not can_choose_location(t, player):
+    if not t.can_choose_location(player):
         return "Both location spots already hold a card: choose another action."
     return None
 
@@ -167,7 +165,7 @@ def _qualify(t: Table, player: str, action: Action) -> str | None:
         )
     if lane not in LANES:
         return "Choose a lane from 1 to 4."
-    lanes = ", ".join(str(n) for n in free_lanes(t))
+    lanes = ", ".join(str(n) for n in t.free_lanes())
     return f"Lane {lane} is taken: choose a free lane ({lanes})."
 
 
@@ -182,7 +180,7 @@ def _sell(t: Table, player: str, action: Action) -> str | None:
 
 def _buy(t: Table, player: str, action: Action) -> str | None:
     card, car_id = action.get("card"), action.get("car")
-    if card not in t.s["shop"]:
+    if not isinstance(card, str) or card not in t.s["shop"]:
         return "That card is not in the shop: pick one on display."
     info = upgrade_of(card)
     have = t.seat(player)["credits"]
@@ -222,11 +220,11 @@ def _sell_car(t: Table, player: str, action: Action) -> str | None:
 
 def _buy_car(t: Table, player: str, action: Action) -> str | None:
     car_id = action.get("car")
-    if not any(car_id in row for row in t.s["dealership"].values()):
+    if not isinstance(car_id, str) or not any(car_id in row for row in t.s["dealership"].values()):
         return "That car is not at the dealership: pick one on display."
     cls = CARS[car_id].cls
     below = class_below(cls)
-    if below not in owned_classes(t, player):
+    if below not in t.owned_classes(player):
         return (
             f"You can only buy a car one class above a car you own: a {cls} car needs a "
             f"{below} car."
@@ -237,7 +235,7 @@ def _buy_car(t: Table, player: str, action: Action) -> str | None:
             f"The {CARS[car_id].name} costs {credits(price)} and you have {credits(have)}: "
             "choose a cheaper car, or buy nothing."
         )
-    if not buyable_cars(t, player, have):
+    if not t.buyable_cars(player, have):
         return "No car at the dealership is within reach: buy nothing."
     return None
 
@@ -253,6 +251,11 @@ def _noz(t: Table, player: str, action: Action) -> str | None:
 
 def _noz_policy(t: Table, player: str, action: Action) -> str | None:
     policy = action.get("policy")
+    if t.options["hidden_upgrades"] and policy == "ask":
+        return (
+            "With hidden upgrades a race never stops to ask about a NOZ (the stop would show "
+            "it): choose first chance or never."
+        )
     if policy not in NOZ_POLICIES:
         return "Choose a NOZ policy: ask, first chance or never."
     if policy == t.seat(player)["noz_policy"]:

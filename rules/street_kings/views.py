@@ -9,13 +9,11 @@ upgrades on other players' cars, of which only the count shows.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.protocol import Outcome, View
 from rules.street_kings.data import CLASSES
-
-if TYPE_CHECKING:
-    from rules.street_kings.table import Table
+from rules.street_kings.table import Table
 
 
 def view_of(t: Table, viewer: str | None, movers: list[str], outcome: Outcome | None) -> View:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.errors import ServiceError
 from bot.read_model import turn_steps, turn_version
-from bot.service import GameService, is_standing_order
+from bot.service import GameService
 from bot.store import SqliteStore
 from rules import GAMES
 
@@ -67,6 +67,6 @@ async def test_refusal_is_a_dry_run(service: GameService) -> None:
 
 
 def test_games_without_standing_orders_have_none() -> None:
-    assert not is_standing_order(GAMES["street-art"], {"type": "policy", "policy": "ask"})
-    assert is_standing_order(GAMES["artsee"], {"type": "policy", "policy": "ask"})
-    assert not is_standing_order(GAMES["artsee"], {"type": "pass"})
+    assert not GAMES["street-art"].is_standing_order({"type": "policy", "policy": "ask"})
+    assert GAMES["artsee"].is_standing_order({"type": "policy", "policy": "ask"})
+    assert not GAMES["artsee"].is_standing_order({"type": "pass"})

@@ -10,7 +10,8 @@ import pytest
 from rules import GAMES, IllegalAction
 from rules.street_kings import STREET_KINGS as GAME
 from rules.street_kings.data import CARS, CARS_BY_CLASS, LOCATIONS, UPGRADES, upgrade_of
-from rules.street_kings.table import Table, classify_finish, half_up
+from rules.street_kings.race import trade_up
+from rules.street_kings.table import Table, classify_finish, half_up, noz_policies
 from tests.rules.street_kings_tables import give, moves_of, new_game, race, seat
 
 
@@ -432,6 +433,52 @@ def test_noz_policy_ask_waits_only_for_that_racer():
     assert state["phase"] == "action" and state["round"] == 2
 
 
+def race_course(hidden_card: str, policy: str | None) -> list[object]:
+    """The public view before, then who is to move, the public view and the events after a
+    Hidden Upgrades race in which p1's one hidden upgrade is ``hidden_card`` and p1's NOZ policy
+    is ``policy`` (``None``: the one every seat starts with)."""
+    state = new_game(options={"hidden_upgrades": True})
+    give(state, "p0", cars=[("D01", [])])
+    give(state, "p1", cars=[("D02", [hidden_card])])
+    if policy is not None:
+        seat(state, "p1")["noz_policy"] = policy
+    before = GAME.view(state, None)
+    state, events = race(state, {"p0": 1, "p1": 2}, ("L01", "L02"))
+    return [before, GAME.to_move(state), GAME.view(state, None), events]
+
+
+@pytest.mark.parametrize("policy", [None, *noz_policies({"hidden_upgrades": True})])
+def test_hidden_upgrades_race_pauses_the_same_whether_or_not_a_noz_is_hidden(policy):
+    """ "Hidden Upgrades: Upgrades are hidden under the cars." A race stops for nobody's NOZ, so
+    it pauses (here: not at all) the same for a hidden NOZ as for a hidden brake kit; with the
+    policy "never" its whole public course is the same (the track races no braking)."""
+    with_noz, without = race_course("noz-1", policy), race_course("brakes1-1", policy)
+    assert with_noz[1] == without[1] == ["p1"], "the next round's first player, not a NOZ stop"
+    assert with_noz[2]["phase"] == without[2]["phase"] == "action"
+    if policy == "never":
+        assert with_noz == without
+
+
+def test_hidden_upgrades_replace_the_ask_policy_by_standing_answers():
+    """With Hidden Upgrades "ask" is not a policy: everyone starts on "first chance", a NOZ
+    fires with no visible pause, and every player is offered the policies, NOZ or not, so that
+    setting one gives nothing away."""
+    state = new_game(options={"hidden_upgrades": True})
+    assert [place["noz_policy"] for place in state["seats"]] == ["first chance"] * 2
+    give(state, "p0", cars=[("D01", ["noz-1"])])
+    give(state, "p1", cars=[("D02", ["brakes1-1"])])
+    for player in ("p0", "p1"):
+        state["current"] = state["players"].index(player)
+        policies = [a for a in GAME.legal(state, player) if a["type"] == "noz_policy"]
+        assert policies == [{"type": "noz_policy", "policy": "never"}]
+    state["current"] = 0
+    assert "never stops to ask" in refused(state, "p0", {"type": "noz_policy", "policy": "ask"})
+    assert "never stops to ask" in refused(state, "p1", {"type": "noz_policy", "policy": "ask"})
+    give(state, "p1", cars=[("D02", [])])
+    state, events = race(state, {"p0": 1, "p1": 2}, ("L01", "L02"))
+    assert {"type": "noz", "player": "p0"} in events and state["phase"] == "action"
+
+
 # -- trophies and the end
 
 
@@ -456,7 +503,7 @@ def test_trade_ups_and_the_7th_gold_rule(before, after):
     8th gold." (§3.25, §3.26)"""
     table = Table(new_game())
     table.s["seats"][0]["trophies"] = dict(before)
-    table.trade_up("p0")
+    trade_up(table, "p0")
     assert table.s["seats"][0]["trophies"] == after
 
 
@@ -578,7 +625,7 @@ def test_shorter_game_deals_d_and_c_cars_with_an_upgrade_each_and_ends_at_5_gold
 def test_shorter_game_5th_gold_is_not_traded_for():
     table = Table(new_game(options={"shorter_game": True}))
     table.s["seats"][0]["trophies"] = trophies(gold=4, silver=2)
-    table.trade_up("p0")
+    trade_up(table, "p0")
     assert table.s["seats"][0]["trophies"] == trophies(gold=4, silver=2)
 
 
@@ -604,21 +651,43 @@ def test_elite_class_deals_every_class_and_cycles_the_race_class():
 def test_custom_finish_line_picks_the_closest_class():
     """ "The first player can choose where the finish line will be on the racing track. The class
     of the race is the letter which is closest to the token." Halfway counts as the lower class."""
-    assert [classify_finish(s) for s in (10, 13, 14, 15, 18, 23, 24)] == [
+    assert [classify_finish(s) for s in (1, 10, 13, 14, 15, 18, 19, 22, 23, 24)] == [
+        "D",
         "D",
         "D",
         "D",
         "C",
         "C",
+        "B",
+        "B",
         "A",
         "A",
     ]
     state = new_game(options={"custom_finish_line": True})
     assert state["phase"] == "class"
     spaces = [a["space"] for a in GAME.legal(state, "p0")]
-    assert spaces == [10, 11, 12, 13, 14], "only where the letter is a class p0 owns"
-    state, _ = GAME.play(state, "p0", {"type": "finish_line", "space": 13})
-    assert (state["race_class"], state["finish_line"]) == ("D", 13)
+    assert spaces == list(range(1, 15)), "every space closest to D, the one class p0 owns"
+    state, _ = GAME.play(state, "p0", {"type": "finish_line", "space": 3})
+    assert (state["race_class"], state["finish_line"]) == ("D", 3)
+
+
+@pytest.mark.parametrize(
+    "cars,last",
+    [(["D01", "C01"], 18), (["C01"], 18), (["D01", "C01", "B01", "A01"], 24)],
+)
+def test_custom_finish_line_offers_every_space_closest_to_an_owned_class(cars, last):
+    """ "The first player can choose where the finish line will be on the racing track. The class
+    of the race is the letter which is closest to the token": every space of the track whose
+    letter is a class the chooser owns, and the whole track fits one select."""
+    state = new_game(options={"custom_finish_line": True})
+    give(state, "p0", cars=[(car, []) for car in cars])
+    state["phase"], state["current"] = "class", 0
+    spaces = [a["space"] for a in GAME.legal(state, "p0")]
+    owned = {CARS[car].cls for car in cars}
+    assert spaces == [s for s in range(1, last + 1) if classify_finish(s) in owned]
+    assert len(spaces) <= 25
+    reason = refused(state, "p0", {"type": "finish_line", "space": 25})
+    assert reason == f"Put the finish line on a space from {spaces[0]} to {spaces[-1]}."
 
 
 def test_super_store_reveals_a_new_upgrade_after_each_purchase():

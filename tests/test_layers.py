@@ -1,6 +1,10 @@
-"""rules/ stays pure (DESIGN.md, "Layers and folders"): no module under it imports discord,
-aiosqlite, PIL or aiohttp, directly or through anything it imports. Every module found under
-rules/ is checked, so a new game is covered the day it is added."""
+"""The layers (DESIGN.md, "Layers and folders"): imports point one way, down.
+
+rules/ stays pure: no module under it imports discord, aiosqlite, PIL or aiohttp, directly or
+through anything it imports. Of our own packages rules imports nothing, images imports rules
+only, bot imports rules and images (and not discord: the Discord layer is cogs), and cogs may
+import anything. Every module found under each package is read, function-local imports
+included, so a new module is covered the day it is added."""
 
 from __future__ import annotations
 
@@ -98,3 +102,63 @@ def test_no_rules_module_names_an_io_library(path: Path):
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     banned = [name for name in imported_names(tree) if name.split(".")[0] in BANNED]
     assert banned == [], f"{path.relative_to(ROOT)} imports {banned}"
+
+
+#: Our packages from the bottom layer up, with the packages of ours each may import and the
+#: outside packages it may not (rules' are ``BANNED``, checked above, through imports too).
+LAYERS: dict[str, tuple[set[str], set[str]]] = {
+    "rules": ({"rules"}, set()),
+    "images": ({"rules", "images"}, {"discord", "aiosqlite"}),
+    "bot": ({"rules", "images", "bot"}, {"discord"}),
+    "cogs": ({"rules", "images", "bot", "cogs"}, set()),
+}
+
+
+def upward_imports(path: Path, layer: str) -> list[str]:
+    """The imports of ``path`` (a module of ``layer``) that its layer may not make."""
+    ours, banned = LAYERS[layer]
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tops = [(name, name.split(".")[0]) for name in imported_names(tree)]
+    return [name for name, top in tops if (top in LAYERS and top not in ours) or top in banned]
+
+
+def layer_report(layer: str) -> dict[str, list[str]]:
+    """Each module of ``layer`` that imports upward, with those imports."""
+    report = {}
+    for path in sorted((ROOT / layer).rglob("*.py")):
+        found = upward_imports(path, layer)
+        if found:
+            report[str(path.relative_to(ROOT))] = found
+    return report
+
+
+@pytest.mark.parametrize("layer", list(LAYERS))
+def test_each_layer_imports_only_the_layers_below_it(layer: str):
+    assert (ROOT / layer).is_dir()
+    assert layer_report(layer) == {}
+
+
+def hidden_imports(path: Path) -> list[str]:
+    """Imports inside a function: the old way to break an import cycle, which hides it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [
+        f"line {inner.lineno}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for inner in ast.walk(node)
+        if isinstance(inner, ast.Import | ast.ImportFrom)
+    ]
+
+
+@pytest.mark.parametrize("layer", list(LAYERS))
+def test_no_module_hides_an_import_inside_a_function(layer: str):
+    hidden = {str(p.relative_to(ROOT)): hidden_imports(p) for p in (ROOT / layer).rglob("*.py")}
+    assert {name: lines for name, lines in hidden.items() if lines} == {}
+
+
+def test_the_layer_check_sees_an_import_that_points_up(tmp_path: Path):
+    module = tmp_path / "m.py"
+    module.write_text("import os\nfrom images.kit import x\n\ndef f():\n    import cogs.items\n")
+    assert upward_imports(module, "rules") == ["images.kit", "cogs.items"]
+    assert upward_imports(module, "bot") == ["cogs.items"]
+    assert upward_imports(module, "cogs") == []

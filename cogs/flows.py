@@ -171,8 +171,7 @@ async def show_board(
         await send(interaction, messages.lobby_post(read, note), ephemeral=True)
         return
     await acknowledge(interaction, private=True)
-    post = await messages.board_post(read, [], headline=note)
-    post.content, post.pings = None, []  # a private copy pings nobody
+    post = await messages.board_post(read, [], headline=note, private=True)
     await send(interaction, post, ephemeral=True)
 
 

@@ -55,7 +55,7 @@ async def game_and_mover(harness_factory, tmp_path: Path) -> tuple[Harness, Seen
 
 def assert_is_board(post: SeenMessage) -> None:
     assert not post.ephemeral
-    png = post.embed_image()
+    png = post.image()
     assert png is not None and png == post.files["board.png"]
     labels = [b.label for b in post.buttons]
     assert "Board" in labels and "Rules" in labels

@@ -50,13 +50,13 @@ async def start(h: Harness) -> SeenMessage:
     await h.click(BO, h.message(lobby), label="Join")
     board = (await h.click(ANA, h.message(lobby), label="Start")).public_messages[-1]
     assert_is_board(board)
-    h.game_id = lobby.embeds[0]["title"].rsplit(" ", 1)[1]  # type: ignore[attr-defined]
+    h.game_id = lobby.heading.rsplit(" ", 1)[1]  # type: ignore[attr-defined]
     return board
 
 
 def assert_is_board(post: SeenMessage) -> None:
     assert not post.ephemeral
-    png = post.embed_image()
+    png = post.image()
     assert png is not None and png == post.files["board.png"]
     with Image.open(io.BytesIO(png)) as image:
         assert image.format == "PNG" and image.width >= 1200

@@ -153,6 +153,8 @@ async def test_a_whole_two_player_game_by_commands_and_the_panel(
         turns += 1
         assert turns < 300, "the game never ended"
     assert "Final scores" in board.text() and "Winner" in board.text()
+    # "The final post. It says "Game over" twice, and its footer still points to the hand."
+    assert board.text().count("Game over") == 1 and "/game hand" not in board.text()
     assert commands >= 5 and turns >= 20, (commands, turns)
     assert taken_cell_refused
     outcome = h.bot.service.outcome(await record(h))

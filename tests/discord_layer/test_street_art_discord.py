@@ -166,6 +166,8 @@ async def test_a_whole_three_player_game_by_commands_and_buttons(
             (ping,) = board.mentions
             assert f"<@{ping}> — your move!" in board.text().splitlines()
     assert "Final scores" in board.text() and "Winner" in board.text()
+    # "The final post. It says "Game over" twice, and its footer still points to the hand."
+    assert board.text().count("Game over") == 1 and "/game hand" not in board.text()
     assert board.mentions == []  # nobody is pinged for the end
     # This seed's game took follow-up choices of both kinds through buttons.
     assert any(" steal " in label for label in FOLLOW_UPS)  # "Bo has 3 ♥: steal 2 ♥"

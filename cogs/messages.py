@@ -31,6 +31,7 @@ V2_TEXT_LIMIT = 4000
 BUTTON_ROW = 5
 #: A message holds 5 action rows; a select fills one.
 MAX_ROWS = 5
+DANGER = discord.ButtonStyle.danger
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
 COLOURS = {LOBBY: 0x3B82F6, ACTIVE: 0x10B981, FINISHED: 0xF59E0B, ABANDONED: 0x6B7280}
@@ -301,12 +302,22 @@ async def board_post(
 # -- the private hand panel -------------------------------------------------------------------
 
 
-async def hand_panel(read: ReadModel, user: str, note: str = "") -> Post:
+def confirmation(read: ReadModel, action: dict[str, Any]) -> str | None:
+    """The question to ask before ``action`` is applied from a panel, if its game asks one."""
+    ask = getattr(WORDS[read.record.game], "confirm", None)
+    return ask(action) if ask else None
+
+
+async def hand_panel(
+    read: ReadModel, user: str, note: str = "", confirm: int | None = None
+) -> Post:
     """The ephemeral panel: the player's hand (in words, and drawn where the game draws hands)
     and their legal actions as a select or buttons.
 
     Options are indices into ``legal()`` at this version: the version in the custom id makes an
-    index from an older panel refused rather than applied to a different list.
+    index from an older panel refused rather than applied to a different list. ``confirm``: the
+    index of a chosen action that asks first; the panel asks, with a button that applies it
+    (at this version only) above the usual choices.
     """
     record, names = read.record, read.names
     words = WORDS[record.game]
@@ -320,12 +331,21 @@ async def hand_panel(read: ReadModel, user: str, note: str = "") -> Post:
         lines.append("**Your move:** choose below." if not mid_turn else "**Your move continues:**")
         view = discord.ui.View(timeout=None)
         labels = [clip(label_for(record.game, a, names, view_data), 80) for a in legal]
+        asking = confirm is not None and 0 <= confirm < len(legal)
+        if confirm is not None and asking:  # the confirm button, on a row above the choices
+            lines.append(confirmation(read, legal[confirm]) or "")
+            sure = button(read, "sure", clip(f"Yes: {labels[confirm]}", 80), DANGER, confirm)
+            sure.row = 0
+            view.add_item(sure)
+        rows = MAX_ROWS - 1 if asking else MAX_ROWS
         if mid_turn and len(legal) <= BUTTON_ROW:
             for index, label in enumerate(labels):
-                view.add_item(button(read, "act", label, discord.ButtonStyle.primary, index))
+                choice = button(read, "act", label, discord.ButtonStyle.primary, index)
+                choice.row = 1 if asking else None
+                view.add_item(choice)
         else:
             pages = [labels[i : i + SELECT_LIMIT] for i in range(0, len(labels), SELECT_LIMIT)]
-            for page, page_labels in enumerate(pages[:MAX_ROWS]):
+            for page, page_labels in enumerate(pages[:rows]):
                 first = page * SELECT_LIMIT + 1
                 placeholder = (
                     f"Choose your move ({first}–{first + len(page_labels) - 1} of {len(labels)})…"
@@ -335,7 +355,7 @@ async def hand_panel(read: ReadModel, user: str, note: str = "") -> Post:
                 view.add_item(
                     PickSelect.make(record.id, read.version, page_labels, page, placeholder)
                 )
-            shown = MAX_ROWS * SELECT_LIMIT
+            shown = rows * SELECT_LIMIT
             if len(labels) > shown:  # never hide a move silently: say where the rest are
                 hidden = len(labels) - shown
                 lines.append(f"({hidden} more moves than fit here: use the game's slash commands.)")

@@ -25,7 +25,7 @@ from tests.discord_layer.test_street_art_discord import (
 )
 from tests.harness import RecordedRequest, Response
 from tests.harness.fake_discord import COMPONENTS_V2
-from tests.harness.validate import hard_issues, policy_issues
+from tests.harness.validate import hard_issues, policy_issues, response_validator
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -63,6 +63,9 @@ async def test_a_board_post_is_one_container_of_text_board_and_buttons(
     assert board.gallery[0] == "board.png" and board.image() == board.files["board.png"]
     assert [b.label for b in board.buttons] == ["My hand", "Board", "Rules"]
     assert board.heading.startswith("Street Art · game ")
+    # The fake answered as Discord does: media resolved to the attachment, in the spec's shape.
+    checker = response_validator("MessageResponse")
+    assert [e.message for e in checker.iter_errors(board.raw)] == []
 
 
 async def test_a_private_copy_is_v2_and_pings_nobody(harness_factory, tmp_path: Path) -> None:

@@ -331,17 +331,19 @@ async def hand_panel(
         lines.append("**Your move:** choose below." if not mid_turn else "**Your move continues:**")
         view = discord.ui.View(timeout=None)
         labels = [clip(label_for(record.game, a, names, view_data), 80) for a in legal]
-        asking = confirm is not None and 0 <= confirm < len(legal)
-        if confirm is not None and asking:  # the confirm button, on a row above the choices
-            lines.append(confirmation(read, legal[confirm]) or "")
+        question = None
+        if confirm is not None and 0 <= confirm < len(legal):
+            question = confirmation(read, legal[confirm])
+        if confirm is not None and question:  # asked, with its button on a row of its own
+            lines.append(question)
             sure = button(read, "sure", clip(f"Yes: {labels[confirm]}", 80), DANGER, confirm)
             sure.row = 0
             view.add_item(sure)
-        rows = MAX_ROWS - 1 if asking else MAX_ROWS
+        rows = MAX_ROWS - 1 if question else MAX_ROWS
         if mid_turn and len(legal) <= BUTTON_ROW:
             for index, label in enumerate(labels):
                 choice = button(read, "act", label, discord.ButtonStyle.primary, index)
-                choice.row = 1 if asking else None
+                choice.row = 1 if question else None
                 view.add_item(choice)
         else:
             pages = [labels[i : i + SELECT_LIMIT] for i in range(0, len(labels), SELECT_LIMIT)]

@@ -21,6 +21,8 @@ from bot.service import Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, label_for, tell
 from cogs.items import SELECT_LIMIT, GameButton, PickSelect
+from images.artsee import MORE_GALLERIES_FILE
+from images.street_kings import MARKET_FILE
 from rules.protocol import player_range
 
 #: For edits and anything that means to ping nobody.
@@ -34,6 +36,13 @@ MAX_ROWS = 5
 DANGER = discord.ButtonStyle.danger
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
+#: The alt text of each picture a board post shows (a screen reader reads it).
+ALT_TEXT = {
+    BOARD_FILE: "The board after move {version}",
+    MARKET_FILE: "The dealership and the shop",
+    MORE_GALLERIES_FILE: "The galleries beyond the first four",
+    "race.gif": "The race, replayed",
+}
 COLOURS = {LOBBY: 0x3B82F6, ACTIVE: 0x10B981, FINISHED: 0xF59E0B, ABANDONED: 0x6B7280}
 
 
@@ -261,10 +270,12 @@ def last_lines(lines: list[str], budget: int) -> str:
 def gallery(files: list[discord.File], version: int) -> list[discord.ui.MediaGallery]:
     """One gallery per picture, the board first: a gallery of one shows it at full width,
     where two in one gallery would share the width."""
-    alt = {BOARD_FILE: f"The board after move {version}"}
     return [
         discord.ui.MediaGallery(
-            discord.MediaGalleryItem(f"attachment://{f.filename}", description=alt.get(f.filename))
+            discord.MediaGalleryItem(
+                f"attachment://{f.filename}",
+                description=ALT_TEXT.get(f.filename, "").format(version=version) or None,
+            )
         )
         for f in files
     ]

@@ -159,6 +159,7 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
     raced = [m for m in h.channel_messages(TABLE) if "Prizes of" in m.text()]
     for post in raced:  # and replayed: the race as an animation beside the board and market
         assert list(post.files) == ["board.png", "market.png", "race.gif"]
+        assert post.gallery == list(post.files)  # each shown, in that order, in the post
         with Image.open(io.BytesIO(post.files["race.gif"])) as gif:
             assert gif.format == "GIF" and gif.n_frames > 2
     quiet = [m for m in h.channel_messages(TABLE) if m.files and m not in raced]

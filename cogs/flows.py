@@ -171,8 +171,7 @@ async def show_board(
         await send(interaction, messages.lobby_post(read, note), ephemeral=True)
         return
     await acknowledge(interaction, private=True)
-    post = await messages.board_post(read, [], headline=note)
-    post.content, post.pings = None, []  # a private copy pings nobody
+    post = await messages.board_post(read, [], headline=note, private=True)
     await send(interaction, post, ephemeral=True)
 
 
@@ -254,8 +253,11 @@ async def play(
         await send(interaction, panel, ephemeral=True)
 
 
-async def play_index(interaction: discord.Interaction, game: str, index: int, version: int) -> None:
-    """A choice on a hand panel: ``index`` into ``legal()`` as it was at ``version``."""
+async def play_index(
+    interaction: discord.Interaction, game: str, index: int, version: int, sure: bool = False
+) -> None:
+    """A choice on a hand panel: ``index`` into ``legal()`` as it was at ``version``. A choice
+    that cannot be taken back (a Mural pass) asks first; ``sure``: the player confirmed it."""
     service = service_of(interaction)
     guild, _, user = where(interaction)
     read = service.read(await service.get(game, guild))
@@ -264,6 +266,11 @@ async def play_index(interaction: discord.Interaction, game: str, index: int, ve
     legal = read.legal(user)
     if not 0 <= index < len(legal):
         raise ServiceError(read.turn_message() if legal == [] else "That choice is not available.")
+    if not sure and messages.confirmation(read, legal[index]):
+        await acknowledge(interaction)
+        panel = await messages.hand_panel(read, user, confirm=index)
+        await update(interaction, content=panel.content, view=panel.view, attachments=panel.files)
+        return
     await play(interaction, read, legal[index], expected_version=version, from_panel=True)
 
 
@@ -424,7 +431,8 @@ async def dispatch_click(interaction: discord.Interaction, click: Click) -> None
         await show_board(interaction, record, note)
     elif verb == "rules":
         await show_rules(interaction, (await service.get(game, guild)).game)
-    elif verb == "act":
-        await play_index(interaction, game, -1 if click.arg is None else click.arg, version)
+    elif verb in ("act", "sure"):
+        index = -1 if click.arg is None else click.arg
+        await play_index(interaction, game, index, version, sure=verb == "sure")
     elif verb == PICK:
         await play_index(interaction, game, picked_index(click), version)

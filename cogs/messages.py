@@ -1,7 +1,11 @@
 """What the bot posts, built from a game's read model: lobby, board, hand panel.
 
 Builders only: nothing here sends anything, so every message shape is in one place and
-within Discord's limits by construction (25 options, 5 buttons a row, 100-char ids, embeds).
+within Discord's limits by construction (25 options, 5 buttons a row, 100-char ids, embeds,
+and for the Components V2 board posts 40 components and 4,000 characters of text).
+
+Board posts are Components V2 (a ``LayoutView``): Discord shows a media gallery's picture
+larger than an embed's image, which our landscape boards need to be read inline.
 """
 
 from __future__ import annotations
@@ -17,16 +21,28 @@ from bot.service import Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, label_for, tell
 from cogs.items import SELECT_LIMIT, GameButton, PickSelect
+from images.artsee import MORE_GALLERIES_FILE
+from images.street_kings import MARKET_FILE
 from rules.protocol import player_range
 
 #: For edits and anything that means to ping nobody.
 NO_PINGS = discord.AllowedMentions.none()
 EMBED_DESCRIPTION_LIMIT = 4096
+#: Characters of text across all the TextDisplays of one Components V2 message.
+V2_TEXT_LIMIT = 4000
 BUTTON_ROW = 5
 #: A message holds 5 action rows; a select fills one.
 MAX_ROWS = 5
+DANGER = discord.ButtonStyle.danger
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
+#: The alt text of each picture a board post shows (a screen reader reads it).
+ALT_TEXT = {
+    BOARD_FILE: "The board after move {version}",
+    MARKET_FILE: "The dealership and the shop",
+    MORE_GALLERIES_FILE: "The galleries beyond the first four",
+    "race.gif": "The race, replayed",
+}
 COLOURS = {LOBBY: 0x3B82F6, ACTIVE: 0x10B981, FINISHED: 0xF59E0B, ABANDONED: 0x6B7280}
 
 
@@ -63,13 +79,16 @@ class Post:
 
     content: str | None = None
     embed: discord.Embed | None = None
-    view: discord.ui.View | None = None
+    view: discord.ui.View | discord.ui.LayoutView | None = None
     files: list[discord.File] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     #: The ids of the users this post pings (its content names them); nobody else is pinged.
     pings: list[str] = field(default_factory=list)
 
     def kwargs(self) -> dict[str, Any]:
+        if isinstance(self.view, discord.ui.LayoutView) and (self.content or self.embed):
+            # Discord refuses content or embeds beside the Components V2 flag.
+            raise ValueError("a Components V2 post carries its text in its layout")
         out: dict[str, Any] = {"allowed_mentions": allowed_mentions(self.pings), **self.extra}
         if self.content is not None:
             out["content"] = self.content
@@ -166,20 +185,20 @@ def narrate(read: ReadModel, steps: list[Step]) -> list[str]:
 QUESTION_ARG = 1
 
 
-def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.View:
+def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.ActionRow:
     """My hand / Board / Rules, and first, when players are asked something on another's turn
     (ArtSee's visitors, Street Kings' NOZ), a button named after the question that opens the
     same private panel with their choice."""
-    view = discord.ui.View(timeout=None)
+    row: discord.ui.ActionRow = discord.ui.ActionRow()
     active = read.record.status == ACTIVE
     if active and question:
         style = discord.ButtonStyle.success
-        view.add_item(button(read, "hand", clip(question, 80), style, QUESTION_ARG))
+        row.add_item(button(read, "hand", clip(question, 80), style, QUESTION_ARG))
     if active:
-        view.add_item(button(read, "hand", "My hand", discord.ButtonStyle.primary))
-    view.add_item(button(read, "board", "Board", discord.ButtonStyle.secondary))
-    view.add_item(button(read, "rules", "Rules", discord.ButtonStyle.secondary))
-    return view
+        row.add_item(button(read, "hand", "My hand", discord.ButtonStyle.primary))
+    row.add_item(button(read, "board", "Board", discord.ButtonStyle.secondary))
+    row.add_item(button(read, "rules", "Rules", discord.ButtonStyle.secondary))
+    return row
 
 
 def question_of(read: ReadModel) -> str | None:
@@ -199,21 +218,24 @@ async def render_turn(read: ReadModel, steps: list[Step]) -> list[discord.File]:
     return [discord.File(io.BytesIO(data), filename=name) for name, data in pictures]
 
 
-def next_up(read: ReadModel) -> tuple[str, str]:
-    """(content with mentions of the humans to move, the line for the embed)."""
-    record, names, waiting = read.record, read.names, read.to_move
+def your_move(read: ReadModel) -> str:
+    """The line that pings the humans to move ("move", not "turn": an ArtSee player asked
+    about visitors decides on another's turn); empty when no human is waiting."""
     mentions = [m for m in (mention(p) for p in read.waiting_humans) if m]
-    who = ", ".join(f"**{names.get(p, p)}**" for p in waiting)
-    if record.status == FINISHED:
-        return "🏁 Game over!", ""
-    if not waiting:
-        return "", ""
-    # "move", not "turn": an ArtSee player asked about visitors decides on another's turn.
-    content = f"{' '.join(mentions)} — your move!" if mentions else ""
-    return content, f"**Next:** {who}"
+    return f"{' '.join(mentions)} — your move!" if mentions else ""
 
 
-def outcome_line(read: ReadModel) -> str:
+def next_line(read: ReadModel) -> str:
+    """Whose move it is, by name, for everyone reading the post."""
+    waiting = read.to_move
+    if read.record.status == FINISHED or not waiting:
+        return ""
+    return "**Next:** " + ", ".join(f"**{read.names.get(p, p)}**" for p in waiting)
+
+
+def outcome_line(read: ReadModel, lead: bool = False) -> str:
+    """The final scores and winners, ``lead`` by "Game over" on a final post whose turn lines
+    do not say it already (a private copy), so every final post says it once."""
     outcome = read.outcome
     if outcome is None:
         return ""
@@ -222,44 +244,91 @@ def outcome_line(read: ReadModel) -> str:
     scores = " · ".join(f"{names.get(p, p)} {s}" for p, s in ranking)
     winners = ", ".join(f"**{names.get(p, p)}**" for p in outcome.winners)
     plural = "s" if len(outcome.winners) > 1 else ""
-    return f"**Final scores:** {scores}\n**Winner{plural}:** {winners}"
+    over = "🏁 **Game over.**\n" if lead else ""
+    return f"{over}**Final scores:** {scores}\n**Winner{plural}:** {winners}"
 
 
-async def board_post(read: ReadModel, steps: list[Step], headline: str | None = None) -> Post:
-    """The public turn post: what happened, whose turn, the board image, the buttons."""
+def ended_in(steps: list[Step]) -> bool:
+    return any(event.get("type") == "game_over" for step in steps for event in step.events)
+
+
+def footer(read: ReadModel) -> str:
+    """Small print under the board: the move number, and while the game runs, where the
+    player's own cards are (a finished game has no hand to point to)."""
+    if read.record.status == ACTIVE:
+        return f"-# Move {read.record.version} · /game hand shows your cards"
+    return f"-# Move {read.record.version} · final"
+
+
+def last_lines(lines: list[str], budget: int) -> str:
+    """The turn's lines within ``budget`` characters, keeping the latest: they lead to the
+    board shown."""
+    text = "\n".join(lines)
+    return text if len(text) <= budget else "…" + text[-(budget - 1) :]
+
+
+def gallery(files: list[discord.File], version: int) -> list[discord.ui.MediaGallery]:
+    """One gallery per picture, the board first: a gallery of one shows it at full width,
+    where two in one gallery would share the width."""
+    return [
+        discord.ui.MediaGallery(
+            discord.MediaGalleryItem(
+                f"attachment://{f.filename}",
+                description=ALT_TEXT.get(f.filename, "").format(version=version) or None,
+            )
+        )
+        for f in files
+    ]
+
+
+async def board_post(
+    read: ReadModel, steps: list[Step], headline: str | None = None, *, private: bool = False
+) -> Post:
+    """The turn post, in Components V2: one container with the title, who is pinged, what
+    happened and whose move it is, the board (and the turn's second pictures), the small print
+    and the buttons. ``private``: the copy one player asked for, which pings nobody."""
     record, game = read.record, read.engine
-    lines = ([headline] if headline else []) + narrate(read, steps)
-    content, next_line = next_up(read)
-    tail = outcome_line(read) if record.status == FINISHED else next_line
-    description = "\n".join(lines)
-    budget = EMBED_DESCRIPTION_LIMIT - len(tail) - 4
-    if len(description) > budget:  # keep the latest lines: they lead to the board shown
-        description = "…" + description[-(budget - 1) :]
-    embed = discord.Embed(
-        title=clip(f"{game.title} · game {record.id}", 256),
-        description="\n\n".join(part for part in (description, tail) if part) or None,
-        colour=COLOURS[record.status],
-    )
-    embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=f"Move {record.version} · /game hand shows your cards")
-    return Post(
-        content=content or None,
-        pings=read.waiting_humans if content else [],
-        embed=embed,
-        files=await render_turn(read, steps),
-        view=board_buttons(read, question_of(read)),
-    )
+    title = f"## {clip(f'{game.title} · game {record.id}', 256)}"
+    ping = "" if private else your_move(read)
+    finished = record.status == FINISHED
+    tail = outcome_line(read, lead=not ended_in(steps)) if finished else next_line(read)
+    small = footer(read)
+    fixed = [title, ping, tail, small]
+    budget = V2_TEXT_LIMIT - sum(len(part) for part in fixed)
+    told = last_lines(([headline] if headline else []) + narrate(read, steps), budget)
+    files = await render_turn(read, steps)
+    container: discord.ui.Container = discord.ui.Container(accent_colour=COLOURS[record.status])
+    for text in (title, ping, told, tail):
+        if text:  # Discord refuses an empty TextDisplay
+            container.add_item(discord.ui.TextDisplay(text))
+    for item in gallery(files, record.version):
+        container.add_item(item)
+    container.add_item(discord.ui.TextDisplay(small))
+    container.add_item(board_buttons(read, question_of(read)))
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(container)
+    return Post(view=layout, files=files, pings=read.waiting_humans if ping else [])
 
 
 # -- the private hand panel -------------------------------------------------------------------
 
 
-async def hand_panel(read: ReadModel, user: str, note: str = "") -> Post:
+def confirmation(read: ReadModel, action: dict[str, Any]) -> str | None:
+    """The question to ask before ``action`` is applied from a panel, if its game asks one."""
+    ask = getattr(WORDS[read.record.game], "confirm", None)
+    return ask(action) if ask else None
+
+
+async def hand_panel(
+    read: ReadModel, user: str, note: str = "", confirm: int | None = None
+) -> Post:
     """The ephemeral panel: the player's hand (in words, and drawn where the game draws hands)
     and their legal actions as a select or buttons.
 
     Options are indices into ``legal()`` at this version: the version in the custom id makes an
-    index from an older panel refused rather than applied to a different list.
+    index from an older panel refused rather than applied to a different list. ``confirm``: the
+    index of a chosen action that asks first; the panel asks, with a button that applies it
+    (at this version only) above the usual choices.
     """
     record, names = read.record, read.names
     words = WORDS[record.game]
@@ -273,12 +342,23 @@ async def hand_panel(read: ReadModel, user: str, note: str = "") -> Post:
         lines.append("**Your move:** choose below." if not mid_turn else "**Your move continues:**")
         view = discord.ui.View(timeout=None)
         labels = [clip(label_for(record.game, a, names, view_data), 80) for a in legal]
+        question = None
+        if confirm is not None and 0 <= confirm < len(legal):
+            question = confirmation(read, legal[confirm])
+        if confirm is not None and question:  # asked, with its button on a row of its own
+            lines.append(question)
+            sure = button(read, "sure", clip(f"Yes: {labels[confirm]}", 80), DANGER, confirm)
+            sure.row = 0
+            view.add_item(sure)
+        rows = MAX_ROWS - 1 if question else MAX_ROWS
         if mid_turn and len(legal) <= BUTTON_ROW:
             for index, label in enumerate(labels):
-                view.add_item(button(read, "act", label, discord.ButtonStyle.primary, index))
+                choice = button(read, "act", label, discord.ButtonStyle.primary, index)
+                choice.row = 1 if question else None
+                view.add_item(choice)
         else:
             pages = [labels[i : i + SELECT_LIMIT] for i in range(0, len(labels), SELECT_LIMIT)]
-            for page, page_labels in enumerate(pages[:MAX_ROWS]):
+            for page, page_labels in enumerate(pages[:rows]):
                 first = page * SELECT_LIMIT + 1
                 placeholder = (
                     f"Choose your move ({first}–{first + len(page_labels) - 1} of {len(labels)})…"
@@ -288,7 +368,7 @@ async def hand_panel(read: ReadModel, user: str, note: str = "") -> Post:
                 view.add_item(
                     PickSelect.make(record.id, read.version, page_labels, page, placeholder)
                 )
-            shown = MAX_ROWS * SELECT_LIMIT
+            shown = rows * SELECT_LIMIT
             if len(labels) > shown:  # never hide a move silently: say where the rest are
                 hidden = len(labels) - shown
                 lines.append(f"({hidden} more moves than fit here: use the game's slash commands.)")

@@ -35,6 +35,9 @@ class GameWords(Protocol):
     # Optional: ``question(public view) -> str | None``, the label of a button on the turn post
     # when players are asked something on another player's turn (it opens their choice).
 
+    # Optional: ``confirm(action) -> str | None``, the question a hand panel asks before it
+    # applies an action that cannot be taken back (Mural's pass), or None to apply it at once.
+
 
 WORDS: dict[str, GameWords] = {
     "street-art": street_art,

@@ -258,6 +258,17 @@ def _label(action: dict[str, Any]) -> str:
     return {"back": "← Back", "pass": "Pass (out until next round)", "end_turn": "End turn"}[kind]
 
 
+def confirm(action: dict[str, Any]) -> str | None:
+    """The question asked before an action a player cannot take back; a pass ends their round,
+    so the panel asks first ("Pass (out until next round)" sits among everyday choices)."""
+    if action["type"] != "pass":
+        return None
+    return (
+        "**Pass?** You will be out until the next round: no more turns this round. "
+        "Confirm below, or choose another move."
+    )
+
+
 # -- the player's board ------------------------------------------------------------------------
 
 

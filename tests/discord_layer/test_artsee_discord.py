@@ -55,7 +55,7 @@ async def game_and_mover(harness_factory, tmp_path: Path) -> tuple[Harness, Seen
 
 def assert_is_board(post: SeenMessage) -> None:
     assert not post.ephemeral
-    png = post.embed_image()
+    png = post.image()
     assert png is not None and png == post.files["board.png"]
     labels = [b.label for b in post.buttons]
     assert "Board" in labels and "Rules" in labels
@@ -236,6 +236,8 @@ async def test_a_whole_two_player_game_by_commands_and_buttons(
         boards += 1
         assert boards < 300, "the game never ended"
     assert "Final scores" in board.text() and "Winner" in board.text()
+    # "The final post. It says "Game over" twice, and its footer still points to the hand."
+    assert board.text().count("Game over") == 1 and "/game hand" not in board.text()
     assert board.mentions == []
     assert {"play", "draw", "welcome"} <= set(tally.slash)
     assert any(label.startswith("Play ") for label in tally.panel)

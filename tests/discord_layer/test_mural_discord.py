@@ -50,13 +50,13 @@ async def start(h: Harness) -> SeenMessage:
     await h.click(BO, h.message(lobby), label="Join")
     board = (await h.click(ANA, h.message(lobby), label="Start")).public_messages[-1]
     assert_is_board(board)
-    h.game_id = lobby.embeds[0]["title"].rsplit(" ", 1)[1]  # type: ignore[attr-defined]
+    h.game_id = lobby.heading.rsplit(" ", 1)[1]  # type: ignore[attr-defined]
     return board
 
 
 def assert_is_board(post: SeenMessage) -> None:
     assert not post.ephemeral
-    png = post.embed_image()
+    png = post.image()
     assert png is not None and png == post.files["board.png"]
     with Image.open(io.BytesIO(png)) as image:
         assert image.format == "PNG" and image.width >= 1200
@@ -93,6 +93,9 @@ async def on_panel(h: Harness, player: User, response: Response, rng: random.Ran
     """Take one choice from the ephemeral panel the response shows (buttons or a select)."""
     panel = response.ephemeral_messages[-1]
     assert panel.visible_to == player.id
+    sure = [b for b in panel.buttons if ":sure:" in (b.custom_id or "")]
+    if sure:  # the player chose to pass and was asked first: they are sure
+        return await h.click(player, panel, sure[0].custom_id)
     if panel.selects:
         select = panel.selects[0]
         labels = [o["label"] for o in select.options]
@@ -153,6 +156,8 @@ async def test_a_whole_two_player_game_by_commands_and_the_panel(
         turns += 1
         assert turns < 300, "the game never ended"
     assert "Final scores" in board.text() and "Winner" in board.text()
+    # "The final post. It says "Game over" twice, and its footer still points to the hand."
+    assert board.text().count("Game over") == 1 and "/game hand" not in board.text()
     assert commands >= 5 and turns >= 20, (commands, turns)
     assert taken_cell_refused
     outcome = h.bot.service.outcome(await record(h))
@@ -180,6 +185,52 @@ async def test_a_command_in_the_middle_of_a_turn_is_applied_when_it_is_legal(
     rotated = await h.slash(player, "mural rotate", kind=kinds[0]["value"])
     assert "Finish your turn first" not in rotated.ephemeral_text()
     assert rotated.message.ephemeral and "Your move continues" in rotated.message.content
+
+
+PASS = "Pass (out until next round)"
+
+
+async def test_a_pass_from_the_panel_asks_first_and_applies_only_when_confirmed(
+    harness_factory, tmp_path: Path
+) -> None:
+    """ "The first select offers "Pass (out until next round)" with no confirmation. Ask before
+    a pass ends a player's round." A confirmation is good only at the version it was asked."""
+    h = await table(harness_factory, tmp_path, seed_revealing("BT3"))
+    board = await start(h)
+    player = mover(board)
+    panel = (await h.click(player, board, label="My hand")).message
+    select = panel.select()
+    before = (await record(h)).version
+    asked = await h.select(
+        player, panel, select.custom_id, [select.options[select.option_labels.index(PASS)]["value"]]
+    )
+    panel = h.message(panel)
+    assert "**Pass?** You will be out until the next round" in panel.content
+    assert (await record(h)).version == before and board_of(asked) is None  # nothing applied
+    yes = panel.button(f"Yes: {PASS}")
+    assert panel.selects, "the usual choices stay below the question"
+
+    # A free action meanwhile: the old confirmation is out of date and passes nobody.
+    picked = await h.slash(player, "mural technique", tile="Queue Pick")
+    take = next(b for b in picked.message.buttons if b.label.startswith("Take"))
+    await h.click(player, picked.message, take.custom_id)
+    moved = (await record(h)).version
+    stale = await h.click(player, panel, yes.custom_id)
+    assert (await record(h)).version == moved and board_of(stale) is None
+    assert "out of date" in stale.ephemeral_text()  # the current board, privately
+
+    # Asked again at the current version, and confirmed: the pass is applied.
+    h2 = await table(harness_factory, tmp_path / "again", seed_revealing("BT3"))
+    board = await start(h2)
+    player = mover(board)
+    panel = (await h2.click(player, board, label="My hand")).message
+    select = panel.select()
+    await h2.select(
+        player, panel, select.custom_id, [select.options[select.option_labels.index(PASS)]["value"]]
+    )
+    confirmed = await h2.click(player, h2.message(panel), label=f"Yes: {PASS}")
+    posted = board_of(confirmed)
+    assert posted is not None and f"**{player.global_name}** passed." in posted.text()
 
 
 async def try_a_taken_cell(h: Harness, player: User) -> bool:

@@ -189,7 +189,7 @@ async def test_a_board_or_hand_click_loads_the_state_once(
 
     monkeypatch.setattr(engine, "load", load)
     shown = await h.click(DEE, board, label="Board")
-    assert shown.message.embed_image() and len(loads) == 1
+    assert shown.message.image() and len(loads) == 1
     loads.clear()
     hand = await h.click(current_player(board), board, label="My hand")
     assert hand.message.selects and len(loads) == 1
@@ -218,7 +218,7 @@ async def test_crafted_select_values_and_unknown_components_get_a_private_senten
 
 
 def board_id(board: SeenMessage) -> str:
-    return board.embeds[0]["title"].rsplit(" ", 1)[1]
+    return board.heading.rsplit(" ", 1)[1]
 
 
 async def test_text_a_player_types_pings_nobody(harness_factory, tmp_path: Path) -> None:

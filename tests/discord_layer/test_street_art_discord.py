@@ -60,7 +60,7 @@ async def table(harness_factory, tmp_path: Path, fake: FakeDiscord | None = None
 def assert_is_board(post: SeenMessage) -> None:
     """What every public turn post must carry: words, the image, and the buttons."""
     assert not post.ephemeral
-    png = post.embed_image()
+    png = post.image()
     assert png is not None and png == post.files["board.png"]
     with Image.open(io.BytesIO(png)) as image:
         assert image.format == "PNG" and image.width >= 800
@@ -163,8 +163,11 @@ async def test_a_whole_three_player_game_by_commands_and_buttons(
         boards += 1
         assert boards < 400, "the game never ended"
         if "Game over" not in board.text():
-            assert len(board.mentions) == 1 and board.content.startswith("<@")
+            (ping,) = board.mentions
+            assert f"<@{ping}> — your move!" in board.text().splitlines()
     assert "Final scores" in board.text() and "Winner" in board.text()
+    # "The final post. It says "Game over" twice, and its footer still points to the hand."
+    assert board.text().count("Game over") == 1 and "/game hand" not in board.text()
     assert board.mentions == []  # nobody is pinged for the end
     # This seed's game took follow-up choices of both kinds through buttons.
     assert any(" steal " in label for label in FOLLOW_UPS)  # "Bo has 3 ♥: steal 2 ♥"
@@ -179,7 +182,7 @@ async def test_board_rules_status_and_list_answer_privately(
     h = await table(harness_factory, tmp_path)
     board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
     private = await h.click(DEE, board, label="Board")
-    assert private.message.ephemeral and private.message.embed_image()
+    assert private.message.ephemeral and private.message.image()
     rules = await h.click(DEE, board, label="Rules")
     assert rules.message.ephemeral and "Brass Band" in rules.message.text()
     status = await h.slash(BO, "game status")
@@ -189,7 +192,7 @@ async def test_board_rules_status_and_list_answer_privately(
     hand = await h.slash(BO, "game hand")
     assert hand.message.ephemeral and "Your hand:" in hand.message.text()
     board_cmd = await h.slash(CY, "game board")
-    assert board_cmd.message.ephemeral and board_cmd.message.embed_image()
+    assert board_cmd.message.ephemeral and board_cmd.message.image()
     await play_turn(h, board, random.Random(2), use_slash=True)
     history = await h.slash(ANA, "game history")
     assert history.message.ephemeral and " played " in history.message.text()
@@ -258,7 +261,7 @@ async def test_joining_a_full_or_started_game_and_abandoning(
     assert "no option colour" in unknown_option.ephemeral_text()
 
     await start_game(h, h.message(lobby), ANA)
-    game_id = h.message(lobby).embeds[0]["title"].rsplit(" ", 1)[1]
+    game_id = h.message(lobby).heading.rsplit(" ", 1)[1]
     late = await h.slash(DEE, "game join", game=game_id)
     assert "already started" in late.ephemeral_text()
     not_host = await h.slash(BO, "game abandon")
@@ -281,7 +284,7 @@ async def test_a_click_on_an_out_of_date_panel_shows_the_current_board(
     select = old_panel.selects[0]
     stale = await h.select(mover, old_panel, select.custom_id, [select.options[0]["value"]])
     assert "out of date" in stale.ephemeral_text()
-    assert stale.message.ephemeral and stale.message.embed_image()
+    assert stale.message.ephemeral and stale.message.image()
     assert stale.public_messages == []
 
 
@@ -426,7 +429,7 @@ async def test_the_host_changes_options_in_the_lobby_and_everyone_can_read_them(
     assert "two_players=True" in changed.message.text()  # the lobby's Options field
     assert "(2/5; 2–5 with these options)" in changed.message.text(), "the range widened"
     board = await start_game(h, h.message(lobby), ANA)  # two players may start now
-    assert board.embed_image()
+    assert board.image()
     fixed = await h.slash(ANA, "game settings", options={"options": "turn_cap=10"})
     assert "already started" in fixed.ephemeral_text()
     after = await h.slash(BO, "game settings")
@@ -491,7 +494,7 @@ async def test_a_turn_picture_a_game_adds_goes_with_that_turn_only(
         board = await play_turn(h, board, rng, use_slash=True)
         rained = "played **Rain**" in board.text()
         assert list(board.files) == (["board.png", "replay.png"] if rained else ["board.png"])
-        assert board.embed_image() == board.files["board.png"]
+        assert board.image() == board.files["board.png"]
         if rained:
             break
     else:

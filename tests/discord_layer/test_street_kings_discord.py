@@ -148,7 +148,8 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
         last_board = board_of(response) or last_board
     record = await the_game(h)
     assert record.status == "finished", "the game never ended"
-    assert last_board is not None and "Game over" in last_board.text()
+    assert last_board is not None and last_board.text().count("Game over") == 1
+    assert "/game hand" not in last_board.text()  # a finished game has no hand to point to
     assert "Street King" in last_board.text()
     assert used["command"] > 20 and used["panel"] > 20
     assert {"class", "qualify", "race", "noz", "pass", "shop", "buy", "buy_car"} <= kinds
@@ -158,6 +159,7 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
     raced = [m for m in h.channel_messages(TABLE) if "Prizes of" in m.text()]
     for post in raced:  # and replayed: the race as an animation beside the board and market
         assert list(post.files) == ["board.png", "market.png", "race.gif"]
+        assert post.gallery == list(post.files)  # each shown, in that order, in the post
         with Image.open(io.BytesIO(post.files["race.gif"])) as gif:
             assert gif.format == "GIF" and gif.n_frames > 2
     quiet = [m for m in h.channel_messages(TABLE) if m.files and m not in raced]

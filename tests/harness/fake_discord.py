@@ -31,6 +31,7 @@ from .models import (
     SeenMessage,
     SnowflakeFactory,
     User,
+    components_text,
 )
 
 API_PREFIX = "/api/v10"
@@ -896,6 +897,43 @@ class FakeDiscord:
         return out
 
     @staticmethod
+    def _resolve_media(components: list[dict[str, Any]], attachments: list[dict[str, Any]]):
+        """Media items as Discord returns them: an ``attachment://`` URL becomes the attached
+        file's own URL, with its size and type; a gallery item always says its description
+        and spoiler."""
+        by_name = {a["filename"]: a for a in attachments}
+
+        def resolve(media: dict[str, Any]) -> None:
+            url = str(media.get("url") or "")
+            attachment = by_name.get(url[len("attachment://") :])
+            if url.startswith("attachment://") and attachment is not None:
+                media.update(
+                    id=attachment["id"],
+                    url=attachment["url"],
+                    proxy_url=attachment["proxy_url"],
+                    width=attachment.get("width"),
+                    height=attachment.get("height"),
+                    content_type=attachment["content_type"],
+                    attachment_id=attachment["id"],
+                )
+
+        def walk(items: Iterable[dict[str, Any]]) -> None:
+            for item in items:
+                entries = (item.get("items") or []) if item.get("type") == 12 else []
+                for entry in entries:
+                    entry.setdefault("description", None)
+                    entry.setdefault("spoiler", False)
+                    resolve(entry["media"])
+                for key in ("media", "file"):
+                    if item.get("type") in (11, 13) and isinstance(item.get(key), dict):
+                        resolve(item[key])
+                walk(item.get("components") or ())
+                if isinstance(item.get("accessory"), dict):
+                    walk([item["accessory"]])
+
+        walk(components)
+
+    @staticmethod
     def _number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Discord gives every component a numeric ``id`` in tree order when none was sent."""
         counter = iter(range(1, 10_000))
@@ -940,9 +978,15 @@ class FakeDiscord:
     ) -> None:
         """Apply a create/edit body to a stored message the way Discord merges fields."""
         data = stored.data
-        if "content" in body:
-            data["content"] = body["content"] or ""
-            data["mentions"] = self._mentions(data["content"], body.get("allowed_mentions"))
+        flags = body.get("flags") if body.get("flags") is not None else data.get("flags")
+        v2 = bool(int(flags or 0) & COMPONENTS_V2)
+        if "content" in body or (v2 and "components" in body):
+            # With components v2 the mentions Discord parses are those in text displays.
+            data["content"] = body.get("content") or ""
+            said = "\n".join(components_text(body.get("components") or ())) if v2 else None
+            data["mentions"] = self._mentions(
+                data["content"] if said is None else said, body.get("allowed_mentions")
+            )
             data["mention_everyone"] = False
         attachments = self._resolve_attachments(
             stored.channel_id,
@@ -960,6 +1004,8 @@ class FakeDiscord:
             data["embeds"] = self._resolve_embeds(data.get("embeds", []), data["attachments"])
         if "components" in body:
             data["components"] = self._number_components(body["components"] or [])
+        if "components" in body or attachments is not None:
+            self._resolve_media(data.get("components") or [], data.get("attachments") or [])
         if body.get("flags") is not None:
             keep = int(data.get("flags") or 0) & (EPHEMERAL | LOADING)
             data["flags"] = keep | (int(body["flags"]) & ~(EPHEMERAL | LOADING))

@@ -275,16 +275,33 @@ def embed_text(embed: Mapping[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def _components_text(components: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Text of components-v2 text displays, which a reader sees like content."""
+def components_text(components: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Text of components-v2 text displays, which a reader sees like content, in tree order
+    (inside containers and sections too)."""
     parts: list[str] = []
     for item in components:
         if item.get("type") == 10 and item.get("content"):
             parts.append(item["content"])
-        for key in ("components",):
-            if item.get(key):
-                parts.extend(_components_text(item[key]))
+        if item.get("components"):
+            parts.extend(components_text(item["components"]))
     return parts
+
+
+def media_urls(components: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Every picture or file a components-v2 tree shows, in reading order: media gallery
+    items, section thumbnails and file components."""
+    urls: list[str] = []
+    for item in components:
+        kind = item.get("type")
+        if kind == 12:
+            urls.extend(str(entry["media"]["url"]) for entry in item.get("items") or ())
+        elif kind in (11, 13):
+            urls.append(str((item.get("media") or item.get("file") or {}).get("url") or ""))
+        if item.get("components"):
+            urls.extend(media_urls(item["components"]))
+        if item.get("accessory"):
+            urls.extend(media_urls([item["accessory"]]))
+    return urls
 
 
 @dataclass(frozen=True)
@@ -328,7 +345,7 @@ class SeenMessage:
     def text(self) -> str:
         """Content, components-v2 text and every embed's text, joined by newlines."""
         parts = [self.content] if self.content else []
-        parts.extend(_components_text(self.components))
+        parts.extend(components_text(self.components))
         parts.extend(embed_text(e) for e in self.embeds)
         return "\n".join(p for p in parts if p)
 
@@ -338,17 +355,45 @@ class SeenMessage:
     def select(self, custom_id: str | None = None) -> ComponentInfo:
         return find_select(self, custom_id=custom_id)
 
+    @property
+    def heading(self) -> str:
+        """The title a reader sees first: the first embed's title, or a components-v2
+        message's first line, without its markdown heading marks."""
+        if self.embeds:
+            return str(self.embeds[0].get("title") or "")
+        texts = components_text(self.components)
+        return texts[0].split("\n", 1)[0].lstrip("#").strip() if texts else ""
+
+    def _file_at(self, url: str) -> str | None:
+        """The attached filename a media URL shows (an ``attachment://`` reference or the
+        attachment's CDN URL, as Discord returns it)."""
+        for attachment in self.raw.get("attachments", []):
+            if url in (attachment.get("url"), f"attachment://{attachment['filename']}"):
+                return str(attachment["filename"])
+        return None
+
+    @property
+    def gallery(self) -> list[str | None]:
+        """The attached files a components-v2 message shows, in order (its media galleries,
+        thumbnails and file components); a URL to no attached file shows as ``None``."""
+        return [self._file_at(url) for url in media_urls(self.components)]
+
+    def image(self, index: int = 0) -> bytes | None:
+        """The bytes of the ``index``-th picture the message shows: an embed's image, or a
+        components-v2 message's ``index``-th gallery picture."""
+        if self.embeds:
+            return self.embed_image(index)
+        shown = self.gallery
+        name = shown[index] if index < len(shown) else None
+        return self.files.get(name) if name else None
+
     def embed_image(self, index: int = 0) -> bytes | None:
         """The bytes behind embed ``index``'s image, resolved through the message's attachments."""
         if index >= len(self.embeds):
             return None
         url = (self.embeds[index].get("image") or {}).get("url")
-        if not url:
-            return None
-        for attachment in self.raw.get("attachments", []):
-            if url in (attachment.get("url"), f"attachment://{attachment['filename']}"):
-                return self.files.get(attachment["filename"])
-        return None
+        name = self._file_at(url) if url else None
+        return self.files.get(name) if name else None
 
 
 def _match_prefix(value: str | None, wanted: str | None) -> bool:

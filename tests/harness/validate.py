@@ -23,6 +23,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from .fake_discord import COMPONENTS_V2, RecordedRequest
+from .models import media_urls
 
 SPEC_PATH = Path(__file__).resolve().parent.parent / "data" / "openapi.json"
 SPEC_URI = "urn:discord:openapi"
@@ -398,7 +399,21 @@ def _mention_issues(body: Mapping[str, Any]) -> list[str]:
     return issues
 
 
+def _v2_media_issues(body: Mapping[str, Any]) -> list[str]:
+    """Every media URL of a components-v2 message is an attachment or a web address."""
+    if not int(body.get("flags") or 0) & COMPONENTS_V2:
+        return []
+    return [
+        f"media URL {url[:80]!r} is neither attachment://<file> nor http(s)"
+        for url in media_urls(body.get("components") or [])
+        if not url.startswith(("attachment://", "https://", "http://"))
+    ]
+
+
 def _embedded_file_issues(body: Mapping[str, Any], filenames: set[str] | None) -> list[str]:
+    """An image that points at no attached file shows nothing; with components v2 an attached
+    file no media component shows is not shown at all (Discord shows attachments only through
+    media components), so a picture sent is a picture lost."""
     if filenames is None:
         return []
     issues = []
@@ -407,6 +422,20 @@ def _embedded_file_issues(body: Mapping[str, Any], filenames: set[str] | None) -
             url = str((embed.get(key) or {}).get("url") or "")
             if url.startswith("attachment://") and url[len("attachment://") :] not in filenames:
                 issues.append(f"embeds[{i}].{key} points at {url} but no such file is attached")
+    if int(body.get("flags") or 0) & COMPONENTS_V2 and "components" in body:
+        shown = {
+            url[len("attachment://") :]
+            for url in media_urls(body.get("components") or [])
+            if url.startswith("attachment://")
+        }
+        issues += [
+            f"media points at attachment://{name} but no such file is attached"
+            for name in sorted(shown - filenames)
+        ]
+        issues += [
+            f"{name} is attached but no media component shows it"
+            for name in sorted(filenames - shown)
+        ]
     return issues
 
 
@@ -419,6 +448,7 @@ def message_issues(body: Mapping[str, Any], files: Iterable[Any] = ()) -> list[s
     flags = int(body.get("flags") or 0)
     if flags & COMPONENTS_V2 and (body.get("content") or body.get("embeds")):
         issues.append("components v2 messages cannot carry content or embeds")
+    issues += _v2_media_issues(body)
     issues += _embed_issues(list(body.get("embeds") or []))
     issues += _component_issues(list(body.get("components") or []), flags)
     files = list(files)

@@ -6,6 +6,7 @@ import logging
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 DEFAULT_DATABASE_URL = "sqlite:///data/games.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -65,7 +66,7 @@ class Settings:
                 raw[f.name] = merged[key]
         raw.update({k: v for k, v in overrides.items() if v is not None})
         defaults = cls()
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}
         for name, value in raw.items():
             kind = type(getattr(defaults, name))
             try:

@@ -105,8 +105,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMP
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameButton:
+        assert isinstance(item, discord.ui.Button)  # the template only matches our buttons
         return cls(item, _click(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -143,8 +144,9 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickSelect:
+        assert isinstance(item, discord.ui.Select)  # the template only matches our selects
         return cls(item, _click(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -52,7 +52,7 @@ CATEGORY_COLOURS: dict[str, Color] = {
     "PO": kit.YELLOW,
     "SL": kit.GREY,
 }
-LETTERS = {c: CATEGORY_NAMES[c][0] for c in CATEGORIES}  # A, L, P, S
+LETTERS: dict[str, str] = {c: CATEGORY_NAMES[c][0] for c in CATEGORIES}  # A, L, P, S
 #: Visitor colours, one per seat, none equal to a category colour.
 SEAT_COLOURS: tuple[Color, ...] = (
     kit.ORANGE,

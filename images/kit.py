@@ -217,7 +217,7 @@ def text_mask(
     """``text`` in ``fnt`` as a cached anti-aliased mask and its offset from the anchor point:
     laying out and rasterising a label costs more than pasting it, and boards repeat labels
     from turn to turn."""
-    x0, y0, x1, y1 = fnt.getbbox(text, anchor=anchor)
+    x0, y0, x1, y1 = (round(edge) for edge in fnt.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
     ImageDraw.Draw(mask).text((-x0, -y0), text, font=fnt, fill=255, anchor=anchor)
     return mask, (x0, y0)
@@ -346,7 +346,7 @@ def card_back(size: tuple[int, int]) -> Image.Image:
 def _badge_text_size(text: str, fnt: ImageFont.FreeTypeFont) -> tuple[int, int]:
     left, _, right, _ = fnt.getbbox(text, anchor="ls")
     ascent, descent = fnt.getmetrics()
-    return right - left, ascent + descent
+    return round(right - left), ascent + descent
 
 
 def badge(

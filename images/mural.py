@@ -663,7 +663,7 @@ def status_line(view: dict[str, Any], names: dict[str, str]) -> str:
         if pending
         else ("has taken the main action" if view["turn"]["main"] else "to move")
     )
-    return f"▶ {names.get(current, current)} {doing}"
+    return f"▶ {names.get(str(current), current)} {doing}"
 
 
 #: How the latest turn's events read in the header, tersely (the post's embed tells it in full).
@@ -704,7 +704,7 @@ def last_turn_text(view: dict[str, Any], names: dict[str, str]) -> str:
         return ""
     who = view.get("current") if in_progress else (view.get("previous") or {}).get("player")
     label = "This turn" if in_progress else "Last turn"
-    return f"{label}: {names.get(who, who)} — {' · '.join(notes)}"
+    return f"{label}: {names.get(str(who), who)} — {' · '.join(notes)}"
 
 
 def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:

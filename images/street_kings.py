@@ -1093,7 +1093,8 @@ def route_layout(g: TrackGeometry, segments: list[tuple[str, str]]) -> RouteLayo
     x = GIF_MARGIN + 86
     width = (GIF_W - GIF_MARGIN - x) // max(1, len(places))
     fnt = kit.font(ROUTE_BADGE, True)
-    chips, badges = [], []
+    chips: list[tuple[kit.Box, str, int]] = []
+    badges: list[kit.Box] = []
     for i, place in enumerate(places):
         box = (x + i * width, y, x + (i + 1) * width - 8, y + 48)
         right = box[2] - 8

@@ -229,6 +229,26 @@ class GameService:
         """(channel id, message id) of the newest message of ``kind`` posted for a game."""
         return await self.store.get_message(record.id, kind)
 
+    async def set_thread(self, record: GameRecord, thread: str | None) -> None:
+        """The game is played in ``thread`` from now on (its posts go there, commands sent
+        from it find it); the version stays, so no button goes out of date."""
+        await self.store.set_thread(record.id, thread)
+        record.thread = thread
+
+    async def archive_later(self, record: GameRecord, delay: float) -> None:
+        """Archive the game's thread ``delay`` seconds from now (kept in the store, so a
+        restart in between does not forget it)."""
+        record.archive_at = self._clock() + delay
+        await self.store.set_archive(record.id, record.archive_at)
+
+    async def threads_to_archive(self, now: float) -> list[GameRecord]:
+        return await self.store.threads_to_archive(now)
+
+    async def archived(self, record: GameRecord) -> None:
+        """The game's thread was archived (or is gone): nothing more to do for it."""
+        record.archive_at = None
+        await self.store.set_archive(record.id, None)
+
     async def channel_games(self, guild: str, channel: str) -> list[GameRecord]:
         return await self.store.games_in_channel(guild, channel)
 
@@ -257,7 +277,10 @@ class GameService:
         host: str,
         host_name: str,
         options: dict[str, Any] | None = None,
+        prefs: dict[str, Any] | None = None,
     ) -> GameRecord:
+        """Open a lobby. ``prefs``: how the table runs apart from the rules (a thread or
+        not), kept with the game."""
         game = self.games.get(game_id)
         if game is None:
             known = ", ".join(sorted(self.games))
@@ -275,6 +298,7 @@ class GameService:
                 status=LOBBY,
                 options=options,
                 seats=[Seat(user=host, name=host_name)],
+                prefs=dict(prefs or {}),
                 version=1,
                 created_at=now,
                 updated_at=now,

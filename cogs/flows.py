@@ -17,17 +17,16 @@ import discord
 from bot.errors import ServiceError, StaleRequest
 from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
-from bot.store.base import GameRecord
+from bot.store.base import ACTIVE, GameRecord
 from bot.words import WORDS
-from cogs import messages
+from cogs import messages, threads
 from cogs.items import PICK, Click, parse
 from cogs.messages import Post
+from cogs.threads import LOBBY_MESSAGE
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
-#: The kind under which the newest lobby message of a game is remembered.
-LOBBY_MESSAGE = "lobby"
 OOPS = (
     "Something went wrong on our side. `/game board` shows where the game stands; please try again."
 )
@@ -204,12 +203,31 @@ async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
 async def publish(
     interaction: discord.Interaction, result: MoveResult, headline: str | None = None
 ) -> None:
-    """Post the public board for a finished turn (or the game's start or end). The move is
-    stored already: if the interaction expired, the board goes to the channel directly, so
-    the table still sees the turn."""
+    """Post the public board for a finished turn (or the game's start or end) where the game
+    is played, and at the end show the result in the channel. The move is stored already: if
+    the interaction expired, the board goes to the channel directly, so the table still sees
+    the turn."""
     await acknowledge(interaction)
     post = await messages.board_post(result.read, result.told, headline)
-    await send(interaction, post)
+    await post_to_game(interaction, result.record, post)
+    if result.record.status != ACTIVE:
+        await threads.finish(interaction.client, result.read)
+
+
+async def post_to_game(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:
+    """A public post of the game: the answer itself when the interaction came from where the
+    game is played, else sent there (its thread) with a private line saying where it went.
+    The latest is remembered, so a player can be sent to it."""
+    if record.thread is None or str(interaction.channel_id) == record.thread:
+        message = await send(interaction, post)
+    else:
+        message = await threads.post(interaction.client, record, post)
+        note = f"Posted in {threads.link(record)}, where game `{record.id}` is played."
+        await send(interaction, Post(content=note), ephemeral=True)
+    if message is not None:
+        await service_of(interaction).remember_message(
+            record, threads.LATEST_POST, str(message.channel.id), str(message.id)
+        )
 
 
 async def play(
@@ -289,27 +307,23 @@ async def post_lobby(interaction: discord.Interaction, record: GameRecord, post:
 async def close_lobby(interaction: discord.Interaction, read: ReadModel) -> None:
     """After a start, the lobby shows that the game began and offers no buttons: the one
     clicked, or for `/game start` the newest lobby message posted."""
-    record = read.record
-    embed = messages.lobby_embed(read)
     if interaction.type == discord.InteractionType.component:
-        await update(interaction, content=None, embed=embed, view=None)
+        await update(interaction, content=None, embed=threads.lobby_embed(read), view=None)
         return
-    found = await service_of(interaction).message_of(record, LOBBY_MESSAGE)
-    if found is None or interaction.channel is None:
-        return
-    _, message_id = found
-    lobby = interaction.channel.get_partial_message(int(message_id))  # type: ignore[union-attr]
-    try:
-        await lobby.edit(content=None, embed=embed, view=None, allowed_mentions=messages.NO_PINGS)
-    except discord.HTTPException:  # deleted meanwhile: nothing left to click
-        log.info("game %s: its lobby message %s is gone", record.id, message_id)
+    await threads.edit_lobby(interaction.client, read)
 
 
-async def new_game(interaction: discord.Interaction, game: str, options: dict[str, Any]) -> None:
+async def new_game(
+    interaction: discord.Interaction,
+    game: str,
+    options: dict[str, Any],
+    prefs: dict[str, Any] | None = None,
+) -> None:
     service = service_of(interaction)
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
-    record = await service.new_game(game, guild, channel, user, display_name(interaction), options)
+    name = display_name(interaction)
+    record = await service.new_game(game, guild, channel, user, name, options, prefs)
     await post_lobby(interaction, record, messages.lobby_post(service.read(record)))
 
 
@@ -337,8 +351,11 @@ async def start(interaction: discord.Interaction, ref: str | None) -> None:
     record, names = result.record, result.read.names
     seated = ", ".join(names[s.user] for s in record.seats)
     headline = f"🎲 **{result.read.title}** begins: {seated}."
+    stays = await threads.open_thread(interaction, result.read)
     await close_lobby(interaction, result.read)
     await publish(interaction, result, headline)
+    if stays is not None:
+        await send(interaction, Post(content=stays), ephemeral=True)
 
 
 async def leave(interaction: discord.Interaction, ref: str | None) -> None:

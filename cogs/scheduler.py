@@ -12,7 +12,7 @@ from discord.ext import commands, tasks
 
 from bot.service import GameService
 from bot.store.base import GameRecord
-from cogs import messages
+from cogs import messages, threads
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
@@ -69,6 +69,12 @@ class Scheduler(commands.Cog):
 
     async def tick(self, now: float) -> None:
         """Send what is due at ``now``; one game's failure never stops the others."""
+        for record in await self.service.threads_to_archive(now):
+            try:
+                await threads.archive(self.bot, record)
+            except discord.HTTPException:  # gone or out of reach: nothing more to do for it
+                log.exception("game %s: could not archive its thread", record.id)
+            await self.service.archived(record)
         for record in await self.service.due(now):
             try:
                 if record.deadline is not None and record.deadline <= now:
@@ -86,12 +92,6 @@ class Scheduler(commands.Cog):
         except Exception:
             log.exception("game %s: could not stop its clock either", record.id)
 
-    async def channel(self, record: GameRecord) -> discord.abc.Messageable:
-        channel = self.bot.get_channel(int(record.channel))
-        if channel is None:
-            channel = await self.bot.fetch_channel(int(record.channel))
-        return channel  # type: ignore[return-value]
-
     async def remind(self, record: GameRecord) -> None:
         users = await self.service.remind(record)
         mentions = " ".join(m for m in (messages.mention(u) for u in users) if m)
@@ -102,7 +102,7 @@ class Scheduler(commands.Cog):
             f"{mentions} ⏰ {title} `{record.id}` is waiting for you: press **My hand** on the "
             "latest board, or `/game hand`."
         )
-        await (await self.channel(record)).send(**Post(content=text, pings=users).kwargs())
+        await threads.post(self.bot, record, Post(content=text, pings=users))
 
     async def time_out(self, record: GameRecord, now: float) -> None:
         result = await self.service.time_out(record.id, now)
@@ -112,7 +112,12 @@ class Scheduler(commands.Cog):
         who = ", ".join(names.get(p, p) for p in result.timed_out)
         headline = f"⏰ Time ran out for {who}: the AI decided for them this time."
         post = await messages.board_post(result.read, result.told, headline)
-        await (await self.channel(record)).send(**post.kwargs())
+        sent = await threads.post(self.bot, result.record, post)
+        await self.service.remember_message(
+            result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)
+        )
+        if result.finished:
+            await threads.finish(self.bot, result.read)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.errors import ServiceError
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
-from cogs import flows, messages
+from cogs import flows, messages, threads
 from cogs.messages import Post
 from cogs.typed import GameRef, OptionsText
 from rules import GAMES
@@ -56,14 +56,22 @@ class Table(commands.Cog):
         await flows.answer_stray(interaction)
 
     @game.command(name="new")
-    @app_commands.describe(game="Which game to play", options="Game options, e.g. two_players=true")
+    @app_commands.describe(
+        game="Which game to play",
+        options="Game options, e.g. two_players=true",
+        thread="Play in a thread of its own (default: this server's choice)",
+    )
     @app_commands.choices(game=GAME_CHOICES)
     async def new(
-        self, interaction: discord.Interaction, game: str, options: OptionsText | None = None
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: OptionsText | None = None,
+        thread: bool | None = None,
     ) -> None:
         """Open a new game in this channel; others join with the button or /game join."""
-
-        await flows.new_game(interaction, game, parse_options(options))
+        prefs = {} if thread is None else {"thread": thread}
+        await flows.new_game(interaction, game, parse_options(options), prefs)
 
     @game.command(name="join")
     @app_commands.describe(game=GAME_REF)
@@ -213,7 +221,8 @@ class Table(commands.Cog):
         record = await service.abandon(guild, channel, user, is_admin, game)
         title, who = service.engine(record).title, flows.display_name(interaction)
         text = f"Game `{record.id}` ({title}) was abandoned by {who}."
-        await flows.send(interaction, Post(content=text))
+        await flows.post_to_game(interaction, record, Post(content=text))
+        await threads.finish(interaction.client, service.read(record))
 
 
 async def setup(bot: commands.Bot) -> None:

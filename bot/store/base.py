@@ -63,6 +63,16 @@ class GameRecord:
     deadline: float | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
+    #: How the table runs, apart from the rules' options (which the engine checks): whether
+    #: the game gets a thread of its own, and the like. Chosen at ``/game new``.
+    prefs: dict[str, Any] = field(default_factory=dict)
+    #: When the bot archives the game's thread (an hour after the end); None: nothing to do.
+    archive_at: float | None = None
+
+    @property
+    def home(self) -> str:
+        """Where the game's posts go: its thread once it has one, else its channel."""
+        return self.thread or self.channel
 
     def seat_of(self, user: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.user == user), None)
@@ -103,7 +113,8 @@ class Store(Protocol):
     async def games_in_channel(
         self, guild: str, channel: str, statuses: tuple[str, ...] = OPEN_STATUSES
     ) -> list[GameRecord]:
-        """Games of one channel with one of ``statuses``, oldest first."""
+        """Games of one channel with one of ``statuses``, oldest first; ``channel`` may be a
+        game's thread, which holds that game."""
 
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """Games of one channel that could not be loaded, and why, oldest first."""
@@ -131,6 +142,16 @@ class Store(Protocol):
     ) -> bool:
         """Set a game's reminder time and deadline if it is still at ``version``, without
         changing the version; False if the game moved meanwhile (its clock restarted)."""
+
+    async def set_thread(self, game_id: str, thread: str | None) -> None:
+        """Record the thread a game is played in, without changing its version (where the
+        game is shown is not part of it: no button goes out of date)."""
+
+    async def set_archive(self, game_id: str, at: float | None) -> None:
+        """When to archive a game's thread (None: done, or never)."""
+
+    async def threads_to_archive(self, now: float) -> list[GameRecord]:
+        """Games whose thread is due to be archived at ``now``."""
 
     async def due_games(self, now: float) -> list[GameRecord]:
         """Active games whose ``remind_at`` or ``deadline`` is at or before ``now``."""

@@ -95,6 +95,15 @@ MIGRATIONS: list[Step] = [
         "CREATE INDEX games_needing_attention ON games (guild, channel) "
         "WHERE attention IS NOT NULL",
     ),
+    # 3: a game's table (issue 13): how it runs apart from the rules' options (a thread of its
+    # own or not, ...) and when its thread is archived; commands sent from inside a thread find
+    # their game by the thread's id.
+    (
+        "ALTER TABLE games ADD COLUMN prefs TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE games ADD COLUMN archive_at REAL",
+        "CREATE INDEX games_by_thread ON games (guild, thread, status) WHERE thread IS NOT NULL",
+        "CREATE INDEX games_by_archive ON games (archive_at) WHERE archive_at IS NOT NULL",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

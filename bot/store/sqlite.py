@@ -393,8 +393,7 @@ class SqliteStore:
         try:
             async with self._write() as conn:
                 await conn.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 18)})",
                     (
                         record.id,
                         record.game,
@@ -412,6 +411,8 @@ class SqliteStore:
                         _dumps(record.journal),
                         record.remind_at,
                         record.deadline,
+                        _dumps(record.prefs),
+                        record.archive_at,
                     ),
                 )
                 await self._insert_seats(conn, record.id, record.seats)
@@ -430,16 +431,17 @@ class SqliteStore:
     async def games_in_channel(
         self, guild: str, channel: str, statuses: tuple[str, ...] = OPEN_STATUSES
     ) -> list[GameRecord]:
-        """Games of one channel with one of ``statuses``, oldest first (rowid breaks ties of
-        equal ``created_at``, i.e. insertion order)."""
+        """Games of one channel (or the one game of a thread) with one of ``statuses``,
+        oldest first (rowid breaks ties of equal ``created_at``, i.e. insertion order)."""
         if not statuses:
             return []
         marks = ",".join("?" * len(statuses))
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games "
-            f"WHERE guild = ? AND channel = ? AND status IN ({marks}) AND attention IS NULL "
+            "WHERE guild = ? AND (channel = ? OR thread = ?) "
+            f"AND status IN ({marks}) AND attention IS NULL "
             "ORDER BY created_at, rowid",
-            (guild, channel, *statuses),
+            (guild, channel, channel, *statuses),
         )
 
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
@@ -464,9 +466,15 @@ class SqliteStore:
                 conn,
                 record.id,
                 expected_version,
-                f"UPDATE games SET seed = ?, options = ?, thread = ?, {_PROGRESS_COLUMNS} "
-                "WHERE id = ? AND version = ?",
-                (record.seed, _dumps(record.options), record.thread, *_progress(record, now)),
+                "UPDATE games SET seed = ?, options = ?, thread = ?, prefs = ?, "
+                f"{_PROGRESS_COLUMNS} WHERE id = ? AND version = ?",
+                (
+                    record.seed,
+                    _dumps(record.options),
+                    record.thread,
+                    _dumps(record.prefs),
+                    *_progress(record, now),
+                ),
             )
             await conn.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
             await self._insert_seats(conn, record.id, record.seats)
@@ -519,6 +527,23 @@ class SqliteStore:
             ) as cursor,
         ):
             return cursor.rowcount == 1
+
+    async def set_thread(self, game_id: str, thread: str | None) -> None:
+        """Record a game's thread; the version stays (no button on its posts goes stale)."""
+        async with self._write() as conn:
+            await conn.execute("UPDATE games SET thread = ? WHERE id = ?", (thread, game_id))
+
+    async def set_archive(self, game_id: str, at: float | None) -> None:
+        async with self._write() as conn:
+            await conn.execute("UPDATE games SET archive_at = ? WHERE id = ?", (at, game_id))
+
+    async def threads_to_archive(self, now: float) -> list[GameRecord]:
+        """Games whose thread is due to be archived, soonest first."""
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE archive_at <= ? AND attention IS NULL "
+            "ORDER BY archive_at",
+            (now,),
+        )
 
     async def due_games(self, now: float) -> list[GameRecord]:
         """Active games whose reminder or deadline has come, soonest first."""

@@ -36,7 +36,7 @@ class Bot:
     async def wait_until_ready(self) -> None:
         return None
 
-    def get_channel(self, channel_id: int) -> Channel:
+    def get_partial_messageable(self, channel_id: int, **_: Any) -> Channel:
         return self.channels.setdefault(channel_id, Channel())
 
 

@@ -1,0 +1,244 @@
+"""A game in its own thread (issue 13), through discord.py's real dispatch: the lobby opens the
+thread at the start, every later post goes there, the lobby message is edited in place, the
+channel gets one result post, and the thread is archived an hour after the end. Without the
+permissions a thread needs, the game runs in the channel and the host is told why.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.store.base import FINISHED, GameRecord
+from cogs.app import create_bot
+from cogs.threads import ARCHIVE_AFTER, NAME_LIMIT
+from rules import GAMES
+from rules.protocol import player_range
+from tests.harness import Channel, FakeDiscord, Harness, SeenMessage, User
+
+pytest_plugins = ["tests.harness.fixtures"]
+
+ANA = User(id=1001, name="ana", global_name="Ana")
+BO = User(id=1002, name="bo", global_name="Bo")
+CY = User(id=1003, name="cy", global_name="Cy")
+WATCHER = User(id=1009, name="watcher", global_name="Watcher")
+EVERYONE = [ANA, BO, CY, WATCHER]
+TABLE = Channel(id=2001, name="games")
+GUILD = 3001
+#: Far enough ahead that every reminder and deadline has come (seconds).
+LATER = 10_000 * 3600
+
+
+def new_bot(tmp_path: Path) -> discord.Client:
+    return create_bot(database_url=f"sqlite:///{tmp_path / 'games.db'}", discord_token="")
+
+
+async def table(
+    harness_factory,
+    tmp_path: Path,
+    fake: FakeDiscord | None = None,
+    bot_denied: discord.Permissions | None = None,
+) -> Harness:
+    h = await harness_factory(
+        new_bot(tmp_path),
+        fake or FakeDiscord(),
+        guild_id=GUILD,
+        channels=[TABLE],
+        members=EVERYONE,
+        bot_denied=bot_denied,
+    )
+    seeds = (f"thread-test-{n}" for n in range(1000))
+    h.bot.service.seed_factory = lambda: next(seeds)
+    return h
+
+
+def game_id(lobby: SeenMessage) -> str:
+    return lobby.embeds[0]["title"].rsplit(" ", 1)[1]
+
+
+async def record_of(h: Harness, lobby: SeenMessage) -> GameRecord:
+    return await h.bot.service.get(game_id(lobby))
+
+
+async def open_table(h: Harness, game: str, *humans: User, **new: object) -> SeenMessage:
+    """A lobby of ``game`` with ``humans`` seated and AI seats up to the fewest it starts
+    with; returns the lobby message."""
+    lobby = (await h.slash(humans[0], "game new", options={"game": game, **new})).message
+    for human in humans[1:]:
+        await h.click(human, h.message(lobby), label="Join")
+    low = player_range(GAMES[game])[0]
+    for _ in range(low - len(humans)):
+        await h.click(humans[0], h.message(lobby), label="Add AI")
+    return h.message(lobby)
+
+
+def boards(messages: list[SeenMessage]) -> list[SeenMessage]:
+    return [m for m in messages if m.files.get("board.png")]
+
+
+async def play_out(h: Harness, record: GameRecord) -> None:
+    """Play the game to its end: each time the clock runs out the AI decides for the humans
+    (the scheduler posts every turn, as it does for a player who never comes back)."""
+    scheduler = h.bot.get_cog("Scheduler")
+    for step in range(1, 2000):
+        if (await h.bot.service.get(record.id)).status == FINISHED:
+            return
+        # The end's archive time is an hour after the real clock: ticks stay before it.
+        await scheduler.tick(time.time() + ARCHIVE_AFTER / 2 + step * 1e-3)
+        await h.settle()
+    raise AssertionError("the game never ended")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_a_whole_game_runs_in_its_thread_and_leaves_two_posts_in_the_channel(
+    game: str, harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    h.bot.service.remind_after, h.bot.service.timeout_after = None, 60.0
+    if game == "street-kings":  # a shorter race keeps the test short
+        lobby = await open_table(h, game, ANA, options="shorter_game=true")  # type: ignore[arg-type]
+    else:
+        lobby = await open_table(h, game, ANA)
+    started = await h.click(ANA, lobby, label="Start")
+
+    thread = h.thread(TABLE)
+    record = await record_of(h, lobby)
+    title = GAMES[game].title
+    assert thread.name.startswith(f"{title} · {record.id} · Ana, AI 1")
+    assert len(thread.name) <= NAME_LIMIT and record.thread == str(thread.id)
+    assert thread.id == lobby.id, "the thread is opened from the lobby message"
+    opened = h.message(lobby)
+    assert f"In progress in <#{thread.id}>" in opened.text() and opened.buttons == []
+    (first,) = boards(started.public_messages)
+    assert first.channel_id == thread.id and "begins" in first.text()
+    assert f"<#{thread.id}>" in started.ephemeral_text()  # the host is sent to the thread
+
+    # Inside the thread a command needs no game id, and a click comes from the thread.
+    status = await h.slash(ANA, "game status", channel=thread)
+    assert record.id in status.ephemeral_text()
+    panel = (await h.click(ANA, h.channel_messages(thread)[-1], label="My hand")).message
+    assert panel.ephemeral and panel.channel_id == thread.id
+
+    await play_out(h, record)
+    record = await h.bot.service.get(record.id)
+    lobby_now, result = h.channel_messages(TABLE)
+    assert lobby_now.id == lobby.id and "Final scores" in lobby_now.text()
+    assert f"<#{thread.id}>" in lobby_now.text() and lobby_now.buttons == []
+    assert "Final scores" in result.text() and "Winner" in result.text()
+    assert f"<#{thread.id}>" in result.text() and result.embed_image() == result.files["board.png"]
+    in_thread = h.channel_messages(thread)
+    assert len(boards(in_thread)) > 2 and "Game over" in in_thread[-1].text()
+    assert record.archive_at is not None and record.archive_at > time.time()
+
+
+async def test_the_thread_is_archived_an_hour_after_the_end_even_across_a_restart(
+    harness_factory, tmp_path: Path
+) -> None:
+    fake = FakeDiscord()
+    first = await table(harness_factory, tmp_path, fake)
+    first.bot.service.remind_after, first.bot.service.timeout_after = None, 60.0
+    lobby = await open_table(first, "artsee", ANA)
+    await first.click(ANA, lobby, label="Start")
+    record = await record_of(first, lobby)
+    await play_out(first, record)
+    thread = first.thread(TABLE)
+    assert not fake.channels[thread.id]["thread_metadata"]["archived"]
+    await first.close()
+
+    second = await harness_factory(new_bot(tmp_path), fake)  # same database, same Discord
+    scheduler = second.bot.get_cog("Scheduler")
+    await scheduler.tick(time.time() + ARCHIVE_AFTER / 2)
+    await second.settle()
+    assert not fake.channels[thread.id]["thread_metadata"]["archived"], "not before the hour"
+    await scheduler.tick(time.time() + ARCHIVE_AFTER + 60)
+    await second.settle()
+    assert fake.channels[thread.id]["thread_metadata"]["archived"]
+    assert (await second.bot.service.get(record.id)).archive_at is None  # done once
+
+
+async def test_a_move_typed_in_the_channel_is_posted_in_the_thread(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "street-art", ANA, BO, CY)
+    await h.click(ANA, lobby, label="Start")
+    thread = h.thread(TABLE)
+    service = h.bot.service
+    (mover,) = service.to_move(await record_of(h, lobby))
+    player = next(user for user in (ANA, BO, CY) if str(user.id) == mover)
+    choices = await h.autocomplete(player, "streetart play", focused="card", channel=TABLE)
+    # A card that ends the turn at once (not Fireworks or Brass Band, which ask a follow-up).
+    card = next(c["value"] for c in choices if not {"Fireworks", "Brass"} & set(c["name"].split()))
+    moved = await h.slash(player, "streetart play", channel=TABLE, card=card)
+    (board,) = boards(moved.public_messages)
+    assert board.channel_id == thread.id
+    assert f"Posted in <#{thread.id}>" in moved.ephemeral_text()
+    assert h.channel_messages(TABLE) == [h.message(lobby)]
+
+
+@pytest.mark.parametrize(
+    ("denied", "named"),
+    [
+        (discord.Permissions(create_public_threads=True), "Create Public Threads"),
+        (discord.Permissions(send_messages_in_threads=True), "Send Messages in Threads"),
+    ],
+)
+async def test_without_a_thread_permission_the_game_runs_in_the_channel(
+    denied: discord.Permissions, named: str, harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path, bot_denied=denied)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    started = await h.click(ANA, lobby, label="Start")
+    assert h.threads(TABLE) == []
+    (board,) = boards(started.public_messages)
+    assert board.channel_id == TABLE.id
+    (line,) = started.ephemeral_messages
+    assert named in line.text() and "played here in the channel" in line.text()
+    assert (await record_of(h, lobby)).thread is None
+
+
+async def test_a_403_from_discord_keeps_the_game_in_the_channel(
+    harness_factory, tmp_path: Path
+) -> None:
+    """Discord may refuse what the interaction's permissions promised (an overwrite changed
+    meanwhile): Missing Permissions (50013) keeps the game in the channel too."""
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    h.fake.fail_next(
+        "POST",
+        "/channels/{channel_id}/messages/{message_id}/threads",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+    )
+    started = await h.slash(ANA, "game start")
+    assert h.threads(TABLE) == []
+    assert "Create Public Threads" in started.ephemeral_text()
+    assert any(m.channel_id == TABLE.id for m in boards(started.public_messages))
+    assert "In progress here" in h.message(lobby).text()
+
+
+async def test_a_host_can_keep_one_game_in_the_channel(harness_factory, tmp_path: Path) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO, thread=False)
+    started = await h.click(ANA, lobby, label="Start")
+    assert h.threads(TABLE) == [] and started.ephemeral_messages == []
+    (board,) = boards(started.public_messages)
+    assert board.channel_id == TABLE.id
+
+
+async def test_a_game_started_inside_a_thread_stays_there(harness_factory, tmp_path: Path) -> None:
+    """A thread cannot have threads: a game opened in one is played in it, and the host is
+    told why."""
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    await h.click(ANA, lobby, label="Start")
+    thread = h.thread(TABLE)
+    inner = (await h.slash(CY, "game new", game="artsee", channel=thread)).message
+    await h.click(WATCHER, inner, label="Join")
+    started = await h.click(CY, h.message(inner), label="Start")
+    assert "cannot have threads" in started.ephemeral_text()
+    assert all(m.channel_id == thread.id for m in started.public_messages)

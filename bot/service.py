@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.ai import RandomAgent
 from bot.errors import ServiceError, StaleRequest
+from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
 from bot.options import check_options
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
@@ -229,6 +230,21 @@ class GameService:
         """(channel id, message id) of the newest message of ``kind`` posted for a game."""
         return await self.store.get_message(record.id, kind)
 
+    # -- servers ---------------------------------------------------------------------------
+
+    async def guild_settings(self, guild: str) -> GuildSettings:
+        return GuildSettings.from_stored(await self.store.guild_settings(guild))
+
+    async def configure(self, guild: str, **changes: Any) -> GuildSettings:
+        """Change a server's settings (`/game config`); games already open keep theirs."""
+        try:
+            settings = (await self.guild_settings(guild)).changed(**changes)
+        except ValueError as error:
+            raise ServiceError(str(error)) from error
+        await self.store.save_guild_settings(guild, settings.stored())
+        log.info("guild %s: settings %s", guild, changes)
+        return settings
+
     async def set_thread(self, record: GameRecord, thread: str | None) -> None:
         """The game is played in ``thread`` from now on (its posts go there, commands sent
         from it find it); the version stays, so no button goes out of date."""
@@ -287,6 +303,7 @@ class GameService:
             raise ServiceError(f"There is no game called `{game_id}` (games: {known}).")
         options = check_options(game, options)
         await self._ensure_free(guild, channel, host)
+        prefs = await self._table_prefs(guild, prefs or {})
         now = self._clock()
         for _ in range(10):
             record = GameRecord(
@@ -298,7 +315,7 @@ class GameService:
                 status=LOBBY,
                 options=options,
                 seats=[Seat(user=host, name=host_name)],
-                prefs=dict(prefs or {}),
+                prefs=prefs,
                 version=1,
                 created_at=now,
                 updated_at=now,
@@ -308,6 +325,18 @@ class GameService:
                 log.info("game %s: new %s in channel %s by %s", record.id, game.id, channel, host)
                 return record
         raise ServiceError("Could not find a free game id; please try again.")
+
+    async def _table_prefs(self, guild: str, chosen: dict[str, Any]) -> dict[str, Any]:
+        """The host's choices for a new table over the server's settings of the moment (kept
+        with the game: a later `/game config` does not change it)."""
+        settings = await self.guild_settings(guild)
+        clock = chosen.get("clock", settings.clock)
+        if clock is not None and clock not in CLOCKS:
+            raise ServiceError(f"There is no clock `{str(clock)[:20]}`.")
+        prefs = {"thread": chosen.get("thread", settings.threads)}
+        if clock is not None:
+            prefs["clock"] = clock
+        return prefs
 
     async def join(
         self, guild: str, channel: str, user: str, name: str, ref: str | None = None
@@ -562,8 +591,17 @@ class GameService:
             record.remind_at = record.deadline = None
             return
         now = self._clock()
-        record.remind_at = now + self.remind_after if self.remind_after else None
-        record.deadline = now + self.timeout_after if self.timeout_after else None
+        remind_after, timeout_after = self.clock_of(record)
+        record.remind_at = now + remind_after if remind_after else None
+        record.deadline = now + timeout_after if timeout_after else None
+
+    def clock_of(self, record: GameRecord) -> tuple[float | None, float | None]:
+        """(seconds to a reminder, seconds to the timeout) for a decision in this game: its
+        own clock if the host or the server chose one, else the bot's."""
+        clock = record.prefs.get("clock")
+        if clock is None:
+            return self.remind_after, self.timeout_after
+        return clock_seconds(clock)
 
     async def due(self, now: float) -> list[GameRecord]:
         """Games whose reminder or deadline has come."""

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
 from cogs import flows, messages, threads
@@ -15,6 +16,7 @@ from cogs.typed import GameRef, OptionsText
 from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
+CLOCK_CHOICES = [app_commands.Choice(name=clock, value=clock) for clock in CLOCKS]
 
 
 def game_line(record: GameRecord, title: str) -> str:
@@ -35,6 +37,16 @@ async def channel_game_autocomplete(
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
     return choices[:25]
+
+
+def settings_lines(settings: GuildSettings) -> str:
+    """A server's settings, one a line, as `/game config` shows them."""
+    clock = settings.clock or "the bot's default"
+    return (
+        f"- threads: **{'on' if settings.threads else 'off'}**\n"
+        f"- lobby_hours: **{settings.lobby_hours}**\n"
+        f"- clock: **{clock}**"
+    )
 
 
 GAME_REF = "A game id from /game list (only needed when several games run here)"
@@ -60,18 +72,52 @@ class Table(commands.Cog):
         game="Which game to play",
         options="Game options, e.g. two_players=true",
         thread="Play in a thread of its own (default: this server's choice)",
+        clock="Time for each decision before the AI decides (default: this server's)",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
         game: str,
         options: OptionsText | None = None,
         thread: bool | None = None,
+        clock: str | None = None,
     ) -> None:
         """Open a new game in this channel; others join with the button or /game join."""
-        prefs = {} if thread is None else {"thread": thread}
+        chosen = {"thread": thread, "clock": clock}
+        prefs = {key: value for key, value in chosen.items() if value is not None}
         await flows.new_game(interaction, game, parse_options(options), prefs)
+
+    @game.command(name="config")
+    @app_commands.describe(
+        threads="Whether new games get a thread of their own",
+        lobby_hours="Hours a lobby waits for its start before it closes",
+        clock="Time for each decision before the AI decides, for new games",
+    )
+    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        threads: bool | None = None,
+        lobby_hours: app_commands.Range[int, LOBBY_HOURS_RANGE[0], LOBBY_HOURS_RANGE[1]]
+        | None = None,
+        clock: str | None = None,
+    ) -> None:
+        """This server's settings for new games (Manage Server); empty: show them."""
+        service = flows.service_of(interaction)
+        guild = flows.where(interaction)[0]
+        chosen = {"threads": threads, "lobby_hours": lobby_hours, "clock": clock}
+        changes = {key: value for key, value in chosen.items() if value is not None}
+        await flows.acknowledge(interaction, private=True)
+        settings = (
+            await service.configure(guild, **changes)
+            if changes
+            else await service.guild_settings(guild)
+        )
+        head = "Settings changed." if changes else "This server's settings:"
+        text = f"{head}\n{settings_lines(settings)}\nGames already open keep their own."
+        await flows.send(interaction, Post(content=text), ephemeral=True)
 
     @game.command(name="join")
     @app_commands.describe(game=GAME_REF)

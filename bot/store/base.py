@@ -165,6 +165,12 @@ class Store(Protocol):
     async def get_message(self, game_id: str, kind: str) -> tuple[str, str] | None:
         """(channel id, message id) of the last message of ``kind`` for a game."""
 
+    async def guild_settings(self, guild: str) -> dict[str, Any]:
+        """A server's settings as saved (empty if it never chose any)."""
+
+    async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
+        """Replace a server's settings."""
+
     async def backup(self, target: str) -> int:
         """Copy the whole database to a new file ``target`` while others keep playing;
         returns the number of games copied."""

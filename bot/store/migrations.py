@@ -104,6 +104,17 @@ MIGRATIONS: list[Step] = [
         "CREATE INDEX games_by_thread ON games (guild, thread, status) WHERE thread IS NOT NULL",
         "CREATE INDEX games_by_archive ON games (archive_at) WHERE archive_at IS NOT NULL",
     ),
+    # 4: each server's own settings (`/game config`: threads, lobby hours, the clock), as JSON
+    # so a setting added later needs no migration of its own.
+    (
+        """
+        CREATE TABLE guild_settings (
+            guild      TEXT PRIMARY KEY,
+            settings   TEXT NOT NULL DEFAULT '{}',
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

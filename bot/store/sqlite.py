@@ -585,6 +585,37 @@ class SqliteStore:
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot back up to {str(destination)!r}: {exc}") from exc
 
+    # -- servers -----------------------------------------------------------------------------
+
+    async def guild_settings(self, guild: str) -> dict[str, Any]:
+        """A server's settings; unreadable JSON reads as none chosen (logged), so a damaged row
+        costs that server its choices, never its games."""
+        async with self._read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT settings FROM guild_settings WHERE guild = ?", (guild,)
+                )
+            )
+        if not rows:
+            return {}
+        try:
+            settings = json.loads(rows[0][0])
+        except (TypeError, ValueError):
+            settings = None
+        if not isinstance(settings, dict):
+            log.error("guild %s: its settings are unreadable; using the defaults", guild)
+            return {}
+        return settings
+
+    async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild) DO UPDATE SET settings = excluded.settings, "
+                "updated_at = excluded.updated_at",
+                (guild, _dumps(settings), time.time()),
+            )
+
     # -- messages ----------------------------------------------------------------------------
 
     async def save_message(self, game_id: str, kind: str, channel: str, message: str) -> None:

@@ -242,3 +242,66 @@ async def test_a_game_started_inside_a_thread_stays_there(harness_factory, tmp_p
     started = await h.click(CY, h.message(inner), label="Start")
     assert "cannot have threads" in started.ephemeral_text()
     assert all(m.channel_id == thread.id for m in started.public_messages)
+
+
+# -- the server's settings ------------------------------------------------------------------------
+
+MOD = User(
+    id=1005, name="mod", global_name="Mod", permissions=discord.Permissions(manage_guild=True)
+)
+
+
+async def settings_table(harness_factory, tmp_path: Path, fake: FakeDiscord | None = None):
+    h = await harness_factory(
+        new_bot(tmp_path),
+        fake or FakeDiscord(),
+        guild_id=GUILD,
+        channels=[TABLE],
+        members=[*EVERYONE, MOD],
+    )
+    return h
+
+
+async def test_only_a_server_manager_changes_the_settings(harness_factory, tmp_path: Path) -> None:
+    h = await settings_table(harness_factory, tmp_path)
+    refused = await h.slash(ANA, "game config", threads=False)
+    assert "Manage Server" in refused.ephemeral_text() and refused.public_messages == []
+    shown = await h.slash(ANA, "game new", game="artsee")  # still the defaults
+    await h.click(BO, shown.message, label="Join")
+    await h.click(ANA, h.message(shown.message), label="Start")
+    assert len(h.threads(TABLE)) == 1
+
+    changed = await h.slash(MOD, "game config", threads=False, lobby_hours=6, clock="1h")
+    text = changed.ephemeral_text()
+    assert "threads: **off**" in text and "lobby_hours: **6**" in text and "clock: **1h**" in text
+    assert changed.public_messages == []
+    assert "threads: **off**" in (await h.slash(MOD, "game config")).ephemeral_text()
+
+
+async def test_new_games_take_the_servers_settings_and_keep_them(
+    harness_factory, tmp_path: Path
+) -> None:
+    fake = FakeDiscord()
+    h = await settings_table(harness_factory, tmp_path, fake)
+    await h.slash(MOD, "game config", threads=False, clock="12h")
+    lobby = (await h.slash(ANA, "game new", game="artsee")).message
+    await h.click(BO, lobby, label="Join")
+    before = time.time()
+    started = await h.click(ANA, h.message(lobby), label="Start")
+    assert h.threads(TABLE) == [] and started.ephemeral_messages == []  # no thread, by choice
+    record = await record_of(h, lobby)
+    assert record.deadline is not None and record.remind_at is not None
+    assert before + 12 * 3600 <= record.deadline <= time.time() + 12 * 3600
+    assert before + 6 * 3600 <= record.remind_at <= time.time() + 6 * 3600
+
+    # A host's own choice wins over the server's, and a later change leaves open games alone.
+    own = (await h.slash(CY, "game new", game="artsee", thread=True, clock="off")).message
+    await h.close()
+    second = await settings_table(harness_factory, tmp_path, fake)  # kept across a restart
+    await second.slash(MOD, "game config", threads=False, clock="72h")
+    await second.click(WATCHER, own, label="Join")
+    await second.click(CY, second.message(own), label="Start")
+    assert len(second.threads(TABLE)) == 1
+    mine = await record_of(second, own)
+    assert mine.deadline is None and mine.remind_at is None
+    assert (await second.bot.service.get(record.id)).prefs["clock"] == "12h"

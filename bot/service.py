@@ -319,6 +319,8 @@ class GameService:
                 version=1,
                 created_at=now,
                 updated_at=now,
+                # A lobby's deadline is when it closes if nobody has started it.
+                deadline=now + prefs["lobby_hours"] * 3600,
             )
             if await self.store.get_game(record.id) is None:
                 await self.store.create_game(record)
@@ -333,7 +335,11 @@ class GameService:
         clock = chosen.get("clock", settings.clock)
         if clock is not None and clock not in CLOCKS:
             raise ServiceError(f"There is no clock `{str(clock)[:20]}`.")
-        prefs = {"thread": chosen.get("thread", settings.threads)}
+        prefs = {
+            "thread": chosen.get("thread", settings.threads),
+            "autostart": bool(chosen.get("autostart", False)),
+            "lobby_hours": settings.lobby_hours,
+        }
         if clock is not None:
             prefs["clock"] = clock
         return prefs
@@ -432,26 +438,58 @@ class GameService:
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             self._require_lobby(record)
             self._require_host(record, user, "start it")
-            game = self.engine(record)
-            players = [seat.user for seat in record.seats]
-            seed = self.seed_factory()
-            try:
-                state = game.start(players, seed, record.options)
-            except IllegalAction as error:
-                hint = (
-                    " Invite others to `/game join`, or add an AI."
-                    if len(players) < game.max_players
-                    else ""
-                )
-                raise ServiceError(error.reason + hint) from error
-            record.seed = seed
-            record.state = game.dump(state)
-            record.status = ACTIVE
-            self._arm_timers(record)
-            record = await self._save_lobby(record, "started")
-            result = self._result(record)
-            await self._run_ai(record, result)
-            return result
+            return await self._start(record)
+
+    def is_full(self, record: GameRecord) -> bool:
+        return len(record.seats) >= self.seat_range(record)[1]
+
+    async def autostart(self, game_id: str) -> MoveResult | None:
+        """Start a lobby that was opened to start by itself, now that it is full (None: it
+        is not, or it started or closed meanwhile)."""
+        async with self._lock(game_id):
+            record = await self.get(game_id)
+            if record.status != LOBBY or not record.prefs.get("autostart"):
+                return None
+            if not self.is_full(record):
+                return None
+            return await self._start(record)
+
+    async def _start(self, record: GameRecord) -> MoveResult:
+        """Deal the game of a lobby (under its lock) and let AI seats play their first turns."""
+        game = self.engine(record)
+        players = [seat.user for seat in record.seats]
+        seed = self.seed_factory()
+        try:
+            state = game.start(players, seed, record.options)
+        except IllegalAction as error:
+            hint = (
+                " Invite others to `/game join`, or add an AI."
+                if len(players) < game.max_players
+                else ""
+            )
+            raise ServiceError(error.reason + hint) from error
+        record.seed = seed
+        record.state = game.dump(state)
+        record.status = ACTIVE
+        self._arm_timers(record)
+        record = await self._save_lobby(record, "started")
+        result = self._result(record)
+        await self._run_ai(record, result)
+        return result
+
+    async def expire_lobby(self, game_id: str, now: float) -> GameRecord | None:
+        """Close a lobby nobody started by its deadline (None: it started, closed or was
+        given more time meanwhile)."""
+        async with self._lock(game_id):
+            record = await self.get(game_id)
+            if record.status != LOBBY or record.deadline is None or record.deadline > now:
+                return None
+            record.status = ABANDONED
+            record.deadline = None
+            return await self._save_lobby(record, "closed: nobody started it")
+
+    async def expired_lobbies(self, now: float) -> list[GameRecord]:
+        return await self.store.expired_lobbies(now)
 
     async def abandon(
         self, guild: str, channel: str, user: str, is_admin: bool, ref: str | None = None
@@ -464,6 +502,7 @@ class GameService:
                     "Only the host or someone with Manage Server can abandon a game."
                 )
             record.status = ABANDONED
+            record.remind_at = record.deadline = None
             return await self._save_lobby(record, f"abandoned by {user}")
 
     # -- turns ---------------------------------------------------------------------------

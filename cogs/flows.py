@@ -332,7 +332,8 @@ async def join(interaction: discord.Interaction, ref: str | None) -> None:
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
     record = await service.join(guild, channel, user, display_name(interaction), ref)
-    await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
+    if not await started_by_itself(interaction, record):
+        await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
 
 
 async def add_ai(interaction: discord.Interaction, ref: str | None) -> None:
@@ -340,14 +341,31 @@ async def add_ai(interaction: discord.Interaction, ref: str | None) -> None:
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
     record = await service.add_ai(guild, channel, user, ref)
-    await lobby_change(interaction, record, "An AI player sat down.")
+    if not await started_by_itself(interaction, record):
+        await lobby_change(interaction, record, "An AI player sat down.")
 
 
 async def start(interaction: discord.Interaction, ref: str | None) -> None:
     service = service_of(interaction)
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
-    result = await service.start(guild, channel, user, ref)
+    await begin(interaction, await service.start(guild, channel, user, ref))
+
+
+async def started_by_itself(interaction: discord.Interaction, record: GameRecord) -> bool:
+    """Start a lobby opened with `autostart:` once a seat filled it; whether it started."""
+    service = service_of(interaction)
+    if not record.prefs.get("autostart") or not service.is_full(record):
+        return False
+    result = await service.autostart(record.id)
+    if result is None:
+        return False
+    await begin(interaction, result)
+    return True
+
+
+async def begin(interaction: discord.Interaction, result: MoveResult) -> None:
+    """A game has just started: its thread opened, its lobby closed, its first board posted."""
     record, names = result.record, result.read.names
     seated = ", ".join(names[s.user] for s in record.seats)
     headline = f"🎲 **{result.read.title}** begins: {seated}."

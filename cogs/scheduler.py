@@ -75,6 +75,11 @@ class Scheduler(commands.Cog):
             except discord.HTTPException:  # gone or out of reach: nothing more to do for it
                 log.exception("game %s: could not archive its thread", record.id)
             await self.service.archived(record)
+        for record in await self.service.expired_lobbies(now):
+            try:
+                await self.close_lobby(record, now)
+            except Exception:  # a containment boundary: whatever broke, it broke one lobby
+                log.exception("game %s: could not close its lobby", record.id)
         for record in await self.service.due(now):
             try:
                 if record.deadline is not None and record.deadline <= now:
@@ -91,6 +96,16 @@ class Scheduler(commands.Cog):
             await self.service.store.set_timers(record.id, record.version, None, None)
         except Exception:
             log.exception("game %s: could not stop its clock either", record.id)
+
+    async def close_lobby(self, record: GameRecord, now: float) -> None:
+        """A lobby nobody started in its hours closes, and its message says so."""
+        closed = await self.service.expire_lobby(record.id, now)
+        if closed is None:
+            return
+        hours = closed.prefs.get("lobby_hours")
+        within = f" within {hours} hours" if hours else ""
+        note = f"This lobby closed: nobody started it{within}. Open another with `/game new`."
+        await threads.edit_lobby(self.bot, self.service.read(closed), note)
 
     async def remind(self, record: GameRecord) -> None:
         users = await self.service.remind(record)

@@ -73,6 +73,7 @@ class Table(commands.Cog):
         options="Game options, e.g. two_players=true",
         thread="Play in a thread of its own (default: this server's choice)",
         clock="Time for each decision before the AI decides (default: this server's)",
+        autostart="Start by itself as soon as every seat is taken",
     )
     @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES)
     async def new(
@@ -82,9 +83,10 @@ class Table(commands.Cog):
         options: OptionsText | None = None,
         thread: bool | None = None,
         clock: str | None = None,
+        autostart: bool | None = None,
     ) -> None:
         """Open a new game in this channel; others join with the button or /game join."""
-        chosen = {"thread": thread, "clock": clock}
+        chosen = {"thread": thread, "clock": clock, "autostart": autostart}
         prefs = {key: value for key, value in chosen.items() if value is not None}
         await flows.new_game(interaction, game, parse_options(options), prefs)
 

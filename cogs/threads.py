@@ -127,7 +127,7 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
         value = f"In progress in {where}." if record.thread else "In progress here, below."
     elif record.status == FINISHED:
         value = messages.outcome_line(read) + (f"\nThe game: {where}" if record.thread else "")
-    elif record.status == ABANDONED:
+    elif record.status == ABANDONED and record.state is not None:
         value = "Abandoned." + (f" The game: {where}" if record.thread else "")
     else:
         return embed
@@ -135,9 +135,9 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
     return embed
 
 
-async def edit_lobby(client: discord.Client, read: ReadModel) -> None:
+async def edit_lobby(client: discord.Client, read: ReadModel, note: str | None = None) -> None:
     """Edit the game's newest lobby message in place to show where the game stands (no
-    buttons: a lobby never acts on the game it became)."""
+    buttons: a lobby never acts on the game it became); ``note``: a line above it."""
     record = read.record
     found = await client.service.message_of(record, LOBBY_MESSAGE)  # type: ignore[attr-defined]
     if found is None:
@@ -146,7 +146,7 @@ async def edit_lobby(client: discord.Client, read: ReadModel) -> None:
     channel = client.get_partial_messageable(int(channel_id), guild_id=_guild_id(record))
     try:
         await channel.get_partial_message(int(message_id)).edit(
-            content=None, embed=lobby_embed(read), view=None, allowed_mentions=messages.NO_PINGS
+            content=note, embed=lobby_embed(read), view=None, allowed_mentions=messages.NO_PINGS
         )
     except discord.HTTPException:  # deleted meanwhile: nothing left to show it on
         log.info("game %s: its lobby message %s is gone", record.id, message_id)

@@ -153,6 +153,9 @@ class Store(Protocol):
     async def threads_to_archive(self, now: float) -> list[GameRecord]:
         """Games whose thread is due to be archived at ``now``."""
 
+    async def expired_lobbies(self, now: float) -> list[GameRecord]:
+        """Lobbies whose deadline (when they close unstarted) is at or before ``now``."""
+
     async def due_games(self, now: float) -> list[GameRecord]:
         """Active games whose ``remind_at`` or ``deadline`` is at or before ``now``."""
 

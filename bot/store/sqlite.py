@@ -42,6 +42,7 @@ import aiosqlite
 
 from bot.store.base import (
     ACTIVE,
+    LOBBY,
     OPEN_STATUSES,
     Attention,
     DamagedDatabase,
@@ -543,6 +544,14 @@ class SqliteStore:
             f"SELECT {_GAME_COLUMNS} FROM games WHERE archive_at <= ? AND attention IS NULL "
             "ORDER BY archive_at",
             (now,),
+        )
+
+    async def expired_lobbies(self, now: float) -> list[GameRecord]:
+        """Lobbies past their deadline, soonest first (the deadline index serves it)."""
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline <= ? AND status = ? "
+            "AND attention IS NULL ORDER BY deadline",
+            (now, LOBBY),
         )
 
     async def due_games(self, now: float) -> list[GameRecord]:

@@ -305,3 +305,58 @@ async def test_new_games_take_the_servers_settings_and_keep_them(
     mine = await record_of(second, own)
     assert mine.deadline is None and mine.remind_at is None
     assert (await second.bot.service.get(record.id)).prefs["clock"] == "12h"
+
+
+# -- lobbies end ------------------------------------------------------------------------------
+
+
+async def test_a_lobby_nobody_starts_closes_after_its_hours(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await settings_table(harness_factory, tmp_path)
+    scheduler = h.bot.get_cog("Scheduler")
+    opened = time.time()
+    default = (await h.slash(ANA, "game new", game="artsee")).message
+    await h.slash(MOD, "game config", lobby_hours=2)
+    short = (await h.slash(BO, "game new", game="artsee")).message
+
+    await scheduler.tick(opened + 3 * 3600)  # the fake clock: three hours on
+    await h.settle()
+    closed = h.message(short)
+    assert "This lobby closed: nobody started it within 2 hours" in closed.text()
+    assert closed.buttons == [] and (await record_of(h, short)).status == "abandoned"
+    assert h.message(default).buttons, "the server's default is 24 hours"
+
+    await scheduler.tick(opened + 25 * 3600)
+    await h.settle()
+    assert "within 24 hours" in h.message(default).text() and h.message(default).buttons == []
+    again = await h.slash(ANA, "game join", game=game_id(default))
+    assert "abandoned" in again.ephemeral_text().lower()
+    assert h.threads(TABLE) == []
+
+
+async def test_a_lobby_that_started_is_never_closed(harness_factory, tmp_path: Path) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    await h.click(ANA, lobby, label="Start")
+    await h.bot.get_cog("Scheduler").tick(time.time() + 25 * 3600)
+    await h.settle()
+    assert "closed" not in h.message(lobby).text()
+    assert (await record_of(h, lobby)).status == "active"
+
+
+async def test_a_lobby_opened_with_autostart_starts_when_the_last_seat_is_taken(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = (await h.slash(ANA, "game new", game="street-art-mural", autostart=True)).message
+    await h.click(ANA, lobby, label="Add AI")
+    await h.click(ANA, h.message(lobby), label="Add AI")
+    assert (await record_of(h, lobby)).status == "lobby"
+    filled = await h.click(BO, h.message(lobby), label="Join")  # the fourth and last seat
+    assert (await record_of(h, lobby)).status == "active"
+    thread = h.thread(TABLE)
+    (board,) = boards(filled.public_messages)
+    assert board.channel_id == thread.id and "begins" in board.text()
+    assert h.message(lobby).buttons == [], "the lobby's buttons are gone once it starts"
+    assert f"In progress in <#{thread.id}>" in h.message(lobby).text()

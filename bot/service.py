@@ -283,6 +283,28 @@ class GameService:
             "You are not in a game in this channel — `/game list` shows the games here."
         )
 
+    async def watch(
+        self, guild: str, channel: str, user: str, ref: str | None = None, *, in_thread: bool
+    ) -> GameRecord:
+        """The game a look-only command (board, status, history) is about, for anyone: the
+        one named, else the game of this thread (``in_thread``: ``channel`` is a thread; over
+        or not), else the caller's here, else the one open game of this channel."""
+        if ref:
+            return await self.get(ref, guild)
+        records = await self.store.games_in_channel(guild, channel)
+        threaded = [r for r in records if r.thread == channel]
+        if not threaded and in_thread:
+            over = await self.store.games_in_channel(guild, channel, (FINISHED, ABANDONED))
+            threaded = [r for r in over if r.thread == channel][-1:]
+        mine = [r for r in records if (s := r.seat_of(user)) is not None and not s.ai]
+        found = threaded or mine or records
+        if len(found) == 1 or threaded or mine:
+            return found[0]
+        if not found:
+            raise ServiceError("No game is played here — `/game list` shows the games.")
+        ids = ", ".join(f"`{r.id}`" for r in found[:10])
+        raise ServiceError(f"Several games are played here ({ids}): name one with `game:`.")
+
     # -- lobby ---------------------------------------------------------------------------
 
     async def new_game(

@@ -58,6 +58,14 @@ async def my_game(interaction: discord.Interaction, game_id: str) -> ReadModel:
     return read
 
 
+async def watched(interaction: discord.Interaction, ref: str | None) -> GameRecord:
+    """The game a look-only command is about, for players and spectators alike
+    (``GameService.watch``): the one of this thread, the caller's, or this channel's one."""
+    guild, channel, user = where(interaction)
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    return await service_of(interaction).watch(guild, channel, user, ref, in_thread=in_thread)
+
+
 #: ``interaction.extras`` keys: whether a "thinking…" message waits for its first follow-up
 #: (and if so, whether it is private), and whether the interaction expired before our answer.
 THINKING = "tabletop.thinking"

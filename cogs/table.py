@@ -147,11 +147,8 @@ class Table(commands.Cog):
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def board(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """Show the current board of your game (only to you)."""
-
-        service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        await flows.show_board(interaction, await service.resolve(guild, channel, user, game))
+        """The current board of a game here, yours or the one of this thread (only to you)."""
+        await flows.show_board(interaction, await flows.watched(interaction, game))
 
     @game.command(name="hand")
     @app_commands.describe(game=GAME_REF)
@@ -168,10 +165,8 @@ class Table(commands.Cog):
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def status(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Who is playing, whose turn it is, and the game's options."""
-
         service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        read = service.read(await service.resolve(guild, channel, user, game))
+        read = service.read(await flows.watched(interaction, game))
         embed = messages.lobby_embed(read)
         if read.record.status == ACTIVE:
             embed.add_field(name="Turn", value=read.turn_message(), inline=False)
@@ -216,10 +211,8 @@ class Table(commands.Cog):
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def history(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """What happened so far, replayed from the game's log (only you see it)."""
-
         service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        read = service.read(await service.resolve(guild, channel, user, game))
+        read = service.read(await flows.watched(interaction, game))
         record = read.record
         await flows.acknowledge(interaction, private=True)  # a long game's replay takes a while
         lines = messages.narrate(read, await service.history(record))

@@ -360,3 +360,39 @@ async def test_a_lobby_opened_with_autostart_starts_when_the_last_seat_is_taken(
     assert board.channel_id == thread.id and "begins" in board.text()
     assert h.message(lobby).buttons == [], "the lobby's buttons are gone once it starts"
     assert f"In progress in <#{thread.id}>" in h.message(lobby).text()
+
+
+# -- spectators -------------------------------------------------------------------------------
+
+
+async def test_anyone_can_watch_the_game_of_a_thread_or_of_a_channel_with_one_game(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    h.bot.service.remind_after, h.bot.service.timeout_after = None, 60.0
+    lobby = await open_table(h, "artsee", ANA, BO)
+    await h.click(ANA, lobby, label="Start")
+    thread = h.thread(TABLE)
+    record = await record_of(h, lobby)
+    for where in (thread, TABLE):  # its thread, and a channel with this one game
+        board = await h.slash(WATCHER, "game board", channel=where)
+        assert board.message.ephemeral and board.message.embed_image()
+        assert record.id in board.message.text() and board.public_messages == []
+        status = await h.slash(WATCHER, "game status", channel=where)
+        assert "turn" in status.ephemeral_text() and record.id in status.ephemeral_text()
+        history = await h.slash(WATCHER, "game history", channel=where)
+        assert f"game {record.id}: history" in history.ephemeral_text()
+    hand = await h.slash(WATCHER, "game hand", channel=thread)
+    assert "not in a game" in hand.ephemeral_text(), "a spectator sees no hand"
+
+    # A second game here: in the channel a spectator must say which; in a thread, never.
+    other = await open_table(h, "artsee", CY)
+    several = await h.slash(WATCHER, "game board", channel=TABLE)
+    assert "Several games" in several.ephemeral_text() and game_id(other) in several.text()
+    assert record.id in (await h.slash(WATCHER, "game status", channel=thread)).ephemeral_text()
+    mine = await h.slash(CY, "game status", channel=TABLE)
+    assert game_id(other) in mine.ephemeral_text(), "a player's own game comes first"
+
+    await play_out(h, record)  # over, its thread still shows it
+    after = await h.slash(WATCHER, "game board", channel=thread)
+    assert record.id in after.ephemeral_text() and "Final scores" in after.ephemeral_text()

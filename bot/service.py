@@ -265,6 +265,24 @@ class GameService:
         record.archive_at = None
         await self.store.set_archive(record.id, None)
 
+    async def games_of_player(
+        self, guild: str, user: str, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """A page of the open games on a server where ``user`` sits, longest waiting first."""
+        return await self.store.games_of_player(guild, user, limit=limit, offset=offset)
+
+    async def games_in_guild(
+        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """A page of the open games on a server, or in one channel (and its threads)."""
+        return await self.store.games_in_guild(guild, channel, limit=limit, offset=offset)
+
+    async def latest_posts(
+        self, records: list[GameRecord], kind: str
+    ) -> dict[str, tuple[str, str]]:
+        """(channel id, message id) of the newest message of ``kind`` of each game."""
+        return await self.store.latest_messages([r.id for r in records], kind)
+
     async def channel_games(self, guild: str, channel: str) -> list[GameRecord]:
         return await self.store.games_in_channel(guild, channel)
 

@@ -20,7 +20,7 @@ from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord
 from bot.words import WORDS
 from cogs import messages, threads
-from cogs.items import PICK, Click, parse
+from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.messages import Post
 from cogs.threads import LOBBY_MESSAGE
 
@@ -406,6 +406,19 @@ STRAY = (
 )
 
 
+def is_ours(client: discord.Client, custom_id: str) -> bool:
+    """Whether one of the dynamic items the bot registered takes ``custom_id`` (game items
+    by ``cogs.items.parse``, which also refuses crafted ids; the others by their template)."""
+    if parse(custom_id) is not None:
+        return True
+    items = getattr(client, "dynamic_items", ())
+    return any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+        for item in items
+        if item not in (GameButton, PickSelect)
+    )
+
+
 def offers(message: discord.Message | None, custom_id: str, kind: int) -> bool:
     """Whether ``message`` carries a component of type ``kind`` with ``custom_id``: only then
     does discord.py hand a click to our dynamic items."""
@@ -426,7 +439,7 @@ async def answer_stray(interaction: discord.Interaction) -> None:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id, kind = str(data.get("custom_id", "")), int(data.get("component_type", 0))
-    if parse(custom_id) is not None and offers(interaction.message, custom_id, kind):
+    if is_ours(interaction.client, custom_id) and offers(interaction.message, custom_id, kind):
         return
     log.info("interaction %s: component %r is none of ours", interaction.id, custom_id[:100])
     await guard(interaction, reply_error(interaction, STRAY))

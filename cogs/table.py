@@ -10,7 +10,7 @@ from bot.errors import ServiceError
 from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
-from cogs import flows, messages, threads
+from cogs import flows, inbox, messages, threads
 from cogs.messages import Post
 from cogs.typed import GameRef, OptionsText
 from rules import GAMES
@@ -177,18 +177,21 @@ class Table(commands.Cog):
         await flows.send(interaction, Post(embed=embed), ephemeral=True)
 
     @game.command(name="list")
-    async def list_games(self, interaction: discord.Interaction) -> None:
-        """The open games in this channel."""
+    @app_commands.describe(scope="This channel's games (default), or every game on the server")
+    @app_commands.choices(
+        scope=[
+            app_commands.Choice(name="this channel", value=inbox.HERE),
+            app_commands.Choice(name="server", value=inbox.SERVER),
+        ]
+    )
+    async def list_games(self, interaction: discord.Interaction, scope: str = inbox.HERE) -> None:
+        """The open games in this channel, or on the whole server (only to you)."""
+        await inbox.show(interaction, scope)
 
-        service = flows.service_of(interaction)
-        guild, channel, _ = flows.where(interaction)
-        records = await service.channel_games(guild, channel)
-        if not records:
-            text = "No games in this channel yet — open one with `/game new`."
-        else:
-            lines = [game_line(r, service.title(r)) for r in records]
-            text = "**Games here:**\n" + "\n".join(lines)
-        await flows.send(interaction, Post(content=messages.clip(text, 2000)), ephemeral=True)
+    @game.command(name="mine")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        """Every game on this server where you sit: whose move, since when, where (only you)."""
+        await inbox.show(interaction, inbox.MINE)
 
     @game.command(name="rules")
     @app_commands.describe(game="Which game's rules (default: the game you play here)")

@@ -116,6 +116,21 @@ class Store(Protocol):
         """Games of one channel with one of ``statuses``, oldest first; ``channel`` may be a
         game's thread, which holds that game."""
 
+    async def games_of_player(
+        self, guild: str, user: str, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """Open games of one server where ``user`` holds a seat of their own (not handed to
+        an AI): games in progress first, the longest unchanged leading, then lobbies; one
+        page of them."""
+
+    async def games_in_guild(
+        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """Open games of one server (of one channel, if given), oldest first; one page."""
+
+    async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
+        """(channel id, message id) of the last message of ``kind`` of each of these games."""
+
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """Games of one channel that could not be loaded, and why, oldest first."""
 

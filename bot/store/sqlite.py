@@ -445,6 +445,47 @@ class SqliteStore:
             (guild, channel, channel, *statuses),
         )
 
+    async def games_of_player(
+        self, guild: str, user: str, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """A player's open games on a server: games in progress first, the longest unchanged
+        first among them, then lobbies (through ``seats_by_user``)."""
+        marks = ",".join("?" * len(OPEN_STATUSES))
+        columns = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+        return await self._records(
+            f"SELECT {columns} FROM seats s JOIN games g ON g.id = s.game_id "
+            f"WHERE s.user = ? AND s.ai = 0 AND g.guild = ? AND g.status IN ({marks}) "
+            "AND g.attention IS NULL "
+            "ORDER BY g.status != ?, g.updated_at, g.rowid LIMIT ? OFFSET ?",
+            (user, guild, *OPEN_STATUSES, ACTIVE, limit, offset),
+        )
+
+    async def games_in_guild(
+        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """Open games of a server or of one of its channels (its threads' games with it)."""
+        marks = ",".join("?" * len(OPEN_STATUSES))
+        where, params = "guild = ?", [guild]
+        if channel is not None:
+            where, params = "guild = ? AND (channel = ? OR thread = ?)", [guild, channel, channel]
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} AND status IN ({marks}) "
+            "AND attention IS NULL ORDER BY created_at, rowid LIMIT ? OFFSET ?",
+            (*params, *OPEN_STATUSES, limit, offset),
+        )
+
+    async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
+        if not game_ids:
+            return {}
+        marks = ",".join("?" * len(game_ids))
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT game_id, channel, message FROM messages "
+                f"WHERE kind = ? AND game_id IN ({marks})",
+                (kind, *game_ids),
+            )
+        return {str(g): (str(c), str(m)) for g, c, m in rows}
+
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """The games of one channel that could not be loaded, and why, oldest first: only
         plain text columns are read, so a damaged snapshot cannot hide its own game."""

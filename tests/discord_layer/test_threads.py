@@ -396,3 +396,53 @@ async def test_anyone_can_watch_the_game_of_a_thread_or_of_a_channel_with_one_ga
     await play_out(h, record)  # over, its thread still shows it
     after = await h.slash(WATCHER, "game board", channel=thread)
     assert record.id in after.ephemeral_text() and "Final scores" in after.ephemeral_text()
+
+
+# -- the inbox --------------------------------------------------------------------------------
+
+ROOMS = [Channel(id=2100 + n, name=f"room-{n}") for n in range(30)]
+
+
+async def test_the_inbox_lists_a_players_games_across_channels_page_by_page(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await harness_factory(
+        new_bot(tmp_path), FakeDiscord(), guild_id=GUILD, channels=ROOMS, members=EVERYONE
+    )
+    lobbies = [
+        (await h.slash(ANA, "game new", game="artsee", channel=room)).message for room in ROOMS
+    ]
+    await h.click(ANA, lobbies[0], label="Add AI")
+    await h.click(ANA, h.message(lobbies[0]), label="Start")
+    playing = await record_of(h, lobbies[0])
+    thread = h.thread(ROOMS[0])
+
+    first = await h.slash(ANA, "game mine", channel=ROOMS[5])
+    page = first.message
+    assert page.ephemeral and first.public_messages == []
+    lines = page.embeds[0]["description"].splitlines()
+    assert len(lines) == 25 and [b.label for b in page.buttons] == ["Next ▶"]
+    started = lines[0]  # games in progress first
+    assert playing.id in started
+    assert "**your move**" in started and f"<#{thread.id}>" in started
+    latest = h.channel_messages(thread)[-1]
+    assert f"/{GUILD}/{thread.id}/{latest.id})" in started  # a link to its latest post
+    waiting = next(line for line in lines if game_id(lobbies[1]) in line)
+    assert "lobby, 2/5 seated" not in waiting and "1/5 seated" in waiting
+    assert f"/{GUILD}/{ROOMS[1].id}/{lobbies[1].id})" in waiting  # its lobby message
+
+    second = await h.click(ANA, page, label="Next ▶")
+    rest = h.message(page)
+    assert second.public_messages == [] and rest.id == page.id  # the same private message
+    more = rest.embeds[0]["description"].splitlines()
+    assert len(more) == 5 and [b.label for b in rest.buttons] == ["◀ Previous"]
+    seen = {line.split("`")[1] for line in lines + more}
+    assert seen == {game_id(lobby) for lobby in lobbies}
+
+    nothing = await h.slash(BO, "game mine", channel=ROOMS[0])
+    assert "You sit in no game" in nothing.ephemeral_text()
+    server = (await h.slash(BO, "game list", scope="server", channel=ROOMS[0])).message
+    assert len(server.embeds[0]["description"].splitlines()) == 25 and server.buttons
+    here = (await h.slash(BO, "game list", channel=thread)).message
+    (line,) = here.embeds[0]["description"].splitlines()
+    assert playing.id in line and "waiting for Ana" in line

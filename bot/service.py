@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: ids are typed by hand
 ID_LENGTH = 6
 AI_PREFIX = "ai:"
+#: Seconds after a game's end in which its players may ask for a rematch.
+REMATCH_WINDOW = 600.0
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
 
 
@@ -344,6 +346,23 @@ class GameService:
         options = check_options(game, options)
         await self._ensure_free(guild, channel, host)
         prefs = await self._table_prefs(guild, prefs or {})
+        record = await self._open(
+            game, guild, channel, host, [Seat(user=host, name=host_name)], options, prefs
+        )
+        log.info("game %s: new %s in channel %s by %s", record.id, game.id, channel, host)
+        return record
+
+    async def _open(
+        self,
+        game: Game,
+        guild: str,
+        channel: str,
+        host: str,
+        seats: list[Seat],
+        options: dict[str, Any],
+        prefs: dict[str, Any],
+    ) -> GameRecord:
+        """Store a new lobby under a free id; it closes unstarted after its lobby hours."""
         now = self._clock()
         for _ in range(10):
             record = GameRecord(
@@ -353,18 +372,17 @@ class GameService:
                 channel=channel,
                 host=host,
                 status=LOBBY,
-                options=options,
-                seats=[Seat(user=host, name=host_name)],
+                options=dict(options),
+                seats=list(seats),
                 prefs=prefs,
                 version=1,
                 created_at=now,
                 updated_at=now,
                 # A lobby's deadline is when it closes if nobody has started it.
-                deadline=now + prefs["lobby_hours"] * 3600,
+                deadline=now + prefs.get("lobby_hours", 24) * 3600,
             )
             if await self.store.get_game(record.id) is None:
                 await self.store.create_game(record)
-                log.info("game %s: new %s in channel %s by %s", record.id, game.id, channel, host)
                 return record
         raise ServiceError("Could not find a free game id; please try again.")
 
@@ -483,14 +501,68 @@ class GameService:
     def is_full(self, record: GameRecord) -> bool:
         return len(record.seats) >= self.seat_range(record)[1]
 
+    def ready_to_start(self, record: GameRecord) -> bool:
+        """Whether a lobby starts by itself now: opened with autostart and full, or a
+        rematch every player of the old game has sat down at again."""
+        if record.status != LOBBY:
+            return False
+        awaited = record.prefs.get("awaits")
+        if awaited:
+            return all(record.seat_of(user) is not None for user in awaited)
+        return bool(record.prefs.get("autostart")) and self.is_full(record)
+
+    async def rematch(
+        self, guild: str, user: str, name: str, game_id: str
+    ) -> tuple[GameRecord, bool]:
+        """A player of a finished game asks for a rematch (within ``REMATCH_WINDOW`` of its
+        end): the first one opens its lobby in the same channel (AI seats kept, the same
+        options and table, a new seed at the start), the others sit down at it. Returns the
+        rematch's lobby and whether this request opened it."""
+        async with self._lock(game_id):
+            old = await self.get(game_id, guild)
+            if old.status != FINISHED:
+                raise ServiceError(f"Game `{old.id}` is not over: no rematch yet.")
+            seat = old.seat_of(user)
+            if seat is None or seat.ai:
+                raise ServiceError(f"Only the players of game `{old.id}` can ask for its rematch.")
+            if self._clock() > old.updated_at + REMATCH_WINDOW:
+                raise ServiceError(
+                    f"A rematch of game `{old.id}` could be asked for within "
+                    f"{int(REMATCH_WINDOW // 60)} minutes of its end — open a game with "
+                    "`/game new`."
+                )
+            found = [
+                r
+                for r in await self.store.games_in_channel(guild, old.channel)
+                if r.prefs.get("rematch_of") == old.id
+            ]
+            if found:
+                if found[0].status != LOBBY:
+                    raise ServiceError(f"The rematch of game `{old.id}` has started already.")
+                return await self.join(guild, old.channel, user, name, found[0].id), False
+            await self._ensure_free(guild, old.channel, user)
+            record = await self._open(
+                self.engine(old),
+                guild,
+                old.channel,
+                host=user,
+                seats=[Seat(user=user, name=name), *(s for s in old.seats if s.ai)],
+                options=old.options,
+                prefs={
+                    **old.prefs,
+                    "rematch_of": old.id,
+                    "awaits": [s.user for s in old.seats if not s.ai],
+                },
+            )
+            log.info("game %s: rematch of %s opened by %s", record.id, old.id, user)
+            return record, True
+
     async def autostart(self, game_id: str) -> MoveResult | None:
-        """Start a lobby that was opened to start by itself, now that it is full (None: it
-        is not, or it started or closed meanwhile)."""
+        """Start a lobby that starts by itself (``ready_to_start``) now that it may (None:
+        it may not, or it started or closed meanwhile)."""
         async with self._lock(game_id):
             record = await self.get(game_id)
-            if record.status != LOBBY or not record.prefs.get("autostart"):
-                return None
-            if not self.is_full(record):
+            if not self.ready_to_start(record):
                 return None
             return await self._start(record)
 

@@ -312,10 +312,12 @@ async def post_lobby(interaction: discord.Interaction, record: GameRecord, post:
         )
 
 
-async def close_lobby(interaction: discord.Interaction, read: ReadModel) -> None:
+async def close_lobby(
+    interaction: discord.Interaction, read: ReadModel, *, clicked_lobby: bool
+) -> None:
     """After a start, the lobby shows that the game began and offers no buttons: the one
-    clicked, or for `/game start` the newest lobby message posted."""
-    if interaction.type == discord.InteractionType.component:
+    clicked (``clicked_lobby``), else the newest lobby message posted."""
+    if clicked_lobby:
         await update(interaction, content=None, embed=threads.lobby_embed(read), view=None)
         return
     await threads.edit_lobby(interaction.client, read)
@@ -340,7 +342,7 @@ async def join(interaction: discord.Interaction, ref: str | None) -> None:
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
     record = await service.join(guild, channel, user, display_name(interaction), ref)
-    if not await started_by_itself(interaction, record):
+    if not await started_by_itself(interaction, record, clicked_lobby=on_lobby(interaction)):
         await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
 
 
@@ -349,7 +351,7 @@ async def add_ai(interaction: discord.Interaction, ref: str | None) -> None:
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
     record = await service.add_ai(guild, channel, user, ref)
-    if not await started_by_itself(interaction, record):
+    if not await started_by_itself(interaction, record, clicked_lobby=on_lobby(interaction)):
         await lobby_change(interaction, record, "An AI player sat down.")
 
 
@@ -357,31 +359,63 @@ async def start(interaction: discord.Interaction, ref: str | None) -> None:
     service = service_of(interaction)
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
-    await begin(interaction, await service.start(guild, channel, user, ref))
+    await begin(interaction, await service.start(guild, channel, user, ref), on_lobby(interaction))
 
 
-async def started_by_itself(interaction: discord.Interaction, record: GameRecord) -> bool:
-    """Start a lobby opened with `autostart:` once a seat filled it; whether it started."""
+def on_lobby(interaction: discord.Interaction) -> bool:
+    """Whether the interaction is a click on a lobby message (its Join, Add AI, Start)."""
+    return interaction.type == discord.InteractionType.component
+
+
+async def started_by_itself(
+    interaction: discord.Interaction, record: GameRecord, *, clicked_lobby: bool
+) -> bool:
+    """Start a lobby that starts by itself (opened with `autostart:` and now full, or a
+    rematch every player sits at again); whether it started."""
     service = service_of(interaction)
-    if not record.prefs.get("autostart") or not service.is_full(record):
+    if not service.ready_to_start(record):
         return False
     result = await service.autostart(record.id)
     if result is None:
         return False
-    await begin(interaction, result)
+    await begin(interaction, result, clicked_lobby)
     return True
 
 
-async def begin(interaction: discord.Interaction, result: MoveResult) -> None:
-    """A game has just started: its thread opened, its lobby closed, its first board posted."""
+async def begin(interaction: discord.Interaction, result: MoveResult, clicked_lobby: bool) -> None:
+    """A game has just started: its thread opened, its lobby closed, its first board posted.
+    ``clicked_lobby``: the interaction is a click on the lobby message, which it updates."""
     record, names = result.record, result.read.names
     seated = ", ".join(names[s.user] for s in record.seats)
     headline = f"🎲 **{result.read.title}** begins: {seated}."
     stays = await threads.open_thread(interaction, result.read)
-    await close_lobby(interaction, result.read)
+    await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
     await publish(interaction, result, headline)
     if stays is not None:
         await send(interaction, Post(content=stays), ephemeral=True)
+
+
+async def rematch(interaction: discord.Interaction, game_id: str) -> None:
+    """The Rematch button of a finished game: the first player opens the rematch's lobby in
+    the game's channel, the others sit down at it; it starts once all of them have."""
+    service = service_of(interaction)
+    guild, _, user = where(interaction)
+    await acknowledge(interaction)
+    record, opened = await service.rematch(guild, user, display_name(interaction), game_id)
+    if await started_by_itself(interaction, record, clicked_lobby=False):
+        return
+    note = f"Rematch of game `{game_id}`: its players sit down again with **Rematch**."
+    read = service.read(record)
+    if not opened:
+        await threads.edit_lobby(interaction.client, read, note)
+    else:
+        message = await threads.post(interaction.client, record, messages.lobby_post(read, note))
+        await service.remember_message(
+            record, LOBBY_MESSAGE, str(message.channel.id), str(message.id)
+        )
+    await send(
+        interaction, Post(content=f"You sit at the rematch, game `{record.id}`."), ephemeral=True
+    )
 
 
 async def leave(interaction: discord.Interaction, ref: str | None) -> None:
@@ -478,6 +512,8 @@ async def dispatch_click(interaction: discord.Interaction, click: Click) -> None
         stale = turn_version(record) != version
         note = "That board is out of date: here is the current one." if stale else None
         await show_board(interaction, record, note)
+    elif verb == "rematch":
+        await rematch(interaction, game)
     elif verb == "rules":
         await show_rules(interaction, (await service.get(game, guild)).game)
     elif verb == "act":

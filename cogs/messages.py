@@ -179,6 +179,8 @@ def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.Vi
         view.add_item(button(read, "hand", "My hand", discord.ButtonStyle.primary))
     view.add_item(button(read, "board", "Board", discord.ButtonStyle.secondary))
     view.add_item(button(read, "rules", "Rules", discord.ButtonStyle.secondary))
+    if read.record.status == FINISHED:  # its players may sit down again (issue 13)
+        view.add_item(button(read, "rematch", "Rematch", discord.ButtonStyle.success))
     return view
 
 

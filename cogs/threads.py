@@ -80,8 +80,15 @@ async def open_thread(interaction: discord.Interaction, read: ReadModel) -> str 
     record, service = read.record, service_of(interaction)
     if not wants_thread(record):
         return None
-    channel = interaction.channel
-    why = cannot_thread(channel, interaction.app_permissions)
+    # The game's channel: a rematch may be started by a click inside the old game's thread.
+    channel = interaction.client.get_channel(int(record.channel))
+    if str(interaction.channel_id) == record.channel:
+        permissions = interaction.app_permissions
+    elif isinstance(channel, discord.abc.GuildChannel):
+        permissions = channel.permissions_for(channel.guild.me)
+    else:
+        permissions = discord.Permissions.none()
+    why = cannot_thread(channel, permissions)
     if why is not None:
         log.info("game %s stays in its channel: %s", record.id, why)
         return stays_here(record, why)
@@ -136,8 +143,9 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
 
 
 async def edit_lobby(client: discord.Client, read: ReadModel, note: str | None = None) -> None:
-    """Edit the game's newest lobby message in place to show where the game stands (no
-    buttons: a lobby never acts on the game it became); ``note``: a line above it."""
+    """Edit the game's newest lobby message in place to show where the game stands (its
+    buttons only while it is a lobby: it never acts on the game it became); ``note``: a line
+    above it."""
     record = read.record
     found = await client.service.message_of(record, LOBBY_MESSAGE)  # type: ignore[attr-defined]
     if found is None:
@@ -146,7 +154,10 @@ async def edit_lobby(client: discord.Client, read: ReadModel, note: str | None =
     channel = client.get_partial_messageable(int(channel_id), guild_id=_guild_id(record))
     try:
         await channel.get_partial_message(int(message_id)).edit(
-            content=note, embed=lobby_embed(read), view=None, allowed_mentions=messages.NO_PINGS
+            content=note,
+            embed=lobby_embed(read),
+            view=messages.lobby_view(read),  # the lobby's buttons while it is one, then none
+            allowed_mentions=messages.NO_PINGS,
         )
     except discord.HTTPException:  # deleted meanwhile: nothing left to show it on
         log.info("game %s: its lobby message %s is gone", record.id, message_id)

@@ -446,3 +446,60 @@ async def test_the_inbox_lists_a_players_games_across_channels_page_by_page(
     here = (await h.slash(BO, "game list", channel=thread)).message
     (line,) = here.embeds[0]["description"].splitlines()
     assert playing.id in line and "waiting for Ana" in line
+
+
+# -- rematch ----------------------------------------------------------------------------------
+
+
+async def test_the_players_who_click_rematch_sit_again_at_a_new_game_in_a_new_thread(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    h.bot.service.remind_after, h.bot.service.timeout_after = None, 60.0
+    lobby = (await h.slash(ANA, "game new", game="artsee")).message
+    await h.click(BO, lobby, label="Join")
+    await h.click(ANA, h.message(lobby), label="Add AI")
+    await h.click(ANA, h.message(lobby), label="Start")
+    old = await record_of(h, lobby)
+    await play_out(h, old)
+    first_thread = h.thread(TABLE)
+    _, result = h.channel_messages(TABLE)
+    final_board = h.channel_messages(first_thread)[-1]
+    assert "Rematch" in [b.label for b in result.buttons]
+    assert "Rematch" in [b.label for b in final_board.buttons]
+
+    refused = await h.click(WATCHER, result, label="Rematch")
+    assert "Only the players" in refused.ephemeral_text() and refused.public_messages == []
+
+    asked = await h.click(BO, result, label="Rematch")
+    assert "You sit at the rematch" in asked.ephemeral_text()
+    rematch_lobby = h.channel_messages(TABLE)[-1]
+    assert rematch_lobby.channel_id == TABLE.id and "Rematch of game" in rematch_lobby.text()
+    new = await h.bot.service.get(game_id(rematch_lobby))
+    assert new.status == "lobby" and [s.user for s in new.seats] == [str(BO.id), "ai:1"]
+    again = await h.click(BO, result, label="Rematch")
+    assert "already" in again.ephemeral_text()
+
+    started = await h.click(ANA, final_board, label="Rematch")  # from inside the old thread
+    new = await h.bot.service.get(new.id)
+    assert new.status == "active" and new.options == old.options and new.seed != old.seed
+    assert sorted(s.user for s in new.seats) == sorted(s.user for s in old.seats)
+    second_thread = next(t for t in h.threads(TABLE) if t.id != first_thread.id)
+    assert new.thread == str(second_thread.id) and second_thread.id == rematch_lobby.id
+    assert any(m.channel_id == second_thread.id for m in boards(started.public_messages))
+    assert h.message(rematch_lobby).buttons == []
+    assert len(h.channel_messages(TABLE)) == 3  # lobby, result, the rematch's lobby
+
+
+async def test_a_rematch_is_asked_for_within_ten_minutes_of_the_end(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    h.bot.service.remind_after, h.bot.service.timeout_after = None, 60.0
+    lobby = await open_table(h, "artsee", ANA)
+    await h.click(ANA, lobby, label="Start")
+    await play_out(h, await record_of(h, lobby))
+    _, result = h.channel_messages(TABLE)
+    h.bot.service._clock = lambda: time.time() + 11 * 60  # the service's clock, 11 minutes on
+    late = await h.click(ANA, result, label="Rematch")
+    assert "within 10 minutes" in late.ephemeral_text() and late.public_messages == []

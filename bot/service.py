@@ -583,6 +583,7 @@ class GameService:
         record.seed = seed
         record.state = game.dump(state)
         record.status = ACTIVE
+        record.remind_at = record.deadline = None  # the lobby's closing time is past concern
         self._arm_timers(record)
         record = await self._save_lobby(record, "started")
         result = self._result(record)
@@ -689,20 +690,20 @@ class GameService:
         entry = {"player": step.player, "action": step.action, "events": step.events}
         new_turn = any(event.get("type") == "turn" for event in step.events)
         turn_over = record.status != ACTIVE or self.to_move(record) != [step.player] or new_turn
-        timers = record.remind_at, record.deadline
+        timers = record.remind_at, record.deadline, record.clocks
         if step.standing:  # the turn in progress, its steps and its clock go on untouched
             turn_over = False
             record.journal = [*journal, {"player": step.player, "standing": True}]
         else:
             record.journal = [] if turn_over else [*journal, entry]
-            self._arm_timers(record)
+            self._arm_timers(record, mover=step.player)
         record.version = expected + 1
         record.updated_at = self._clock()
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
         except VersionConflict:
             record.version, record.journal = expected, journal
-            record.remind_at, record.deadline = timers
+            record.remind_at, record.deadline, record.clocks = timers
             raise
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
@@ -716,7 +717,7 @@ class GameService:
 
     async def _run_ai(self, record: GameRecord, result: MoveResult) -> None:
         """Let AI seats decide until a human owes a decision or the game ends."""
-        ai_seats = {seat.user for seat in record.seats if seat.ai}
+        ai_seats = {seat.user for seat in record.seats if seat.played_by_ai}
         game = self.engine(record)
         for _ in range(MAX_AI_STEPS):
             if record.status != ACTIVE:
@@ -735,16 +736,28 @@ class GameService:
     def waiting_humans(self, record: GameRecord) -> list[str]:
         return self.read(record).waiting_humans
 
-    def _arm_timers(self, record: GameRecord) -> None:
-        """Restart the clock whenever the game moves: a reminder, then a deadline, for the
-        humans who owe a decision (none while only AI seats or nobody are to move)."""
-        if record.status != ACTIVE or not self.waiting_humans(record):
-            record.remind_at = record.deadline = None
-            return
+    def _arm_timers(self, record: GameRecord, mover: str | None = None) -> None:
+        """Run one clock for each human who owes a decision: a seat that starts to owe one,
+        or whose player (``mover``, or their AI) just acted, gets a fresh reminder and
+        deadline; a seat still waiting keeps its own, so at a decision several owe at once
+        each player has their own time. The game's ``remind_at``/``deadline`` are the
+        soonest of them."""
+        waiting = self.waiting_humans(record) if record.status == ACTIVE else []
         now = self._clock()
         remind_after, timeout_after = self.clock_of(record)
-        record.remind_at = now + remind_after if remind_after else None
-        record.deadline = now + timeout_after if timeout_after else None
+        kept = self._legacy_clocks(record)
+        fresh = [now + remind_after if remind_after else None]
+        fresh.append(now + timeout_after if timeout_after else None)
+        clocks = {p: kept[p] if p in kept and p != mover else list(fresh) for p in waiting}
+        record.clocks = {p: c for p, c in clocks.items() if c != [None, None]}
+        self._soonest(record)
+
+    @staticmethod
+    def _soonest(record: GameRecord) -> None:
+        reminders = [c[0] for c in record.clocks.values() if c[0] is not None]
+        deadlines = [c[1] for c in record.clocks.values() if c[1] is not None]
+        record.remind_at = min(reminders, default=None)
+        record.deadline = min(deadlines, default=None)
 
     def clock_of(self, record: GameRecord) -> tuple[float | None, float | None]:
         """(seconds to a reminder, seconds to the timeout) for a decision in this game: its
@@ -758,24 +771,43 @@ class GameService:
         """Games whose reminder or deadline has come."""
         return await self.store.due_games(now)
 
-    async def remind(self, record: GameRecord) -> list[str]:
-        """Mark the reminder sent; return who to remind (nobody if the game moved since
-        ``record`` was read). The version is untouched, so the board's buttons stay valid."""
-        if not await self.store.set_timers(record.id, record.version, None, record.deadline):
+    async def remind(self, record: GameRecord, now: float) -> list[str]:
+        """Mark the reminders due at ``now`` sent; return who to remind (nobody if the game
+        moved since ``record`` was read). The version is untouched, so the board's buttons
+        stay valid."""
+        clocks = self._legacy_clocks(record)
+        due = [p for p, c in clocks.items() if c[0] is not None and c[0] <= now]
+        for player in due:
+            clocks[player][0] = None
+        record.clocks = clocks
+        self._soonest(record)
+        if not await self.store.set_timers(
+            record.id, record.version, record.remind_at, record.deadline, clocks
+        ):
             return []
-        return self.waiting_humans(record)
+        return due
+
+    def _legacy_clocks(self, record: GameRecord) -> dict[str, list[float | None]]:
+        """The seats' clocks; one game clock (stored before seats had their own) is every
+        waiting human's."""
+        if record.clocks or (record.remind_at is None and record.deadline is None):
+            return {p: list(c) for p, c in record.clocks.items()}
+        return {p: [record.remind_at, record.deadline] for p in self.waiting_humans(record)}
 
     async def time_out(self, game_id: str, now: float) -> MoveResult:
-        """The deadline passed: each human who owes a decision has the turn they owe finished
-        by the AI, which then hands back (their seat stays theirs for their next turn, even
-        one that follows at once), then AI seats play on as usual."""
+        """Deadlines passed: each human whose own deadline has come has the turn they owe
+        finished by the AI, which then hands back (their seat stays theirs for their next
+        turn, even one that follows at once), then AI seats play on as usual. Others who
+        owe a decision keep their time."""
         async with self._lock(game_id):
             record = await self.get(game_id)
             result = self._result(record)
-            if record.status != ACTIVE or record.deadline is None or record.deadline > now:
-                return result  # someone moved meanwhile: the clock was restarted
+            if record.status != ACTIVE:
+                return result
+            clocks = self._legacy_clocks(record)
+            late = [p for p, c in clocks.items() if c[1] is not None and c[1] <= now]
             game = self.engine(record)
-            for player in self.waiting_humans(record):
+            for player in [p for p in self.waiting_humans(record) if p in late]:
                 result.timed_out.append(player)
                 for _ in range(MAX_AI_STEPS):
                     state = game.load(record.state)

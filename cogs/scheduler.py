@@ -82,10 +82,11 @@ class Scheduler(commands.Cog):
                 log.exception("game %s: could not close its lobby", record.id)
         for record in await self.service.due(now):
             try:
+                # Each seat has its own clock: one may be late while another is reminded.
                 if record.deadline is not None and record.deadline <= now:
                     await self.time_out(record, now)
-                else:
-                    await self.remind(record)
+                if record.remind_at is not None and record.remind_at <= now:
+                    await self.remind(record, now)
             except Exception:  # a containment boundary: whatever broke, it broke one game
                 log.exception("game %s: could not post its reminder or timeout", record.id)
                 await self._stop_clock(record)
@@ -107,8 +108,8 @@ class Scheduler(commands.Cog):
         note = f"This lobby closed: nobody started it{within}. Open another with `/game new`."
         await threads.edit_lobby(self.bot, self.service.read(closed), note)
 
-    async def remind(self, record: GameRecord) -> None:
-        users = await self.service.remind(record)
+    async def remind(self, record: GameRecord, now: float) -> None:
+        users = await self.service.remind(record, now)
         mentions = " ".join(m for m in (messages.mention(u) for u in users) if m)
         if not mentions:
             return

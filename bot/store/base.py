@@ -33,6 +33,12 @@ class Seat:
     user: str
     ai: bool = False
     name: str = ""
+    #: The player is away (`/game away`): their AI plays the seat until they are back.
+    away: bool = False
+
+    @property
+    def played_by_ai(self) -> bool:
+        return self.ai or self.away
 
 
 @dataclass
@@ -58,9 +64,11 @@ class GameRecord:
     version: int = 0
     thread: str | None = None
     journal: list[dict[str, Any]] = field(default_factory=list)
-    #: When to remind the players who owe a decision, and when their AI decides for them.
+    #: When to remind the players who owe a decision, and when their AI decides for them:
+    #: the soonest of the seats' own clocks (``clocks``: player -> [remind_at, deadline]).
     remind_at: float | None = None
     deadline: float | None = None
+    clocks: dict[str, list[float | None]] = field(default_factory=dict)
     created_at: float = 0.0
     updated_at: float = 0.0
     #: How the table runs, apart from the rules' options (which the engine checks): whether
@@ -153,10 +161,16 @@ class Store(Protocol):
         ``expected_version`` (else VersionConflict, nothing written). Returns the action's seq."""
 
     async def set_timers(
-        self, game_id: str, version: int, remind_at: float | None, deadline: float | None
+        self,
+        game_id: str,
+        version: int,
+        remind_at: float | None,
+        deadline: float | None,
+        clocks: dict[str, list[float | None]] | None = None,
     ) -> bool:
-        """Set a game's reminder time and deadline if it is still at ``version``, without
-        changing the version; False if the game moved meanwhile (its clock restarted)."""
+        """Set a game's reminder time and deadline (and its seats' clocks, if given; else
+        they are cleared) if it is still at ``version``, without changing the version; False
+        if the game moved meanwhile (its clock restarted)."""
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         """Record the thread a game is played in, without changing its version (where the

@@ -115,6 +115,13 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
+    # 5: a clock for each seat that owes a decision ({player: [remind_at, deadline]}); the
+    # games' remind_at and deadline stay the soonest of them, for the scheduler's indexes.
+    # A seat away (`/game away`) is played by its AI until its player is back.
+    (
+        "ALTER TABLE games ADD COLUMN clocks TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

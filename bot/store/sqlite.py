@@ -58,6 +58,9 @@ from bot.store.recovery import Rebuild
 from bot.store.rows import COLUMNS as _GAME_COLUMNS
 from bot.store.rows import Fault, decode
 
+#: One placeholder per column of ``_GAME_COLUMNS``.
+_MARKS = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
+
 log = logging.getLogger(__name__)
 
 MEMORY = ":memory:"
@@ -74,7 +77,8 @@ def _dumps(value: Any) -> str:
 
 #: What every write of a game's progress sets (lobby changes and moves alike), with ``_progress``.
 _PROGRESS_COLUMNS = (
-    "status = ?, state = ?, journal = ?, remind_at = ?, deadline = ?, version = ?, updated_at = ?"
+    "status = ?, state = ?, journal = ?, remind_at = ?, deadline = ?, clocks = ?, version = ?, "
+    "updated_at = ?"
 )
 
 
@@ -87,6 +91,7 @@ def _progress(record: GameRecord, now: float) -> tuple[Any, ...]:
         _dumps(record.journal),
         record.remind_at,
         record.deadline,
+        _dumps(record.clocks),
         record.version,
         now,
     )
@@ -289,8 +294,8 @@ class SqliteStore:
     @staticmethod
     async def _insert_seats(conn: aiosqlite.Connection, game_id: str, seats: list[Seat]) -> None:
         await conn.executemany(
-            "INSERT INTO seats (game_id, seat, user, ai, name) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, i, s.user, int(s.ai), s.name) for i, s in enumerate(seats)],
+            "INSERT INTO seats (game_id, seat, user, ai, name, away) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, i, s.user, int(s.ai), s.name, int(s.away)) for i, s in enumerate(seats)],
         )
 
     async def _cas(
@@ -327,12 +332,13 @@ class SqliteStore:
             return decoded
         marks = ",".join("?" * len(by_id))
         seat_rows = await conn.execute_fetchall(
-            f"SELECT game_id, user, ai, name FROM seats WHERE game_id IN ({marks}) "
+            f"SELECT game_id, user, ai, name, away FROM seats WHERE game_id IN ({marks}) "
             "ORDER BY game_id, seat",
             tuple(by_id),
         )
-        for game_id, user, ai, name in seat_rows:
-            by_id[game_id].seats.append(Seat(user=str(user), ai=bool(ai), name=str(name)))
+        for game_id, user, ai, name, away in seat_rows:
+            seat = Seat(user=str(user), ai=bool(ai), name=str(name), away=bool(away))
+            by_id[game_id].seats.append(seat)
         return decoded
 
     async def _records(self, sql: str, params: Sequence[Any]) -> list[GameRecord]:
@@ -394,7 +400,7 @@ class SqliteStore:
         try:
             async with self._write() as conn:
                 await conn.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 18)})",
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({_MARKS})",
                     (
                         record.id,
                         record.game,
@@ -414,6 +420,7 @@ class SqliteStore:
                         record.deadline,
                         _dumps(record.prefs),
                         record.archive_at,
+                        _dumps(record.clocks),
                     ),
                 )
                 await self._insert_seats(conn, record.id, record.seats)
@@ -556,7 +563,12 @@ class SqliteStore:
         return seq
 
     async def set_timers(
-        self, game_id: str, version: int, remind_at: float | None, deadline: float | None
+        self,
+        game_id: str,
+        version: int,
+        remind_at: float | None,
+        deadline: float | None,
+        clocks: dict[str, list[float | None]] | None = None,
     ) -> bool:
         """Move a game's reminder and deadline without touching its version (a reminder sent
         must not make the buttons on its board out of date), only while it is at ``version``:
@@ -564,8 +576,9 @@ class SqliteStore:
         async with (
             self._write() as conn,
             conn.execute(
-                "UPDATE games SET remind_at = ?, deadline = ? WHERE id = ? AND version = ?",
-                (remind_at, deadline, game_id, version),
+                "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
+                "WHERE id = ? AND version = ?",
+                (remind_at, deadline, _dumps(clocks or {}), game_id, version),
             ) as cursor,
         ):
             return cursor.rowcount == 1

@@ -503,3 +503,33 @@ async def test_a_rematch_is_asked_for_within_ten_minutes_of_the_end(
     h.bot.service._clock = lambda: time.time() + 11 * 60  # the service's clock, 11 minutes on
     late = await h.click(ANA, result, label="Rematch")
     assert "within 10 minutes" in late.ephemeral_text() and late.public_messages == []
+
+
+# -- the clocks -------------------------------------------------------------------------------
+
+
+async def test_a_seats_clock_runs_on_across_a_restart_and_posts_in_the_thread(
+    harness_factory, tmp_path: Path
+) -> None:
+    fake = FakeDiscord()
+    first = await table(harness_factory, tmp_path, fake)
+    lobby = (await first.slash(ANA, "game new", game="artsee", clock="1h")).message
+    await first.click(BO, lobby, label="Join")
+    await first.click(ANA, first.message(lobby), label="Start")
+    record = await record_of(first, lobby)
+    (late,) = record.clocks
+    assert record.clocks[late][1] - record.clocks[late][0] == 1800  # reminded at half of 1h
+    thread = first.thread(TABLE)
+    await first.close()
+
+    second = await harness_factory(new_bot(tmp_path), fake)
+    scheduler = second.bot.get_cog("Scheduler")
+    await scheduler.tick(record.clocks[late][0])
+    await second.settle()
+    reminder = second.channel_messages(thread)[-1]
+    assert reminder.mentions == [int(late)] and "is waiting for you" in reminder.content
+    await scheduler.tick(record.clocks[late][1])
+    await second.settle()
+    posted = second.channel_messages(thread)[-1]
+    assert "Time ran out for" in posted.text() and posted.files.get("board.png")
+    assert second.channel_messages(TABLE) == [second.message(lobby)]

@@ -452,25 +452,83 @@ class GameService:
                     f"That lobby is closed: game `{record.id}` has started. To hand your seat "
                     "to an AI, use `/game leave`."
                 )
-            if record.status == LOBBY:
-                record.seats.remove(seat)
-                humans = [s for s in record.seats if not s.ai]
-                if not humans:
-                    record.status = ABANDONED
-                elif record.host == user:
-                    record.host = humans[0].user
-                return self._result(await self._save_lobby(record, f"{user} left"))
-            if record.status != ACTIVE:
-                raise ServiceError(f"Game `{record.id}` is over already.")
-            seat.ai = True
-            seat.name = f"{seat.name} (AI)"
-            if record.host == user:
-                humans = [s for s in record.seats if not s.ai]
-                record.host = humans[0].user if humans else record.host
-            if not any(not s.ai for s in record.seats):
+            return await self._unseat(record, seat, f"{user} left")
+
+    async def _unseat(self, record: GameRecord, seat: Seat, what: str) -> MoveResult:
+        """A player leaves (or is kicked from) a game, under its lock: out of a lobby (the
+        host's role passes on), or their seat handed to the AI in a running game."""
+        if record.status == LOBBY:
+            record.seats.remove(seat)
+            humans = [s for s in record.seats if not s.ai]
+            if not humans:
                 record.status = ABANDONED
+            elif record.host == seat.user:
+                record.host = humans[0].user
+            return self._result(await self._save_lobby(record, what))
+        if record.status != ACTIVE:
+            raise ServiceError(f"Game `{record.id}` is over already.")
+        seat.ai, seat.away = True, False
+        seat.name = f"{seat.name} (AI)"
+        if record.host == seat.user:
+            humans = [s for s in record.seats if not s.ai]
+            record.host = humans[0].user if humans else record.host
+        if not any(not s.ai for s in record.seats):
+            record.status = ABANDONED
+        self._arm_timers(record)
+        record = await self._save_lobby(record, f"{what}; the AI took the seat")
+        result = self._result(record)
+        await self._run_ai(record, result)
+        return result
+
+    async def kick(
+        self,
+        guild: str,
+        channel: str,
+        by: str,
+        target: str,
+        is_admin: bool,
+        ref: str | None = None,
+        *,
+        in_thread: bool = False,
+    ) -> MoveResult:
+        """The host, or someone with Manage Server, takes ``target``'s seat from them: out of
+        a lobby, or to the AI in a running game."""
+
+        async def resolver() -> GameRecord:
+            return await self.watch(guild, channel, by, ref, in_thread=in_thread)
+
+        async with GameService._RecordLock(self, resolver) as record:
+            if by != record.host and not is_admin:
+                raise ServiceError("Only the host or someone with Manage Server can kick a player.")
+            seat = record.seat_of(target)
+            if seat is None or seat.ai:
+                raise ServiceError(f"They are not playing in game `{record.id}`.")
+            return await self._unseat(record, seat, f"{target} kicked by {by}")
+
+    async def away(
+        self, guild: str, channel: str, user: str, away: bool, ref: str | None = None
+    ) -> MoveResult:
+        """`/game away`: the player's AI plays their seat until `/game back` (``away``
+        False), when the seat and its clock are theirs again."""
+        async with self._lock_for_ref(guild, channel, user, ref) as record:
+            seat = record.seat_of(user)
+            if record.status != ACTIVE or seat is None:
+                raise ServiceError(f"Game `{record.id}` is not running: nothing to be away from.")
+            if seat.away == away:
+                raise ServiceError(
+                    "You are away already — `/game back` when you are."
+                    if away
+                    else "You are not away — `/game away` hands your seat to its AI."
+                )
+            others = [s for s in record.seats if s is not seat and not s.played_by_ai]
+            if away and not others:
+                raise ServiceError(
+                    "Nobody else plays here: the AI would play the game to its end. "
+                    "`/game leave` or `/game abandon` instead."
+                )
+            seat.away = away
             self._arm_timers(record)
-            record = await self._save_lobby(record, f"{user} left; the AI took the seat")
+            record = await self._save_lobby(record, f"{user} {'away' if away else 'back'}")
             result = self._result(record)
             await self._run_ai(record, result)
             return result

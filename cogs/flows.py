@@ -434,6 +434,39 @@ async def leave(interaction: discord.Interaction, ref: str | None) -> None:
     await publish(interaction, result, headline)
 
 
+async def away(interaction: discord.Interaction, away: bool, ref: str | None) -> None:
+    """`/game away` and `/game back`: the seat to its AI and back, told where the game is
+    played."""
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    await acknowledge(interaction)
+    result = await service.away(guild, channel, user, away, ref)
+    name = display_name(interaction)
+    headline = (
+        f"{name} is away: their AI plays the seat until `/game back`."
+        if away
+        else f"{name} is back and plays their own seat again."
+    )
+    await publish(interaction, result, headline)
+
+
+async def kick(interaction: discord.Interaction, player: discord.abc.User, ref: str | None) -> None:
+    """`/game kick`: the host or a server manager takes a player's seat from them."""
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    is_admin = bool(interaction.permissions.manage_guild)
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    await acknowledge(interaction)
+    result = await service.kick(
+        guild, channel, user, str(player.id), is_admin, ref, in_thread=in_thread
+    )
+    name = player.display_name[:64]
+    if result.record.state is None:
+        await lobby_change(interaction, result.record, f"{name} was taken out of the lobby.")
+        return
+    await publish(interaction, result, f"{name}'s seat was handed to an AI.")
+
+
 STRAY = (
     "That button or menu is not one this bot can use (any more) — `/game board` shows "
     "your game as it stands."

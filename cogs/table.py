@@ -252,6 +252,32 @@ class Table(commands.Cog):
         record = await service.resolve(guild, channel, user, game)
         await flows.send(interaction, messages.options_post(service.read(record)), ephemeral=True)
 
+    @game.command(name="away")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def away(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+        """Your AI plays your seat until you are /game back (a holiday, a busy week)."""
+        await flows.away(interaction, True, game)
+
+    @game.command(name="back")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def back(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+        """Take your seat back from its AI after /game away."""
+        await flows.away(interaction, False, game)
+
+    @game.command(name="kick")
+    @app_commands.describe(player="Whose seat to take", game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def kick(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        game: GameRef | None = None,
+    ) -> None:
+        """Hand a player's seat to an AI (host, or anyone with Manage Server)."""
+        await flows.kick(interaction, player, game)
+
     @game.command(name="abandon")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)

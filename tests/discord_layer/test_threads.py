@@ -533,3 +533,66 @@ async def test_a_seats_clock_runs_on_across_a_restart_and_posts_in_the_thread(
     posted = second.channel_messages(thread)[-1]
     assert "Time ran out for" in posted.text() and posted.files.get("board.png")
     assert second.channel_messages(TABLE) == [second.message(lobby)]
+
+
+# -- away, back and kick ----------------------------------------------------------------------
+
+
+async def test_away_hands_the_seat_to_its_ai_until_back(harness_factory, tmp_path: Path) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    await h.click(ANA, lobby, label="Start")
+    thread = h.thread(TABLE)
+    service = h.bot.service
+    record = await record_of(h, lobby)
+    alone = await h.slash(BO, "game away", channel=thread)  # Ana still plays: allowed
+    (told,) = [m for m in alone.public_messages if "Bo is away" in m.text()]
+    assert told.channel_id == thread.id
+    record = await service.get(record.id)
+    assert record.seat_of(str(BO.id)).away and str(BO.id) not in service.to_move(record)
+    assert str(BO.id) not in record.clocks, "an away seat has no clock"
+    last = await h.slash(ANA, "game away", channel=thread)
+    assert "Nobody else plays here" in last.ephemeral_text()
+    twice = await h.slash(BO, "game away", channel=thread)
+    assert "away already" in twice.ephemeral_text()
+
+    # While Bo is away, every decision of his is his AI's: the game goes on with Ana alone.
+    for _ in range(3):
+        (mover,) = service.to_move(await service.get(record.id))
+        assert mover == str(ANA.id)
+        board = h.channel_messages(thread)[-1]
+        panel = (await h.click(ANA, board, label="My hand")).message
+        if panel.selects:
+            option = panel.selects[0].options[0]["value"]
+            await h.select(ANA, panel, panel.selects[0].custom_id, [option])
+        else:
+            await h.click(ANA, panel, panel.buttons[0].custom_id)
+    back = await h.slash(BO, "game back", channel=thread)
+    assert any("Bo is back" in m.text() for m in back.public_messages)
+    record = await service.get(record.id)
+    assert not record.seat_of(str(BO.id)).away
+
+
+async def test_the_host_or_a_server_manager_kicks_a_player_to_an_ai(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await settings_table(harness_factory, tmp_path)
+    lobby = await open_table(h, "street-art", ANA, BO, CY)
+    await h.click(ANA, lobby, label="Start")
+    thread = h.thread(TABLE)
+    refused = await h.slash(BO, "game kick", player=CY, channel=thread)
+    assert "Only the host or someone with Manage Server" in refused.ephemeral_text()
+    kicked = await h.slash(ANA, "game kick", player=CY, channel=thread)
+    assert any("seat was handed to an AI" in m.text() for m in kicked.public_messages)
+    record = await record_of(h, lobby)
+    assert record.seat_of(str(CY.id)).ai
+    by_mod = await h.slash(MOD, "game kick", player=BO, channel=thread)  # not seated himself
+    assert any("seat was handed to an AI" in m.text() for m in by_mod.public_messages)
+    assert (await record_of(h, lobby)).seat_of(str(BO.id)).ai
+    nobody = await h.slash(MOD, "game kick", player=WATCHER, channel=thread)
+    assert "not playing" in nobody.ephemeral_text()
+
+    other = (await h.slash(BO, "game new", game="artsee")).message  # a lobby: out of it
+    await h.click(CY, other, label="Join")
+    await h.slash(BO, "game kick", player=CY, game=game_id(other))
+    assert [s.user for s in (await record_of(h, other)).seats] == [str(BO.id)]

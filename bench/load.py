@@ -288,7 +288,9 @@ def advance(h: LoadHarness, table: Table, record: InteractionRecord) -> None:
 async def open_games(h: LoadHarness, tables: list[Table]) -> None:
     """A fresh three-player game at every table, four bursts of commands (not measured)."""
     ana, bo, cy = PLAYERS
-    await burst(h, [("", _slash(h, ana, t, "game new", game=GAME)) for t in tables], None)
+    # In the channel (no thread): every board comes back as the interaction's own answer.
+    opened = [("", _slash(h, ana, t, "game new", game=GAME, thread=False)) for t in tables]
+    await burst(h, opened, None)
     for user in (bo, cy):
         await burst(h, [("", _slash(h, user, t, "game join")) for t in tables], None)
     records = await burst(h, [("", _slash(h, ana, t, "game start")) for t in tables], None)

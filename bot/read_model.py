@@ -110,7 +110,7 @@ class ReadModel:
     @cached_property
     def waiting_humans(self) -> list[str]:
         seats = {seat.user: seat for seat in self.record.seats}
-        return [p for p in self.to_move if p in seats and not seats[p].ai]
+        return [p for p in self.to_move if p in seats and not seats[p].played_by_ai]
 
     def turn_message(self) -> str:
         """Whose turn it is, in a sentence (or why nobody's)."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.ai import RandomAgent
 from bot.errors import ServiceError, StaleRequest
+from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
 from bot.options import check_options
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
@@ -43,6 +44,8 @@ log = logging.getLogger(__name__)
 ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: ids are typed by hand
 ID_LENGTH = 6
 AI_PREFIX = "ai:"
+#: Seconds after a game's end in which its players may ask for a rematch.
+REMATCH_WINDOW = 600.0
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
 
 
@@ -225,6 +228,59 @@ class GameService:
         """(channel id, message id) of the newest message of ``kind`` posted for a game."""
         return await self.store.get_message(record.id, kind)
 
+    # -- servers ---------------------------------------------------------------------------
+
+    async def guild_settings(self, guild: str) -> GuildSettings:
+        return GuildSettings.from_stored(await self.store.guild_settings(guild))
+
+    async def configure(self, guild: str, **changes: Any) -> GuildSettings:
+        """Change a server's settings (`/game config`); games already open keep theirs."""
+        try:
+            settings = (await self.guild_settings(guild)).changed(**changes)
+        except ValueError as error:
+            raise ServiceError(str(error)) from error
+        await self.store.save_guild_settings(guild, settings.stored())
+        log.info("guild %s: settings %s", guild, changes)
+        return settings
+
+    async def set_thread(self, record: GameRecord, thread: str | None) -> None:
+        """The game is played in ``thread`` from now on (its posts go there, commands sent
+        from it find it); the version stays, so no button goes out of date."""
+        await self.store.set_thread(record.id, thread)
+        record.thread = thread
+
+    async def archive_later(self, record: GameRecord, delay: float) -> None:
+        """Archive the game's thread ``delay`` seconds from now (kept in the store, so a
+        restart in between does not forget it)."""
+        record.archive_at = self._clock() + delay
+        await self.store.set_archive(record.id, record.archive_at)
+
+    async def threads_to_archive(self, now: float) -> list[GameRecord]:
+        return await self.store.threads_to_archive(now)
+
+    async def archived(self, record: GameRecord) -> None:
+        """The game's thread was archived (or is gone): nothing more to do for it."""
+        record.archive_at = None
+        await self.store.set_archive(record.id, None)
+
+    async def games_of_player(
+        self, guild: str, user: str, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """A page of the open games on a server where ``user`` sits, longest waiting first."""
+        return await self.store.games_of_player(guild, user, limit=limit, offset=offset)
+
+    async def games_in_guild(
+        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """A page of the open games on a server, or in one channel (and its threads)."""
+        return await self.store.games_in_guild(guild, channel, limit=limit, offset=offset)
+
+    async def latest_posts(
+        self, records: list[GameRecord], kind: str
+    ) -> dict[str, tuple[str, str]]:
+        """(channel id, message id) of the newest message of ``kind`` of each game."""
+        return await self.store.latest_messages([r.id for r in records], kind)
+
     async def channel_games(self, guild: str, channel: str) -> list[GameRecord]:
         return await self.store.games_in_channel(guild, channel)
 
@@ -243,6 +299,28 @@ class GameService:
             "You are not in a game in this channel — `/game list` shows the games here."
         )
 
+    async def watch(
+        self, guild: str, channel: str, user: str, ref: str | None = None, *, in_thread: bool
+    ) -> GameRecord:
+        """The game a look-only command (board, status, history) is about, for anyone: the
+        one named, else the game of this thread (``in_thread``: ``channel`` is a thread; over
+        or not), else the caller's here, else the one open game of this channel."""
+        if ref:
+            return await self.get(ref, guild)
+        records = await self.store.games_in_channel(guild, channel)
+        threaded = [r for r in records if r.thread == channel]
+        if not threaded and in_thread:
+            over = await self.store.games_in_channel(guild, channel, (FINISHED, ABANDONED))
+            threaded = [r for r in over if r.thread == channel][-1:]
+        mine = [r for r in records if (s := r.seat_of(user)) is not None and not s.ai]
+        found = threaded or mine or records
+        if len(found) == 1 or threaded or mine:
+            return found[0]
+        if not found:
+            raise ServiceError("No game is played here — `/game list` shows the games.")
+        ids = ", ".join(f"`{r.id}`" for r in found[:10])
+        raise ServiceError(f"Several games are played here ({ids}): name one with `game:`.")
+
     # -- lobby ---------------------------------------------------------------------------
 
     async def new_game(
@@ -253,13 +331,34 @@ class GameService:
         host: str,
         host_name: str,
         options: dict[str, Any] | None = None,
+        prefs: dict[str, Any] | None = None,
     ) -> GameRecord:
+        """Open a lobby. ``prefs``: how the table runs apart from the rules (a thread or
+        not), kept with the game."""
         game = self.games.get(game_id)
         if game is None:
             known = ", ".join(sorted(self.games))
             raise ServiceError(f"There is no game called `{game_id}` (games: {known}).")
         options = check_options(game, options)
         await self._ensure_free(guild, channel, host)
+        prefs = await self._table_prefs(guild, prefs or {})
+        record = await self._open(
+            game, guild, channel, host, [Seat(user=host, name=host_name)], options, prefs
+        )
+        log.info("game %s: new %s in channel %s by %s", record.id, game.id, channel, host)
+        return record
+
+    async def _open(
+        self,
+        game: Game,
+        guild: str,
+        channel: str,
+        host: str,
+        seats: list[Seat],
+        options: dict[str, Any],
+        prefs: dict[str, Any],
+    ) -> GameRecord:
+        """Store a new lobby under a free id; it closes unstarted after its lobby hours."""
         now = self._clock()
         for _ in range(10):
             record = GameRecord(
@@ -269,17 +368,35 @@ class GameService:
                 channel=channel,
                 host=host,
                 status=LOBBY,
-                options=options,
-                seats=[Seat(user=host, name=host_name)],
+                options=dict(options),
+                seats=list(seats),
+                prefs=prefs,
                 version=1,
                 created_at=now,
                 updated_at=now,
+                # A lobby's deadline is when it closes if nobody has started it.
+                deadline=now + prefs.get("lobby_hours", 24) * 3600,
             )
             if await self.store.get_game(record.id) is None:
                 await self.store.create_game(record)
-                log.info("game %s: new %s in channel %s by %s", record.id, game.id, channel, host)
                 return record
         raise ServiceError("Could not find a free game id; please try again.")
+
+    async def _table_prefs(self, guild: str, chosen: dict[str, Any]) -> dict[str, Any]:
+        """The host's choices for a new table over the server's settings of the moment (kept
+        with the game: a later `/game config` does not change it)."""
+        settings = await self.guild_settings(guild)
+        clock = chosen.get("clock", settings.clock)
+        if clock is not None and clock not in CLOCKS:
+            raise ServiceError(f"There is no clock `{str(clock)[:20]}`.")
+        prefs = {
+            "thread": chosen.get("thread", settings.threads),
+            "autostart": bool(chosen.get("autostart", False)),
+            "lobby_hours": settings.lobby_hours,
+        }
+        if clock is not None:
+            prefs["clock"] = clock
+        return prefs
 
     async def join(
         self, guild: str, channel: str, user: str, name: str, ref: str | None = None
@@ -331,25 +448,83 @@ class GameService:
                     f"That lobby is closed: game `{record.id}` has started. To hand your seat "
                     "to an AI, use `/game leave`."
                 )
-            if record.status == LOBBY:
-                record.seats.remove(seat)
-                humans = [s for s in record.seats if not s.ai]
-                if not humans:
-                    record.status = ABANDONED
-                elif record.host == user:
-                    record.host = humans[0].user
-                return self._result(await self._save_lobby(record, f"{user} left"))
-            if record.status != ACTIVE:
-                raise ServiceError(f"Game `{record.id}` is over already.")
-            seat.ai = True
-            seat.name = f"{seat.name} (AI)"
-            if record.host == user:
-                humans = [s for s in record.seats if not s.ai]
-                record.host = humans[0].user if humans else record.host
-            if not any(not s.ai for s in record.seats):
+            return await self._unseat(record, seat, f"{user} left")
+
+    async def _unseat(self, record: GameRecord, seat: Seat, what: str) -> MoveResult:
+        """A player leaves (or is kicked from) a game, under its lock: out of a lobby (the
+        host's role passes on), or their seat handed to the AI in a running game."""
+        if record.status == LOBBY:
+            record.seats.remove(seat)
+            humans = [s for s in record.seats if not s.ai]
+            if not humans:
                 record.status = ABANDONED
+            elif record.host == seat.user:
+                record.host = humans[0].user
+            return self._result(await self._save_lobby(record, what))
+        if record.status != ACTIVE:
+            raise ServiceError(f"Game `{record.id}` is over already.")
+        seat.ai, seat.away = True, False
+        seat.name = f"{seat.name} (AI)"
+        if record.host == seat.user:
+            humans = [s for s in record.seats if not s.ai]
+            record.host = humans[0].user if humans else record.host
+        if not any(not s.ai for s in record.seats):
+            record.status = ABANDONED
+        self._arm_timers(record)
+        record = await self._save_lobby(record, f"{what}; the AI took the seat")
+        result = self._result(record)
+        await self._run_ai(record, result)
+        return result
+
+    async def kick(
+        self,
+        guild: str,
+        channel: str,
+        by: str,
+        target: str,
+        is_admin: bool,
+        ref: str | None = None,
+        *,
+        in_thread: bool = False,
+    ) -> MoveResult:
+        """The host, or someone with Manage Server, takes ``target``'s seat from them: out of
+        a lobby, or to the AI in a running game."""
+
+        async def resolver() -> GameRecord:
+            return await self.watch(guild, channel, by, ref, in_thread=in_thread)
+
+        async with GameService._RecordLock(self, resolver) as record:
+            if by != record.host and not is_admin:
+                raise ServiceError("Only the host or someone with Manage Server can kick a player.")
+            seat = record.seat_of(target)
+            if seat is None or seat.ai:
+                raise ServiceError(f"They are not playing in game `{record.id}`.")
+            return await self._unseat(record, seat, f"{target} kicked by {by}")
+
+    async def away(
+        self, guild: str, channel: str, user: str, away: bool, ref: str | None = None
+    ) -> MoveResult:
+        """`/game away`: the player's AI plays their seat until `/game back` (``away``
+        False), when the seat and its clock are theirs again."""
+        async with self._lock_for_ref(guild, channel, user, ref) as record:
+            seat = record.seat_of(user)
+            if record.status != ACTIVE or seat is None:
+                raise ServiceError(f"Game `{record.id}` is not running: nothing to be away from.")
+            if seat.away == away:
+                raise ServiceError(
+                    "You are away already — `/game back` when you are."
+                    if away
+                    else "You are not away — `/game away` hands your seat to its AI."
+                )
+            others = [s for s in record.seats if s is not seat and not s.played_by_ai]
+            if away and not others:
+                raise ServiceError(
+                    "Nobody else plays here: the AI would play the game to its end. "
+                    "`/game leave` or `/game abandon` instead."
+                )
+            seat.away = away
             self._arm_timers(record)
-            record = await self._save_lobby(record, f"{user} left; the AI took the seat")
+            record = await self._save_lobby(record, f"{user} {'away' if away else 'back'}")
             result = self._result(record)
             await self._run_ai(record, result)
             return result
@@ -375,26 +550,113 @@ class GameService:
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             self._require_lobby(record)
             self._require_host(record, user, "start it")
-            game = self.engine(record)
-            players = [seat.user for seat in record.seats]
-            seed = self.seed_factory()
-            try:
-                state = game.start(players, seed, record.options)
-            except IllegalAction as error:
-                hint = (
-                    " Invite others to `/game join`, or add an AI."
-                    if len(players) < game.max_players
-                    else ""
+            return await self._start(record)
+
+    def is_full(self, record: GameRecord) -> bool:
+        return len(record.seats) >= self.seat_range(record)[1]
+
+    def ready_to_start(self, record: GameRecord) -> bool:
+        """Whether a lobby starts by itself now: opened with autostart and full, or a
+        rematch every player of the old game has sat down at again."""
+        if record.status != LOBBY:
+            return False
+        awaited = record.prefs.get("awaits")
+        if awaited:
+            return all(record.seat_of(user) is not None for user in awaited)
+        return bool(record.prefs.get("autostart")) and self.is_full(record)
+
+    async def rematch(
+        self, guild: str, user: str, name: str, game_id: str
+    ) -> tuple[GameRecord, bool]:
+        """A player of a finished game asks for a rematch (within ``REMATCH_WINDOW`` of its
+        end): the first one opens its lobby in the same channel (AI seats kept, the same
+        options and table, a new seed at the start), the others sit down at it. Returns the
+        rematch's lobby and whether this request opened it."""
+        async with self._lock(game_id):
+            old = await self.get(game_id, guild)
+            if old.status != FINISHED:
+                raise ServiceError(f"Game `{old.id}` is not over: no rematch yet.")
+            seat = old.seat_of(user)
+            if seat is None or seat.ai:
+                raise ServiceError(f"Only the players of game `{old.id}` can ask for its rematch.")
+            if self._clock() > old.updated_at + REMATCH_WINDOW:
+                raise ServiceError(
+                    f"A rematch of game `{old.id}` could be asked for within "
+                    f"{int(REMATCH_WINDOW // 60)} minutes of its end — open a game with "
+                    "`/game new`."
                 )
-                raise ServiceError(error.reason + hint) from error
-            record.seed = seed
-            record.state = game.dump(state)
-            record.status = ACTIVE
-            self._arm_timers(record)
-            record = await self._save_lobby(record, "started")
-            result = self._result(record)
-            await self._run_ai(record, result)
-            return result
+            found = [
+                r
+                for r in await self.store.games_in_channel(guild, old.channel)
+                if r.prefs.get("rematch_of") == old.id
+            ]
+            if found:
+                if found[0].status != LOBBY:
+                    raise ServiceError(f"The rematch of game `{old.id}` has started already.")
+                return await self.join(guild, old.channel, user, name, found[0].id), False
+            await self._ensure_free(guild, old.channel, user)
+            record = await self._open(
+                self.engine(old),
+                guild,
+                old.channel,
+                host=user,
+                seats=[Seat(user=user, name=name), *(s for s in old.seats if s.ai)],
+                options=old.options,
+                prefs={
+                    **old.prefs,
+                    "rematch_of": old.id,
+                    "awaits": [s.user for s in old.seats if not s.ai],
+                },
+            )
+            log.info("game %s: rematch of %s opened by %s", record.id, old.id, user)
+            return record, True
+
+    async def autostart(self, game_id: str) -> MoveResult | None:
+        """Start a lobby that starts by itself (``ready_to_start``) now that it may (None:
+        it may not, or it started or closed meanwhile)."""
+        async with self._lock(game_id):
+            record = await self.get(game_id)
+            if not self.ready_to_start(record):
+                return None
+            return await self._start(record)
+
+    async def _start(self, record: GameRecord) -> MoveResult:
+        """Deal the game of a lobby (under its lock) and let AI seats play their first turns."""
+        game = self.engine(record)
+        players = [seat.user for seat in record.seats]
+        seed = self.seed_factory()
+        try:
+            state = game.start(players, seed, record.options)
+        except IllegalAction as error:
+            hint = (
+                " Invite others to `/game join`, or add an AI."
+                if len(players) < game.max_players
+                else ""
+            )
+            raise ServiceError(error.reason + hint) from error
+        record.seed = seed
+        record.state = game.dump(state)
+        record.status = ACTIVE
+        record.remind_at = record.deadline = None  # the lobby's closing time is past concern
+        self._arm_timers(record)
+        record = await self._save_lobby(record, "started")
+        result = self._result(record)
+        await self._run_ai(record, result)
+        return result
+
+    async def expire_lobby(self, game_id: str, now: float) -> GameRecord | None:
+        """Close a lobby nobody started by its deadline (None: it started, closed or was
+        given more time meanwhile)."""
+        async with self._lock(game_id):
+            record = await self.get(game_id)
+            if record.status != LOBBY or record.deadline is None or record.deadline > now:
+                return None
+            record.status = ABANDONED
+            record.deadline = None
+            return await self._save_lobby(record, "closed: nobody started it")
+
+    async def expired_lobbies(self, now: float) -> list[GameRecord]:
+        return await self.store.expired_lobbies(now)
 
     async def abandon(
         self, guild: str, channel: str, user: str, is_admin: bool, ref: str | None = None
@@ -407,6 +669,7 @@ class GameService:
                     "Only the host or someone with Manage Server can abandon a game."
                 )
             record.status = ABANDONED
+            record.remind_at = record.deadline = None
             return await self._save_lobby(record, f"abandoned by {user}")
 
     # -- turns ---------------------------------------------------------------------------
@@ -481,20 +744,20 @@ class GameService:
         expected, journal = record.version, record.journal
         entry = {"player": step.player, "action": step.action, "events": step.events}
         turn_over = record.status != ACTIVE or step.ends_turn
-        timers = record.remind_at, record.deadline
+        timers = record.remind_at, record.deadline, record.clocks
         if step.standing:  # the turn in progress, its steps and its clock go on untouched
             turn_over = False
             record.journal = [*journal, {"player": step.player, "standing": True}]
         else:
             record.journal = [] if turn_over else [*journal, entry]
-            self._arm_timers(record)
+            self._arm_timers(record, mover=step.player)
         record.version = expected + 1
         record.updated_at = self._clock()
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
         except VersionConflict:
             record.version, record.journal = expected, journal
-            record.remind_at, record.deadline = timers
+            record.remind_at, record.deadline, record.clocks = timers
             raise
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
@@ -508,7 +771,7 @@ class GameService:
 
     async def _run_ai(self, record: GameRecord, result: MoveResult) -> None:
         """Let AI seats decide until a human owes a decision or the game ends."""
-        ai_seats = {seat.user for seat in record.seats if seat.ai}
+        ai_seats = {seat.user for seat in record.seats if seat.played_by_ai}
         game = self.engine(record)
         for _ in range(MAX_AI_STEPS):
             if record.status != ACTIVE:
@@ -527,38 +790,78 @@ class GameService:
     def waiting_humans(self, record: GameRecord) -> list[str]:
         return self.read(record).waiting_humans
 
-    def _arm_timers(self, record: GameRecord) -> None:
-        """Restart the clock whenever the game moves: a reminder, then a deadline, for the
-        humans who owe a decision (none while only AI seats or nobody are to move)."""
-        if record.status != ACTIVE or not self.waiting_humans(record):
-            record.remind_at = record.deadline = None
-            return
+    def _arm_timers(self, record: GameRecord, mover: str | None = None) -> None:
+        """Run one clock for each human who owes a decision: a seat that starts to owe one,
+        or whose player (``mover``, or their AI) just acted, gets a fresh reminder and
+        deadline; a seat still waiting keeps its own, so at a decision several owe at once
+        each player has their own time. The game's ``remind_at``/``deadline`` are the
+        soonest of them."""
+        waiting = self.waiting_humans(record) if record.status == ACTIVE else []
         now = self._clock()
-        record.remind_at = now + self.remind_after if self.remind_after else None
-        record.deadline = now + self.timeout_after if self.timeout_after else None
+        remind_after, timeout_after = self.clock_of(record)
+        kept = self._legacy_clocks(record)
+        fresh = [now + remind_after if remind_after else None]
+        fresh.append(now + timeout_after if timeout_after else None)
+        clocks = {p: kept[p] if p in kept and p != mover else list(fresh) for p in waiting}
+        record.clocks = {p: c for p, c in clocks.items() if c != [None, None]}
+        self._soonest(record)
+
+    @staticmethod
+    def _soonest(record: GameRecord) -> None:
+        reminders = [c[0] for c in record.clocks.values() if c[0] is not None]
+        deadlines = [c[1] for c in record.clocks.values() if c[1] is not None]
+        record.remind_at = min(reminders, default=None)
+        record.deadline = min(deadlines, default=None)
+
+    def clock_of(self, record: GameRecord) -> tuple[float | None, float | None]:
+        """(seconds to a reminder, seconds to the timeout) for a decision in this game: its
+        own clock if the host or the server chose one, else the bot's."""
+        clock = record.prefs.get("clock")
+        if clock is None:
+            return self.remind_after, self.timeout_after
+        return clock_seconds(clock)
 
     async def due(self, now: float) -> list[GameRecord]:
         """Games whose reminder or deadline has come."""
         return await self.store.due_games(now)
 
-    async def remind(self, record: GameRecord) -> list[str]:
-        """Mark the reminder sent; return who to remind (nobody if the game moved since
-        ``record`` was read). The version is untouched, so the board's buttons stay valid."""
-        if not await self.store.set_timers(record.id, record.version, None, record.deadline):
+    async def remind(self, record: GameRecord, now: float) -> list[str]:
+        """Mark the reminders due at ``now`` sent; return who to remind (nobody if the game
+        moved since ``record`` was read). The version is untouched, so the board's buttons
+        stay valid."""
+        clocks = self._legacy_clocks(record)
+        due = [p for p, c in clocks.items() if c[0] is not None and c[0] <= now]
+        for player in due:
+            clocks[player][0] = None
+        record.clocks = clocks
+        self._soonest(record)
+        if not await self.store.set_timers(
+            record.id, record.version, record.remind_at, record.deadline, clocks
+        ):
             return []
-        return self.waiting_humans(record)
+        return due
+
+    def _legacy_clocks(self, record: GameRecord) -> dict[str, list[float | None]]:
+        """The seats' clocks; one game clock (stored before seats had their own) is every
+        waiting human's."""
+        if record.clocks or (record.remind_at is None and record.deadline is None):
+            return {p: list(c) for p, c in record.clocks.items()}
+        return {p: [record.remind_at, record.deadline] for p in self.waiting_humans(record)}
 
     async def time_out(self, game_id: str, now: float) -> MoveResult:
-        """The deadline passed: each human who owes a decision has the turn they owe finished
-        by the AI, which then hands back (their seat stays theirs for their next turn, even
-        one that follows at once), then AI seats play on as usual."""
+        """Deadlines passed: each human whose own deadline has come has the turn they owe
+        finished by the AI, which then hands back (their seat stays theirs for their next
+        turn, even one that follows at once), then AI seats play on as usual. Others who
+        owe a decision keep their time."""
         async with self._lock(game_id):
             record = await self.get(game_id)
             result = self._result(record)
-            if record.status != ACTIVE or record.deadline is None or record.deadline > now:
-                return result  # someone moved meanwhile: the clock was restarted
+            if record.status != ACTIVE:
+                return result
+            clocks = self._legacy_clocks(record)
+            late = [p for p, c in clocks.items() if c[1] is not None and c[1] <= now]
             game = self.engine(record)
-            for player in self.waiting_humans(record):
+            for player in [p for p in self.waiting_humans(record) if p in late]:
                 result.timed_out.append(player)
                 for _ in range(MAX_AI_STEPS):
                     state = game.load(record.state)

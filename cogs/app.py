@@ -22,7 +22,7 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, items
+from cogs import EXTENSIONS, flows, inbox, items
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ def build(settings: Settings) -> TabletopBot:
     return TabletopBot(
         settings,
         initial_extensions=EXTENSIONS,
-        dynamic_items=items.bind(flows.on_click),
+        dynamic_items=(*items.bind(flows.on_click), *inbox.DYNAMIC_ITEMS),
     )
 
 

@@ -17,17 +17,16 @@ import discord
 from bot.errors import ServiceError, StaleRequest
 from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
-from bot.store.base import GameRecord
+from bot.store.base import ACTIVE, GameRecord
 from bot.words import WORDS
-from cogs import messages
-from cogs.items import PICK, Click, parse
+from cogs import messages, threads
+from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.messages import Post
+from cogs.threads import LOBBY_MESSAGE
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
-#: The kind under which the newest lobby message of a game is remembered.
-LOBBY_MESSAGE = "lobby"
 OOPS = (
     "Something went wrong on our side. `/game board` shows where the game stands; please try again."
 )
@@ -57,6 +56,14 @@ async def my_game(interaction: discord.Interaction, game_id: str) -> ReadModel:
         wanted = service.games[game_id].title
         raise ServiceError(f"Your game here is {read.title}, not {wanted} — use its own commands.")
     return read
+
+
+async def watched(interaction: discord.Interaction, ref: str | None) -> GameRecord:
+    """The game a look-only command is about, for players and spectators alike
+    (``GameService.watch``): the one of this thread, the caller's, or this channel's one."""
+    guild, channel, user = where(interaction)
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    return await service_of(interaction).watch(guild, channel, user, ref, in_thread=in_thread)
 
 
 #: ``interaction.extras`` keys: whether a "thinking…" message waits for its first follow-up
@@ -203,12 +210,31 @@ async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
 async def publish(
     interaction: discord.Interaction, result: MoveResult, headline: str | None = None
 ) -> None:
-    """Post the public board for a finished turn (or the game's start or end). The move is
-    stored already: if the interaction expired, the board goes to the channel directly, so
-    the table still sees the turn."""
+    """Post the public board for a finished turn (or the game's start or end) where the game
+    is played, and at the end show the result in the channel. The move is stored already: if
+    the interaction expired, the board goes to the channel directly, so the table still sees
+    the turn."""
     await acknowledge(interaction)
     post = await messages.board_post(result.read, result.told, headline)
-    await send(interaction, post)
+    await post_to_game(interaction, result.record, post)
+    if result.record.status != ACTIVE:
+        await threads.finish(interaction.client, result.read)
+
+
+async def post_to_game(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:
+    """A public post of the game: the answer itself when the interaction came from where the
+    game is played, else sent there (its thread) with a private line saying where it went.
+    The latest is remembered, so a player can be sent to it."""
+    if record.thread is None or str(interaction.channel_id) == record.thread:
+        message = await send(interaction, post)
+    else:
+        message = await threads.post(interaction.client, record, post)
+        note = f"Posted in {threads.link(record)}, where game `{record.id}` is played."
+        await send(interaction, Post(content=note), ephemeral=True)
+    if message is not None:
+        await service_of(interaction).remember_message(
+            record, threads.LATEST_POST, str(message.channel.id), str(message.id)
+        )
 
 
 async def play(
@@ -293,30 +319,28 @@ async def post_lobby(interaction: discord.Interaction, record: GameRecord, post:
         )
 
 
-async def close_lobby(interaction: discord.Interaction, read: ReadModel) -> None:
+async def close_lobby(
+    interaction: discord.Interaction, read: ReadModel, *, clicked_lobby: bool
+) -> None:
     """After a start, the lobby shows that the game began and offers no buttons: the one
-    clicked, or for `/game start` the newest lobby message posted."""
-    record = read.record
-    embed = messages.lobby_embed(read)
-    if interaction.type == discord.InteractionType.component:
-        await update(interaction, content=None, embed=embed, view=None)
+    clicked (``clicked_lobby``), else the newest lobby message posted."""
+    if clicked_lobby:
+        await update(interaction, content=None, embed=threads.lobby_embed(read), view=None)
         return
-    found = await service_of(interaction).message_of(record, LOBBY_MESSAGE)
-    if found is None or interaction.channel is None:
-        return
-    _, message_id = found
-    lobby = interaction.channel.get_partial_message(int(message_id))  # type: ignore[union-attr]
-    try:
-        await lobby.edit(content=None, embed=embed, view=None, allowed_mentions=messages.NO_PINGS)
-    except discord.HTTPException:  # deleted meanwhile: nothing left to click
-        log.info("game %s: its lobby message %s is gone", record.id, message_id)
+    await threads.edit_lobby(interaction.client, read)
 
 
-async def new_game(interaction: discord.Interaction, game: str, options: dict[str, Any]) -> None:
+async def new_game(
+    interaction: discord.Interaction,
+    game: str,
+    options: dict[str, Any],
+    prefs: dict[str, Any] | None = None,
+) -> None:
     service = service_of(interaction)
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
-    record = await service.new_game(game, guild, channel, user, display_name(interaction), options)
+    name = display_name(interaction)
+    record = await service.new_game(game, guild, channel, user, name, options, prefs)
     await post_lobby(interaction, record, messages.lobby_post(service.read(record)))
 
 
@@ -325,7 +349,8 @@ async def join(interaction: discord.Interaction, ref: str | None) -> None:
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
     record = await service.join(guild, channel, user, display_name(interaction), ref)
-    await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
+    if not await started_by_itself(interaction, record, clicked_lobby=on_lobby(interaction)):
+        await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
 
 
 async def add_ai(interaction: discord.Interaction, ref: str | None) -> None:
@@ -333,19 +358,71 @@ async def add_ai(interaction: discord.Interaction, ref: str | None) -> None:
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
     record = await service.add_ai(guild, channel, user, ref)
-    await lobby_change(interaction, record, "An AI player sat down.")
+    if not await started_by_itself(interaction, record, clicked_lobby=on_lobby(interaction)):
+        await lobby_change(interaction, record, "An AI player sat down.")
 
 
 async def start(interaction: discord.Interaction, ref: str | None) -> None:
     service = service_of(interaction)
     guild, channel, user = where(interaction)
     await acknowledge(interaction)
-    result = await service.start(guild, channel, user, ref)
+    await begin(interaction, await service.start(guild, channel, user, ref), on_lobby(interaction))
+
+
+def on_lobby(interaction: discord.Interaction) -> bool:
+    """Whether the interaction is a click on a lobby message (its Join, Add AI, Start)."""
+    return interaction.type == discord.InteractionType.component
+
+
+async def started_by_itself(
+    interaction: discord.Interaction, record: GameRecord, *, clicked_lobby: bool
+) -> bool:
+    """Start a lobby that starts by itself (opened with `autostart:` and now full, or a
+    rematch every player sits at again); whether it started."""
+    service = service_of(interaction)
+    if not service.ready_to_start(record):
+        return False
+    result = await service.autostart(record.id)
+    if result is None:
+        return False
+    await begin(interaction, result, clicked_lobby)
+    return True
+
+
+async def begin(interaction: discord.Interaction, result: MoveResult, clicked_lobby: bool) -> None:
+    """A game has just started: its thread opened, its lobby closed, its first board posted.
+    ``clicked_lobby``: the interaction is a click on the lobby message, which it updates."""
     record, names = result.record, result.read.names
     seated = ", ".join(names[s.user] for s in record.seats)
     headline = f"🎲 **{result.read.title}** begins: {seated}."
-    await close_lobby(interaction, result.read)
+    stays = await threads.open_thread(interaction, result.read)
+    await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
     await publish(interaction, result, headline)
+    if stays is not None:
+        await send(interaction, Post(content=stays), ephemeral=True)
+
+
+async def rematch(interaction: discord.Interaction, game_id: str) -> None:
+    """The Rematch button of a finished game: the first player opens the rematch's lobby in
+    the game's channel, the others sit down at it; it starts once all of them have."""
+    service = service_of(interaction)
+    guild, _, user = where(interaction)
+    await acknowledge(interaction)
+    record, opened = await service.rematch(guild, user, display_name(interaction), game_id)
+    if await started_by_itself(interaction, record, clicked_lobby=False):
+        return
+    note = f"Rematch of game `{game_id}`: its players sit down again with **Rematch**."
+    read = service.read(record)
+    if not opened:
+        await threads.edit_lobby(interaction.client, read, note)
+    else:
+        message = await threads.post(interaction.client, record, messages.lobby_post(read, note))
+        await service.remember_message(
+            record, LOBBY_MESSAGE, str(message.channel.id), str(message.id)
+        )
+    await send(
+        interaction, Post(content=f"You sit at the rematch, game `{record.id}`."), ephemeral=True
+    )
 
 
 async def leave(interaction: discord.Interaction, ref: str | None) -> None:
@@ -364,10 +441,56 @@ async def leave(interaction: discord.Interaction, ref: str | None) -> None:
     await publish(interaction, result, headline)
 
 
+async def away(interaction: discord.Interaction, away: bool, ref: str | None) -> None:
+    """`/game away` and `/game back`: the seat to its AI and back, told where the game is
+    played."""
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    await acknowledge(interaction)
+    result = await service.away(guild, channel, user, away, ref)
+    name = display_name(interaction)
+    headline = (
+        f"{name} is away: their AI plays the seat until `/game back`."
+        if away
+        else f"{name} is back and plays their own seat again."
+    )
+    await publish(interaction, result, headline)
+
+
+async def kick(interaction: discord.Interaction, player: discord.abc.User, ref: str | None) -> None:
+    """`/game kick`: the host or a server manager takes a player's seat from them."""
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    is_admin = bool(interaction.permissions.manage_guild)
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    await acknowledge(interaction)
+    result = await service.kick(
+        guild, channel, user, str(player.id), is_admin, ref, in_thread=in_thread
+    )
+    name = player.display_name[:64]
+    if result.record.state is None:
+        await lobby_change(interaction, result.record, f"{name} was taken out of the lobby.")
+        return
+    await publish(interaction, result, f"{name}'s seat was handed to an AI.")
+
+
 STRAY = (
     "That button or menu is not one this bot can use (any more) — `/game board` shows "
     "your game as it stands."
 )
+
+
+def is_ours(client: discord.Client, custom_id: str) -> bool:
+    """Whether one of the dynamic items the bot registered takes ``custom_id`` (game items
+    by ``cogs.items.parse``, which also refuses crafted ids; the others by their template)."""
+    if parse(custom_id) is not None:
+        return True
+    items = getattr(client, "dynamic_items", ())
+    return any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+        for item in items
+        if item not in (GameButton, PickSelect)
+    )
 
 
 def offers(message: discord.Message | None, custom_id: str, kind: int) -> bool:
@@ -390,7 +513,7 @@ async def answer_stray(interaction: discord.Interaction) -> None:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id, kind = str(data.get("custom_id", "")), int(data.get("component_type", 0))
-    if parse(custom_id) is not None and offers(interaction.message, custom_id, kind):
+    if is_ours(interaction.client, custom_id) and offers(interaction.message, custom_id, kind):
         return
     log.info("interaction %s: component %r is none of ours", interaction.id, custom_id[:100])
     await guard(interaction, reply_error(interaction, STRAY))
@@ -429,6 +552,8 @@ async def dispatch_click(interaction: discord.Interaction, click: Click) -> None
         stale = turn_version(record) != version
         note = "That board is out of date: here is the current one." if stale else None
         await show_board(interaction, record, note)
+    elif verb == "rematch":
+        await rematch(interaction, game)
     elif verb == "rules":
         await show_rules(interaction, (await service.get(game, guild)).game)
     elif verb in ("act", "sure"):

@@ -198,6 +198,8 @@ def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.Ac
         row.add_item(button(read, "hand", "My hand", discord.ButtonStyle.primary))
     row.add_item(button(read, "board", "Board", discord.ButtonStyle.secondary))
     row.add_item(button(read, "rules", "Rules", discord.ButtonStyle.secondary))
+    if read.record.status == FINISHED:  # its players may sit down again (issue 13)
+        row.add_item(button(read, "rematch", "Rematch", discord.ButtonStyle.success))
     return row
 
 

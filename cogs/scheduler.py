@@ -12,7 +12,7 @@ from discord.ext import commands, tasks
 
 from bot.service import GameService
 from bot.store.base import GameRecord
-from cogs import messages
+from cogs import messages, threads
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
@@ -69,12 +69,24 @@ class Scheduler(commands.Cog):
 
     async def tick(self, now: float) -> None:
         """Send what is due at ``now``; one game's failure never stops the others."""
+        for record in await self.service.threads_to_archive(now):
+            try:
+                await threads.archive(self.bot, record)
+            except discord.HTTPException:  # gone or out of reach: nothing more to do for it
+                log.exception("game %s: could not archive its thread", record.id)
+            await self.service.archived(record)
+        for record in await self.service.expired_lobbies(now):
+            try:
+                await self.close_lobby(record, now)
+            except Exception:  # a containment boundary: whatever broke, it broke one lobby
+                log.exception("game %s: could not close its lobby", record.id)
         for record in await self.service.due(now):
             try:
+                # Each seat has its own clock: one may be late while another is reminded.
                 if record.deadline is not None and record.deadline <= now:
                     await self.time_out(record, now)
-                else:
-                    await self.remind(record)
+                if record.remind_at is not None and record.remind_at <= now:
+                    await self.remind(record, now)
             except Exception:  # a containment boundary: whatever broke, it broke one game
                 log.exception("game %s: could not post its reminder or timeout", record.id)
                 await self._stop_clock(record)
@@ -86,14 +98,18 @@ class Scheduler(commands.Cog):
         except Exception:
             log.exception("game %s: could not stop its clock either", record.id)
 
-    async def channel(self, record: GameRecord) -> discord.abc.Messageable:
-        channel = self.bot.get_channel(int(record.channel))
-        if channel is None:
-            channel = await self.bot.fetch_channel(int(record.channel))
-        return channel  # type: ignore[return-value]
+    async def close_lobby(self, record: GameRecord, now: float) -> None:
+        """A lobby nobody started in its hours closes, and its message says so."""
+        closed = await self.service.expire_lobby(record.id, now)
+        if closed is None:
+            return
+        hours = closed.prefs.get("lobby_hours")
+        within = f" within {hours} hours" if hours else ""
+        note = f"This lobby closed: nobody started it{within}. Open another with `/game new`."
+        await threads.edit_lobby(self.bot, self.service.read(closed), note)
 
-    async def remind(self, record: GameRecord) -> None:
-        users = await self.service.remind(record)
+    async def remind(self, record: GameRecord, now: float) -> None:
+        users = await self.service.remind(record, now)
         mentions = " ".join(m for m in (messages.mention(u) for u in users) if m)
         if not mentions:
             return
@@ -102,7 +118,7 @@ class Scheduler(commands.Cog):
             f"{mentions} ⏰ {title} `{record.id}` is waiting for you: press **My hand** on the "
             "latest board, or `/game hand`."
         )
-        await (await self.channel(record)).send(**Post(content=text, pings=users).kwargs())
+        await threads.post(self.bot, record, Post(content=text, pings=users))
 
     async def time_out(self, record: GameRecord, now: float) -> None:
         result = await self.service.time_out(record.id, now)
@@ -112,7 +128,12 @@ class Scheduler(commands.Cog):
         who = ", ".join(names.get(p, p) for p in result.timed_out)
         headline = f"⏰ Time ran out for {who}: the AI decided for them this time."
         post = await messages.board_post(result.read, result.told, headline)
-        await (await self.channel(record)).send(**post.kwargs())
+        sent = await threads.post(self.bot, result.record, post)
+        await self.service.remember_message(
+            result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)
+        )
+        if result.finished:
+            await threads.finish(self.bot, result.read)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,14 +7,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
-from cogs import flows, messages
+from cogs import flows, inbox, messages, threads
 from cogs.messages import Post
 from cogs.typed import GameRef, OptionsText
 from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
+CLOCK_CHOICES = [app_commands.Choice(name=clock, value=clock) for clock in CLOCKS]
 
 
 def game_line(record: GameRecord, title: str) -> str:
@@ -37,6 +39,16 @@ async def channel_game_autocomplete(
     return choices[:25]
 
 
+def settings_lines(settings: GuildSettings) -> str:
+    """A server's settings, one a line, as `/game config` shows them."""
+    clock = settings.clock or "the bot's default"
+    return (
+        f"- threads: **{'on' if settings.threads else 'off'}**\n"
+        f"- lobby_hours: **{settings.lobby_hours}**\n"
+        f"- clock: **{clock}**"
+    )
+
+
 GAME_REF = "A game id from /game list (only needed when several games run here)"
 
 
@@ -56,14 +68,58 @@ class Table(commands.Cog):
         await flows.answer_stray(interaction)
 
     @game.command(name="new")
-    @app_commands.describe(game="Which game to play", options="Game options, e.g. two_players=true")
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(
+        game="Which game to play",
+        options="Game options, e.g. two_players=true",
+        thread="Play in a thread of its own (default: this server's choice)",
+        clock="Time for each decision before the AI decides (default: this server's)",
+        autostart="Start by itself as soon as every seat is taken",
+    )
+    @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES)
     async def new(
-        self, interaction: discord.Interaction, game: str, options: OptionsText | None = None
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: OptionsText | None = None,
+        thread: bool | None = None,
+        clock: str | None = None,
+        autostart: bool | None = None,
     ) -> None:
         """Open a new game in this channel; others join with the button or /game join."""
+        chosen = {"thread": thread, "clock": clock, "autostart": autostart}
+        prefs = {key: value for key, value in chosen.items() if value is not None}
+        await flows.new_game(interaction, game, parse_options(options), prefs)
 
-        await flows.new_game(interaction, game, parse_options(options))
+    @game.command(name="config")
+    @app_commands.describe(
+        threads="Whether new games get a thread of their own",
+        lobby_hours="Hours a lobby waits for its start before it closes",
+        clock="Time for each decision before the AI decides, for new games",
+    )
+    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        threads: bool | None = None,
+        lobby_hours: app_commands.Range[int, LOBBY_HOURS_RANGE[0], LOBBY_HOURS_RANGE[1]]
+        | None = None,
+        clock: str | None = None,
+    ) -> None:
+        """This server's settings for new games (Manage Server); empty: show them."""
+        service = flows.service_of(interaction)
+        guild = flows.where(interaction)[0]
+        chosen = {"threads": threads, "lobby_hours": lobby_hours, "clock": clock}
+        changes = {key: value for key, value in chosen.items() if value is not None}
+        await flows.acknowledge(interaction, private=True)
+        settings = (
+            await service.configure(guild, **changes)
+            if changes
+            else await service.guild_settings(guild)
+        )
+        head = "Settings changed." if changes else "This server's settings:"
+        text = f"{head}\n{settings_lines(settings)}\nGames already open keep their own."
+        await flows.send(interaction, Post(content=text), ephemeral=True)
 
     @game.command(name="join")
     @app_commands.describe(game=GAME_REF)
@@ -91,11 +147,8 @@ class Table(commands.Cog):
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def board(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """Show the current board of your game (only to you)."""
-
-        service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        await flows.show_board(interaction, await service.resolve(guild, channel, user, game))
+        """The current board of a game here, yours or the one of this thread (only to you)."""
+        await flows.show_board(interaction, await flows.watched(interaction, game))
 
     @game.command(name="hand")
     @app_commands.describe(game=GAME_REF)
@@ -112,10 +165,8 @@ class Table(commands.Cog):
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def status(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """Who is playing, whose turn it is, and the game's options."""
-
         service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        read = service.read(await service.resolve(guild, channel, user, game))
+        read = service.read(await flows.watched(interaction, game))
         embed = messages.lobby_embed(read)
         if read.record.status == ACTIVE:
             embed.add_field(name="Turn", value=read.turn_message(), inline=False)
@@ -126,18 +177,21 @@ class Table(commands.Cog):
         await flows.send(interaction, Post(embed=embed), ephemeral=True)
 
     @game.command(name="list")
-    async def list_games(self, interaction: discord.Interaction) -> None:
-        """The open games in this channel."""
+    @app_commands.describe(scope="This channel's games (default), or every game on the server")
+    @app_commands.choices(
+        scope=[
+            app_commands.Choice(name="this channel", value=inbox.HERE),
+            app_commands.Choice(name="server", value=inbox.SERVER),
+        ]
+    )
+    async def list_games(self, interaction: discord.Interaction, scope: str = inbox.HERE) -> None:
+        """The open games in this channel, or on the whole server (only to you)."""
+        await inbox.show(interaction, scope)
 
-        service = flows.service_of(interaction)
-        guild, channel, _ = flows.where(interaction)
-        records = await service.channel_games(guild, channel)
-        if not records:
-            text = "No games in this channel yet — open one with `/game new`."
-        else:
-            lines = [game_line(r, service.title(r)) for r in records]
-            text = "**Games here:**\n" + "\n".join(lines)
-        await flows.send(interaction, Post(content=messages.clip(text, 2000)), ephemeral=True)
+    @game.command(name="mine")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        """Every game on this server where you sit: whose move, since when, where (only you)."""
+        await inbox.show(interaction, inbox.MINE)
 
     @game.command(name="rules")
     @app_commands.describe(game="Which game's rules (default: the game you play here)")
@@ -160,10 +214,8 @@ class Table(commands.Cog):
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def history(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """What happened so far, replayed from the game's log (only you see it)."""
-
         service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        read = service.read(await service.resolve(guild, channel, user, game))
+        read = service.read(await flows.watched(interaction, game))
         record = read.record
         await flows.acknowledge(interaction, private=True)  # a long game's replay takes a while
         lines = messages.narrate(read, await service.history(record))
@@ -200,6 +252,32 @@ class Table(commands.Cog):
         record = await service.resolve(guild, channel, user, game)
         await flows.send(interaction, messages.options_post(service.read(record)), ephemeral=True)
 
+    @game.command(name="away")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def away(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+        """Your AI plays your seat until you are /game back (a holiday, a busy week)."""
+        await flows.away(interaction, True, game)
+
+    @game.command(name="back")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def back(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+        """Take your seat back from its AI after /game away."""
+        await flows.away(interaction, False, game)
+
+    @game.command(name="kick")
+    @app_commands.describe(player="Whose seat to take", game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def kick(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        game: GameRef | None = None,
+    ) -> None:
+        """Hand a player's seat to an AI (host, or anyone with Manage Server)."""
+        await flows.kick(interaction, player, game)
+
     @game.command(name="abandon")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
@@ -213,7 +291,8 @@ class Table(commands.Cog):
         record = await service.abandon(guild, channel, user, is_admin, game)
         title, who = service.engine(record).title, flows.display_name(interaction)
         text = f"Game `{record.id}` ({title}) was abandoned by {who}."
-        await flows.send(interaction, Post(content=text))
+        await flows.post_to_game(interaction, record, Post(content=text))
+        await threads.finish(interaction.client, service.read(record))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -33,6 +33,12 @@ class Seat:
     user: str
     ai: bool = False
     name: str = ""
+    #: The player is away (`/game away`): their AI plays the seat until they are back.
+    away: bool = False
+
+    @property
+    def played_by_ai(self) -> bool:
+        return self.ai or self.away
 
 
 @dataclass
@@ -58,11 +64,23 @@ class GameRecord:
     version: int = 0
     thread: str | None = None
     journal: list[dict[str, Any]] = field(default_factory=list)
-    #: When to remind the players who owe a decision, and when their AI decides for them.
+    #: When to remind the players who owe a decision, and when their AI decides for them:
+    #: the soonest of the seats' own clocks (``clocks``: player -> [remind_at, deadline]).
     remind_at: float | None = None
     deadline: float | None = None
+    clocks: dict[str, list[float | None]] = field(default_factory=dict)
     created_at: float = 0.0
     updated_at: float = 0.0
+    #: How the table runs, apart from the rules' options (which the engine checks): whether
+    #: the game gets a thread of its own, and the like. Chosen at ``/game new``.
+    prefs: dict[str, Any] = field(default_factory=dict)
+    #: When the bot archives the game's thread (an hour after the end); None: nothing to do.
+    archive_at: float | None = None
+
+    @property
+    def home(self) -> str:
+        """Where the game's posts go: its thread once it has one, else its channel."""
+        return self.thread or self.channel
 
     def seat_of(self, user: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.user == user), None)
@@ -103,7 +121,23 @@ class Store(Protocol):
     async def games_in_channel(
         self, guild: str, channel: str, statuses: tuple[str, ...] = OPEN_STATUSES
     ) -> list[GameRecord]:
-        """Games of one channel with one of ``statuses``, oldest first."""
+        """Games of one channel with one of ``statuses``, oldest first; ``channel`` may be a
+        game's thread, which holds that game."""
+
+    async def games_of_player(
+        self, guild: str, user: str, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """Open games of one server where ``user`` holds a seat of their own (not handed to
+        an AI): games in progress first, the longest unchanged leading, then lobbies; one
+        page of them."""
+
+    async def games_in_guild(
+        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """Open games of one server (of one channel, if given), oldest first; one page."""
+
+    async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
+        """(channel id, message id) of the last message of ``kind`` of each of these games."""
 
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """Games of one channel that could not be loaded, and why, oldest first."""
@@ -127,10 +161,29 @@ class Store(Protocol):
         ``expected_version`` (else VersionConflict, nothing written). Returns the action's seq."""
 
     async def set_timers(
-        self, game_id: str, version: int, remind_at: float | None, deadline: float | None
+        self,
+        game_id: str,
+        version: int,
+        remind_at: float | None,
+        deadline: float | None,
+        clocks: dict[str, list[float | None]] | None = None,
     ) -> bool:
-        """Set a game's reminder time and deadline if it is still at ``version``, without
-        changing the version; False if the game moved meanwhile (its clock restarted)."""
+        """Set a game's reminder time and deadline (and its seats' clocks, if given; else
+        they are cleared) if it is still at ``version``, without changing the version; False
+        if the game moved meanwhile (its clock restarted)."""
+
+    async def set_thread(self, game_id: str, thread: str | None) -> None:
+        """Record the thread a game is played in, without changing its version (where the
+        game is shown is not part of it: no button goes out of date)."""
+
+    async def set_archive(self, game_id: str, at: float | None) -> None:
+        """When to archive a game's thread (None: done, or never)."""
+
+    async def threads_to_archive(self, now: float) -> list[GameRecord]:
+        """Games whose thread is due to be archived at ``now``."""
+
+    async def expired_lobbies(self, now: float) -> list[GameRecord]:
+        """Lobbies whose deadline (when they close unstarted) is at or before ``now``."""
 
     async def due_games(self, now: float) -> list[GameRecord]:
         """Active games whose ``remind_at`` or ``deadline`` is at or before ``now``."""
@@ -143,6 +196,12 @@ class Store(Protocol):
 
     async def get_message(self, game_id: str, kind: str) -> tuple[str, str] | None:
         """(channel id, message id) of the last message of ``kind`` for a game."""
+
+    async def guild_settings(self, guild: str) -> dict[str, Any]:
+        """A server's settings as saved (empty if it never chose any)."""
+
+    async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
+        """Replace a server's settings."""
 
     async def backup(self, target: str) -> int:
         """Copy the whole database to a new file ``target`` while others keep playing;

@@ -95,6 +95,33 @@ MIGRATIONS: list[Step] = [
         "CREATE INDEX games_needing_attention ON games (guild, channel) "
         "WHERE attention IS NOT NULL",
     ),
+    # 3: a game's table (issue 13): how it runs apart from the rules' options (a thread of its
+    # own or not, ...) and when its thread is archived; commands sent from inside a thread find
+    # their game by the thread's id.
+    (
+        "ALTER TABLE games ADD COLUMN prefs TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE games ADD COLUMN archive_at REAL",
+        "CREATE INDEX games_by_thread ON games (guild, thread, status) WHERE thread IS NOT NULL",
+        "CREATE INDEX games_by_archive ON games (archive_at) WHERE archive_at IS NOT NULL",
+    ),
+    # 4: each server's own settings (`/game config`: threads, lobby hours, the clock), as JSON
+    # so a setting added later needs no migration of its own.
+    (
+        """
+        CREATE TABLE guild_settings (
+            guild      TEXT PRIMARY KEY,
+            settings   TEXT NOT NULL DEFAULT '{}',
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
+    # 5: a clock for each seat that owes a decision ({player: [remind_at, deadline]}); the
+    # games' remind_at and deadline stay the soonest of them, for the scheduler's indexes.
+    # A seat away (`/game away`) is played by its AI until its player is back.
+    (
+        "ALTER TABLE games ADD COLUMN clocks TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

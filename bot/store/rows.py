@@ -20,7 +20,7 @@ STATUSES = (LOBBY, ACTIVE, FINISHED, ABANDONED)
 #: The columns ``decode`` reads, in order.
 COLUMNS = (
     "id, game, guild, channel, thread, host, status, seed, options, state, version, "
-    "created_at, updated_at, journal, remind_at, deadline"
+    "created_at, updated_at, journal, remind_at, deadline, prefs, archive_at, clocks"
 )
 
 
@@ -81,6 +81,9 @@ def decode(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord | Fault:
             journal=_json(row[13], list, "journal"),
             remind_at=_number(row[14], "remind_at"),
             deadline=_number(row[15], "deadline"),
+            prefs=_json(row[16], dict, "prefs"),
+            archive_at=_number(row[17], "archive_at"),
+            clocks=_json(row[18], dict, "clocks"),
         )
     except _Unreadable as exc:
         return Fault(game_id, str(exc))

@@ -42,6 +42,7 @@ import aiosqlite
 
 from bot.store.base import (
     ACTIVE,
+    LOBBY,
     OPEN_STATUSES,
     Attention,
     DamagedDatabase,
@@ -56,6 +57,9 @@ from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
 from bot.store.rows import COLUMNS as _GAME_COLUMNS
 from bot.store.rows import Fault, decode
+
+#: One placeholder per column of ``_GAME_COLUMNS``.
+_MARKS = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +77,8 @@ def _dumps(value: Any) -> str:
 
 #: What every write of a game's progress sets (lobby changes and moves alike), with ``_progress``.
 _PROGRESS_COLUMNS = (
-    "status = ?, state = ?, journal = ?, remind_at = ?, deadline = ?, version = ?, updated_at = ?"
+    "status = ?, state = ?, journal = ?, remind_at = ?, deadline = ?, clocks = ?, version = ?, "
+    "updated_at = ?"
 )
 
 
@@ -86,6 +91,7 @@ def _progress(record: GameRecord, now: float) -> tuple[Any, ...]:
         _dumps(record.journal),
         record.remind_at,
         record.deadline,
+        _dumps(record.clocks),
         record.version,
         now,
     )
@@ -288,8 +294,8 @@ class SqliteStore:
     @staticmethod
     async def _insert_seats(conn: aiosqlite.Connection, game_id: str, seats: list[Seat]) -> None:
         await conn.executemany(
-            "INSERT INTO seats (game_id, seat, user, ai, name) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, i, s.user, int(s.ai), s.name) for i, s in enumerate(seats)],
+            "INSERT INTO seats (game_id, seat, user, ai, name, away) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, i, s.user, int(s.ai), s.name, int(s.away)) for i, s in enumerate(seats)],
         )
 
     async def _cas(
@@ -326,12 +332,13 @@ class SqliteStore:
             return decoded
         marks = ",".join("?" * len(by_id))
         seat_rows = await conn.execute_fetchall(
-            f"SELECT game_id, user, ai, name FROM seats WHERE game_id IN ({marks}) "
+            f"SELECT game_id, user, ai, name, away FROM seats WHERE game_id IN ({marks}) "
             "ORDER BY game_id, seat",
             tuple(by_id),
         )
-        for game_id, user, ai, name in seat_rows:
-            by_id[game_id].seats.append(Seat(user=str(user), ai=bool(ai), name=str(name)))
+        for game_id, user, ai, name, away in seat_rows:
+            seat = Seat(user=str(user), ai=bool(ai), name=str(name), away=bool(away))
+            by_id[game_id].seats.append(seat)
         return decoded
 
     async def _records(self, sql: str, params: Sequence[Any]) -> list[GameRecord]:
@@ -393,8 +400,7 @@ class SqliteStore:
         try:
             async with self._write() as conn:
                 await conn.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({_MARKS})",
                     (
                         record.id,
                         record.game,
@@ -412,6 +418,9 @@ class SqliteStore:
                         _dumps(record.journal),
                         record.remind_at,
                         record.deadline,
+                        _dumps(record.prefs),
+                        record.archive_at,
+                        _dumps(record.clocks),
                     ),
                 )
                 await self._insert_seats(conn, record.id, record.seats)
@@ -430,17 +439,59 @@ class SqliteStore:
     async def games_in_channel(
         self, guild: str, channel: str, statuses: tuple[str, ...] = OPEN_STATUSES
     ) -> list[GameRecord]:
-        """Games of one channel with one of ``statuses``, oldest first (rowid breaks ties of
-        equal ``created_at``, i.e. insertion order)."""
+        """Games of one channel (or the one game of a thread) with one of ``statuses``,
+        oldest first (rowid breaks ties of equal ``created_at``, i.e. insertion order)."""
         if not statuses:
             return []
         marks = ",".join("?" * len(statuses))
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games "
-            f"WHERE guild = ? AND channel = ? AND status IN ({marks}) AND attention IS NULL "
+            "WHERE guild = ? AND (channel = ? OR thread = ?) "
+            f"AND status IN ({marks}) AND attention IS NULL "
             "ORDER BY created_at, rowid",
-            (guild, channel, *statuses),
+            (guild, channel, channel, *statuses),
         )
+
+    async def games_of_player(
+        self, guild: str, user: str, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """A player's open games on a server: games in progress first, the longest unchanged
+        first among them, then lobbies (through ``seats_by_user``)."""
+        marks = ",".join("?" * len(OPEN_STATUSES))
+        columns = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+        return await self._records(
+            f"SELECT {columns} FROM seats s JOIN games g ON g.id = s.game_id "
+            f"WHERE s.user = ? AND s.ai = 0 AND g.guild = ? AND g.status IN ({marks}) "
+            "AND g.attention IS NULL "
+            "ORDER BY g.status != ?, g.updated_at, g.rowid LIMIT ? OFFSET ?",
+            (user, guild, *OPEN_STATUSES, ACTIVE, limit, offset),
+        )
+
+    async def games_in_guild(
+        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """Open games of a server or of one of its channels (its threads' games with it)."""
+        marks = ",".join("?" * len(OPEN_STATUSES))
+        where, params = "guild = ?", [guild]
+        if channel is not None:
+            where, params = "guild = ? AND (channel = ? OR thread = ?)", [guild, channel, channel]
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} AND status IN ({marks}) "
+            "AND attention IS NULL ORDER BY created_at, rowid LIMIT ? OFFSET ?",
+            (*params, *OPEN_STATUSES, limit, offset),
+        )
+
+    async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
+        if not game_ids:
+            return {}
+        marks = ",".join("?" * len(game_ids))
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT game_id, channel, message FROM messages "
+                f"WHERE kind = ? AND game_id IN ({marks})",
+                (kind, *game_ids),
+            )
+        return {str(g): (str(c), str(m)) for g, c, m in rows}
 
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """The games of one channel that could not be loaded, and why, oldest first: only
@@ -464,9 +515,15 @@ class SqliteStore:
                 conn,
                 record.id,
                 expected_version,
-                f"UPDATE games SET seed = ?, options = ?, thread = ?, {_PROGRESS_COLUMNS} "
-                "WHERE id = ? AND version = ?",
-                (record.seed, _dumps(record.options), record.thread, *_progress(record, now)),
+                "UPDATE games SET seed = ?, options = ?, thread = ?, prefs = ?, "
+                f"{_PROGRESS_COLUMNS} WHERE id = ? AND version = ?",
+                (
+                    record.seed,
+                    _dumps(record.options),
+                    record.thread,
+                    _dumps(record.prefs),
+                    *_progress(record, now),
+                ),
             )
             await conn.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
             await self._insert_seats(conn, record.id, record.seats)
@@ -506,7 +563,12 @@ class SqliteStore:
         return seq
 
     async def set_timers(
-        self, game_id: str, version: int, remind_at: float | None, deadline: float | None
+        self,
+        game_id: str,
+        version: int,
+        remind_at: float | None,
+        deadline: float | None,
+        clocks: dict[str, list[float | None]] | None = None,
     ) -> bool:
         """Move a game's reminder and deadline without touching its version (a reminder sent
         must not make the buttons on its board out of date), only while it is at ``version``:
@@ -514,11 +576,37 @@ class SqliteStore:
         async with (
             self._write() as conn,
             conn.execute(
-                "UPDATE games SET remind_at = ?, deadline = ? WHERE id = ? AND version = ?",
-                (remind_at, deadline, game_id, version),
+                "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
+                "WHERE id = ? AND version = ?",
+                (remind_at, deadline, _dumps(clocks or {}), game_id, version),
             ) as cursor,
         ):
             return cursor.rowcount == 1
+
+    async def set_thread(self, game_id: str, thread: str | None) -> None:
+        """Record a game's thread; the version stays (no button on its posts goes stale)."""
+        async with self._write() as conn:
+            await conn.execute("UPDATE games SET thread = ? WHERE id = ?", (thread, game_id))
+
+    async def set_archive(self, game_id: str, at: float | None) -> None:
+        async with self._write() as conn:
+            await conn.execute("UPDATE games SET archive_at = ? WHERE id = ?", (at, game_id))
+
+    async def threads_to_archive(self, now: float) -> list[GameRecord]:
+        """Games whose thread is due to be archived, soonest first."""
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE archive_at <= ? AND attention IS NULL "
+            "ORDER BY archive_at",
+            (now,),
+        )
+
+    async def expired_lobbies(self, now: float) -> list[GameRecord]:
+        """Lobbies past their deadline, soonest first (the deadline index serves it)."""
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline <= ? AND status = ? "
+            "AND attention IS NULL ORDER BY deadline",
+            (now, LOBBY),
+        )
 
     async def due_games(self, now: float) -> list[GameRecord]:
         """Active games whose reminder or deadline has come, soonest first."""
@@ -559,6 +647,37 @@ class SqliteStore:
             return await asyncio.to_thread(_copy, self.path, destination, self.busy_timeout_ms)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot back up to {str(destination)!r}: {exc}") from exc
+
+    # -- servers -----------------------------------------------------------------------------
+
+    async def guild_settings(self, guild: str) -> dict[str, Any]:
+        """A server's settings; unreadable JSON reads as none chosen (logged), so a damaged row
+        costs that server its choices, never its games."""
+        async with self._read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT settings FROM guild_settings WHERE guild = ?", (guild,)
+                )
+            )
+        if not rows:
+            return {}
+        try:
+            settings = json.loads(rows[0][0])
+        except (TypeError, ValueError):
+            settings = None
+        if not isinstance(settings, dict):
+            log.error("guild %s: its settings are unreadable; using the defaults", guild)
+            return {}
+        return settings
+
+    async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild) DO UPDATE SET settings = excluded.settings, "
+                "updated_at = excluded.updated_at",
+                (guild, _dumps(settings), time.time()),
+            )
 
     # -- messages ----------------------------------------------------------------------------
 

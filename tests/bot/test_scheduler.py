@@ -36,7 +36,7 @@ class Bot:
     async def wait_until_ready(self) -> None:
         return None
 
-    def get_channel(self, channel_id: int) -> Channel:
+    def get_partial_messageable(self, channel_id: int, **_: Any) -> Channel:
         return self.channels.setdefault(channel_id, Channel())
 
 
@@ -63,10 +63,10 @@ async def test_a_failing_game_is_logged_and_the_others_are_still_reminded(
     scheduler = Scheduler(bot)  # type: ignore[arg-type]
     remind = service.remind
 
-    async def remind_or_fail(record: Any) -> list[str]:
+    async def remind_or_fail(record: Any, now: float) -> list[str]:
         if record.id == broken.id:
             raise KeyError("an engine bug")  # neither HTTPException nor ServiceError
-        return await remind(record)
+        return await remind(record, now)
 
     monkeypatch.setattr(service, "remind", remind_or_fail)
     now = fine.remind_at + 1

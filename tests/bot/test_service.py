@@ -335,7 +335,7 @@ async def test_a_reminder_is_sent_once_and_keeps_the_board_current(store: Sqlite
     service = GameService(store, clock=clock, remind_after=100, timeout_after=1000)
     record = await started(service, ANA, BO, CY)
     (due,) = await service.due(clock.now + 100)
-    assert await service.remind(due) == [current(service, record)]
+    assert await service.remind(due, clock.now + 100) == [current(service, record)]
     after = await service.get(record.id)
     assert after.remind_at is None and after.deadline == record.deadline
     assert after.version == record.version  # the buttons on the board stay valid
@@ -399,7 +399,7 @@ async def test_a_reminder_read_before_a_move_does_not_touch_the_new_clock(
     clock.now += 100
     turn = current(service, record)
     moved = (await service.move(G, C, turn, playable(service, record, turn))).record
-    assert await service.remind(due) == []  # the reminder was for a turn already taken
+    assert await service.remind(due, clock.now) == []  # for a turn already taken
     after = await service.get(record.id)
     assert (after.remind_at, after.deadline) == (moved.remind_at, moved.deadline)
 

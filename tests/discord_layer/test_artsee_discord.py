@@ -63,7 +63,10 @@ def assert_is_board(post: SeenMessage) -> None:
 
 
 def board_of(response: Response) -> SeenMessage | None:
-    boards = [m for m in response.public_messages if m.files.get("board.png")]
+    # The game's own boards, in its thread (not the result post in the channel).
+    boards = [
+        m for m in response.public_messages if m.files.get("board.png") and m.channel_id != TABLE.id
+    ]
     return boards[-1] if boards else None
 
 
@@ -246,7 +249,7 @@ async def test_a_whole_two_player_game_by_commands_and_buttons(
     assert set(tally.refusals) == {"claim", "draw", "welcome"}
     assert tally.questions > 0
     assert tally.resumed > 0, "a turn went on after the visitors were welcomed"
-    public_text = "\n".join(m.text() for m in h.channel_messages(TABLE))
+    public_text = "\n".join(m.text() for m in h.channel_messages(h.thread(TABLE)))
     assert "Your hand" not in public_text
     assert "welcomed" in public_text and "played" in public_text
 

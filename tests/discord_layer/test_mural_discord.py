@@ -64,7 +64,10 @@ def assert_is_board(post: SeenMessage) -> None:
 
 
 def board_of(response: Response) -> SeenMessage | None:
-    boards = [m for m in response.public_messages if m.files.get("board.png")]
+    # The game's own boards, in its thread (not the result post in the channel).
+    boards = [
+        m for m in response.public_messages if m.files.get("board.png") and m.channel_id != WALL.id
+    ]
     return boards[-1] if boards else None
 
 

@@ -47,7 +47,7 @@ async def test_a_crashing_slash_command_reaches_the_tree_handler_as_a_sentence(
     async def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("the store fell over")
 
-    h.bot.service.resolve = broken
+    h.bot.service.resolve = h.bot.service.watch = broken
     crashed = await h.slash(BO, "game status", allow_errors=True)
     assert crashed.ephemeral_text() == OOPS and crashed.public_messages == []
     assert "the store fell over" in "\n".join(crashed.errors)  # logged for us, not shown

@@ -101,7 +101,10 @@ def current_player(board: SeenMessage) -> User:
 
 
 def board_of(response: Response) -> SeenMessage | None:
-    boards = [m for m in response.public_messages if m.files.get("board.png")]
+    # The game's own boards, in its thread (not the result post in the channel).
+    boards = [
+        m for m in response.public_messages if m.files.get("board.png") and m.channel_id != TABLE.id
+    ]
     return boards[-1] if boards else None
 
 
@@ -172,7 +175,7 @@ async def test_a_whole_three_player_game_by_commands_and_buttons(
     # This seed's game took follow-up choices of both kinds through buttons.
     assert any(" steal " in label for label in FOLLOW_UPS)  # "Bo has 3 ♥: steal 2 ♥"
     assert any("Brass Band" in label for label in FOLLOW_UPS)
-    public_text = "\n".join(m.text() for m in h.channel_messages(TABLE))
+    public_text = "\n".join(m.text() for m in h.channel_messages(h.thread(TABLE)))
     assert "Your hand" not in public_text and "Your move" not in public_text
 
 
@@ -267,7 +270,9 @@ async def test_joining_a_full_or_started_game_and_abandoning(
     not_host = await h.slash(BO, "game abandon")
     assert "Only the host or someone with Manage Server" in not_host.ephemeral_text()
     by_mod = await h.slash(MOD, "game abandon", game=game_id)
-    assert not by_mod.message.ephemeral and "abandoned by Mod" in by_mod.message.text()
+    (told,) = [m for m in by_mod.public_messages if "abandoned by Mod" in m.text()]
+    assert told.channel_id == h.thread(TABLE).id  # said where the game is played
+    assert "Abandoned." in h.message(lobby).text()  # and shown on its lobby message
     after = await h.slash(BO, "game hand")
     assert "not in a game in this channel" in after.ephemeral_text()
 
@@ -334,15 +339,15 @@ async def test_reminders_and_timeouts_are_posted_in_the_channel(
 
     await scheduler.tick(start + 25 * 3600)
     await h.settle()
-    reminder = h.channel_messages(TABLE)[-1]
+    reminder = h.channel_messages(h.thread(TABLE))[-1]
     assert reminder.mentions == [late.id] and "is waiting for you" in reminder.content
     await scheduler.tick(start + 26 * 3600)  # a reminder is sent once
     await h.settle()
-    assert h.channel_messages(TABLE)[-1] == reminder
+    assert h.channel_messages(h.thread(TABLE))[-1] == reminder
 
     await scheduler.tick(start + 73 * 3600)
     await h.settle()
-    posted = h.channel_messages(TABLE)[-1]
+    posted = h.channel_messages(h.thread(TABLE))[-1]
     assert_is_board(posted)
     assert f"Time ran out for {late.global_name}" in posted.text()
     assert late.id not in posted.mentions
@@ -367,12 +372,12 @@ async def test_an_expired_interaction_still_gets_the_turn_posted(
         for o in select.options
         if "Fireworks" not in o["label"] and "Brass" not in o["label"]
     )
-    before = len(h.channel_messages(TABLE))
+    before = len(h.channel_messages(h.thread(TABLE)))
     h.fake.fail_next("POST", "/interactions/{interaction_id}/{interaction_token}/callback")
     response = await h.select(mover, panel, select.custom_id, [value], allow_errors=True)
     assert response.interaction.callback_type is None  # Discord never took our answer
     h.take_problems()  # the unanswered interaction was provoked on purpose
-    (posted,) = h.channel_messages(TABLE)[before:]
+    (posted,) = h.channel_messages(h.thread(TABLE))[before:]
     assert_is_board(posted)
     assert mover.id not in posted.mentions and len(posted.mentions) == 1
     status = await h.slash(mover, "game status")

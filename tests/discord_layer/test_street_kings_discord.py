@@ -77,7 +77,10 @@ async def the_game(h: Harness) -> Any:
 
 
 def board_of(response: Response) -> SeenMessage | None:
-    boards = [m for m in response.public_messages if m.files.get("board.png")]
+    # The game's own boards, in its thread (not the result post in the channel).
+    boards = [
+        m for m in response.public_messages if m.files.get("board.png") and m.channel_id != TABLE.id
+    ]
     return boards[-1] if boards else None
 
 
@@ -153,16 +156,16 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
     assert "Street King" in last_board.text()
     assert used["command"] > 20 and used["panel"] > 20
     assert {"class", "qualify", "race", "noz", "pass", "shop", "buy", "buy_car"} <= kinds
-    public = "\n".join(m.text() for m in h.channel_messages(TABLE))
+    public = "\n".join(m.text() for m in h.channel_messages(h.thread(TABLE)))
     assert "Location cards" not in public and "Your move" not in public
     assert "crosses the line **1st**" in public and "Prizes of" in public  # races are told
-    raced = [m for m in h.channel_messages(TABLE) if "Prizes of" in m.text()]
+    raced = [m for m in h.channel_messages(h.thread(TABLE)) if "Prizes of" in m.text()]
     for post in raced:  # and replayed: the race as an animation beside the board and market
         assert list(post.files) == ["board.png", "market.png", "race.gif"]
         assert post.gallery == list(post.files)  # each shown, in that order, in the post
         with Image.open(io.BytesIO(post.files["race.gif"])) as gif:
             assert gif.format == "GIF" and gif.n_frames > 2
-    quiet = [m for m in h.channel_messages(TABLE) if m.files and m not in raced]
+    quiet = [m for m in h.channel_messages(h.thread(TABLE)) if m.files and m not in raced]
     assert quiet and all(list(m.files) == ["board.png", "market.png"] for m in quiet)
 
 

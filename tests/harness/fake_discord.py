@@ -23,6 +23,7 @@ from http import HTTPStatus
 from typing import Any
 
 import aiohttp
+import discord
 import yarl
 from multidict import CIMultiDict
 
@@ -368,6 +369,19 @@ class World:
     everyone_permissions: int
     bot_role_id: int
     member_role_ids: dict[int, int]
+    #: Permissions the bot is denied in every channel (an overwrite for its role), e.g.
+    #: Create Public Threads, so a test can see what the bot does without them.
+    bot_denied: int = 0
+
+    def channel_json(self, channel: Channel, owner_id: int) -> dict[str, Any]:
+        """A channel as Discord sends it, the bot's denied permissions as an overwrite on
+        every channel that is not a thread (threads take their parent's permissions)."""
+        data = channel.to_json(self.guild_id, owner_id=owner_id)
+        if self.bot_denied and not channel.is_thread:
+            data["permission_overwrites"] = [
+                {"id": str(self.bot_role_id), "type": 0, "allow": "0", "deny": str(self.bot_denied)}
+            ]
+        return data
 
 
 class FakeDiscord:
@@ -415,7 +429,7 @@ class FakeDiscord:
     def set_world(self, world: World) -> None:
         self.world = world
         for channel in world.channels.values():
-            self.channels[channel.id] = channel.to_json(world.guild_id, owner_id=self.bot_user.id)
+            self.channels[channel.id] = world.channel_json(channel, self.bot_user.id)
 
     def fail_next(
         self,
@@ -634,6 +648,7 @@ class FakeDiscord:
                 self._wh_del,
             ),
             ("GET", "/channels/{channel_id}", self._get_channel),
+            ("PATCH", "/channels/{channel_id}", self._edit_channel),
             ("POST", "/channels/{channel_id}/typing", self._no_content),
             ("GET", "/channels/{channel_id}/messages", self._history),
             ("POST", "/channels/{channel_id}/messages", self._create_message),
@@ -722,6 +737,39 @@ class FakeDiscord:
 
     def _get_channel(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
         return 200, self._channel(int(params["channel_id"]))
+
+    def _require(self, permission: str) -> None:
+        """Answer 403 Missing Permissions (50013) if the bot lacks ``permission``."""
+        from .payloads import permissions_in  # local: payloads imports this module
+
+        if self.world is None:
+            return
+        have = discord.Permissions(permissions_in(self.world, self.bot_user))
+        if not getattr(have, permission):
+            raise DiscordHTTPError(403, 50013, "Missing Permissions")
+
+    def _edit_channel(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
+        """PATCH a channel; for a thread, archiving and locking it (THREAD_UPDATE follows)."""
+        channel = self._channel(int(params["channel_id"]))
+        body = request.json or {}
+        if channel.get("type") in (10, 11, 12):
+            if int(channel.get("owner_id") or 0) != self.bot_user.id:
+                self._require("manage_threads")
+            metadata = channel["thread_metadata"]
+            for key in ("archived", "locked", "auto_archive_duration"):
+                if key in body:
+                    metadata[key] = body[key]
+            if "archived" in body:
+                metadata["archive_timestamp"] = _now_iso()
+        else:
+            self._require("manage_channels")
+        if "name" in body:
+            channel["name"] = body["name"]
+        if channel.get("type") in (10, 11, 12):
+            self.gateway_outbox.append(("THREAD_UPDATE", dict(channel)))
+        else:
+            self.gateway_outbox.append(("CHANNEL_UPDATE", dict(channel)))
+        return 200, channel
 
     def _channel(self, channel_id: int) -> dict[str, Any]:
         try:
@@ -1128,6 +1176,15 @@ class FakeDiscord:
         body = request.json or {}
         if body.get("flags") and int(body["flags"]) & EPHEMERAL:
             raise DiscordHTTPError(400, 50035, "Invalid Form Body: ephemeral outside interactions")
+        channel = self._channel(int(params["channel_id"]))
+        in_thread = channel.get("type") in (10, 11, 12)
+        if channel.get("type") != 1:
+            self._require("send_messages_in_threads" if in_thread else "send_messages")
+        if in_thread and channel["thread_metadata"].get("archived"):
+            # Discord unarchives a thread that is not locked when a message is sent in it.
+            if channel["thread_metadata"].get("locked"):
+                raise DiscordHTTPError(400, 50083, "Thread is archived")
+            channel["thread_metadata"]["archived"] = False
         stored = self._create(int(params["channel_id"]), body, request.files)
         return 200, stored.data
 
@@ -1164,8 +1221,12 @@ class FakeDiscord:
         if self.world is None or parent.get("type") not in (0, 5):
             raise DiscordHTTPError(400, 50024, "Cannot execute action on this channel type")
         body = request.json or {}
-        thread_id = int(params["message_id"]) if params.get("message_id") else self.snowflake()
-        kind = 11 if params.get("message_id") else int(body.get("type") or 12)
+        starter = self._channel_message(params) if params.get("message_id") else None
+        thread_id = starter.id if starter else self.snowflake()
+        kind = 11 if starter else int(body.get("type") or 12)
+        self._require("create_public_threads" if kind == 11 else "create_private_threads")
+        if starter is not None and starter.data.get("thread"):
+            raise DiscordHTTPError(400, 160004, "A thread was already created for this message")
         channel = Channel(id=thread_id, name=body.get("name", "thread"), type=kind)
         data = channel.to_json(self.world.guild_id, owner_id=self.bot_user.id)
         data["parent_id"] = parent["id"]
@@ -1176,6 +1237,10 @@ class FakeDiscord:
         )
         created = dict(data, newly_created=True)
         self.gateway_outbox.append(("THREAD_CREATE", created))
+        if starter is not None:  # the starter message now shows its thread
+            starter.data["thread"] = data
+            starter.data["flags"] = int(starter.data.get("flags") or 0) | 1 << 5  # HAS_THREAD
+            self._gateway_message("MESSAGE_UPDATE", starter)
         return 201, data
 
     # ----------------------------------------------------------------- interaction routes

@@ -189,6 +189,7 @@ class Harness:
         members: list[User] | None = None,
         guild_name: str = "Harness Guild",
         everyone_permissions: discord.Permissions = DEFAULT_MEMBER_PERMISSIONS,
+        bot_denied: discord.Permissions | None = None,
         token: str = "harness.token",
         sync: bool = True,
         settle_timeout: float = 10.0,
@@ -197,7 +198,9 @@ class Harness:
         ack_deadline: float = 3.0,
     ) -> Harness:
         """Log ``bot`` in against ``fake``, connect its gateway, deliver READY and GUILD_CREATE,
-        sync its command tree and wait until it is idle.
+        sync its command tree and wait until it is idle. ``bot_denied``: permissions the bot
+        is denied in every channel (a channel overwrite for its role), which it then lacks in
+        what it is told (GUILD_CREATE, ``app_permissions``) and in what the fake allows it.
 
         Without ``channels``/``members`` a FakeDiscord that already has a guild (a previous bot
         instance ran on it) is reused as is: that is how a restart test sees the same world.
@@ -217,6 +220,7 @@ class Harness:
                 everyone_permissions=everyone_permissions.value,
                 bot_role_id=fake.snowflake(),
                 member_role_ids={u.id: fake.snowflake() for u in members},
+                bot_denied=bot_denied.value if bot_denied else 0,
             )
         fake.set_world(world)
         fake.gateway_outbox.clear()
@@ -392,6 +396,19 @@ class Harness:
     def channel_messages(self, channel: Channel | int | None = None) -> list[SeenMessage]:
         """Public messages in a channel as anyone sees them now, oldest first."""
         return self.fake.channel_messages(self.channel(channel).id)
+
+    def threads(self, channel: Channel | int | None = None) -> list[Channel]:
+        """The threads opened in a channel (by the bot or anyone), oldest first."""
+        parent = self.channel(channel).id
+        found = [c for c in self.world.channels.values() if c.is_thread and c.parent_id == parent]
+        return sorted(found, key=lambda c: c.id)
+
+    def thread(self, channel: Channel | int | None = None) -> Channel:
+        """The one thread opened in a channel; fails if there is none or several."""
+        found = self.threads(channel)
+        if len(found) != 1:
+            raise AssertionError(f"expected one thread, found {[c.name for c in found]}")
+        return found[0]
 
     def dm_messages(self, user: User) -> list[SeenMessage]:
         """Messages the bot sent to ``user`` in direct messages."""

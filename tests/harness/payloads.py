@@ -65,7 +65,7 @@ def member_json(world: World, user: User) -> dict[str, Any]:
 def permissions_in(world: World, user: User) -> int:
     """The member's effective permissions, as Discord puts them in ``member.permissions``."""
     if user.bot:
-        return DEFAULT_BOT_PERMISSIONS.value | world.everyone_permissions
+        return (DEFAULT_BOT_PERMISSIONS.value | world.everyone_permissions) & ~world.bot_denied
     return user.permissions_value | world.everyone_permissions
 
 
@@ -97,12 +97,10 @@ def guild_create(world: World, bot_user: User) -> dict[str, Any]:
         user = world.members[user_id]
         roles.append(_role(role_id, f"{user.name} role", user.permissions_value, position))
     channels = [
-        c.to_json(world.guild_id, owner_id=bot_user.id)
-        for c in world.channels.values()
-        if not c.is_thread
+        world.channel_json(c, bot_user.id) for c in world.channels.values() if not c.is_thread
     ]
     threads = [
-        c.to_json(world.guild_id, owner_id=bot_user.id) | {"parent_id": str(c.parent_id)}
+        world.channel_json(c, bot_user.id) | {"parent_id": str(c.parent_id)}
         for c in world.channels.values()
         if c.is_thread
     ]

@@ -1,0 +1,69 @@
+"""A server's own settings (issue 13): whether its games get threads, how long a lobby waits,
+and the clock its games run on. Server admins set them with `/game config`; they are kept in
+the store (``guild_settings``) and a game takes them when its lobby opens, so changing them
+never changes a game already running.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+HOUR = 3600.0
+#: The clocks a server or a host may choose: the time a player has for a decision before
+#: their AI decides for them (a reminder comes at half of it). ``off``: no clock at all.
+CLOCKS = ("1h", "12h", "24h", "72h", "off")
+#: The bounds of ``LOBBY_HOURS``: an hour, and a week.
+LOBBY_HOURS_RANGE = (1, 168)
+
+
+def clock_seconds(clock: str) -> tuple[float | None, float | None]:
+    """(seconds to the reminder, seconds to the timeout) of a clock; (None, None) for off."""
+    if clock == "off":
+        return None, None
+    if clock not in CLOCKS:
+        raise ValueError(f"unknown clock {clock!r} (clocks: {', '.join(CLOCKS)})")
+    timeout = float(clock.removesuffix("h")) * HOUR
+    return timeout / 2, timeout
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """One server's settings; the defaults are what a server that never chose gets.
+
+    ``clock`` None: the bot's own (REMIND_HOURS and TURN_TIMEOUT_HOURS).
+    """
+
+    threads: bool = True
+    lobby_hours: int = 24
+    clock: str | None = None
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> GuildSettings:
+        """The settings as stored; a key this bot does not know (a newer bot's) is left out,
+        and a value that does not check out falls back to its default."""
+        known = {f.name for f in fields(cls)}
+        settings = cls()
+        for key, value in data.items():
+            if key in known:
+                try:
+                    settings = settings.changed(**{key: value})
+                except ValueError:
+                    continue
+        return settings
+
+    def changed(self, **changes: Any) -> GuildSettings:
+        """These settings with ``changes``, each checked (ValueError names a bad one)."""
+        if "threads" in changes and not isinstance(changes["threads"], bool):
+            raise ValueError("threads must be true or false")
+        if "lobby_hours" in changes:
+            hours = changes["lobby_hours"]
+            low, high = LOBBY_HOURS_RANGE
+            if isinstance(hours, bool) or not isinstance(hours, int) or not low <= hours <= high:
+                raise ValueError(f"LOBBY_HOURS must be a whole number from {low} to {high}")
+        if changes.get("clock") is not None:
+            clock_seconds(changes["clock"])
+        return replace(self, **changes)
+
+    def stored(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,154 @@
+"""The inbox (issue 13): `/game mine` (every game on the server where you sit: whose move, how
+long it has waited, a link to its latest post) and `/game list` (this channel's games, or the
+server's), answered privately, 25 games a page, with buttons to page on.
+
+A page button holds only its scope and page in its custom id, ``i:<scope>:<page>``, and reads
+the list again when clicked, so it works after a restart and shows the games as they are.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import discord
+
+from bot.errors import ServiceError
+from bot.read_model import ReadModel
+from bot.service import GameService
+from bot.store.base import ACTIVE, GameRecord
+from cogs import flows, messages
+from cogs.messages import Post
+from cogs.threads import LATEST_POST, LOBBY_MESSAGE
+
+#: Games on one page: a select's or an embed's comfortable count.
+PAGE_SIZE = 25
+#: A line of a list; 25 of them stay well within an embed's 4096 characters.
+LINE_LIMIT = 160
+MINE, HERE, SERVER = "mine", "here", "server"
+PAGE_TEMPLATE = rf"i:(?P<scope>{MINE}|{HERE}|{SERVER}):(?P<page>[0-9]{{1,4}})"
+TITLES = {
+    MINE: "Your games on this server",
+    HERE: "Games in this channel",
+    SERVER: "Games on this server",
+}
+EMPTY = {
+    MINE: "You sit in no game on this server — open one with `/game new`.",
+    HERE: "No games in this channel yet — open one with `/game new`.",
+    SERVER: "No games on this server yet — open one with `/game new`.",
+}
+
+
+def waited(seconds: float) -> str:
+    """A rough age: 4m, 3h, 2d."""
+    minutes = max(0, int(seconds // 60))
+    if minutes < 60:
+        return f"{minutes}m"
+    hours = minutes // 60
+    return f"{hours}h" if hours < 48 else f"{hours // 24}d"
+
+
+def jump_url(guild: str, channel: str, message: str) -> str:
+    return f"https://discord.com/channels/{guild}/{channel}/{message}"
+
+
+def whose_move(read: ReadModel, user: str | None, seats: int) -> str:
+    """Who the game waits for, in a few words (``user``'s own move said first; ``seats``:
+    the most a lobby seats)."""
+    record = read.record
+    if record.status != ACTIVE:
+        return f"lobby, {len(record.seats)}/{seats} seated"
+    waiting = read.to_move
+    if user is not None and user in waiting:
+        return "**your move**"
+    names = ", ".join(read.names.get(p, p) for p in waiting[:3])
+    return f"waiting for {names}" if names else "AI seats at work"
+
+
+def inbox_line(
+    service: GameService, record: GameRecord, post: tuple[str, str] | None, user: str | None
+) -> str:
+    """One game of a list: id, title, where it is played, whose move, how long it has waited
+    and a link to its latest post."""
+    try:
+        read = service.read(record)
+        state = whose_move(read, user, service.seat_range(record)[1])
+        title = read.title
+    except ServiceError:  # an unavailable game type: listed, with what can be said of it
+        state, title = record.status, service.title(record)
+    age = waited(time.time() - record.updated_at)
+    link = f" · [latest post]({jump_url(record.guild, *post)})" if post else ""
+    line = f"`{record.id}` · {title} · <#{record.home}> · {state} · {age}{link}"
+    return messages.clip(line, LINE_LIMIT)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
+    """◀ / ▶ on a list: shows page ``page`` of ``scope`` in place of the clicked one."""
+
+    def __init__(self, button: discord.ui.Button, scope: str, page: int) -> None:
+        super().__init__(button)
+        self.scope, self.page = scope, page
+
+    @classmethod
+    def make(cls, scope: str, page: int, label: str) -> PageButton:
+        button: discord.ui.Button = discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, custom_id=f"i:{scope}:{page}"
+        )
+        return cls(button, scope, page)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> PageButton:
+        return cls(item, match["scope"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await flows.guard(interaction, show(interaction, self.scope, self.page))
+
+
+DYNAMIC_ITEMS = (PageButton,)
+
+
+async def show(interaction: discord.Interaction, scope: str, page: int = 0) -> None:
+    """Answer a list command privately, or put the next page in place of a clicked one."""
+    guild, channel, user = flows.where(interaction)
+    clicked = interaction.type == discord.InteractionType.component
+    # A click updates its own private message; a command thinks privately.
+    await flows.acknowledge(interaction, private=not clicked)
+    post = await inbox_post(flows.service_of(interaction), guild, channel, user, scope, page)
+    if clicked:
+        await flows.update(interaction, content=post.content, embed=post.embed, view=post.view)
+    else:
+        await flows.send(interaction, post, ephemeral=True)
+
+
+async def inbox_post(
+    service: GameService, guild: str, channel: str, user: str, scope: str, page: int
+) -> Post:
+    """One page of a list, with buttons to the pages beside it."""
+    offset = page * PAGE_SIZE
+    if scope == MINE:
+        found = await service.games_of_player(guild, user, limit=PAGE_SIZE + 1, offset=offset)
+    else:
+        where = channel if scope == HERE else None
+        found = await service.games_in_guild(guild, where, limit=PAGE_SIZE + 1, offset=offset)
+    shown, more = found[:PAGE_SIZE], len(found) > PAGE_SIZE
+    if not shown and page == 0:
+        return Post(content=EMPTY[scope])
+    lobbies = await service.latest_posts([r for r in shown if r.state is None], LOBBY_MESSAGE)
+    posts = {**lobbies, **await service.latest_posts(shown, LATEST_POST)}
+    viewer = user if scope == MINE else None
+    lines = [inbox_line(service, r, posts.get(r.id), viewer) for r in shown]
+    first = offset + 1
+    embed = discord.Embed(
+        title=TITLES[scope],
+        description="\n".join(lines) or "No more games.",
+        colour=messages.COLOURS[ACTIVE],
+    )
+    embed.set_footer(text=f"Games {first}–{offset + len(shown)} · page {page + 1}")
+    view = discord.ui.View(timeout=None)
+    if page > 0:
+        view.add_item(PageButton.make(scope, page - 1, "◀ Previous"))
+    if more:
+        view.add_item(PageButton.make(scope, page + 1, "Next ▶"))
+    return Post(embed=embed, view=view if view.children else None)

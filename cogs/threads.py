@@ -1,0 +1,221 @@
+"""A game in its own thread (issue 13): opened from the lobby message at the start, every later
+post of the game inside it, the lobby message edited in place as the game goes, one result post
+in the channel at the end and the thread archived an hour later.
+
+The channel stays readable: it holds the lobby message and the result post of each game, and
+the dozens of boards of a game stay in that game's thread. Without the permissions a thread
+needs (or in a channel that cannot have threads) the game runs in the channel, as before.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import discord
+
+from bot.read_model import ReadModel
+from bot.service import GameService
+from bot.store.base import ABANDONED, ACTIVE, FINISHED, GameRecord
+from cogs import messages
+from cogs.messages import Post
+
+log = logging.getLogger(__name__)
+
+#: The kinds under which a game's messages are remembered: its newest lobby message, and its
+#: latest public post (the one a player is sent to).
+LOBBY_MESSAGE = "lobby"
+LATEST_POST = "board"
+#: Discord's limit on a thread's name.
+NAME_LIMIT = 100
+#: Seconds from a game's end to its thread's archiving.
+ARCHIVE_AFTER = 3600.0
+#: Discord keeps an idle thread open this long (minutes) before archiving it by itself.
+IDLE_ARCHIVE_MINUTES = 10080
+#: The permissions a game's thread needs, with the names Discord's settings show.
+NEEDED = (
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+#: Discord's code for "Missing Permissions" (with a 403).
+MISSING_PERMISSIONS = 50013
+
+
+def thread_name(read: ReadModel) -> str:
+    """ "<Game> · <id> · <players>", within Discord's 100 characters."""
+    players = ", ".join(read.names.get(s.user, s.user) for s in read.record.seats)
+    return messages.clip(f"{read.title} · {read.record.id} · {players}", NAME_LIMIT)
+
+
+def link(record: GameRecord) -> str:
+    """A mention of the place the game is played: its thread, else its channel."""
+    return f"<#{record.home}>"
+
+
+def wants_thread(record: GameRecord) -> bool:
+    """Whether the game is to get a thread: the host's choice at `/game new`, else the
+    server's, recorded in the game's table preferences when it was opened."""
+    return bool(record.prefs.get("thread", True))
+
+
+def cannot_thread(channel: object, permissions: discord.Permissions) -> str | None:
+    """Why a game started here stays in the channel, in a line for the host; None: it can
+    have its thread. ``permissions``: the bot's in this channel."""
+    if not isinstance(channel, discord.TextChannel):
+        return "this channel cannot have threads"
+    for attribute, name in NEEDED:
+        if not getattr(permissions, attribute):
+            return f"I am missing the **{name}** permission here"
+    return None
+
+
+def stays_here(record: GameRecord, why: str) -> str:
+    return f"Game `{record.id}` is played here in the channel, not in a thread: {why}."
+
+
+async def open_thread(interaction: discord.Interaction, read: ReadModel) -> str | None:
+    """Open the game's thread from its lobby message and record it; returns the line for the
+    host when the game stays in the channel instead (None when it has its thread, or was not
+    meant to have one)."""
+    record, service = read.record, service_of(interaction)
+    if not wants_thread(record):
+        return None
+    # The game's channel: a rematch may be started by a click inside the old game's thread.
+    channel = interaction.client.get_channel(int(record.channel))
+    if str(interaction.channel_id) == record.channel:
+        permissions = interaction.app_permissions
+    elif isinstance(channel, discord.abc.GuildChannel):
+        permissions = channel.permissions_for(channel.guild.me)
+    else:
+        permissions = discord.Permissions.none()
+    why = cannot_thread(channel, permissions)
+    if why is not None:
+        log.info("game %s stays in its channel: %s", record.id, why)
+        return stays_here(record, why)
+    assert isinstance(channel, discord.TextChannel)
+    found = await service.message_of(record, LOBBY_MESSAGE)
+    starter = discord.Object(int(found[1])) if found and found[0] == record.channel else None
+    name = thread_name(read)
+    try:
+        try:
+            thread = await channel.create_thread(
+                name=name, message=starter, auto_archive_duration=IDLE_ARCHIVE_MINUTES
+            )
+        except discord.NotFound:  # the lobby message was deleted: a thread of its own
+            thread = await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=IDLE_ARCHIVE_MINUTES,
+            )
+    except discord.Forbidden as error:
+        if error.code != MISSING_PERMISSIONS:
+            raise
+        log.info("game %s stays in its channel: creating its thread was refused", record.id)
+        return stays_here(record, "I am missing the **Create Public Threads** permission here")
+    await service.set_thread(record, str(thread.id))
+    log.info("game %s: plays in thread %s", record.id, thread.id)
+    return None
+
+
+def service_of(interaction: discord.Interaction) -> GameService:
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+# -- the lobby message and the result post ------------------------------------------------------
+
+
+def lobby_embed(read: ReadModel) -> discord.Embed:
+    """The lobby message once the game has started: the seats, then where it is played, then
+    its result."""
+    record = read.record
+    embed = messages.lobby_embed(read)
+    where = link(record)
+    if record.status == ACTIVE:
+        value = f"In progress in {where}." if record.thread else "In progress here, below."
+    elif record.status == FINISHED:
+        value = messages.outcome_line(read) + (f"\nThe game: {where}" if record.thread else "")
+    elif record.status == ABANDONED and record.state is not None:
+        value = "Abandoned." + (f" The game: {where}" if record.thread else "")
+    else:
+        return embed
+    embed.add_field(name="Game", value=messages.clip(value, 1024), inline=False)
+    return embed
+
+
+async def edit_lobby(client: discord.Client, read: ReadModel, note: str | None = None) -> None:
+    """Edit the game's newest lobby message in place to show where the game stands (its
+    buttons only while it is a lobby: it never acts on the game it became); ``note``: a line
+    above it."""
+    record = read.record
+    found = await client.service.message_of(record, LOBBY_MESSAGE)  # type: ignore[attr-defined]
+    if found is None:
+        return
+    channel_id, message_id = found
+    channel = client.get_partial_messageable(int(channel_id), guild_id=_guild_id(record))
+    try:
+        await channel.get_partial_message(int(message_id)).edit(
+            content=note,
+            embed=lobby_embed(read),
+            view=messages.lobby_view(read),  # the lobby's buttons while it is one, then none
+            allowed_mentions=messages.NO_PINGS,
+        )
+    except discord.HTTPException:  # deleted meanwhile: nothing left to show it on
+        log.info("game %s: its lobby message %s is gone", record.id, message_id)
+
+
+def result_post(read: ReadModel, board: bytes) -> Post:
+    """The one post a game leaves in its channel at the end, in the turn posts' V2 shape:
+    "Game over", the scores and winners, the way to the thread, the final board, the buttons
+    (Rematch among them)."""
+    record = read.record
+    files = [discord.File(io.BytesIO(board), messages.BOARD_FILE)]
+    container: discord.ui.Container = discord.ui.Container(
+        accent_colour=messages.COLOURS[record.status]
+    )
+    container.add_item(
+        discord.ui.TextDisplay(f"## {messages.clip(f'{read.title} · game {record.id}', 256)}")
+    )
+    lines = [messages.outcome_line(read, lead=True), f"The whole game: {link(record)}"]
+    container.add_item(discord.ui.TextDisplay("\n".join(line for line in lines if line)))
+    for item in messages.gallery(files, record.version):
+        container.add_item(item)
+    container.add_item(messages.board_buttons(read))
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(container)
+    return Post(view=layout, files=files)
+
+
+async def post(client: discord.Client, record: GameRecord, content: Post) -> discord.Message:
+    """Send a post where the game is played (its thread, else its channel), not as an answer
+    to an interaction."""
+    channel = client.get_partial_messageable(int(record.home), guild_id=_guild_id(record))
+    return await channel.send(**content.kwargs())
+
+
+async def finish(client: discord.Client, read: ReadModel) -> None:
+    """After the final board: the lobby message shows the result and, for a game played in a
+    thread, the channel gets the result post and the thread is archived an hour later."""
+    record, service = read.record, client.service  # type: ignore[attr-defined]
+    await edit_lobby(client, read)
+    if record.thread is None:
+        return
+    if record.status == FINISHED:
+        board, _ = await read.board_pictures([], [])
+        channel = client.get_partial_messageable(int(record.channel), guild_id=_guild_id(record))
+        await channel.send(**result_post(read, board).kwargs())
+    await service.archive_later(record, ARCHIVE_AFTER)
+
+
+async def archive(client: discord.Client, record: GameRecord) -> None:
+    """Archive a finished game's thread (the scheduler's job, an hour after the end)."""
+    assert record.thread is not None
+    thread = client.get_channel(int(record.thread))
+    if thread is None:
+        thread = await client.fetch_channel(int(record.thread))
+    if isinstance(thread, discord.Thread) and not thread.archived:
+        await thread.edit(archived=True)
+    log.info("game %s: archived its thread %s", record.id, record.thread)
+
+
+def _guild_id(record: GameRecord) -> int | None:
+    return int(record.guild) if record.guild.isdigit() else None

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -727,6 +728,13 @@ class ArtSee:
         """Whether ``action`` may be given at any time by any seated player, not only by one who
         owes a decision: setting the visitor policy."""
         return isinstance(action, dict) and action.get("type") == "policy"
+
+    def determinize(self, view: View, player: str, generator: random.Random) -> ArtSeeState:
+        """A full state consistent with ``view``, what ``player`` cannot see dealt anew by
+        ``generator``: for AI search (``rules/artsee/determinize.py``)."""
+        from rules.artsee.determinize import determinize
+
+        return determinize(view, player, generator)
 
     def outcome(self, state: ArtSeeState) -> Outcome | None:
         if state.phase != OVER:

@@ -34,6 +34,7 @@ Readings beyond Part B/C (each also stated where it is implemented):
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import asdict
 from typing import Any
 
@@ -207,6 +208,13 @@ class Mural:
             if TECHNIQUES[t].main and technique_usable(state, t)
         )
         return actions
+
+    def determinize(self, view: View, player: str, generator: random.Random) -> State:
+        """A full state consistent with ``view``, what ``player`` cannot see dealt anew by
+        ``generator``: for AI search (``rules/mural/determinize.py``)."""
+        from rules.mural.determinize import determinize
+
+        return determinize(view, player, generator)
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != OVER:

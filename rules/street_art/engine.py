@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -550,6 +551,13 @@ class StreetArt:
         if state.options.fireworks_may_take_from_middle:
             actions.append({"type": "fireworks", "victim": MIDDLE})
         return actions
+
+    def determinize(self, view: View, player: str, generator: random.Random) -> StreetArtState:
+        """A full state consistent with ``view``, what ``player`` cannot see dealt anew by
+        ``generator``: for AI search (``rules/street_art/determinize.py``)."""
+        from rules.street_art.determinize import determinize
+
+        return determinize(view, player, generator)
 
     def outcome(self, state: StreetArtState) -> Outcome | None:
         if state.phase != OVER:

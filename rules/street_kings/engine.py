@@ -21,6 +21,7 @@ implemented:
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 from rules.protocol import (
@@ -121,6 +122,13 @@ class StreetKings:
 
     def legal(self, state: State, player: str) -> list[Action]:
         return legal(_Reader(state), player)
+
+    def determinize(self, view: View, player: str, generator: random.Random) -> State:
+        """A full state consistent with ``view``, what ``player`` cannot see dealt anew by
+        ``generator``: for AI search (``rules/street_kings/determinize.py``)."""
+        from rules.street_kings.determinize import determinize
+
+        return determinize(view, player, generator)
 
     def outcome(self, state: State) -> Outcome | None:
         return outcome_of(state) if state["phase"] == OVER else None

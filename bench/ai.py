@@ -1,0 +1,146 @@
+"""The AI league: two levels play each other, seats alternating, and one JSON line sums it up.
+
+``python -m bench.ai --game <id> --a <level> --b <level> --games N --seed S`` plays N games (two
+players; three for Street Art, whose base game needs three) and prints, as its last line,
+``{"game", "a", "b", "games", "a_win_rate", "b_win_rate", "a_ci95", "decision_ms_mean",
+"decision_ms_p95", "mean_length"}``: a shared win counts half to each side, ``a_ci95`` is the
+Wilson interval of ``a``'s rate, the decision times are ``a``'s, the length counts decisions.
+``--arena`` (``make arena``) plays every game and every pair of levels and prints a table.
+
+Every decision goes through ``bot.ai.decide`` with the seat's view and legal moves only, as the
+bot's AI seats do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+from typing import Any
+
+from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, decide
+from rules import GAMES
+
+#: The pairs ``make arena`` plays, stronger level first, with the share ``a`` should win.
+PAIRS = ((HARD, EASY, 0.9), (NORMAL, EASY, 0.75), (HARD, NORMAL, 0.6))
+
+
+def seat_count(game_id: str) -> int:
+    return 3 if game_id == "street-art" else 2
+
+
+def levels_for(game: int, seats: int, a: str, b: str) -> list[str]:
+    """Seats alternate between the two levels, and the pattern flips every game, so over two
+    games each level sits in every seat."""
+    return [a if (game + seat) % 2 == 0 else b for seat in range(seats)]
+
+
+def play_one(
+    game_id: str, levels: list[str], seed: str, budget_s: float
+) -> tuple[dict[str, float], dict[str, list[float]], int]:
+    """One game: each level's share of the win, each level's decision times, the length."""
+    game = GAMES[game_id]
+    players = [f"p{seat}" for seat in range(len(levels))]
+    level_of = dict(zip(players, levels, strict=True))
+    state = game.start(players, seed, dict(game.default_options))
+    times: dict[str, list[float]] = {level: [] for level in levels}
+    decisions = 0
+    while (outcome := game.outcome(state)) is None:
+        player = game.to_move(state)[0]
+        legal = game.legal(state, player)
+        view = game.view(state, player)
+        start = time.perf_counter()
+        action = decide(game_id, level_of[player], view, legal, f"{seed}:{decisions}", budget_s)
+        times[level_of[player]].append(time.perf_counter() - start)
+        state, _ = game.play(state, player, action)
+        decisions += 1
+    share = {level: 0.0 for level in levels}
+    for winner in outcome.winners:
+        share[level_of[winner]] += 1 / len(outcome.winners)
+    return share, times, decisions
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> list[float]:
+    """The 95 % Wilson score interval of a win rate (half wins count as they are)."""
+    if games == 0:
+        return [0.0, 1.0]
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return [round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
+
+
+def league(game_id: str, a: str, b: str, games: int, seed: str, budget_s: float) -> dict[str, Any]:
+    wins = {a: 0.0, b: 0.0}
+    times: list[float] = []
+    lengths = []
+    for number in range(games):
+        levels = levels_for(number, seat_count(game_id), a, b)
+        share, decided, length = play_one(game_id, levels, f"{seed}:{number}", budget_s)
+        if a == b:
+            wins[a] += 0.5  # a level against itself: every game is half won by each side
+        else:
+            for level in (a, b):
+                wins[level] += share.get(level, 0.0)
+        times.extend(decided[a])
+        lengths.append(length)
+    ms = sorted(t * 1000 for t in times) or [0.0]
+    return {
+        "game": game_id,
+        "a": a,
+        "b": b,
+        "games": games,
+        "a_win_rate": round(wins[a] / games, 3),
+        "b_win_rate": round(wins[b] / games, 3),
+        "a_ci95": wilson(wins[a], games),
+        "decision_ms_mean": round(statistics.fmean(ms), 2),
+        "decision_ms_p95": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 2),
+        "mean_length": round(statistics.fmean(lengths), 1),
+    }
+
+
+def arena(games: int, seed: str, budget_s: float) -> None:
+    """Every game, every pair of levels: one JSON line each, then the table."""
+    rows = []
+    for game_id in sorted(GAMES):
+        for a, b, target in PAIRS:
+            result = league(game_id, a, b, games, seed, budget_s)
+            print(json.dumps(result), flush=True)
+            rows.append((result, target))
+    print(
+        f"{'game':<18} {'a vs b':<16} {'a wins':>7} {'ci95':>13} {'target':>7} "
+        f"{'a ms mean':>10} {'a ms p95':>9} {'length':>7}"
+    )
+    for result, target in rows:
+        mark = "ok" if result["a_win_rate"] >= target else "MISS"
+        ci = "[{:.2f},{:.2f}]".format(*result["a_ci95"])
+        print(
+            f"{result['game']:<18} {result['a'] + ' vs ' + result['b']:<16} "
+            f"{result['a_win_rate']:>7.2f} {ci:>13} {target:>5.2f} {mark:<4} "
+            f"{result['decision_ms_mean']:>8.1f} {result['decision_ms_p95']:>9.1f} "
+            f"{result['mean_length']:>7.1f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.ai", description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=sorted(GAMES))
+    parser.add_argument("--a", choices=(EASY, NORMAL, HARD), default=HARD)
+    parser.add_argument("--b", choices=(EASY, NORMAL, HARD), default=EASY)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", default="league")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds a decision")
+    parser.add_argument("--arena", action="store_true", help="every game and pair of levels")
+    args = parser.parse_args(argv)
+    if args.arena:
+        arena(args.games, args.seed, args.budget)
+        return
+    if args.game is None:
+        parser.error("--game is required (or --arena)")
+    print(json.dumps(league(args.game, args.a, args.b, args.games, args.seed, args.budget)))
+
+
+if __name__ == "__main__":
+    main()

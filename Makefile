@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 GAME   ?= street-art
 OPTIONS ?=
 
-.PHONY: demo test run sync lint bench clean
+.PHONY: demo test run sync lint bench arena clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)  ## figures as ratios to this machine's own floor
 	$(BIN)/python -m bench
+
+arena: $(STAMP)  ## the AI league: every game, every pair of levels, a table (ARENA_GAMES each)
+	$(BIN)/python -m bench.ai --arena --games $(or $(ARENA_GAMES),20)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

@@ -45,6 +45,7 @@ class TabletopBot(commands.Bot):
             self.store,
             remind_after=Settings.hours(self.settings.remind_hours),
             timeout_after=Settings.hours(self.settings.turn_timeout_hours),
+            ai_budget=self.settings.ai_budget_seconds,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -39,6 +39,8 @@ class Settings:
     #: Hours a player may take before a reminder, and before their AI decides (0: never).
     remind_hours: float = 24.0
     turn_timeout_hours: float = 72.0
+    #: Seconds an AI seat at level hard may think over one decision.
+    ai_budget_seconds: float = 1.0
 
     @staticmethod
     def hours(value: float) -> float | None:

@@ -5,7 +5,6 @@ moves only (plain JSON, as a worker process would take them), through the one in
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,8 +13,11 @@ from bot.ai import EASY, HARD, NORMAL, decide
 from bot.errors import ServiceError
 from bot.service import GameService
 from bot.store import SqliteStore
+from tests.bot import test_service
 
 G, C, ANA = "guild", "chan", "101"
+#: The service tests' fresh store for each test.
+store = test_service.store
 
 
 class Recorder:
@@ -27,14 +29,6 @@ class Recorder:
     async def __call__(self, *args: Any) -> dict[str, Any]:
         self.calls.append(args)
         return decide(*args)
-
-
-@pytest.fixture
-async def store(tmp_path: Path):
-    store = SqliteStore(str(tmp_path / "games.db"))
-    await store.open()
-    yield store
-    await store.close()
 
 
 async def test_each_ai_seat_decides_at_its_level_from_its_view_only(store: SqliteStore) -> None:

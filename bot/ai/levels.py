@@ -97,7 +97,9 @@ def decide(
     if level == NORMAL:
         return moves[ranked[0]]
     search.deadline = start + (1 - MARGIN) * budget_s
-    candidates = [moves[i] for i in ranked[: tuning.candidates]]
+    ruled_out = float("-inf")
+    top = [i for i in ranked[: tuning.candidates] if prior[i] > ruled_out] or ranked[:1]
+    candidates = [moves[i] for i in top]
     return roll_out(search, view, candidates, tuning.horizon)
 
 

@@ -9,8 +9,8 @@ clock aside (``hard`` searches until its budget is spent).
 - ``normal``: a greedy turn: each move is judged by the position at the end of the turn it
   starts, the rest of the turn taken greedily, on a few determinized tables.
 - ``hard``: the best few ``normal`` moves, each followed on fresh determinized tables by rollouts
-  of the next turns in which every player plays ``normal``'s greedy turns, until the budget is
-  spent (determinized rollouts; see OpenSpiel's information-set MCTS for the fuller method).
+  of the other players' replies, played as ``normal``'s greedy turns, until the budget is spent
+  (determinized rollouts; OpenSpiel's information-set MCTS is the fuller method).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ TIE_DIGITS = 9
 @dataclass(frozen=True)
 class Tuning:
     """Per game: the tables ``normal`` samples, the moves tried at each later step of a turn,
-    ``hard``'s candidate moves and the turns its rollouts play after its own."""
+    ``hard``'s candidate moves and the most turns of others its rollouts play."""
 
     samples: int
     breadth: int
@@ -48,9 +48,9 @@ class Tuning:
 
 
 TUNING: dict[str, Tuning] = {
-    "street-art": Tuning(samples=4, breadth=6, candidates=4, horizon=3),
-    "artsee": Tuning(samples=3, breadth=8, candidates=4, horizon=2),
-    "street-art-mural": Tuning(samples=1, breadth=6, candidates=4, horizon=2),
+    "street-art": Tuning(samples=4, breadth=6, candidates=4, horizon=4),
+    "artsee": Tuning(samples=3, breadth=8, candidates=4, horizon=4),
+    "street-art-mural": Tuning(samples=1, breadth=6, candidates=4, horizon=3),
     "street-kings": Tuning(samples=2, breadth=8, candidates=4, horizon=4),
 }
 
@@ -151,7 +151,7 @@ def roll_out(
         for i, move in enumerate(candidates):
             end = search.after_move(table, player, move)
             if end is not None:
-                totals[i] += search.value(search.rollout(end, horizon), player)
+                totals[i] += search.value(search.rollout(end, player, horizon), player)
                 counts[i] += 1
             if search.out_of_time():
                 break

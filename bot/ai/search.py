@@ -1,5 +1,5 @@
 """Search over determinized states: a greedy turn (the ``normal`` policy) and rollouts of the
-next turns with that policy (``hard``).
+other players' replies with that policy (``hard``).
 
 Every state here comes from ``game.determinize(view, player, rng)``: a table consistent with what
 the deciding player sees, hidden cards dealt at random. A turn is a run of small decisions by one
@@ -88,11 +88,13 @@ class Search:
             return None
         return self.finish_turn(child, events, player)
 
-    def rollout(self, state: Any, turns: int) -> Any:
-        """``turns`` more turns, every player (the deciding one too) playing greedy turns."""
+    def rollout(self, state: Any, player: str, turns: int) -> Any:
+        """The other players' greedy turns until ``player`` is to move again (at most
+        ``turns`` of them). Not ``player``'s own next turn: a rollout that played it would
+        credit putting a move off to a turn the real game may never give."""
         for _ in range(turns):
             movers = self.game.to_move(state)
-            if not movers:
+            if not movers or player in movers:
                 return state
             mover = movers[0]
             state, events = self.greedy(state, mover, self.moves(state, mover))

@@ -5,7 +5,8 @@ players; three for Street Art, whose base game needs three) and prints, as its l
 ``{"game", "a", "b", "games", "a_win_rate", "b_win_rate", "a_ci95", "decision_ms_mean",
 "decision_ms_p95", "mean_length"}``: a shared win counts half to each side, ``a_ci95`` is the
 Wilson interval of ``a``'s rate, the decision times are ``a``'s, the length counts decisions.
-``--arena`` (``make arena``) plays every game and every pair of levels and prints a table.
+``--arena`` (``make arena``) plays every game and every pair of levels and prints a table;
+``--seats 4 --solo`` seats one ``a`` among ``b`` seats at a bigger table.
 
 Every decision goes through ``bot.ai.decide`` with the seat's view and legal moves only, as the
 bot's AI seats do.
@@ -31,9 +32,12 @@ def seat_count(game_id: str) -> int:
     return 3 if game_id == "street-art" else 2
 
 
-def levels_for(game: int, seats: int, a: str, b: str) -> list[str]:
+def levels_for(game: int, seats: int, a: str, b: str, solo: bool = False) -> list[str]:
     """Seats alternate between the two levels, and the pattern flips every game, so over two
-    games each level sits in every seat."""
+    games each level sits in every seat. ``solo``: ``a`` takes one seat, moving on a seat each
+    game, and ``b`` all the others (a bigger table's check)."""
+    if solo:
+        return [a if seat == game % seats else b for seat in range(seats)]
     return [a if (game + seat) % 2 == 0 else b for seat in range(seats)]
 
 
@@ -72,12 +76,21 @@ def wilson(wins: float, games: int, z: float = 1.96) -> list[float]:
     return [round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
 
 
-def league(game_id: str, a: str, b: str, games: int, seed: str, budget_s: float) -> dict[str, Any]:
+def league(
+    game_id: str,
+    a: str,
+    b: str,
+    games: int,
+    seed: str,
+    budget_s: float,
+    seats: int | None = None,
+    solo: bool = False,
+) -> dict[str, Any]:
     wins = {a: 0.0, b: 0.0}
     times: list[float] = []
     lengths = []
     for number in range(games):
-        levels = levels_for(number, seat_count(game_id), a, b)
+        levels = levels_for(number, seats or seat_count(game_id), a, b, solo)
         share, decided, length = play_one(game_id, levels, f"{seed}:{number}", budget_s)
         if a == b:
             wins[a] += 0.5  # a level against itself: every game is half won by each side
@@ -133,13 +146,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", default="league")
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds a decision")
     parser.add_argument("--arena", action="store_true", help="every game and pair of levels")
+    parser.add_argument("--seats", type=int, help="a bigger table (default 2, Street Art 3)")
+    parser.add_argument("--solo", action="store_true", help="a takes one seat, b the others")
     args = parser.parse_args(argv)
     if args.arena:
         arena(args.games, args.seed, args.budget)
         return
     if args.game is None:
         parser.error("--game is required (or --arena)")
-    print(json.dumps(league(args.game, args.a, args.b, args.games, args.seed, args.budget)))
+    result = league(
+        args.game, args.a, args.b, args.games, args.seed, args.budget, args.seats, args.solo
+    )
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ from typing import Any
 from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, decide
 from rules import GAMES
 
+#: A game longer than this is a loop of the AI's, reported rather than waited on.
+MAX_DECISIONS = 20_000
 #: The pairs ``make arena`` plays, stronger level first, with the share ``a`` should win.
 PAIRS = ((HARD, EASY, 0.9), (NORMAL, EASY, 0.75), (HARD, NORMAL, 0.6))
 
@@ -52,6 +54,8 @@ def play_one(
     times: dict[str, list[float]] = {level: [] for level in levels}
     decisions = 0
     while (outcome := game.outcome(state)) is None:
+        if decisions >= MAX_DECISIONS:
+            raise RuntimeError(f"{game_id} game {seed!r} ({levels}) did not end: a loop")
         player = game.to_move(state)[0]
         legal = game.legal(state, player)
         view = game.view(state, player)

@@ -18,6 +18,7 @@ import argparse
 import json
 import math
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -25,7 +26,7 @@ from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, decide
 from rules import GAMES
 
 #: A game longer than this is a loop of the AI's, reported rather than waited on.
-MAX_DECISIONS = 20_000
+MAX_DECISIONS = 5_000
 #: The pairs ``make arena`` plays, stronger level first, with the share ``a`` should win.
 PAIRS = ((HARD, EASY, 0.9), (NORMAL, EASY, 0.75), (HARD, NORMAL, 0.6))
 
@@ -103,6 +104,7 @@ def league(
                 wins[level] += share.get(level, 0.0)
         times.extend(decided[a])
         lengths.append(length)
+        print(f"{game_id} game {number + 1}/{games}: {levels} {share} {length}", file=sys.stderr)
     ms = sorted(t * 1000 for t in times) or [0.0]
     return {
         "game": game_id,

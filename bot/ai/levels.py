@@ -15,7 +15,9 @@ clock aside (``hard`` searches until its budget is spent).
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +34,8 @@ DEFAULT_BUDGET = 1.0
 #: this share of it as margin: a decision must not overrun its budget by the last sample.
 NORMAL_SHARE = 0.3
 MARGIN = 0.1
+#: How many standard errors ahead of ``normal``'s choice a ``hard`` rollout must show another.
+CONFIDENCE = 1.0
 #: Values equal to this many decimals are a tie (means over samples carry rounding noise).
 TIE_DIGITS = 9
 
@@ -139,21 +143,34 @@ def judge(search: Search, view: dict[str, Any], moves: list[Action], samples: in
 def roll_out(
     search: Search, view: dict[str, Any], candidates: list[Action], horizon: int
 ) -> Action:
-    """``hard``: the candidate whose rollouts end best on average, each round of rollouts on
-    one fresh determinized table for all candidates alike, until the clock runs out."""
+    """``hard``: ``normal``'s choice (the first candidate) unless rollouts show another one
+    better. Each round of rollouts plays every candidate on one fresh determinized table, so
+    candidates are compared table by table; another candidate wins only if its mean lead over
+    the first is more than ``CONFIDENCE`` standard errors of that lead."""
     if len(candidates) == 1:
         return candidates[0]
     player = view["viewer"]
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
+    leads: list[list[float]] = [[] for _ in candidates]
     while not search.out_of_time():
         table = search.game.determinize(view, player, search.rng)
-        for i, move in enumerate(candidates):
+        values: list[float | None] = []
+        for move in candidates:
             end = search.after_move(table, player, move)
-            if end is not None:
-                totals[i] += search.value(search.rollout(end, player, horizon), player)
-                counts[i] += 1
+            rolled = None if end is None else search.rollout(end, player, horizon)
+            values.append(None if rolled is None else search.value(rolled, player))
             if search.out_of_time():
                 break
-    means = [t / c if c else float("-inf") for t, c in zip(totals, counts, strict=True)]
-    return candidates[max(range(len(candidates)), key=lambda i: means[i])]
+        if len(values) < len(candidates) or values[0] is None:
+            continue
+        for i, value in enumerate(values):
+            if value is not None:
+                leads[i].append(value - values[0])
+    best, best_lead = 0, 0.0
+    for i, lead in enumerate(leads[1:], 1):
+        if len(lead) < 2:
+            continue
+        mean = statistics.fmean(lead)
+        error = statistics.stdev(lead) / math.sqrt(len(lead))
+        if mean > best_lead and mean > CONFIDENCE * error:
+            best, best_lead = i, mean
+    return candidates[best]

@@ -35,7 +35,7 @@ DEFAULT_BUDGET = 1.0
 NORMAL_SHARE = 0.3
 MARGIN = 0.1
 #: How many standard errors ahead of ``normal``'s choice a ``hard`` rollout must show another.
-CONFIDENCE = 1.0
+CONFIDENCE = 2.0
 #: Values equal to this many decimals are a tie (means over samples carry rounding noise).
 TIE_DIGITS = 9
 
@@ -53,9 +53,9 @@ class Tuning:
 
 TUNING: dict[str, Tuning] = {
     "street-art": Tuning(samples=4, breadth=6, candidates=4, horizon=4),
-    "artsee": Tuning(samples=3, breadth=8, candidates=4, horizon=4),
-    "street-art-mural": Tuning(samples=1, breadth=6, candidates=4, horizon=3),
-    "street-kings": Tuning(samples=2, breadth=8, candidates=4, horizon=4),
+    "artsee": Tuning(samples=3, breadth=12, candidates=4, horizon=4),
+    "street-art-mural": Tuning(samples=1, breadth=14, candidates=4, horizon=3),
+    "street-kings": Tuning(samples=2, breadth=12, candidates=4, horizon=4),
 }
 
 

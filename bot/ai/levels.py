@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.evaluate import EVALUATIONS
-from bot.ai.search import Search, searchable
+from bot.ai.search import TIE_DIGITS, Search, searchable
 from bot.ai.seats import EASY, HARD, LEVELS, NORMAL
 from rules import GAMES, Game
 
@@ -36,8 +36,6 @@ NORMAL_SHARE = 0.3
 MARGIN = 0.1
 #: How many standard errors ahead of ``normal``'s choice a ``hard`` rollout must show another.
 CONFIDENCE = 2.0
-#: Values equal to this many decimals are a tie (means over samples carry rounding noise).
-TIE_DIGITS = 9
 
 
 @dataclass(frozen=True)

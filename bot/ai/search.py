@@ -21,6 +21,8 @@ from rules import Game, IllegalAction
 Action = dict[str, Any]
 #: Taking a choice back is never a move worth searching: it only returns to a searched state.
 UNDO = "back"
+#: Values equal to this many decimals are a tie (means over samples carry rounding noise).
+TIE_DIGITS = 9
 #: A turn of more decisions than this is cut short and judged where it stands (a safety net).
 MAX_TURN_STEPS = 12
 
@@ -59,17 +61,20 @@ class Search:
 
     def greedy(self, state: Any, player: str, moves: list[Action]) -> tuple[Any, list[dict]]:
         """The move of ``moves`` (at most ``breadth`` of them, drawn at random) whose position is
-        best for ``player``; ties go to the first drawn."""
+        best for ``player``. Between equals a pass (the game's ``passive_actions``) wins, as in
+        ``decide``: the turn it judges is the turn the player would take."""
         if len(moves) > self.breadth:
             moves = self.rng.sample(moves, self.breadth)
-        best: tuple[float, Any, list[dict]] | None = None
+        passive = getattr(self.game, "passive_actions", frozenset())
+        best: tuple[float, bool, Any, list[dict]] | None = None
         for move in moves:
             child, events = self.game.play(state, player, move)
-            score = self.value(child, player)
-            if best is None or score > best[0]:
-                best = (score, child, events)
+            score = round(self.value(child, player), TIE_DIGITS)
+            gives_up = move.get("type") in passive
+            if best is None or (score, gives_up) > best[:2]:
+                best = (score, gives_up, child, events)
         assert best is not None
-        return best[1], best[2]
+        return best[2], best[3]
 
     def finish_turn(self, state: Any, events: list[dict], player: str) -> Any:
         """The rest of ``player``'s turn, each step greedy."""

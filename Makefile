@@ -33,8 +33,8 @@ lint: $(STAMP)
 bench: $(STAMP)  ## figures as ratios to this machine's own floor
 	$(BIN)/python -m bench
 
-arena: $(STAMP)  ## the AI league: every game, every pair of levels, a table (ARENA_GAMES each)
-	$(BIN)/python -m bench.ai --arena --games $(or $(ARENA_GAMES),20)
+arena: $(STAMP)  ## the AI league: every game and pair of levels, ARENA_GAMES each (10: ~1 h)
+	$(BIN)/python -m bench.ai --arena --games $(or $(ARENA_GAMES),10)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

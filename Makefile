@@ -33,7 +33,7 @@ lint: $(STAMP)
 bench: $(STAMP)  ## figures as ratios to this machine's own floor
 	$(BIN)/python -m bench
 
-arena: $(STAMP)  ## the AI league: every game and pair of levels, ARENA_GAMES each (10: ~1 h)
+arena: $(STAMP)  ## the AI league: every game and pair of levels, ARENA_GAMES each (10: ~1.5 h)
 	$(BIN)/python -m bench.ai --arena --games $(or $(ARENA_GAMES),10)
 
 clean:

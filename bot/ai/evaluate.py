@@ -13,7 +13,7 @@ from rules.artsee.engine import final_scores
 from rules.mural.data import CARDS as MURAL_CARDS
 from rules.mural.state import can_pay, free_cells
 from rules.mural.state import scores as mural_scores
-from rules.street_art.data import BEATBOXER, BRASS_BAND, CARDS, FIREWORKS, RAIN, RAIN_LOSS
+from rules.street_art.data import BEATBOXER, BRASS_BAND, CARDS, FIREWORKS
 from rules.street_kings.data import CARS, LOCATIONS, STATS, TROPHIES, upgrade_of
 from rules.street_kings.table import (
     ACTION,
@@ -53,32 +53,10 @@ def relative(values: dict[str, float], player: str) -> float:
 
 
 def street_art(state: Any, player: str) -> float:
-    """Hearts; the risk on one's top card (a matching star steals its value, Rain takes it);
-    the best gain one's hand offers next turn."""
-    seats = {seat.player: seat for seat in state.seats}
-    hidden = list(state.draw_pile) + [c for s in state.seats for c in s.pile[:-1]]
-    hidden += [c for s in state.seats if s.player != player for c in s.hand]
-    values = {}
-    for name, seat in seats.items():
-        values[name] = seat.hearts - _exposure(seat, state, hidden) + 0.4 * _hand_gain(seat, state)
+    """Hearts, and the best gain one's hand offers next turn. (A term for the risk on one's
+    top card, a matching star or a Rain, made the league results worse: left out.)"""
+    values = {seat.player: seat.hearts + 0.4 * _hand_gain(seat, state) for seat in state.seats}
     return relative(values, player)
-
-
-def _exposure(seat: Any, state: Any, hidden: list[str]) -> float:
-    """Expected hearts lost from the top card before one's next turn (a rough likelihood that
-    some opponent holds the matching star, or a Rain)."""
-    top = seat.top
-    if top is None or seat.hearts == 0:
-        return 0.0
-    held = sum(len(s.hand) for s in state.seats if s.player != seat.player)
-    share = min(1.0, held / max(1, len(hidden)))
-    risk = 0.0
-    info = CARDS[top]
-    if info.kind == "star":
-        risk += min(seat.hearts, info.value or 0) * min(1.0, hidden.count(top) * share)
-    rain = RAIN_LOSS.get(top, info.value or 0) if top != BEATBOXER else 1
-    risk += min(seat.hearts, rain) * min(1.0, hidden.count(RAIN) * share)
-    return risk
 
 
 def _hand_gain(seat: Any, state: Any) -> float:

@@ -124,21 +124,29 @@ def arena(games: int, seed: str, budget_s: float) -> None:
     """Every game, every pair of levels: one JSON line each, then the table."""
     rows = []
     for game_id in sorted(GAMES):
-        for a, b, target in PAIRS:
+        for a, b, _ in PAIRS:
             result = league(game_id, a, b, games, seed, budget_s)
             print(json.dumps(result), flush=True)
-            rows.append((result, target))
+            rows.append(result)
+    print_table(rows)
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    """The league's results against the targets, one line a game and pairing."""
+    targets = {(a, b): target for a, b, target in PAIRS}
     print(
-        f"{'game':<18} {'a vs b':<16} {'a wins':>7} {'ci95':>13} {'target':>7} "
-        f"{'a ms mean':>10} {'a ms p95':>9} {'length':>7}"
+        f"{'game':<18} {'a vs b':<16} {'a wins':>7} {'ci95':>13} {'target':>11} "
+        f"{'a ms mean':>9} {'a ms p95':>9} {'length':>7}"
     )
-    for result, target in rows:
-        mark = "ok" if result["a_win_rate"] >= target else "MISS"
+    for result in rows:
+        target = targets.get((result["a"], result["b"]))
+        mark = "" if target is None else "ok" if result["a_win_rate"] >= target else "MISS"
+        goal = "" if target is None else f"{target:.2f}"
         ci = "[{:.2f},{:.2f}]".format(*result["a_ci95"])
         print(
             f"{result['game']:<18} {result['a'] + ' vs ' + result['b']:<16} "
-            f"{result['a_win_rate']:>7.2f} {ci:>13} {target:>5.2f} {mark:<4} "
-            f"{result['decision_ms_mean']:>8.1f} {result['decision_ms_p95']:>9.1f} "
+            f"{result['a_win_rate']:>7.2f} {ci:>13} {goal:>6} {mark:<4} "
+            f"{result['decision_ms_mean']:>9.1f} {result['decision_ms_p95']:>9.1f} "
             f"{result['mean_length']:>7.1f}"
         )
 

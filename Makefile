@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 GAME   ?= street-art
 OPTIONS ?=
 
-.PHONY: demo test run sync lint bench clean
+.PHONY: demo test run sync lint bench arena clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)  ## figures as ratios to this machine's own floor
 	$(BIN)/python -m bench
+
+arena: $(STAMP)  ## the AI league: every game and pair of levels, ARENA_GAMES each (10: ~1.5 h)
+	$(BIN)/python -m bench.ai --arena --games $(or $(ARENA_GAMES),10)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

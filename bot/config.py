@@ -49,6 +49,8 @@ class Settings:
     turn_timeout_hours: float = 72.0
     render_workers: int = 0  # processes for pictures and AI decisions; 0: one per core, -1: none
     render_cache_mb: float = 64.0  # the picture cache's budget (bot.pictures), in MiB
+    #: Seconds an AI seat at level hard may think over one decision.
+    ai_budget_seconds: float = 1.0
 
     @staticmethod
     def hours(value: float) -> float | None:

@@ -12,12 +12,12 @@ import logging
 import secrets
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot.ai import RandomAgent
+from bot.ai import DEFAULT_BUDGET, NORMAL, STAND_IN, ai_id, decide_in_thread, level_of
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
 from bot.options import check_options
@@ -123,7 +123,8 @@ class GameService:
         store: Store,
         *,
         games: dict[str, Game] | None = None,
-        agent: RandomAgent | None = None,
+        decide: Callable[..., Awaitable[dict[str, Any]]] = decide_in_thread,
+        ai_budget: float = DEFAULT_BUDGET,
         seed_factory: Callable[[], str] = lambda: secrets.token_hex(8),
         clock: Callable[[], float] = time.time,
         remind_after: float | None = None,
@@ -132,14 +133,16 @@ class GameService:
     ) -> None:
         """``remind_after``/``timeout_after``: seconds a human may take over a decision before
         a reminder, and before their AI decides for them (``None``: never). ``pictures``: where
-        boards and hands are drawn (the bot's worker pool); by default in a thread, uncached
-        beyond the default cache."""
+        boards and hands are drawn (the bot's worker pool); by default in a thread. ``decide``:
+        how an AI decision is awaited off the event loop (``bot.ai.decide``'s arguments; a
+        thread by default, the worker pool in the bot), ``ai_budget`` seconds for each."""
         self.store = store
         self.pictures = pictures or Pictures(WorkerPool(inline=True, initializer=None))
         self.remind_after = remind_after
         self.timeout_after = timeout_after
         self.games = games if games is not None else GAMES
-        self.agent = agent or RandomAgent()
+        self.decide = decide
+        self.ai_budget = ai_budget
         self.seed_factory = seed_factory
         self._clock = clock
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
@@ -414,9 +417,9 @@ class GameService:
         return await self._save_lobby(record, f"{user} joined")
 
     async def add_ai(
-        self, guild: str, channel: str, user: str, ref: str | None = None
+        self, guild: str, channel: str, user: str, ref: str | None = None, level: str = NORMAL
     ) -> GameRecord:
-        """The host fills a seat with an AI player."""
+        """The host fills a seat with an AI player of ``level`` (easy, normal or hard)."""
         record = await self.resolve(guild, channel, user, ref)
         self._require_lobby(record)
         self._require_host(record, user, "add an AI player")
@@ -424,7 +427,11 @@ class GameService:
         if len(record.seats) >= most:
             raise ServiceError(f"Game `{record.id}` is full ({most} players).")
         number = 1 + sum(1 for seat in record.seats if is_ai(seat.user))
-        record.seats.append(Seat(user=f"{AI_PREFIX}{number}", ai=True, name=f"AI {number}"))
+        try:
+            user_id = ai_id(level, number)
+        except ValueError as error:
+            raise ServiceError(str(error)) from error
+        record.seats.append(Seat(user=user_id, ai=True, name=f"AI {number}"))
         return await self._save_lobby(record, f"{user} added an AI")
 
     async def leave(
@@ -781,9 +788,17 @@ class GameService:
             if not waiting:
                 return
             player = waiting[0]
-            action = self.agent.choose(game, state, player)
+            action = await self._decide(record, state, player, level_of(player))
             await self._commit(record, self._apply(record, player, action), result)
         raise ServiceError(f"Game `{record.id}`: the AI seats did not finish their turns.")
+
+    async def _decide(self, record: GameRecord, state: Any, player: str, level: str) -> dict:
+        """An AI decision for ``player`` from their seat's view and legal moves only, awaited
+        off the event loop; seeded by the game and its version, so it is repeatable."""
+        game = self.engine(record)
+        view, legal = game.view(state, player), game.legal(state, player)
+        seed = f"{record.id}:{record.version}:{player}"
+        return await self.decide(game.id, level, view, legal, seed, self.ai_budget)
 
     # -- time: reminders and timeouts -----------------------------------------------------
 
@@ -867,7 +882,7 @@ class GameService:
                     state = game.load(record.state)
                     if record.status != ACTIVE or player not in game.to_move(state):
                         break
-                    action = self.agent.choose(game, state, player)
+                    action = await self._decide(record, state, player, STAND_IN)
                     if await self._commit(record, self._apply(record, player, action), result):
                         break
             await self._run_ai(record, result)

@@ -9,6 +9,7 @@ so the application layer (bot/) never imports Discord.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -17,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai import decide
 from bot.config import Settings
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
@@ -94,6 +96,9 @@ class TabletopBot(commands.Bot):
             remind_after=Settings.hours(self.settings.remind_hours),
             timeout_after=Settings.hours(self.settings.turn_timeout_hours),
             pictures=Pictures.from_settings(self.settings, self.pool),
+            # AI seats decide in the same worker processes, so a long think holds no game back.
+            decide=functools.partial(self.pool.run, decide),
+            ai_budget=self.settings.ai_budget_seconds,
         )
         for extension in self.initial_extensions:
             await self.load_extension(extension)

@@ -48,7 +48,8 @@ class Game(Protocol):
 
     Optional capabilities are members with a default here, which an engine overrides: a caller
     asks ``game.is_standing_order(action)`` or ``game.player_range(options)`` and never whether
-    the method exists. The AI's ``determinize`` joins them the same way.
+    the method exists. Each game's ``determinize`` (AI search) is registered beside it in
+    ``rules.DETERMINIZERS``, so its module may use the engine's state types.
     """
 
     @property

@@ -9,6 +9,7 @@ upgrades on other players' cars, of which only the count shows.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from rules.protocol import Outcome, View
@@ -45,6 +46,8 @@ def view_of(t: Table, viewer: str | None, movers: list[str], outcome: Outcome | 
         "junk": list(s["junk"]),
         "location_discard": list(s["location_discard"]),
         "pending": None if s["pending"] is None else s["pending"]["kind"],
+        #: The visit in progress, all public: its running sale, the classes it may buy from.
+        "visit": copy.deepcopy(s["pending"]),
         "race": _race(s["race"]),
         "last_race": s["last_race"],
         "outcome": None if outcome is None else outcome.to_json(),

@@ -79,10 +79,16 @@ class Clock:
         return self.now
 
 
+async def first_legal(game_id: str, level: str, view: Any, legal: list[Any], *_: Any) -> Any:
+    """The AI of a game the real agents do not know (``bot.ai.decide`` reads ``rules.GAMES``)."""
+    return legal[0]
+
+
 def service_on(store: SqliteStore, clock: Clock) -> GameService:
     return GameService(
         store,
-        games={ReadyRounds.id: ReadyRounds()},  # type: ignore[dict-item]
+        games={ReadyRounds.id: ReadyRounds()},
+        decide=first_legal,
         clock=clock,
         remind_after=100,
         timeout_after=1000,

@@ -476,7 +476,7 @@ async def test_the_players_who_click_rematch_sit_again_at_a_new_game_in_a_new_th
     rematch_lobby = h.channel_messages(TABLE)[-1]
     assert rematch_lobby.channel_id == TABLE.id and "Rematch of game" in rematch_lobby.text()
     new = await h.bot.service.get(game_id(rematch_lobby))
-    assert new.status == "lobby" and [s.user for s in new.seats] == [str(BO.id), "ai:1"]
+    assert new.status == "lobby" and [s.user for s in new.seats] == [str(BO.id), "ai:normal:1"]
     again = await h.click(BO, result, label="Rematch")
     assert "already" in again.ephemeral_text()
 

@@ -1,0 +1,178 @@
+"""The AI league: two levels play each other, seats alternating, and one JSON line sums it up.
+
+``python -m bench.ai --game <id> --a <level> --b <level> --games N --seed S`` plays N games (two
+players; three for Street Art, whose base game needs three) and prints, as its last line,
+``{"game", "a", "b", "games", "a_win_rate", "b_win_rate", "a_ci95", "decision_ms_mean",
+"decision_ms_p95", "mean_length"}``: a shared win counts half to each side, ``a_ci95`` is the
+Wilson interval of ``a``'s rate, the decision times are ``a``'s, the length counts decisions.
+``--arena`` (``make arena``) plays every game and every pair of levels and prints a table;
+``--seats 4 --solo`` seats one ``a`` among ``b`` seats at a bigger table.
+
+Every decision goes through ``bot.ai.decide`` with the seat's view and legal moves only, as the
+bot's AI seats do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from typing import Any
+
+from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, decide
+from rules import GAMES
+
+#: A game longer than this is a loop of the AI's, reported rather than waited on.
+MAX_DECISIONS = 5_000
+#: The pairs ``make arena`` plays, stronger level first, with the share ``a`` should win.
+PAIRS = ((HARD, EASY, 0.9), (NORMAL, EASY, 0.75), (HARD, NORMAL, 0.6))
+
+
+def seat_count(game_id: str) -> int:
+    return 3 if game_id == "street-art" else 2
+
+
+def levels_for(game: int, seats: int, a: str, b: str, solo: bool = False) -> list[str]:
+    """Seats alternate between the two levels, and the pattern flips every game, so over two
+    games each level sits in every seat. ``solo``: ``a`` takes one seat, moving on a seat each
+    game, and ``b`` all the others (a bigger table's check)."""
+    if solo:
+        return [a if seat == game % seats else b for seat in range(seats)]
+    return [a if (game + seat) % 2 == 0 else b for seat in range(seats)]
+
+
+def play_one(
+    game_id: str, levels: list[str], seed: str, budget_s: float
+) -> tuple[dict[str, float], dict[str, list[float]], int]:
+    """One game: each level's share of the win, each level's decision times, the length."""
+    game = GAMES[game_id]
+    players = [f"p{seat}" for seat in range(len(levels))]
+    level_of = dict(zip(players, levels, strict=True))
+    state = game.start(players, seed, dict(game.default_options))
+    times: dict[str, list[float]] = {level: [] for level in levels}
+    decisions = 0
+    while (outcome := game.outcome(state)) is None:
+        if decisions >= MAX_DECISIONS:
+            raise RuntimeError(f"{game_id} game {seed!r} ({levels}) did not end: a loop")
+        player = game.to_move(state)[0]
+        legal = game.legal(state, player)
+        view = game.view(state, player)
+        start = time.perf_counter()
+        action = decide(game_id, level_of[player], view, legal, f"{seed}:{decisions}", budget_s)
+        times[level_of[player]].append(time.perf_counter() - start)
+        state, _ = game.play(state, player, action)
+        decisions += 1
+    share = {level: 0.0 for level in levels}
+    for winner in outcome.winners:
+        share[level_of[winner]] += 1 / len(outcome.winners)
+    return share, times, decisions
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> list[float]:
+    """The 95 % Wilson score interval of a win rate (half wins count as they are)."""
+    if games == 0:
+        return [0.0, 1.0]
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return [round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
+
+
+def league(
+    game_id: str,
+    a: str,
+    b: str,
+    games: int,
+    seed: str,
+    budget_s: float,
+    seats: int | None = None,
+    solo: bool = False,
+) -> dict[str, Any]:
+    wins = {a: 0.0, b: 0.0}
+    times: list[float] = []
+    lengths = []
+    for number in range(games):
+        levels = levels_for(number, seats or seat_count(game_id), a, b, solo)
+        share, decided, length = play_one(game_id, levels, f"{seed}:{number}", budget_s)
+        if a == b:
+            wins[a] += 0.5  # a level against itself: every game is half won by each side
+        else:
+            for level in (a, b):
+                wins[level] += share.get(level, 0.0)
+        times.extend(decided[a])
+        lengths.append(length)
+        print(f"{game_id} game {number + 1}/{games}: {levels} {share} {length}", file=sys.stderr)
+    ms = sorted(t * 1000 for t in times) or [0.0]
+    return {
+        "game": game_id,
+        "a": a,
+        "b": b,
+        "games": games,
+        "a_win_rate": round(wins[a] / games, 3),
+        "b_win_rate": round(wins[b] / games, 3),
+        "a_ci95": wilson(wins[a], games),
+        "decision_ms_mean": round(statistics.fmean(ms), 2),
+        "decision_ms_p95": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 2),
+        "mean_length": round(statistics.fmean(lengths), 1),
+    }
+
+
+def arena(games: int, seed: str, budget_s: float) -> None:
+    """Every game, every pair of levels: one JSON line each, then the table."""
+    rows = []
+    for game_id in sorted(GAMES):
+        for a, b, _ in PAIRS:
+            result = league(game_id, a, b, games, seed, budget_s)
+            print(json.dumps(result), flush=True)
+            rows.append(result)
+    print_table(rows)
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    """The league's results against the targets, one line a game and pairing."""
+    targets = {(a, b): target for a, b, target in PAIRS}
+    print(
+        f"{'game':<18} {'a vs b':<16} {'a wins':>7} {'ci95':>13} {'target':>11} "
+        f"{'a ms mean':>9} {'a ms p95':>9} {'length':>7}"
+    )
+    for result in rows:
+        target = targets.get((result["a"], result["b"]))
+        mark = "" if target is None else "ok" if result["a_win_rate"] >= target else "MISS"
+        goal = "" if target is None else f"{target:.2f}"
+        ci = "[{:.2f},{:.2f}]".format(*result["a_ci95"])
+        print(
+            f"{result['game']:<18} {result['a'] + ' vs ' + result['b']:<16} "
+            f"{result['a_win_rate']:>7.2f} {ci:>13} {goal:>6} {mark:<4} "
+            f"{result['decision_ms_mean']:>9.1f} {result['decision_ms_p95']:>9.1f} "
+            f"{result['mean_length']:>7.1f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.ai", description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=sorted(GAMES))
+    parser.add_argument("--a", choices=(EASY, NORMAL, HARD), default=HARD)
+    parser.add_argument("--b", choices=(EASY, NORMAL, HARD), default=EASY)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", default="league")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds a decision")
+    parser.add_argument("--arena", action="store_true", help="every game and pair of levels")
+    parser.add_argument("--seats", type=int, help="a bigger table (default 2, Street Art 3)")
+    parser.add_argument("--solo", action="store_true", help="a takes one seat, b the others")
+    args = parser.parse_args(argv)
+    if args.arena:
+        arena(args.games, args.seed, args.budget)
+        return
+    if args.game is None:
+        parser.error("--game is required (or --arena)")
+    result = league(
+        args.game, args.a, args.b, args.games, args.seed, args.budget, args.seats, args.solo
+    )
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""The service's AI seats: each decides at the level in its id, from its seat's view and legal
+moves only (plain JSON, as a worker process would take them), through the one injected
+``decide``; a player whose time ran out has a ``normal`` stand-in."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bot.ai import EASY, HARD, NORMAL, decide
+from bot.errors import ServiceError
+from bot.service import GameService
+from bot.store import SqliteStore
+from tests.bot import test_service
+
+G, C, ANA = "guild", "chan", "101"
+#: The service tests' fresh store for each test.
+store = test_service.store
+
+
+class Recorder:
+    """A ``decide`` that keeps every call's arguments, then decides as the real one does."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    async def __call__(self, *args: Any) -> dict[str, Any]:
+        self.calls.append(args)
+        return decide(*args)
+
+
+async def test_each_ai_seat_decides_at_its_level_from_its_view_only(store: SqliteStore) -> None:
+    recorder = Recorder()
+    service = GameService(store, decide=recorder, ai_budget=0.05, seed_factory=lambda: "seats")
+    await service.new_game("artsee", G, C, ANA, "Ana")
+    await service.add_ai(G, C, ANA, level=HARD)
+    record = await service.add_ai(G, C, ANA, level=EASY)
+    assert [seat.user for seat in record.seats] == [ANA, "ai:hard:1", "ai:easy:2"]
+    result = await service.start(G, C, ANA)
+    assert recorder.calls, "the AI seats played until Ana's turn"
+    players = {"ai:hard:1": HARD, "ai:easy:2": EASY}
+    for game_id, level, view, legal, seed, budget in recorder.calls:
+        assert game_id == "artsee" and budget == 0.05 and isinstance(seed, str)
+        assert players[view["viewer"]] == level
+        assert json.loads(json.dumps([view, legal])) == [view, legal]
+        assert "hand_cards" in view and "names" not in view, "the seat's own engine view"
+    assert service.to_move(result.record) == [ANA]
+
+
+async def test_a_late_player_is_stood_in_for_at_normal(store: SqliteStore) -> None:
+    recorder = Recorder()
+    service = GameService(store, decide=recorder, seed_factory=lambda: "late", timeout_after=10)
+    await service.new_game("street-kings", G, C, ANA, "Ana")
+    await service.add_ai(G, C, ANA, level=EASY)
+    record = (await service.start(G, C, ANA)).record
+    before = len(recorder.calls)
+    assert record.deadline is not None
+    result = await service.time_out(record.id, record.deadline)
+    assert result.timed_out == [ANA]
+    stood_in = [call for call in recorder.calls[before:] if call[2]["viewer"] == ANA]
+    assert stood_in and all(call[1] == NORMAL for call in stood_in)
+    seat = result.record.seat_of(ANA)
+    assert seat is not None and not seat.ai, "the seat stays Ana's for her next turn"
+
+
+async def test_an_unknown_level_is_refused_with_a_sentence(store: SqliteStore) -> None:
+    service = GameService(store)
+    await service.new_game("artsee", G, C, ANA, "Ana")
+    with pytest.raises(ServiceError, match="no AI level"):
+        await service.add_ai(G, C, ANA, level="grandmaster")

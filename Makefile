@@ -26,9 +26,10 @@ run: $(STAMP)  ## the real bot, from .env (needs DISCORD_TOKEN)
 sync: $(STAMP)  ## register the slash commands with Discord
 	$(BIN)/python -m bot sync
 
-lint: $(STAMP)
+lint: $(STAMP)  ## ruff, and mypy over every package (rules held to nearly --strict)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy rules images bot cogs
 
 bench: $(STAMP)  ## figures as ratios to this machine's own floor
 	$(BIN)/python -m bench

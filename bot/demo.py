@@ -43,7 +43,7 @@ async def run_demo(
     out_dir: Path,
     players: int = 4,
     seed: str = "demo",
-    options: dict[str, object] | None = None,
+    options: dict[str, str] | None = None,
     pool: WorkerPool | None = None,
 ) -> DemoResult:
     """Play one game with AI agents in every seat; return where the boards and log went.
@@ -65,8 +65,8 @@ async def run_demo(
         seats = [f"ai:{i}" for i in range(1, players + 1)]
         names = dict(zip(seats, SEAT_NAMES, strict=False))
         guild, channel = "demo", f"demo-{seed}"
-        for old in await store.games_in_channel(guild, channel):  # a previous demo's leftovers
-            await service.abandon(guild, channel, old.host, True, old.id)
+        for stale in await store.games_in_channel(guild, channel):  # a previous demo's leftovers
+            await service.abandon(guild, channel, stale.host, True, stale.id)
         record = await service.new_game(game, guild, channel, seats[0], names[seats[0]], options)
         for seat in seats[1:]:
             record = await service.join(guild, channel, seat, names[seat], record.id)

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot.ai import DEFAULT_BUDGET, NORMAL, STAND_IN, ai_id, decide_in_thread, level_of
+from bot.ai import (
+    DEFAULT_BUDGET,
+    LEVELS,
+    NORMAL,
+    STAND_IN,
+    ai_id,
+    decide_in_thread,
+    level_of,
+)
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
 from bot.options import check_options
@@ -392,10 +400,14 @@ class GameService:
         clock = chosen.get("clock", settings.clock)
         if clock is not None and clock not in CLOCKS:
             raise ServiceError(f"There is no clock `{str(clock)[:20]}`.")
+        level = chosen.get("ai_level", NORMAL)
+        if level not in LEVELS:
+            raise ServiceError(f"There is no AI level `{str(level)[:20]}` ({', '.join(LEVELS)}).")
         prefs = {
             "thread": chosen.get("thread", settings.threads),
             "autostart": bool(chosen.get("autostart", False)),
             "lobby_hours": settings.lobby_hours,
+            "ai_level": level,
         }
         if clock is not None:
             prefs["clock"] = clock
@@ -417,10 +429,12 @@ class GameService:
         return await self._save_lobby(record, f"{user} joined")
 
     async def add_ai(
-        self, guild: str, channel: str, user: str, ref: str | None = None, level: str = NORMAL
+        self, guild: str, channel: str, user: str, ref: str | None = None, level: str | None = None
     ) -> GameRecord:
-        """The host fills a seat with an AI player of ``level`` (easy, normal or hard)."""
+        """The host fills a seat with an AI player of ``level`` (easy, normal or hard; by
+        default the table's, chosen with `/game new ai_level:`)."""
         record = await self.resolve(guild, channel, user, ref)
+        level = level or record.prefs.get("ai_level", NORMAL)
         self._require_lobby(record)
         self._require_host(record, user, "add an AI player")
         most = self.seat_range(record)[1]
@@ -723,7 +737,7 @@ class GameService:
     def _apply(self, record: GameRecord, user: str, action: dict[str, Any]) -> Step:
         """Play ``action`` on the record's state (in memory; ``_commit`` persists it)."""
         game = self.engine(record)
-        state = game.load(record.state)
+        state = self.state(record)
         if record.seat_of(user) is None:
             raise ServiceError(f"You are not playing in game `{record.id}`.")
         standing = user not in game.to_move(state) and game.is_standing_order(action)
@@ -783,7 +797,7 @@ class GameService:
         for _ in range(MAX_AI_STEPS):
             if record.status != ACTIVE:
                 return
-            state = game.load(record.state)
+            state = self.state(record)
             waiting = [p for p in game.to_move(state) if p in ai_seats]
             if not waiting:
                 return
@@ -879,7 +893,7 @@ class GameService:
             for player in [p for p in self.waiting_humans(record) if p in late]:
                 result.timed_out.append(player)
                 for _ in range(MAX_AI_STEPS):
-                    state = game.load(record.state)
+                    state = self.state(record)
                     if record.status != ACTIVE or player not in game.to_move(state):
                         break
                     action = await self._decide(record, state, player, STAND_IN)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import discord
 
@@ -98,8 +99,9 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageButton:
+        assert isinstance(item, discord.ui.Button)  # the template only matches our buttons
         return cls(item, match["scope"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot.ai import NORMAL
 from bot.read_model import ReadModel
 from bot.service import Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
@@ -129,6 +130,8 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
             name="Options", value=clip(", ".join(f"{k}={v}" for k, v in options.items()), 1024)
         )
     if record.status == LOBBY:
+        level = record.prefs.get("ai_level", NORMAL)
+        embed.add_field(name="Add AI", value=f"seats play at level **{level}**")
         embed.set_footer(
             text=f"{WORDS[record.game].PLAYERS}. Join with the button or /game join; "
             "the host starts with Start or /game start."

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai import LEVELS
 from bot.errors import ServiceError
 from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
 from bot.options import parse_options
@@ -17,6 +18,7 @@ from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
 CLOCK_CHOICES = [app_commands.Choice(name=clock, value=clock) for clock in CLOCKS]
+AI_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 
 
 def game_line(record: GameRecord, title: str) -> str:
@@ -74,8 +76,9 @@ class Table(commands.Cog):
         thread="Play in a thread of its own (default: this server's choice)",
         clock="Time for each decision before the AI decides (default: this server's)",
         autostart="Start by itself as soon as every seat is taken",
+        ai_level="How well the seats that Add AI fills play (default: normal)",
     )
-    @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES, ai_level=AI_LEVEL_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -84,9 +87,10 @@ class Table(commands.Cog):
         thread: bool | None = None,
         clock: str | None = None,
         autostart: bool | None = None,
+        ai_level: str | None = None,
     ) -> None:
         """Open a new game in this channel; others join with the button or /game join."""
-        chosen = {"thread": thread, "clock": clock, "autostart": autostart}
+        chosen = {"thread": thread, "clock": clock, "autostart": autostart, "ai_level": ai_level}
         prefs = {key: value for key, value in chosen.items() if value is not None}
         await flows.new_game(interaction, game, parse_options(options), prefs)
 

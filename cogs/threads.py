@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
+from typing import Literal
 
 import discord
 
@@ -31,7 +32,7 @@ NAME_LIMIT = 100
 #: Seconds from a game's end to its thread's archiving.
 ARCHIVE_AFTER = 3600.0
 #: Discord keeps an idle thread open this long (minutes) before archiving it by itself.
-IDLE_ARCHIVE_MINUTES = 10080
+IDLE_ARCHIVE_MINUTES: Literal[10080] = 10080
 #: The permissions a game's thread needs, with the names Discord's settings show.
 NEEDED = (
     ("create_public_threads", "Create Public Threads"),

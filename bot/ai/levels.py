@@ -91,7 +91,7 @@ def decide(
         deadline=start + share * budget_s,
     )
     prior = judge(search, view, moves, tuning.samples)
-    passive = getattr(game, "passive_actions", frozenset())
+    passive = game.passive_actions
     # Best first; between equals, giving up (a pass) first: a move that changes nothing must
     # not be taken again and again (a shop visit that buys nothing, round after round).
     ranked = sorted(
@@ -109,7 +109,7 @@ def decide(
 
 def random_move(game: Game, legal: list[Action], rng: random.Random) -> Action:
     """``easy``: any move that does something, a pass only as the last resort."""
-    passive = getattr(game, "passive_actions", frozenset())
+    passive = game.passive_actions
     active = [action for action in legal if action.get("type") not in passive]
     return rng.choice(active or legal)
 

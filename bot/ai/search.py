@@ -65,7 +65,7 @@ class Search:
         ``decide``: the turn it judges is the turn the player would take."""
         if len(moves) > self.breadth:
             moves = self.rng.sample(moves, self.breadth)
-        passive = getattr(self.game, "passive_actions", frozenset())
+        passive = self.game.passive_actions
         best: tuple[float, bool, Any, list[dict]] | None = None
         for move in moves:
             child, events = self.game.play(state, player, move)

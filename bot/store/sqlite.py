@@ -349,10 +349,9 @@ class SqliteStore:
             decoded = await self._decode(conn, await conn.execute_fetchall(sql, params))
         records = []
         for item in decoded:
-            if isinstance(item, Fault):
-                item = await self._recover(item)
-            if item is not None:
-                records.append(item)
+            record = await self._recover(item) if isinstance(item, Fault) else item
+            if record is not None:
+                records.append(record)
         return records
 
     async def _recover(self, fault: Fault) -> GameRecord | None:

@@ -91,10 +91,10 @@ def determinize(view: View, player: str, generator: random.Random) -> ArtSeeStat
     mains = [card for card in pool if card in MAIN]
     generator.shuffle(mains)
     piles = []
-    for pile, top in zip(view["piles"], tops, strict=True):
+    for pile, dealt in zip(view["piles"], tops, strict=True):
         rest = mains[: max(0, pile["size"] - 1)]
         del mains[: len(rest)]
-        piles.append(((top,) if top is not None else ()) + tuple(rest))
+        piles.append(((dealt,) if dealt is not None else ()) + tuple(rest))
     box = sorted(card for card in pool if card not in MAIN) + sorted(mains)
     current = players.index(view["current"]) if view["current"] in players else 0
     galleries = tuple(

@@ -117,11 +117,31 @@ async def show(interaction: discord.Interaction, scope: str, page: int = 0) -> N
     clicked = interaction.type == discord.InteractionType.component
     # A click updates its own private message; a command thinks privately.
     await flows.acknowledge(interaction, private=not clicked)
-    post = await inbox_post(flows.service_of(interaction), guild, channel, user, scope, page)
+    service = flows.service_of(interaction)
+    post = await inbox_post(service, guild, channel, user, scope, page)
+    if scope == HERE and page == 0:
+        warnings = await set_aside(service, guild, channel, user)
+        post.content = "\n".join([*warnings, post.content or ""]).strip() or None
     if clicked:
         await flows.update(interaction, content=post.content, embed=post.embed, view=post.view)
     else:
         await flows.send(interaction, post, ephemeral=True)
+
+
+async def set_aside(service: GameService, guild: str, channel: str, host: str) -> list[str]:
+    """A line for each game of this channel hosted by ``host`` that could not be loaded and is
+    set aside (its row or log is damaged), so the host learns of it and what to do."""
+    lines = []
+    for found in await service.store.needing_attention(guild, channel):
+        if found.host != host:
+            continue
+        title = service.games[found.game].title if found.game in service.games else found.game
+        lines.append(
+            f"⚠️ Game `{found.id}` ({messages.clip(title, 40)}) could not be loaded and is set "
+            f"aside ({messages.clip(found.reason, 120)}). An admin can restore a backup "
+            "(README, Backups); the other games here go on."
+        )
+    return lines
 
 
 async def inbox_post(

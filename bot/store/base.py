@@ -7,6 +7,7 @@ may assume SQLite.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -107,6 +108,87 @@ class LoggedAction:
     at: float
 
 
+@dataclass(frozen=True)
+class Rating:
+    """A player's skill in one game on one server (openskill's Plackett–Luce ``mu``/``sigma``).
+
+    AI seats are rated by level, under the id ``ai:<level>`` (``ai`` is True), so a server sees
+    how its players fare against each level."""
+
+    guild: str
+    game: str
+    player: str
+    mu: float
+    sigma: float
+    games: int = 0
+    ai: bool = False
+    name: str = ""
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative skill estimate leaderboards sort by (``mu - 3 sigma``)."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat of one finished game: who, how they placed, and their rating before and after.
+
+    ``player`` is the seat's user id (an AI seat keeps its seat id, ``ai:<level>:<n>``);
+    ``rated_as`` is the identity rated for it (the user id, or ``ai:<level>``). ``rank`` is 1
+    for the winners; tied players share a rank."""
+
+    game_id: str
+    game: str
+    guild: str
+    player: str
+    rated_as: str
+    ai: bool
+    name: str
+    rank: int
+    score: int
+    winner: bool
+    players: int
+    options: dict[str, Any]
+    finished_at: float
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+#: Given the current ratings of the identities of a finished game (missing ones absent),
+#: the rows and ratings to write. Runs inside the results transaction, so two games ending
+#: at once for the same player never lose an update; it must be pure and quick.
+RateGame = Callable[[dict[str, Rating]], tuple[list[ResultRow], list[Rating]]]
+
+
+@dataclass(frozen=True)
+class UndoneAction:
+    """A taken-back action, kept for audit after it left the log (``/game undo``)."""
+
+    game_id: str
+    seq: int
+    player: str
+    action: dict[str, Any]
+    at: float
+    undone_at: float
+    requested_by: str
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The shards one bot process serves: a game belongs to shard
+    ``(int(guild) >> 22) % count`` (Discord's own formula), and a process only ticks the games
+    of its shards (``ids``)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild: str) -> bool:
+        return (int(guild) >> 22) % self.count in self.ids
+
+
 class Store(Protocol):
     async def open(self) -> None:
         """Connect, create or migrate the schema. Raise StoreError naming an unusable path."""
@@ -179,14 +261,19 @@ class Store(Protocol):
     async def set_archive(self, game_id: str, at: float | None) -> None:
         """When to archive a game's thread (None: done, or never)."""
 
-    async def threads_to_archive(self, now: float) -> list[GameRecord]:
-        """Games whose thread is due to be archived at ``now``."""
+    async def threads_to_archive(
+        self, now: float, shards: Shards | None = None
+    ) -> list[GameRecord]:
+        """Games whose thread is due to be archived at ``now``
+        (of the guilds on ``shards``; all, if None)."""
 
-    async def expired_lobbies(self, now: float) -> list[GameRecord]:
-        """Lobbies whose deadline (when they close unstarted) is at or before ``now``."""
+    async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
+        """Lobbies whose deadline (when they close unstarted) is at or before
+        ``now`` (of the guilds on ``shards``; all, if None)."""
 
-    async def due_games(self, now: float) -> list[GameRecord]:
-        """Active games whose ``remind_at`` or ``deadline`` is at or before ``now``."""
+    async def due_games(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
+        """Active games whose ``remind_at`` or ``deadline`` is at or before
+        ``now`` (of the guilds on ``shards``; all, if None)."""
 
     async def actions(self, game_id: str) -> list[LoggedAction]:
         """The action log of a game, in order."""
@@ -206,3 +293,46 @@ class Store(Protocol):
     async def backup(self, target: str) -> int:
         """Copy the whole database to a new file ``target`` while others keep playing;
         returns the number of games copied."""
+
+    # -- memory of the table (results, ratings, undo) ------------------------------------
+
+    async def record_results(self, game_id: str, rate: RateGame) -> bool:
+        """One transaction: read the current ratings of the game's identities, call ``rate``,
+        insert its result rows and upsert its ratings. Idempotent: if the game already has
+        result rows nothing is written and False is returned."""
+
+    async def results_of_game(self, game_id: str) -> list[ResultRow]:
+        """The result rows of one finished game, by rank then seat order."""
+
+    async def player_results(
+        self, guild: str, player: str, game: str | None = None
+    ) -> list[ResultRow]:
+        """Every result row of ``player`` on one server (of one game, if given), oldest first."""
+
+    async def ratings(self, guild: str, game: str, players: list[str]) -> dict[str, Rating]:
+        """The ratings of these identities in one game on one server (unrated ones absent)."""
+
+    async def leaderboard(
+        self, guild: str, game: str, *, limit: int, offset: int = 0
+    ) -> list[Rating]:
+        """One page of a server's ratings in one game, highest ordinal first."""
+
+    async def finished_without_results(self, limit: int = 100) -> list[GameRecord]:
+        """Finished games whose results were never recorded (the process stopped between the
+        last move and the results): the service records them at start-up."""
+
+    async def undo(
+        self,
+        record: GameRecord,
+        expected_version: int,
+        keep: int,
+        requested_by: str,
+        at: float,
+    ) -> list[UndoneAction]:
+        """One transaction: move every logged action with ``seq > keep`` to the undo audit,
+        delete it from the log, and write ``record`` (state, status, journal, timers,
+        version) if the stored version still equals ``expected_version`` (else
+        VersionConflict, nothing written). Returns the audit rows written."""
+
+    async def undone_actions(self, game_id: str) -> list[UndoneAction]:
+        """The undo audit of one game, oldest first."""

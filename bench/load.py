@@ -132,14 +132,20 @@ class TimedLock:
         self._lock.release()
 
 
-def time_store_lock(bot: Any) -> TimedLock | None:
-    """Wrap the store's one lock if it has one (today's SqliteStore); None when it has none."""
+def time_store_lock(bot: Any) -> Any:
+    """What records the store's waits for its writer, as ``.waits``: a wrapped lock if the store
+    has one, the dedicated writer's own record if it has that (SqliteStore's ``_conn``), else
+    None."""
     store = getattr(bot, "store", None)
     lock = getattr(store, "_lock", None)
-    if not isinstance(lock, asyncio.Lock):
+    if isinstance(lock, asyncio.Lock):
+        store._lock = TimedLock(lock)  # type: ignore[union-attr]
+        return store._lock  # type: ignore[union-attr]
+    writer = getattr(store, "_conn", None)
+    if writer is None or not hasattr(writer, "waits"):
         return None
-    store._lock = TimedLock(lock)  # type: ignore[union-attr]
-    return store._lock  # type: ignore[union-attr]
+    writer.waits = []
+    return writer
 
 
 # -- figures ----------------------------------------------------------------------------------

@@ -18,6 +18,10 @@ from collections.abc import Sequence
 import aiosqlite
 
 from bot.store.base import StoreError
+from bot.store.connection import Connection
+
+#: Either kind of connection runs them: the store's own (its writer) or a plain aiosqlite one.
+Statements = aiosqlite.Connection | Connection
 
 Step = tuple[str, ...]
 
@@ -127,13 +131,13 @@ MIGRATIONS: list[Step] = [
 LATEST = len(MIGRATIONS)
 
 
-async def user_version(conn: aiosqlite.Connection) -> int:
+async def user_version(conn: Statements) -> int:
     """The schema version recorded in the database file (0 for a fresh one)."""
     rows = await conn.execute_fetchall("PRAGMA user_version")
     return int(next(iter(rows))[0])
 
 
-async def migrate(conn: aiosqlite.Connection, steps: Sequence[Step] = MIGRATIONS) -> list[int]:
+async def migrate(conn: Statements, steps: Sequence[Step] = MIGRATIONS) -> list[int]:
     """Bring the schema up to ``len(steps)``; return the versions applied (empty if none).
 
     ``conn`` must be in autocommit mode (``isolation_level=None``) so that the explicit

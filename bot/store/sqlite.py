@@ -33,10 +33,10 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -52,6 +52,7 @@ from bot.store.base import (
     StoreError,
     VersionConflict,
 )
+from bot.store.connection import Closed, Connection, Held
 from bot.store.migrations import migrate
 from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
@@ -62,6 +63,10 @@ from bot.store.rows import Fault, decode
 _MARKS = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+#: What a read runs its statements on: a pooled reader, or (in memory) the held writer.
+Reader = aiosqlite.Connection | Held
 
 MEMORY = ":memory:"
 #: Reader connections per store: reads are short, so a few serve many interactions at once.
@@ -166,9 +171,9 @@ class SqliteStore:
         self.busy_timeout_ms = busy_timeout_ms
         self.readers = readers
         self.rebuild = rebuild
-        self._conn: aiosqlite.Connection | None = None
+        #: The writer: one thread owning the write connection (``bot.store.connection``).
+        self._conn: Connection | None = None
         self._pool: ReaderPool | None = None
-        self._lock = asyncio.Lock()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -181,15 +186,14 @@ class SqliteStore:
         """
         if self._conn is not None:
             return
-        conn: aiosqlite.Connection | None = None
+        conn: Connection | None = None
         try:
             if self.path != MEMORY:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                # Probe with the standard library first: a failed aiosqlite.connect leaves its
-                # worker thread to report back to an event loop that may be gone by then.
                 await asyncio.to_thread(_probe, self.path)
-            conn = await aiosqlite.connect(self.path, isolation_level=None)
-            await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms):d}")
+            conn = Connection(self.path, name="sqlite-writer", busy_timeout_ms=self.busy_timeout_ms)
+            await conn.open()
+            # Statement by statement until the store is open: nothing else uses the writer yet.
             await conn.execute("PRAGMA foreign_keys = ON")
             if self.path != MEMORY:
                 rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
@@ -225,7 +229,7 @@ class SqliteStore:
             raise
         self._conn = conn
 
-    async def _check_integrity(self, conn: aiosqlite.Connection) -> None:
+    async def _check_integrity(self, conn: Connection) -> None:
         """``PRAGMA quick_check`` (the structure of every page, without the slow index
         cross-check): a damaged file is refused now, with what to do, instead of failing one
         game at a time later."""
@@ -234,83 +238,102 @@ class SqliteStore:
             raise _damaged(self.path, "; ".join(rows[:3]))
 
     @staticmethod
-    async def _discard(conn: aiosqlite.Connection | None) -> None:
-        """Close a half-opened connection so its worker thread does not outlive the error."""
+    async def _discard(conn: Connection | None) -> None:
+        """Close a half-opened connection so its thread does not outlive the error."""
         if conn is None:
             return
         with suppress(sqlite3.Error):
             await conn.close()
 
     async def close(self) -> None:
-        """Close the connections; safe to call twice. Waits for running operations to end."""
+        """Close the connections; safe to call twice. Reads in flight finish, and so does
+        every write queued so far (none is dropped); later calls say the store is not open."""
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
-        async with self._lock:
-            conn, self._conn = self._conn, None
-            if conn is not None:
-                await conn.close()
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            await conn.close()
 
     # -- plumbing ----------------------------------------------------------------------------
 
-    def _connection(self) -> aiosqlite.Connection:
+    def _connection(self) -> Connection:
         if self._conn is None:
             raise StoreError(f"store {self.path!r} is not open")
         return self._conn
 
+    def _not_open(self) -> StoreError:
+        return StoreError(f"store {self.path!r} is not open")
+
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A connection for one consistent read, from the pool (no lock: readers never wait
-        for the writer), translating SQLite errors (callers must not see sqlite3)."""
-        self._connection()  # a closed store says so, whichever connection would serve
+    async def _read(self) -> AsyncIterator[Reader]:
+        """A connection for one consistent read, from the pool (readers never wait for the
+        writer), translating SQLite errors (callers must not see sqlite3). In memory there is
+        one connection, so the read takes the writer's thread for its statements."""
+        writer = self._connection()  # a closed store says so, whichever connection would serve
         try:
             if self._pool is not None:
                 async with self._pool.connection() as conn:
                     yield conn
             else:
-                async with self._lock:
-                    yield self._connection()
+                async with writer.hold("BEGIN") as held:
+                    yield held
         except sqlite3.Error as exc:
             raise StoreError(f"database {self.path!r}: {exc}") from exc
+        except Closed as exc:
+            raise self._not_open() from exc
+
+    async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` (a plain function of a ``sqlite3`` connection) as one write transaction
+        on the writer's thread, in one hop: ``BEGIN IMMEDIATE``, ``work``, ``COMMIT``; any
+        exception (VersionConflict included) rolls back what ``work`` did and is raised here,
+        a SQLite one as a StoreError naming the database."""
+        try:
+            return await self._connection().transaction(work)
+        except sqlite3.Error as exc:
+            raise StoreError(f"database {self.path!r}: {exc}") from exc
+        except Closed as exc:
+            raise self._not_open() from exc
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One ``BEGIN IMMEDIATE`` transaction under the lock: commit on success, roll back on
-        any exception (VersionConflict included), so a failed write leaves nothing behind."""
-        async with self._lock:
-            conn = self._connection()
-            try:
-                await conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield conn
-                    await conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        await conn.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as exc:
-                raise StoreError(f"database {self.path!r}: {exc}") from exc
+    async def _write(self) -> AsyncIterator[Held]:
+        """One ``BEGIN IMMEDIATE`` transaction of separate awaited statements (aiosqlite
+        style): commit on success, roll back on any exception, so a failed write leaves nothing
+        behind. It holds the writer's thread from ``BEGIN`` to ``COMMIT``, every statement a
+        hop: use ``_transaction`` for anything on a hot path."""
+        try:
+            async with self._connection().hold() as conn:
+                yield conn
+        except sqlite3.Error as exc:
+            raise StoreError(f"database {self.path!r}: {exc}") from exc
+        except Closed as exc:
+            raise self._not_open() from exc
+
+    async def _execute(self, sql: str, params: Sequence[Any]) -> None:
+        """One statement as a write transaction of its own (``_transaction``)."""
+
+        def execute(conn: sqlite3.Connection) -> None:
+            conn.execute(sql, params)
+
+        await self._transaction(execute)
 
     @staticmethod
-    async def _insert_seats(conn: aiosqlite.Connection, game_id: str, seats: list[Seat]) -> None:
-        await conn.executemany(
+    def _insert_seats(conn: sqlite3.Connection, game_id: str, seats: list[Seat]) -> None:
+        conn.executemany(
             "INSERT INTO seats (game_id, seat, user, ai, name, away) VALUES (?, ?, ?, ?, ?, ?)",
             [(game_id, i, s.user, int(s.ai), s.name, int(s.away)) for i, s in enumerate(seats)],
         )
 
-    async def _cas(
-        self, conn: aiosqlite.Connection, game_id: str, expected: int, sql: str, params: Sequence
+    @staticmethod
+    def _cas(
+        conn: sqlite3.Connection, game_id: str, expected: int, sql: str, params: Sequence
     ) -> None:
         """Run a compare-and-swap ``UPDATE`` (whose last two parameters are id and expected
         version); raise VersionConflict if another writer got there first, StoreError if the
         game does not exist."""
-        async with conn.execute(sql, (*params, game_id, expected)) as cursor:
-            won = cursor.rowcount == 1
-        if won:
+        if conn.execute(sql, (*params, game_id, expected)).rowcount == 1:
             return
-        rows = list(
-            await conn.execute_fetchall("SELECT version FROM games WHERE id = ?", (game_id,))
-        )
+        rows = conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchall()
         if not rows:
             raise StoreError(f"unknown game {game_id!r}")
         raise VersionConflict(
@@ -318,9 +341,7 @@ class SqliteStore:
         )
 
     @staticmethod
-    async def _decode(
-        conn: aiosqlite.Connection, rows: Iterable[sqlite3.Row]
-    ) -> list[GameRecord | Fault]:
+    async def _decode(conn: Reader, rows: Iterable[sqlite3.Row]) -> list[GameRecord | Fault]:
         """Decode ``games`` rows one by one (a bad row is a Fault, its neighbours unharmed),
         fetching the seats of every readable one in one query."""
         decoded = [decode(row) for row in rows]
@@ -396,33 +417,36 @@ class SqliteStore:
         now = time.time()
         created = record.created_at or now
         updated = record.updated_at or created
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({_MARKS})",
+                (
+                    record.id,
+                    record.game,
+                    record.guild,
+                    record.channel,
+                    record.thread,
+                    record.host,
+                    record.status,
+                    record.seed,
+                    _dumps(record.options),
+                    None if record.state is None else _dumps(record.state),
+                    record.version,
+                    created,
+                    updated,
+                    _dumps(record.journal),
+                    record.remind_at,
+                    record.deadline,
+                    _dumps(record.prefs),
+                    record.archive_at,
+                    _dumps(record.clocks),
+                ),
+            )
+            self._insert_seats(conn, record.id, record.seats)
+
         try:
-            async with self._write() as conn:
-                await conn.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({_MARKS})",
-                    (
-                        record.id,
-                        record.game,
-                        record.guild,
-                        record.channel,
-                        record.thread,
-                        record.host,
-                        record.status,
-                        record.seed,
-                        _dumps(record.options),
-                        None if record.state is None else _dumps(record.state),
-                        record.version,
-                        created,
-                        updated,
-                        _dumps(record.journal),
-                        record.remind_at,
-                        record.deadline,
-                        _dumps(record.prefs),
-                        record.archive_at,
-                        _dumps(record.clocks),
-                    ),
-                )
-                await self._insert_seats(conn, record.id, record.seats)
+            await self._transaction(insert)
         except StoreError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
@@ -509,23 +533,27 @@ class SqliteStore:
         version); the seats are rewritten wholesale, in ``record.seats`` order."""
         _check_bump(record, expected_version)
         now = time.time()
-        async with self._write() as conn:
-            await self._cas(
+        values = (
+            record.seed,
+            _dumps(record.options),
+            record.thread,
+            _dumps(record.prefs),
+            *_progress(record, now),
+        )
+
+        def save(conn: sqlite3.Connection) -> None:
+            self._cas(
                 conn,
                 record.id,
                 expected_version,
                 "UPDATE games SET seed = ?, options = ?, thread = ?, prefs = ?, "
                 f"{_PROGRESS_COLUMNS} WHERE id = ? AND version = ?",
-                (
-                    record.seed,
-                    _dumps(record.options),
-                    record.thread,
-                    _dumps(record.prefs),
-                    *_progress(record, now),
-                ),
+                values,
             )
-            await conn.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
-            await self._insert_seats(conn, record.id, record.seats)
+            conn.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
+            self._insert_seats(conn, record.id, record.seats)
+
+        await self._transaction(save)
         record.updated_at = now
 
     async def commit_move(
@@ -542,22 +570,26 @@ class SqliteStore:
         """
         _check_bump(record, expected_version)
         now = time.time()
-        async with self._write() as conn:
-            await self._cas(
+        progress, logged = _progress(record, now), _dumps(action)
+
+        def commit(conn: sqlite3.Connection) -> int:
+            self._cas(
                 conn,
                 record.id,
                 expected_version,
                 f"UPDATE games SET {_PROGRESS_COLUMNS} WHERE id = ? AND version = ?",
-                _progress(record, now),
+                progress,
             )
-            rows = await conn.execute_fetchall(
+            (seq,) = conn.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (record.id,)
-            )
-            seq = int(next(iter(rows))[0])
-            await conn.execute(
+            ).fetchone()
+            conn.execute(
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
-                (record.id, seq, player, _dumps(action), now),
+                (record.id, seq, player, logged, now),
             )
+            return int(seq)
+
+        seq = await self._transaction(commit)
         record.updated_at = now
         return seq
 
@@ -572,24 +604,20 @@ class SqliteStore:
         """Move a game's reminder and deadline without touching its version (a reminder sent
         must not make the buttons on its board out of date), only while it is at ``version``:
         a move in between restarted the clock and must not be overwritten."""
-        async with (
-            self._write() as conn,
-            conn.execute(
-                "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
-                "WHERE id = ? AND version = ?",
-                (remind_at, deadline, _dumps(clocks or {}), game_id, version),
-            ) as cursor,
-        ):
-            return cursor.rowcount == 1
+        values = (remind_at, deadline, _dumps(clocks or {}), game_id, version)
+
+        def set_timers(conn: sqlite3.Connection) -> bool:
+            sql = "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
+            return conn.execute(sql + "WHERE id = ? AND version = ?", values).rowcount == 1
+
+        return await self._transaction(set_timers)
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         """Record a game's thread; the version stays (no button on its posts goes stale)."""
-        async with self._write() as conn:
-            await conn.execute("UPDATE games SET thread = ? WHERE id = ?", (thread, game_id))
+        await self._execute("UPDATE games SET thread = ? WHERE id = ?", (thread, game_id))
 
     async def set_archive(self, game_id: str, at: float | None) -> None:
-        async with self._write() as conn:
-            await conn.execute("UPDATE games SET archive_at = ? WHERE id = ?", (at, game_id))
+        await self._execute("UPDATE games SET archive_at = ? WHERE id = ?", (at, game_id))
 
     async def threads_to_archive(self, now: float) -> list[GameRecord]:
         """Games whose thread is due to be archived, soonest first."""
@@ -670,26 +698,24 @@ class SqliteStore:
         return settings
 
     async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild, settings, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild) DO UPDATE SET settings = excluded.settings, "
-                "updated_at = excluded.updated_at",
-                (guild, _dumps(settings), time.time()),
-            )
+        await self._execute(
+            "INSERT INTO guild_settings (guild, settings, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild) DO UPDATE SET settings = excluded.settings, "
+            "updated_at = excluded.updated_at",
+            (guild, _dumps(settings), time.time()),
+        )
 
     # -- messages ----------------------------------------------------------------------------
 
     async def save_message(self, game_id: str, kind: str, channel: str, message: str) -> None:
         """Remember the latest message of ``kind``, replacing the previous one."""
         try:
-            async with self._write() as conn:
-                await conn.execute(
-                    "INSERT INTO messages (game_id, kind, channel, message, at) "
-                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
-                    "channel = excluded.channel, message = excluded.message, at = excluded.at",
-                    (game_id, kind, channel, message, time.time()),
-                )
+            await self._execute(
+                "INSERT INTO messages (game_id, kind, channel, message, at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+                "channel = excluded.channel, message = excluded.message, at = excluded.at",
+                (game_id, kind, channel, message, time.time()),
+            )
         except StoreError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StoreError(f"unknown game {game_id!r}") from exc.__cause__

@@ -87,6 +87,14 @@ def _run(conn: sqlite3.Connection, sql: str) -> None:
     conn.execute(sql)
 
 
+def _snapshot(conn: sqlite3.Connection, work: Work[T]) -> T:
+    conn.execute("BEGIN")
+    try:
+        return work(conn)
+    finally:
+        conn.execute("COMMIT")
+
+
 def _answer(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], outcome: Any) -> None:
     """Hand an outcome (a value, or an exception to raise) to the future on its own loop."""
 
@@ -234,6 +242,11 @@ class Connection(_Statements):
     async def call(self, work: Work[T]) -> T:
         """Run ``work(connection)`` on the thread, outside any transaction of ours."""
         return await self._submit(work)
+
+    async def read(self, work: Work[T]) -> T:
+        """Run ``work(connection)`` inside one deferred transaction: one snapshot of the
+        database, however many statements it runs."""
+        return await self._submit(lambda conn: _snapshot(conn, work))
 
     async def transaction(self, work: Work[T]) -> T:
         """Run ``work(connection)`` inside ``BEGIN IMMEDIATE … COMMIT`` (shared with other

@@ -33,12 +33,10 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
-
-import aiosqlite
 
 from bot.store.base import (
     ACTIVE,
@@ -65,8 +63,7 @@ _MARKS = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-#: What a read runs its statements on: a pooled reader, or (in memory) the held writer.
-Reader = aiosqlite.Connection | Held
+Work = Callable[[sqlite3.Connection], T]
 
 MEMORY = ":memory:"
 #: Reader connections per store: reads are short, so a few serve many interactions at once.
@@ -262,38 +259,51 @@ class SqliteStore:
             raise StoreError(f"store {self.path!r} is not open")
         return self._conn
 
-    def _not_open(self) -> StoreError:
-        return StoreError(f"store {self.path!r} is not open")
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Reader]:
-        """A connection for one consistent read, from the pool (readers never wait for the
-        writer), translating SQLite errors (callers must not see sqlite3). In memory there is
-        one connection, so the read takes the writer's thread for its statements."""
-        writer = self._connection()  # a closed store says so, whichever connection would serve
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Callers must not see sqlite3: its errors become StoreErrors naming the database."""
         try:
-            if self._pool is not None:
-                async with self._pool.connection() as conn:
-                    yield conn
-            else:
-                async with writer.hold("BEGIN") as held:
-                    yield held
+            yield
         except sqlite3.Error as exc:
             raise StoreError(f"database {self.path!r}: {exc}") from exc
         except Closed as exc:
-            raise self._not_open() from exc
+            raise StoreError(f"store {self.path!r} is not open") from exc
+
+    async def _query(self, work: Work[T]) -> T:
+        """Run ``work`` (a plain function of a ``sqlite3`` connection) as one consistent read
+        on a reader's thread, in one hop (readers never wait for the writer), translating
+        SQLite errors (callers must not see sqlite3). In memory there is one connection, so
+        the read runs on the writer's thread, between its transactions."""
+        writer = self._connection()  # a closed store says so, whichever connection would serve
+        with self._errors():
+            if self._pool is not None:
+                return await self._pool.read(work)
+            return await writer.read(work)
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one query, as a read of its own (``_query``)."""
+        return await self._query(lambda conn: conn.execute(sql, params).fetchall())
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[Held]:
+        """A connection for one consistent read of separate awaited statements (aiosqlite
+        style), translating SQLite errors; every statement is a hop, so prefer ``_query``."""
+        writer = self._connection()  # a closed store says so, whichever connection would serve
+        with self._errors():
+            if self._pool is not None:
+                async with self._pool.connection() as held:
+                    yield held
+            else:
+                async with writer.hold("BEGIN") as held:
+                    yield held
 
     async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work`` (a plain function of a ``sqlite3`` connection) as one write transaction
         on the writer's thread, in one hop: ``BEGIN IMMEDIATE``, ``work``, ``COMMIT``; any
         exception (VersionConflict included) rolls back what ``work`` did and is raised here,
         a SQLite one as a StoreError naming the database."""
-        try:
+        with self._errors():
             return await self._connection().transaction(work)
-        except sqlite3.Error as exc:
-            raise StoreError(f"database {self.path!r}: {exc}") from exc
-        except Closed as exc:
-            raise self._not_open() from exc
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Held]:
@@ -301,13 +311,9 @@ class SqliteStore:
         style): commit on success, roll back on any exception, so a failed write leaves nothing
         behind. It holds the writer's thread from ``BEGIN`` to ``COMMIT``, every statement a
         hop: use ``_transaction`` for anything on a hot path."""
-        try:
+        with self._errors():
             async with self._connection().hold() as conn:
                 yield conn
-        except sqlite3.Error as exc:
-            raise StoreError(f"database {self.path!r}: {exc}") from exc
-        except Closed as exc:
-            raise self._not_open() from exc
 
     async def _execute(self, sql: str, params: Sequence[Any]) -> None:
         """One statement as a write transaction of its own (``_transaction``)."""
@@ -341,23 +347,38 @@ class SqliteStore:
         )
 
     @staticmethod
-    async def _decode(conn: Reader, rows: Iterable[sqlite3.Row]) -> list[GameRecord | Fault]:
+    def _games_and_seats(
+        sql: str, params: Sequence[Any]
+    ) -> Callable[[sqlite3.Connection], tuple[list[Any], list[Any]]]:
+        """A read of the ``games`` rows ``sql`` selects and the seats of every one of them,
+        from one snapshot (decoding is left to the event loop: see ``_decode``)."""
+
+        def fetch(conn: sqlite3.Connection) -> tuple[list[Any], list[Any]]:
+            rows = conn.execute(sql, params).fetchall()
+            ids = list(dict.fromkeys(row[0] for row in rows))
+            if not ids:
+                return rows, []
+            seats = conn.execute(
+                "SELECT game_id, user, ai, name, away FROM seats "
+                f"WHERE game_id IN ({','.join('?' * len(ids))}) ORDER BY game_id, seat",
+                ids,
+            ).fetchall()
+            return rows, seats
+
+        return fetch
+
+    @staticmethod
+    def _decode(rows: Iterable[sqlite3.Row], seat_rows: Iterable[Any]) -> list[GameRecord | Fault]:
         """Decode ``games`` rows one by one (a bad row is a Fault, its neighbours unharmed),
-        fetching the seats of every readable one in one query."""
+        each readable one with its seats."""
         decoded = [decode(row) for row in rows]
         by_id = {item.id: item for item in decoded if isinstance(item, GameRecord)}
         by_id.update(
             {item.id: item.record for item in decoded if isinstance(item, Fault) and item.record}
         )
-        if not by_id:
-            return decoded
-        marks = ",".join("?" * len(by_id))
-        seat_rows = await conn.execute_fetchall(
-            f"SELECT game_id, user, ai, name, away FROM seats WHERE game_id IN ({marks}) "
-            "ORDER BY game_id, seat",
-            tuple(by_id),
-        )
         for game_id, user, ai, name, away in seat_rows:
+            if game_id not in by_id:
+                continue
             seat = Seat(user=str(user), ai=bool(ai), name=str(name), away=bool(away))
             by_id[game_id].seats.append(seat)
         return decoded
@@ -366,8 +387,7 @@ class SqliteStore:
         """The records of the games ``sql`` selects (``_GAME_COLUMNS``), faults contained:
         a game whose snapshot is unreadable is rebuilt, any other bad row is marked as
         needing attention and left out."""
-        async with self._read() as conn:
-            decoded = await self._decode(conn, await conn.execute_fetchall(sql, params))
+        decoded = self._decode(*await self._query(self._games_and_seats(sql, params)))
         records = []
         for item in decoded:
             record = await self._recover(item) if isinstance(item, Fault) else item
@@ -508,24 +528,22 @@ class SqliteStore:
         if not game_ids:
             return {}
         marks = ",".join("?" * len(game_ids))
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT game_id, channel, message FROM messages "
-                f"WHERE kind = ? AND game_id IN ({marks})",
-                (kind, *game_ids),
-            )
+        rows = await self._fetchall(
+            f"SELECT game_id, channel, message FROM messages "
+            f"WHERE kind = ? AND game_id IN ({marks})",
+            (kind, *game_ids),
+        )
         return {str(g): (str(c), str(m)) for g, c, m in rows}
 
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """The games of one channel that could not be loaded, and why, oldest first: only
         plain text columns are read, so a damaged snapshot cannot hide its own game."""
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT id, game, host, attention FROM games "
-                "WHERE guild = ? AND channel = ? AND attention IS NOT NULL "
-                "ORDER BY created_at, rowid",
-                (guild, channel),
-            )
+        rows = await self._fetchall(
+            "SELECT id, game, host, attention FROM games "
+            "WHERE guild = ? AND channel = ? AND attention IS NOT NULL "
+            "ORDER BY created_at, rowid",
+            (guild, channel),
+        )
         return [Attention(str(i), str(g), str(h), str(why)) for i, g, h, why in rows]
 
     async def save_lobby(self, record: GameRecord, expected_version: int) -> None:
@@ -645,11 +663,10 @@ class SqliteStore:
         )
 
     async def actions(self, game_id: str) -> list[LoggedAction]:
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT seq, player, action, at FROM actions WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            )
+        rows = await self._fetchall(
+            "SELECT seq, player, action, at FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
         logged = []
         for seq, player, action, at in rows:
             try:
@@ -680,12 +697,7 @@ class SqliteStore:
     async def guild_settings(self, guild: str) -> dict[str, Any]:
         """A server's settings; unreadable JSON reads as none chosen (logged), so a damaged row
         costs that server its choices, never its games."""
-        async with self._read() as conn:
-            rows = list(
-                await conn.execute_fetchall(
-                    "SELECT settings FROM guild_settings WHERE guild = ?", (guild,)
-                )
-            )
+        rows = await self._fetchall("SELECT settings FROM guild_settings WHERE guild = ?", (guild,))
         if not rows:
             return {}
         try:
@@ -722,11 +734,8 @@ class SqliteStore:
             raise
 
     async def get_message(self, game_id: str, kind: str) -> tuple[str, str] | None:
-        async with self._read() as conn:
-            rows = list(
-                await conn.execute_fetchall(
-                    "SELECT channel, message FROM messages WHERE game_id = ? AND kind = ?",
-                    (game_id, kind),
-                )
-            )
+        rows = await self._fetchall(
+            "SELECT channel, message FROM messages WHERE game_id = ? AND kind = ?",
+            (game_id, kind),
+        )
         return (rows[0][0], rows[0][1]) if rows else None

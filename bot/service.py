@@ -906,14 +906,27 @@ class GameService:
     # -- helpers -------------------------------------------------------------------------
 
     class _RecordLock:
-        """Resolve a game, then hold its in-process lock while the caller changes it."""
+        """Resolve a game, then hold its in-process lock while the caller changes it.
 
-        def __init__(self, service: GameService, resolver: Any) -> None:
+        ``game_id``: the game is named (a button, ``game:``), so its lock is taken first and
+        it is read once, under the lock, instead of once to find it and again under the lock.
+        """
+
+        def __init__(self, service: GameService, resolver: Any, game_id: str | None = None) -> None:
             self._service = service
             self._resolver = resolver
+            self._game_id = game_id
             self._lock: asyncio.Lock | None = None
 
         async def __aenter__(self) -> GameRecord:
+            if self._game_id is not None:
+                self._lock = self._service._lock(self._game_id)
+                await self._lock.acquire()
+                try:
+                    return await self._resolver()
+                except BaseException:
+                    self._lock.release()
+                    raise
             record = await self._resolver()
             self._lock = self._service._lock(record.id)
             await self._lock.acquire()
@@ -937,7 +950,8 @@ class GameService:
     def _lock_for_ref(
         self, guild: str, channel: str, user: str, ref: str | None
     ) -> GameService._RecordLock:
-        return GameService._RecordLock(self, lambda: self.resolve(guild, channel, user, ref))
+        named = ref.strip().lower() if ref else None  # the id ``get`` looks up
+        return GameService._RecordLock(self, lambda: self.resolve(guild, channel, user, ref), named)
 
     async def _lobby_to_join(self, guild: str, channel: str, ref: str | None) -> GameRecord:
         if ref:

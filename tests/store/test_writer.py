@@ -17,24 +17,15 @@ from typing import Any
 
 import pytest
 
-from bot.store import ACTIVE, GameRecord, Seat, SqliteStore, StoreError, VersionConflict
+from bot.store import ACTIVE, GameRecord, SqliteStore, StoreError, VersionConflict
+from tests.store.test_sqlite_store import make_record as any_record
 
 #: Not a timing assertion: a guard so that a test that would hang fails instead.
 GUARD_SECONDS = 30
 
 
 def make_record(game_id: str = "g1", **overrides: Any) -> GameRecord:
-    fields: dict[str, Any] = {
-        "id": game_id,
-        "game": "connect4",
-        "guild": "100",
-        "channel": "200",
-        "host": "u1",
-        "status": ACTIVE,
-        "seats": [Seat("u1", name="Ann"), Seat("u2", name="Bo")],
-    }
-    fields.update(overrides)
-    return GameRecord(**fields)
+    return any_record(game_id, **{"status": ACTIVE, **overrides})
 
 
 @pytest.fixture

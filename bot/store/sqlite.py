@@ -1,13 +1,21 @@
-"""The embedded store: one SQLite file through aiosqlite (DESIGN.md, "The store").
+"""The embedded store: one SQLite file (DESIGN.md, "The store").
 
-Concurrency model. aiosqlite runs one worker thread per connection and queues every call onto
-it, so one connection is one serial line to the database. Writes go through one writer
-connection; ``self._lock`` is held for exactly one write transaction (``BEGIN IMMEDIATE`` to
-``COMMIT``), so no other statement can land between a move's ``UPDATE`` and its ``COMMIT``.
-Reads borrow a connection of their own from a small pool (``bot.store.pool``) and never touch
-that lock: in WAL mode they read the last committed snapshot while a write is in progress, so
-readers never wait for writers. (An in-memory database cannot be shared between connections,
-so there reads use the writer connection under the lock, as one serial line.)
+Concurrency model. Every connection is owned by a thread of its own (``bot.store.connection``)
+and a unit of work (a write transaction, a read) is a plain function of the ``sqlite3``
+connection run whole on that thread: one hop from the event loop and back, however many
+statements it runs, and no lock held on the loop meanwhile. One writer connection runs the
+write transactions one after another, so nothing can land between a move's ``UPDATE`` and its
+``COMMIT``; those queued while it was busy share one ``COMMIT``, each in a savepoint of its own,
+so a failed one (a lost compare-and-swap) is rolled back alone and reported to its caller alone.
+Reads go to a small pool of reader connections (``bot.store.pool``): in WAL mode they read the
+last committed snapshot while a write is in progress, so readers never wait for the writer. (An
+in-memory database cannot be shared between connections, so there reads run on the writer's
+thread, between its transactions.)
+
+A store method writes with ``_transaction(work)`` and reads with ``_query(work)``. ``_write()``
+and ``_read()`` are the statement-by-statement way (each statement awaited, aiosqlite style):
+they hold a connection's thread from ``BEGIN`` to the end, every statement a hop, so they are
+kept off the hot paths.
 
 Other processes (a second bot, the CLI) are kept honest by SQLite itself: write transactions
 start with ``BEGIN IMMEDIATE`` (take the write lock up front, so a read-then-write never fails

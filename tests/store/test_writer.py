@@ -221,3 +221,19 @@ async def test_statement_by_statement_writes_commit_or_roll_back_whole(
         rows = await conn.execute_fetchall("SELECT thread FROM games WHERE id = 'g1'")
         assert rows == [("t",)]
     assert await store.get_message("g1", "lobby") == ("200", "m2")
+
+
+async def test_reads_racing_close_answer_or_say_the_store_is_not_open(db_path: Path) -> None:
+    store = SqliteStore(db_path)
+    await store.open()
+    await store.create_game(make_record())
+    reads = [asyncio.ensure_future(store.get_game("g1")) for _ in range(20)]
+    await asyncio.sleep(0)
+    await store.close()
+    reads += [asyncio.ensure_future(store.get_game("g1")) for _ in range(5)]
+    results = await asyncio.gather(*reads, return_exceptions=True)
+    for result in results:
+        assert isinstance(result, GameRecord) or (
+            isinstance(result, StoreError) and "not open" in str(result)
+        ), result
+    assert isinstance(results[0], GameRecord) and isinstance(results[-1], StoreError)

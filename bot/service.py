@@ -32,6 +32,7 @@ from bot.options import check_options
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.read_model import ReadModel, not_active_message, turn_steps, turn_version
+from bot.results import Results
 from bot.store.base import (
     ABANDONED,
     ACTIVE,
@@ -40,6 +41,7 @@ from bot.store.base import (
     OPEN_STATUSES,
     GameRecord,
     LoggedAction,
+    ResultRow,
     Seat,
     Store,
     VersionConflict,
@@ -83,6 +85,8 @@ class MoveResult:
     steps: list[Step] = field(default_factory=list)
     told: list[Step] = field(default_factory=list)
     timed_out: list[str] = field(default_factory=list)
+    #: The game's result rows with each seat's rating change, once a step finished it.
+    results: list[ResultRow] = field(default_factory=list)
 
     @cached_property
     def read(self) -> ReadModel:
@@ -153,6 +157,7 @@ class GameService:
         self.ai_budget = ai_budget
         self.seed_factory = seed_factory
         self._clock = clock
+        self.results = Results(store, self.games)
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -783,6 +788,8 @@ class GameService:
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
         )
+        if record.status == FINISHED:  # after the commit: a failure here cannot lose the move
+            result.results = await self.results.record(record)
         result.steps.append(step)
         if turn_over:
             told = turn_steps(journal)

@@ -299,7 +299,11 @@ class Store(Protocol):
     async def record_results(self, game_id: str, rate: RateGame) -> bool:
         """One transaction: read the current ratings of the game's identities, call ``rate``,
         insert its result rows and upsert its ratings. Idempotent: if the game already has
-        result rows nothing is written and False is returned."""
+        result rows nothing is written and False is returned.
+
+        The identities read are, in the game's guild and game, its seats' users and every AI
+        identity (``ai`` true; an AI seat's id is not the id it is rated under). The rows
+        keep the order ``rate`` returns them in (seat order) for ``results_of_game``."""
 
     async def results_of_game(self, game_id: str) -> list[ResultRow]:
         """The result rows of one finished game, by rank then seat order."""

@@ -122,6 +122,50 @@ MIGRATIONS: list[Step] = [
         "ALTER TABLE games ADD COLUMN clocks TEXT NOT NULL DEFAULT '{}'",
         "ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0",
     ),
+    # 6: the memory of the table (issue 15): one result row per seat of a finished game
+    # (``seat`` keeps the seat order for ties of rank) and each server's ratings per game.
+    # A player's stats read ``results_by_player``; a leaderboard reads ``ratings_by_ordinal``.
+    (
+        """
+        CREATE TABLE results (
+            game_id      TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            player       TEXT NOT NULL,
+            seat         INTEGER NOT NULL,
+            game         TEXT NOT NULL,
+            guild        TEXT NOT NULL,
+            rated_as     TEXT NOT NULL,
+            ai           INTEGER NOT NULL DEFAULT 0,
+            name         TEXT NOT NULL DEFAULT '',
+            rank         INTEGER NOT NULL,
+            score        INTEGER NOT NULL,
+            winner       INTEGER NOT NULL,
+            players      INTEGER NOT NULL,
+            options      TEXT NOT NULL DEFAULT '{}',
+            finished_at  REAL NOT NULL,
+            mu_before    REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            mu_after     REAL NOT NULL,
+            sigma_after  REAL NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+        "CREATE INDEX results_by_player ON results (guild, player, game, finished_at)",
+        """
+        CREATE TABLE ratings (
+            guild      TEXT NOT NULL,
+            game       TEXT NOT NULL,
+            player     TEXT NOT NULL,
+            mu         REAL NOT NULL,
+            sigma      REAL NOT NULL,
+            games      INTEGER NOT NULL DEFAULT 0,
+            ai         INTEGER NOT NULL DEFAULT 0,
+            name       TEXT NOT NULL DEFAULT '',
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (guild, game, player)
+        )
+        """,
+        "CREATE INDEX ratings_by_ordinal ON ratings (guild, game, (mu - 3 * sigma))",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -42,12 +42,16 @@ import aiosqlite
 
 from bot.store.base import (
     ACTIVE,
+    FINISHED,
     LOBBY,
     OPEN_STATUSES,
     Attention,
     DamagedDatabase,
     GameRecord,
     LoggedAction,
+    RateGame,
+    Rating,
+    ResultRow,
     Seat,
     StoreError,
     VersionConflict,
@@ -704,3 +708,178 @@ class SqliteStore:
                 )
             )
         return (rows[0][0], rows[0][1]) if rows else None
+
+    # -- memory of the table: results and ratings --------------------------------------------
+
+    async def record_results(self, game_id: str, rate: RateGame) -> bool:
+        """Write a finished game's result rows and its players' new ratings in one write
+        transaction, so two games ending at once for one player both count: the ratings
+        ``rate`` starts from are read under the same write lock that stores its answer.
+
+        ``rate`` is given the ratings, in the game's server and game, of its seats' players
+        and of every AI identity there (at most one per level): the AI seats' ids are not
+        the ids they are rated under, and the store does not map one to the other."""
+        async with self._write() as conn:
+            done = list(
+                await conn.execute_fetchall(
+                    "SELECT 1 FROM results WHERE game_id = ? LIMIT 1", (game_id,)
+                )
+            )
+            if done:
+                return False
+            found = list(
+                await conn.execute_fetchall(
+                    "SELECT guild, game FROM games WHERE id = ?", (game_id,)
+                )
+            )
+            if not found:
+                raise StoreError(f"unknown game {game_id!r}")
+            guild, game = str(found[0][0]), str(found[0][1])
+            rows = await conn.execute_fetchall(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? "
+                "AND (ai = 1 OR player IN (SELECT user FROM seats WHERE game_id = ?))",
+                (guild, game, game_id),
+            )
+            current = {rating.player: rating for rating in map(_rating, rows)}
+            results, ratings = rate(current)
+            await conn.executemany(
+                f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({_RESULT_MARKS})",
+                [_result_values(row, seat) for seat, row in enumerate(results)],
+            )
+            now = time.time()
+            await conn.executemany(
+                "INSERT INTO ratings (guild, game, player, mu, sigma, games, ai, name, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild, game, player) DO UPDATE SET mu = excluded.mu, "
+                "sigma = excluded.sigma, games = excluded.games, ai = excluded.ai, "
+                "name = excluded.name, updated_at = excluded.updated_at",
+                [
+                    (r.guild, r.game, r.player, r.mu, r.sigma, r.games, int(r.ai), r.name, now)
+                    for r in ratings
+                ],
+            )
+        return True
+
+    async def results_of_game(self, game_id: str) -> list[ResultRow]:
+        return await self._results(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY rank, seat",
+            (game_id,),
+        )
+
+    async def player_results(
+        self, guild: str, player: str, game: str | None = None
+    ) -> list[ResultRow]:
+        """A player's result rows on one server, oldest first (``results_by_player``)."""
+        where, params = "guild = ? AND player = ?", [guild, player]
+        if game is not None:
+            where, params = f"{where} AND game = ?", [*params, game]
+        return await self._results(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE {where} ORDER BY finished_at, game_id",
+            params,
+        )
+
+    async def ratings(self, guild: str, game: str, players: list[str]) -> dict[str, Rating]:
+        if not players:
+            return {}
+        marks = ",".join("?" * len(players))
+        rows = await self._fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings "
+            f"WHERE guild = ? AND game = ? AND player IN ({marks})",
+            (guild, game, *players),
+        )
+        return {rating.player: rating for rating in map(_rating, rows)}
+
+    async def leaderboard(
+        self, guild: str, game: str, *, limit: int, offset: int = 0
+    ) -> list[Rating]:
+        """Highest ordinal (``mu - 3 sigma``) first, ties by more games then id, so pages
+        never overlap (``ratings_by_ordinal``)."""
+        rows = await self._fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ? OFFSET ?",
+            (guild, game, limit, offset),
+        )
+        return [_rating(row) for row in rows]
+
+    async def finished_without_results(self, limit: int = 100) -> list[GameRecord]:
+        """Finished games with no result row, the longest finished first."""
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = ? AND attention IS NULL "
+            "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id) "
+            "ORDER BY updated_at, id LIMIT ?",
+            (FINISHED, limit),
+        )
+
+    async def _results(self, sql: str, params: Sequence[Any]) -> list[ResultRow]:
+        return [_result_row(row) for row in await self._fetch(sql, params)]
+
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+        async with self._read() as conn:
+            return list(await conn.execute_fetchall(sql, params))
+
+
+_RATING_COLUMNS = "guild, game, player, mu, sigma, games, ai, name"
+#: ``seat`` first: it is stored for ordering, not read back (ResultRow has no seat).
+_RESULT_COLUMNS = (
+    "seat, game_id, game, guild, player, rated_as, ai, name, rank, score, winner, players, "
+    "options, finished_at, mu_before, sigma_before, mu_after, sigma_after"
+)
+_RESULT_MARKS = ", ".join("?" for _ in _RESULT_COLUMNS.split(","))
+
+
+def _rating(row: Sequence[Any]) -> Rating:
+    guild, game, player, mu, sigma, games, ai, name = row
+    return Rating(
+        str(guild), str(game), str(player), float(mu), float(sigma), int(games), bool(ai), str(name)
+    )
+
+
+def _result_values(row: ResultRow, seat: int) -> tuple[Any, ...]:
+    return (
+        seat,
+        row.game_id,
+        row.game,
+        row.guild,
+        row.player,
+        row.rated_as,
+        int(row.ai),
+        row.name,
+        row.rank,
+        row.score,
+        int(row.winner),
+        row.players,
+        _dumps(row.options),
+        row.finished_at,
+        row.mu_before,
+        row.sigma_before,
+        row.mu_after,
+        row.sigma_after,
+    )
+
+
+def _result_row(row: Sequence[Any]) -> ResultRow:
+    """A ``results`` row (``_RESULT_COLUMNS``) as a ResultRow; options that do not read back
+    read as none (the rest of the row still counts for stats)."""
+    try:
+        options = json.loads(row[12])
+    except (TypeError, ValueError):
+        options = None
+    return ResultRow(
+        game_id=str(row[1]),
+        game=str(row[2]),
+        guild=str(row[3]),
+        player=str(row[4]),
+        rated_as=str(row[5]),
+        ai=bool(row[6]),
+        name=str(row[7]),
+        rank=int(row[8]),
+        score=int(row[9]),
+        winner=bool(row[10]),
+        players=int(row[11]),
+        options=options if isinstance(options, dict) else {},
+        finished_at=float(row[13]),
+        mu_before=float(row[14]),
+        sigma_before=float(row[15]),
+        mu_after=float(row[16]),
+        sigma_after=float(row[17]),
+    )

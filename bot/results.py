@@ -193,4 +193,26 @@ class Results:
                 return done
 
     async def of_game(self, game_id: str) -> list[ResultRow]:
+        """A finished game's rows with each seat's rating change (none before it is rated)."""
         return await self.store.results_of_game(game_id)
+
+    async def standing(
+        self, guild: str, player: str, game: str | None = None
+    ) -> list[tuple[str, Stats, Rating | None]]:
+        """A player's record on a server, per game they finished (of ``game`` only, if
+        given), in the order they first played them: (game id, stats, rating)."""
+        rows = await self.store.player_results(guild, player, game)
+        by_game: dict[str, list[ResultRow]] = {}
+        for row in rows:
+            by_game.setdefault(row.game, []).append(row)
+        out = []
+        for game_id, mine in by_game.items():
+            rating = (await self.store.ratings(guild, game_id, [player])).get(player)
+            summary = stats(mine)
+            assert summary is not None  # every group holds a row
+            out.append((game_id, summary, rating))
+        return out
+
+    async def leaderboard(self, guild: str, game: str, page: int, size: int) -> list[Rating]:
+        """Page ``page`` (from 1) of a server's ratings in one game, ``size`` a page."""
+        return await self.store.leaderboard(guild, game, limit=size, offset=(page - 1) * size)

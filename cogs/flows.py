@@ -19,7 +19,7 @@ from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord
 from bot.words import WORDS
-from cogs import messages, threads
+from cogs import memory, messages, threads
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.messages import Post
 from cogs.threads import LOBBY_MESSAGE
@@ -215,7 +215,8 @@ async def publish(
     the interaction expired, the board goes to the channel directly, so the table still sees
     the turn."""
     await acknowledge(interaction)
-    post = await messages.board_post(result.read, result.told, headline)
+    ratings = memory.rating_line(result.results, result.read.names)
+    post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
     await post_to_game(interaction, result.record, post)
     if result.record.status != ACTIVE:
         await threads.finish(interaction.client, result.read)

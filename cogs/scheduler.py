@@ -12,7 +12,7 @@ from discord.ext import commands, tasks
 
 from bot.service import GameService
 from bot.store.base import GameRecord
-from cogs import messages, threads
+from cogs import memory, messages, threads
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,8 @@ class Scheduler(commands.Cog):
     @every_minute.before_loop
     async def wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+        # Finished games a stop left without their results (it logs and never raises).
+        await self.service.results.sweep()
 
     @every_minute.error
     async def restart_later(self, error: BaseException) -> None:
@@ -127,7 +129,8 @@ class Scheduler(commands.Cog):
         names = result.read.names
         who = ", ".join(names.get(p, p) for p in result.timed_out)
         headline = f"⏰ Time ran out for {who}: the AI decided for them this time."
-        post = await messages.board_post(result.read, result.told, headline)
+        ratings = memory.rating_line(result.results, result.read.names)
+        post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
         sent = await threads.post(self.bot, result.record, post)
         await self.service.remember_message(
             result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)

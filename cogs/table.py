@@ -11,7 +11,7 @@ from bot.errors import ServiceError
 from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
-from cogs import flows, inbox, messages, threads
+from cogs import flows, inbox, memory, messages, threads
 from cogs.messages import Post
 from cogs.typed import GameRef, OptionsText
 from rules import GAMES
@@ -297,6 +297,32 @@ class Table(commands.Cog):
         text = f"Game `{record.id}` ({title}) was abandoned by {who}."
         await flows.post_to_game(interaction, record, Post(content=text))
         await threads.finish(interaction.client, service.read(record))
+
+    @game.command(name="stats")
+    @app_commands.describe(
+        user="Whose record (default: yours)", game="Only this game (default: every game)"
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.Member | None = None,
+        game: str | None = None,
+    ) -> None:
+        """Games played, wins, average place, best score and rating on this server (only you)."""
+        await memory.show_stats(interaction, user, game)
+
+    @game.command(name="leaderboard")
+    @app_commands.describe(game="Which game's ratings", page="Which page (15 players a page)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        """This server's players ranked by their rating in one game, AI levels among them."""
+        await memory.show_leaderboard(interaction, game, page)
 
 
 async def setup(bot: commands.Bot) -> None:

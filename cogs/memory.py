@@ -31,9 +31,8 @@ def shown(mu: float, sigma: float) -> str:
 
 
 def change(before: float, after: float) -> str:
-    """A signed change to one decimal, "+2.3" or "−0.4" (no change is "+0.0")."""
-    delta = round(after - before, 1)
-    return f"+{delta:.1f}" if delta >= 0 else f"−{-delta:.1f}"
+    """A signed change to one decimal, "+2.3" or "-0.4" (no change is "+0.0", never "-0.0")."""
+    return f"{round(after - before, 1) + 0.0:+.1f}"
 
 
 def ai_label(level: str) -> str:
@@ -82,7 +81,7 @@ def leaderboard_post(title: str, ratings: list[Rating], page: int) -> Post:
         return Post(content=text.format(page=page, title=title))
     first = (page - 1) * LEADERBOARD_PAGE + 1
     lines = [
-        _("**{place}.** {who} · **{rating}** · {games} games").format(
+        _("**{place}.** {who} · **{rating}** · played {games}").format(
             place=place, who=who(rating), rating=shown(rating.mu, rating.sigma), games=rating.games
         )
         for place, rating in enumerate(ratings, first)

@@ -1,0 +1,134 @@
+"""The table's memory through discord.py's real dispatch: a finished game's final posts show each
+player's rating change, `/game stats` tells a player their record (only to them), and
+`/game leaderboard` ranks the server's players, AI levels marked, for the whole channel."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.store.base import FINISHED, GameRecord
+from tests.discord_layer.test_threads import (
+    ANA,
+    BO,
+    TABLE,
+    WATCHER,
+    boards,
+    open_table,
+    play_out,
+    record_of,
+    table,
+)
+from tests.harness import Harness
+
+pytest_plugins = ["tests.harness.fixtures"]
+
+#: "Ana 0.0 → 4.1 (+4.1)": a rating before and after, and the change between them.
+CHANGE = r"{name} (-?\d+\.\d) → (-?\d+\.\d) \(([+-]\d+\.\d)\)"
+
+
+def changes(text: str, name: str) -> tuple[float, float, float]:
+    found = re.search(CHANGE.format(name=re.escape(name)), text)
+    assert found, f"no rating change for {name} in {text!r}"
+    before, after, delta = found.groups()
+    return float(before), float(after), float(delta)
+
+
+async def finished_game(h: Harness, *, thread: bool) -> GameRecord:
+    h.bot.service.remind_after, h.bot.service.timeout_after = None, 60.0
+    lobby = await open_table(h, "artsee", ANA, BO, thread=thread, ai_level="easy")
+    await h.click(ANA, lobby, label="Add AI")
+    await h.click(ANA, h.message(lobby), label="Start")
+    record = await record_of(h, lobby)
+    await play_out(h, record)
+    record = await h.bot.service.get(record.id)
+    assert record.status == FINISHED
+    return record
+
+
+async def test_the_final_posts_show_each_player_s_rating_change(harness_factory, tmp_path: Path):
+    h = await table(harness_factory, tmp_path)
+    record = await finished_game(h, thread=True)
+    _lobby, result = h.channel_messages(TABLE)
+    text = result.text()
+    assert "Final scores" in text and "**Ratings:**" in text
+    deltas = {}
+    for user in (ANA, BO):
+        before, after, delta = changes(text, user.global_name)
+        assert before == 0.0, "a newcomer's rating starts at 0.0"
+        assert round(after - before, 1) == delta
+        deltas[str(user.id)] = delta
+    changes(text, "AI 1 · AI (easy)")
+    # Ana and Bo started level, so their places decide: a better place never gains less.
+    places = {r.player: r.rank for r in await h.bot.service.results.of_game(record.id)}
+    (ana, bo) = (str(ANA.id), str(BO.id))
+    if places[ana] != places[bo]:
+        better, worse = (ana, bo) if places[ana] < places[bo] else (bo, ana)
+        assert deltas[better] > deltas[worse]
+    final_board = boards(h.channel_messages(h.thread(TABLE)))[-1]
+    assert "**Ratings:**" in final_board.text(), "the thread's final board says it too"
+
+
+async def test_a_game_played_in_the_channel_ends_on_a_board_with_the_ratings(
+    harness_factory, tmp_path: Path
+):
+    h = await table(harness_factory, tmp_path)
+    await finished_game(h, thread=False)
+    assert h.threads(TABLE) == []
+    final = boards(h.channel_messages(TABLE))[-1]
+    text = final.text()
+    assert "Game over" in text and "**Ratings:**" in text
+    changes(text, "Ana")
+    changes(text, "Bo")
+
+
+async def test_stats_tell_a_player_their_record_only_to_them(harness_factory, tmp_path: Path):
+    h = await table(harness_factory, tmp_path)
+    none_yet = await h.slash(ANA, "game stats")
+    (line,) = none_yet.ephemeral_messages
+    assert "Ana has not finished a game on this server yet" in line.text()
+    assert "/game new" in line.text() and none_yet.public_messages == []
+
+    await finished_game(h, thread=True)
+    mine = await h.slash(ANA, "game stats")
+    (answer,) = mine.ephemeral_messages
+    assert mine.public_messages == []
+    (embed,) = answer.embeds
+    assert embed["title"] == "Ana on this server"
+    (field,) = embed["fields"]
+    assert field["name"] == "ArtSee"
+    assert "Played **1**" in field["value"] and "average place" in field["value"]
+    assert "best score" in field["value"] and "Rating **" in field["value"]
+
+    # Someone else's record, and one game only: a game never played is the empty answer.
+    other = await h.slash(WATCHER, "game stats", options={"user": BO, "game": "artsee"})
+    assert "Bo on this server" in other.ephemeral_messages[0].embeds[0]["title"]
+    never = await h.slash(WATCHER, "game stats", options={"user": BO, "game": "street-kings"})
+    assert "Bo has not finished a game" in never.ephemeral_text()
+
+
+async def test_the_leaderboard_ranks_the_server_s_players_with_ai_marked(
+    harness_factory, tmp_path: Path
+):
+    h = await table(harness_factory, tmp_path)
+    empty = await h.slash(WATCHER, "game leaderboard", game="artsee")
+    assert empty.public_messages == []
+    assert "Nobody is rated at ArtSee on this server yet" in empty.ephemeral_text()
+
+    await finished_game(h, thread=True)
+    board = await h.slash(WATCHER, "game leaderboard", game="artsee")
+    (post,) = board.public_messages
+    (embed,) = post.embeds
+    assert embed["title"] == "ArtSee: leaderboard"
+    lines = embed["description"].splitlines()
+    assert len(lines) == 3 and lines[0].startswith("**1.** ")
+    assert any(f"<@{ANA.id}>" in line for line in lines)
+    assert any(f"<@{BO.id}>" in line for line in lines)
+    assert any("🤖 AI (easy)" in line for line in lines), "the AI seat, rated by its level"
+    ratings = [float(re.search(r"· \*\*(-?\d+\.\d)\*\* ·", line).group(1)) for line in lines]
+    assert ratings == sorted(ratings, reverse=True) and all(x.endswith("· played 1") for x in lines)
+
+    later = await h.slash(WATCHER, "game leaderboard", game="artsee", page=2)
+    assert "There is no page 2 of the ArtSee leaderboard yet" in later.ephemeral_text()
+    other = await h.slash(WATCHER, "game leaderboard", game="street-art-mural")
+    assert "Nobody is rated at Street Art: Mural" in other.ephemeral_text()

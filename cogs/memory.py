@@ -96,12 +96,21 @@ def leaderboard_post(title: str, ratings: list[Rating], page: int) -> Post:
 
 
 def stats_post(
-    name: str, standing: list[tuple[str, Stats, Rating | None]], titles: dict[str, str]
+    name: str,
+    standing: list[tuple[str, Stats, Rating | None]],
+    titles: dict[str, str],
+    game: str | None = None,
 ) -> Post:
-    """A player's record on this server, one field per game they finished."""
-    if not standing:
+    """A player's record on this server, one field per game they finished (``game``: the
+    one game asked about, named when there is nothing to show)."""
+    if not standing and game is None:
         text = _("{name} has not finished a game on this server yet: `/game new` starts one.")
         return Post(content=text.format(name=name))
+    if not standing:
+        text = _(
+            "{name} has not finished a game of {title} on this server yet: `/game new` starts one."
+        )
+        return Post(content=text.format(name=name, title=titles.get(game, game)))
     embed = discord.Embed(title=clip(_("{name} on this server").format(name=name), 256))
     for game_id, summary, rating in standing[:25]:  # an embed holds 25 fields
         line = _(
@@ -129,7 +138,7 @@ async def show_stats(
     guild = str(interaction.guild_id or "dm")
     standing = await service.results.standing(guild, str(target.id), game)
     titles = {game_id: engine.title for game_id, engine in service.games.items()}
-    post = stats_post(target.display_name[:64], standing, titles)
+    post = stats_post(target.display_name[:64], standing, titles, game)
     await interaction.response.send_message(**post.kwargs(), ephemeral=True)
 
 

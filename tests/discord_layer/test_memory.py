@@ -14,12 +14,13 @@ from tests.discord_layer.test_threads import (
     TABLE,
     WATCHER,
     boards,
+    new_bot,
     open_table,
     play_out,
     record_of,
     table,
 )
-from tests.harness import Harness
+from tests.harness import FakeDiscord, Harness
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -104,7 +105,7 @@ async def test_stats_tell_a_player_their_record_only_to_them(harness_factory, tm
     other = await h.slash(WATCHER, "game stats", options={"user": BO, "game": "artsee"})
     assert "Bo on this server" in other.ephemeral_messages[0].embeds[0]["title"]
     never = await h.slash(WATCHER, "game stats", options={"user": BO, "game": "street-kings"})
-    assert "Bo has not finished a game" in never.ephemeral_text()
+    assert "Bo has not finished a game of Street Kings on this server yet" in never.ephemeral_text()
 
 
 async def test_the_leaderboard_ranks_the_server_s_players_with_ai_marked(
@@ -132,3 +133,26 @@ async def test_the_leaderboard_ranks_the_server_s_players_with_ai_marked(
     assert "There is no page 2 of the ArtSee leaderboard yet" in later.ephemeral_text()
     other = await h.slash(WATCHER, "game leaderboard", game="street-art-mural")
     assert "Nobody is rated at Street Art: Mural" in other.ephemeral_text()
+
+
+async def test_results_a_stop_left_unwritten_are_recorded_when_the_scheduler_starts(
+    harness_factory, tmp_path: Path
+):
+    fake = FakeDiscord()
+    first = await table(harness_factory, tmp_path, fake)
+
+    async def stopped(game_id: str, rate: object) -> bool:
+        raise OSError("the bot stopped before the results")
+
+    first.bot.service.store.record_results = stopped
+    record = await finished_game(first, thread=False)
+    _lobby, *_, final = first.channel_messages(TABLE)
+    assert "Game over" in final.text() and "Ratings" not in final.text(), "nothing to show"
+    await first.close()
+
+    second = await harness_factory(new_bot(tmp_path), fake)  # same database, same Discord
+    await second.bot.get_cog("Scheduler").wait_until_ready()  # the loop's start
+    rows = await second.bot.service.results.of_game(record.id)
+    assert sorted(r.player for r in rows) == sorted(s.user for s in record.seats)
+    board = await second.slash(WATCHER, "game leaderboard", game="artsee")
+    assert f"<@{ANA.id}>" in board.public_messages[0].embeds[0]["description"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.ai import is_ai_id
+from bot.ai import AI_PREFIX, is_ai_id
 from bot.i18n import _
 from bot.results import Stats, ordinal
 from bot.service import GameService
@@ -46,7 +46,9 @@ def rating_line(rows: list[ResultRow], names: dict[str, str]) -> str:
     for row in rows:
         name = names.get(row.player, row.name or row.player)
         if row.ai:
-            name = _("{name} · {level}").format(name=name, level=ai_label(row.rated_as[3:]))
+            name = _("{name} ({level})").format(
+                name=name, level=row.rated_as.removeprefix(AI_PREFIX)
+            )
         before = shown(row.mu_before, row.sigma_before)
         after = shown(row.mu_after, row.sigma_after)
         delta = change(float(before), float(after))  # the change of the numbers shown
@@ -64,7 +66,7 @@ def who(rating: Rating) -> str:
     """A leaderboard entry's player: a mention (it shows their name, and pings nobody in an
     embed), or the AI's level, marked as AI."""
     if rating.ai or is_ai_id(rating.player):
-        return f"🤖 {ai_label(rating.name or rating.player[3:])}"
+        return f"🤖 {ai_label(rating.name or rating.player.removeprefix(AI_PREFIX))}"
     return f"<@{rating.player}>"
 
 
@@ -103,14 +105,14 @@ def stats_post(
 ) -> Post:
     """A player's record on this server, one field per game they finished (``game``: the
     one game asked about, named when there is nothing to show)."""
-    if not standing and game is None:
-        text = _("{name} has not finished a game on this server yet: `/game new` starts one.")
-        return Post(content=text.format(name=name))
-    if not standing:
+    if not standing and game is not None:
         text = _(
             "{name} has not finished a game of {title} on this server yet: `/game new` starts one."
         )
         return Post(content=text.format(name=name, title=titles.get(game, game)))
+    if not standing:
+        text = _("{name} has not finished a game on this server yet: `/game new` starts one.")
+        return Post(content=text.format(name=name))
     embed = discord.Embed(title=clip(_("{name} on this server").format(name=name), 256))
     for game_id, summary, rating in standing[:25]:  # an embed holds 25 fields
         line = _(

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from bot.store.base import FINISHED, GameRecord
+from cogs import memory
 from tests.discord_layer.test_threads import (
     ANA,
     BO,
@@ -59,7 +60,7 @@ async def test_the_final_posts_show_each_player_s_rating_change(harness_factory,
         assert before == 0.0, "a newcomer's rating starts at 0.0"
         assert round(after - before, 1) == delta
         deltas[str(user.id)] = delta
-    changes(text, "AI 1 · AI (easy)")
+    changes(text, "AI 1 (easy)")
     # Ana and Bo started level, so their places decide: a better place never gains less.
     places = {r.player: r.rank for r in await h.bot.service.results.of_game(record.id)}
     (ana, bo) = (str(ANA.id), str(BO.id))
@@ -156,3 +157,13 @@ async def test_results_a_stop_left_unwritten_are_recorded_when_the_scheduler_sta
     assert sorted(r.player for r in rows) == sorted(s.user for s in record.seats)
     board = await second.slash(WATCHER, "game leaderboard", game="artsee")
     assert f"<@{ANA.id}>" in board.public_messages[0].embeds[0]["description"]
+
+
+def test_a_change_is_signed_to_one_decimal_and_never_minus_zero() -> None:
+    assert memory.change(0.0, 3.34) == "+3.3"
+    assert memory.change(1.5, -0.3) == "-1.8"
+    assert memory.change(2.0, 1.98) == "+0.0"
+
+
+def test_no_rating_line_before_the_results_are_recorded() -> None:
+    assert memory.rating_line([], {"1": "Ana"}) == ""

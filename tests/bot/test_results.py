@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.results import MODEL, ranks, rate, rated_as, stats
 from bot.service import GameService
@@ -27,6 +29,28 @@ def test_shared_wins_share_first_even_below_a_loser_s_score() -> None:
     # A tie-break can crown a player whose score is not the highest: the win still ranks first.
     outcome = Outcome(scores={"a": 7, "b": 7, "c": 9}, winners=["a", "b"])
     assert ranks(outcome, ["a", "b", "c"]) == {"a": 1, "b": 1, "c": 3}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    scores=st.lists(st.integers(-5, 20), min_size=2, max_size=5),
+    data=st.data(),
+)
+def test_places_agree_with_wins_and_scores(scores: list[int], data: st.DataObject) -> None:
+    players = [f"p{i}" for i in range(len(scores))]
+    winners = data.draw(st.lists(st.sampled_from(players), min_size=1, unique=True))
+    placed = ranks(Outcome(dict(zip(players, scores, strict=True)), winners), players)
+    assert {p for p, r in placed.items() if r == 1} == set(winners)
+    for p in players:
+        assert 1 <= placed[p] <= len(players)
+        for q in players:
+            if p in winners or q in winners:
+                continue
+            score_p, score_q = scores[players.index(p)], scores[players.index(q)]
+            assert (placed[p] < placed[q]) == (score_p > score_q)
+    # A place is taken by exactly as many players as it says come before the next one.
+    for p in players:
+        assert sum(1 for r in placed.values() if r < placed[p]) == placed[p] - 1
 
 
 def test_rated_as_maps_ai_seats_to_their_level() -> None:
@@ -179,3 +203,22 @@ async def test_a_crash_before_the_results_loses_no_move_and_the_sweep_recovers(
     assert rows[0].finished_at == stored.updated_at
     assert await restarted.results.sweep() == 0
     assert await service.store.finished_without_results() == []
+
+
+async def test_the_next_game_starts_from_the_ratings_the_last_one_left(
+    service: GameService,
+) -> None:
+    first = await finish(service)
+    before = {r.player: r for r in await service.store.results_of_game(first.id)}
+    second = await play(service, await started(service, "d", "artsee"), 5000, seed="second")
+    assert second.status == FINISHED
+    rows = await service.store.results_of_game(second.id)
+    for row in rows:
+        assert (row.mu_before, row.sigma_before) == (
+            before[row.player].mu_after,
+            before[row.player].sigma_after,
+        )
+        assert row.sigma_after < row.sigma_before
+    ratings = await service.store.ratings(GUILD, "artsee", [r.player for r in rows])
+    assert all(r.games == 2 for r in ratings.values())
+    assert {p: r.mu for p, r in ratings.items()} == {r.player: r.mu_after for r in rows}

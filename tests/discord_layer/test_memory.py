@@ -4,11 +4,13 @@ player's rating change, `/game stats` tells a player their record (only to them)
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 from bot.store.base import FINISHED, GameRecord
 from cogs import memory
+from tests.discord_layer import test_mural_discord as mural
 from tests.discord_layer.test_threads import (
     ANA,
     BO,
@@ -167,3 +169,39 @@ def test_a_change_is_signed_to_one_decimal_and_never_minus_zero() -> None:
 
 def test_no_rating_line_before_the_results_are_recorded() -> None:
     assert memory.rating_line([], {"1": "Ana"}) == ""
+
+
+async def test_a_game_won_by_clicks_ends_on_a_board_with_the_ratings(
+    harness_factory, tmp_path: Path
+):
+    # The last move comes from a player's panel (not a timeout): the move's own post says it.
+    h = await mural.table(harness_factory, tmp_path, "memory-mural")
+    board = await mural.start(h)
+    rng = random.Random(5)
+    for _turn in range(300):
+        if "Game over" in board.text():
+            break
+        player = mural.mover(board)
+        response = await h.click(player, board, label="My hand")
+        for _ in range(60):
+            posted = mural.board_of(response)
+            if posted is not None:
+                break
+            response = await mural.on_panel(h, player, response, rng)
+        else:
+            raise AssertionError("a turn never ended")
+        board = posted
+    text = board.text()
+    assert "Final scores" in text and "**Ratings:**" in text
+    (_, ana_after, _), (_, bo_after, _) = changes(text, "Ana"), changes(text, "Bo")
+    outcome = h.bot.service.outcome(await mural.record(h))
+    assert outcome is not None and len(outcome.winners) == 1
+    winner, loser = (
+        (ana_after, bo_after)
+        if outcome.winners == [str(mural.ANA.id)]
+        else (
+            bo_after,
+            ana_after,
+        )
+    )
+    assert winner > loser

@@ -49,6 +49,7 @@ from bot.store.base import (
     GameRecord,
     LoggedAction,
     Seat,
+    Shards,
     StoreError,
     VersionConflict,
 )
@@ -108,6 +109,15 @@ def _check_bump(record: GameRecord, expected_version: int) -> None:
             f"game {record.id}: new version {record.version} must be greater than the "
             f"expected version {expected_version}"
         )
+
+
+def _on_shards(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """The ``AND ...`` that keeps the games of the guilds on ``shards`` (Discord's shard of a
+    guild: ``(guild_id >> 22) % shard_count``), with its parameters; nothing for None."""
+    if shards is None:
+        return "", ()
+    marks = ",".join("?" * len(shards.ids))
+    return f"AND ((CAST(guild AS INTEGER) >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
 
 
 def _probe(path: str) -> None:
@@ -591,29 +601,34 @@ class SqliteStore:
         async with self._write() as conn:
             await conn.execute("UPDATE games SET archive_at = ? WHERE id = ?", (at, game_id))
 
-    async def threads_to_archive(self, now: float) -> list[GameRecord]:
+    async def threads_to_archive(
+        self, now: float, shards: Shards | None = None
+    ) -> list[GameRecord]:
         """Games whose thread is due to be archived, soonest first."""
+        on, params = _on_shards(shards)
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE archive_at <= ? AND attention IS NULL "
-            "ORDER BY archive_at",
-            (now,),
+            f"{on} ORDER BY archive_at",
+            (now, *params),
         )
 
-    async def expired_lobbies(self, now: float) -> list[GameRecord]:
+    async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Lobbies past their deadline, soonest first (the deadline index serves it)."""
+        on, params = _on_shards(shards)
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline <= ? AND status = ? "
-            "AND attention IS NULL ORDER BY deadline",
-            (now, LOBBY),
+            f"AND attention IS NULL {on} ORDER BY deadline",
+            (now, LOBBY, *params),
         )
 
-    async def due_games(self, now: float) -> list[GameRecord]:
+    async def due_games(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Active games whose reminder or deadline has come, soonest first."""
+        on, params = _on_shards(shards)
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? "
-            "AND (remind_at <= ? OR deadline <= ?) AND attention IS NULL "
+            f"AND (remind_at <= ? OR deadline <= ?) AND attention IS NULL {on} "
             "ORDER BY MIN(COALESCE(remind_at, deadline), COALESCE(deadline, remind_at))",
-            (ACTIVE, now, now),
+            (ACTIVE, now, now, *params),
         )
 
     async def actions(self, game_id: str) -> list[LoggedAction]:

@@ -7,7 +7,7 @@ and time), then each of its other tables (``GAME_TABLES``: messages, results, th
 then every server's settings. Then it checks: each table's rows read back from the target as
 they are in the source (the counts), and each game's log replays to its stored snapshot.
 
-Safe to run again: a game already in the target at the same version is left as it is (its
+Safe to run again: a game already in the target as it is in the source is left as it is (its
 tables are written again, and each write keeps what is there), a game the source has moved on
 since the last run is copied again whole, and a game that is further on in the target (the
 bot already plays there) is never overwritten, only reported. So the usual move is: a first
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.store import open_store, sqlite_path
-from bot.store.base import GameRecord, Rating, ResultRow, Store, StoreError
+from bot.store.base import GameRecord, LoggedAction, Rating, ResultRow, Store, StoreError
 from bot.store.recovery import RecoveryError, replay_snapshot
 
 
@@ -93,7 +93,7 @@ class Report:
     copied: list[str] = field(default_factory=list)
     #: Copied again whole: the source had moved on since the last run.
     recopied: list[str] = field(default_factory=list)
-    #: Already in the target at the same version.
+    #: Already in the target as they are in the source.
     present: list[str] = field(default_factory=list)
     #: Game id -> why it was not copied (unreadable in the source, further on in the target).
     left: dict[str, str] = field(default_factory=dict)
@@ -117,13 +117,31 @@ class Report:
         counts = ", ".join(f"{name} {s} -> {t}" for name, (s, t) in self.counts.items())
         out = [
             f"Copied {len(self.copied)} games, copied again {len(self.recopied)} the source "
-            f"had moved on, found {len(self.present)} already there at the same version.",
+            f"had moved on, found {len(self.present)} already there unchanged.",
             f"Counts, source -> target: {counts or 'nothing to copy'}.",
             f"Replayed {self.replayed} games' logs to their stored snapshots.",
         ]
         out += [f"Not copied: game {game_id}: {why}." for game_id, why in self.left.items()]
         out += [f"Problem: {problem}." for problem in self.problems]
         return out
+
+
+#: Reads of a game that a move may interrupt before it is read as of one version.
+READ_ATTEMPTS = 5
+
+
+async def read_game(store: Store, game_id: str) -> tuple[GameRecord, list[LoggedAction]] | None:
+    """A game and its log as of one version (None: it cannot be read). The bot may be playing
+    on the source meanwhile, so a move landing between the two reads reads them again."""
+    for _ in range(READ_ATTEMPTS):
+        record = await store.get_game(game_id)
+        if record is None:
+            return None
+        actions = await store.actions(game_id)
+        again = await store.get_game(game_id)
+        if again is not None and again.version == record.version:
+            return again, actions
+    raise StoreError(f"it kept moving while it was read; run migrate again (game {game_id})")
 
 
 async def copy_game(
@@ -133,20 +151,22 @@ async def copy_game(
     report: Report,
     tables: tuple[GameTable, ...] = GAME_TABLES,
 ) -> None:
-    """Copy one game (row, seats, log, then each of ``tables``) unless the target has it at
-    the same version or further on, and check what the target then holds."""
-    record = await source.get_game(game_id)
-    if record is None:
+    """Copy one game (row, seats, log, then each of ``tables``) unless the target has it as
+    it is or further on, and check what the target then holds."""
+    read = await read_game(source, game_id)
+    if read is None:
         report.left[game_id] = "it cannot be read in the source (it needs attention there)"
         return
-    actions = await source.actions(game_id)
+    record, actions = read
     there = await target.get_game(game_id)
     if there is None:
         await target.import_game(record, actions)
         report.copied.append(game_id)
-    elif there.version == record.version:
+    elif asdict(there) == asdict(record):
         report.present.append(game_id)
-    elif there.version < record.version:
+    elif there.version <= record.version:
+        # Moved on since the last run, or at the same version with a clock, thread or archive
+        # time changed since (those change no version): copied again whole.
         await target.import_game(record, actions, replace=True)
         report.recopied.append(game_id)
     else:
@@ -155,30 +175,33 @@ async def copy_game(
             f"{record.version} (a bot already plays there); left as it is"
         )
         return
+    rows = {table.name: await table.read(source, record) for table in tables}
     for table in tables:
-        await table.write(source, target, record, await table.read(source, record))
-    await check_game(source, target, record, report, tables)
+        await table.write(source, target, record, rows[table.name])
+    await check_game(target, record, actions, rows, report, tables)
 
 
 async def check_game(
-    source: Store,
     target: Store,
     record: GameRecord,
+    actions: list[LoggedAction],
+    rows: dict[str, list[Any]],
     report: Report,
     tables: tuple[GameTable, ...] = GAME_TABLES,
 ) -> None:
-    """The target's copy reads back as the source's, table by table, and its log replays to
-    its stored snapshot."""
+    """The target's copy reads back as what was copied (the game, its log and ``rows`` of
+    each table), and its log replays to its stored snapshot."""
     copy = await target.get_game(record.id)
     if copy is None or asdict(copy) != asdict(record):
         report.problems.append(f"game {record.id} does not read back from the target as it is")
         return
     report.count("games", 1, 1)
-    logged, copied = await source.actions(record.id), await target.actions(record.id)
-    report.count("actions", len(logged), len(copied) if copied == logged else 0)
+    copied = await target.actions(record.id)
+    report.count("actions", len(actions), len(copied) if copied == actions else 0)
     for table in tables:
-        rows, back = await table.read(source, record), await table.read(target, record)
-        report.count(table.name, len(rows), len(back) if back == rows else 0)
+        back = await table.read(target, record)
+        wrote = rows[table.name]
+        report.count(table.name, len(wrote), len(back) if back == wrote else 0)
     if copy.state is None:  # a lobby (open, or closed unstarted): nothing was dealt
         return
     try:

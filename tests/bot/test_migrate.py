@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -129,6 +130,44 @@ async def test_a_second_run_skips_what_is_there_and_catches_up_what_moved(
     assert await target_store.actions(moved.id) == await source_store.actions(moved.id)
 
 
+async def test_a_reminder_sent_since_the_last_run_is_copied_too(
+    source: GameService, source_store: Store, target_store: Store
+) -> None:
+    await migrate(source_store, target_store, CARRIED)
+    # A reminder stops a seat's clock without a new version: the copy would remind again.
+    waiting = next(r for r in await dealt(source_store) if r.remind_at is not None)
+    assert await source_store.set_timers(waiting.id, waiting.version, None, waiting.deadline)
+    again = await migrate(source_store, target_store, CARRIED)
+    assert again.ok and again.recopied == [waiting.id]
+    copy = await target_store.get_game(waiting.id)
+    assert copy is not None and copy.remind_at is None and copy.clocks == {}
+
+
+async def test_a_move_landing_while_a_game_is_read_is_read_again(
+    source: GameService, source_store: Store, target_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot plays on while the first run copies: the game and its log must be of one
+    version, or the copy would not replay."""
+    playing = next(r for r in await dealt(source_store) if r.status == "active")
+    actions = source_store.actions
+    moves = [playing.id]
+
+    async def actions_while_the_bot_plays(game_id: str) -> list[Any]:
+        if game_id in moves:
+            moves.remove(game_id)  # one move, as the log is first read
+            await play(source, await source.get(game_id), 1, seed="meanwhile")
+        return await actions(game_id)
+
+    monkeypatch.setattr(source_store, "actions", actions_while_the_bot_plays)
+    report = await migrate(source_store, target_store, CARRIED)
+    assert report.ok, report.lines()
+    moved = await source.get(playing.id)
+    copy = await target_store.get_game(playing.id)
+    assert moved.version > playing.version and copy is not None
+    assert copy.version == moved.version
+    assert await target_store.actions(playing.id) == await actions(playing.id)
+
+
 async def test_a_game_further_on_in_the_target_is_never_overwritten(
     source: GameService, source_store: Store, target_store: Store
 ) -> None:
@@ -192,7 +231,7 @@ async def test_the_command_copies_reports_and_is_safe_to_run_again(
     assert "Copied 8 games" in first and "games 8 -> 8" in first and "Problem" not in first
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'source.db'}")
     await asyncio.to_thread(main, ["migrate", "--to", target])  # --from: DATABASE_URL
-    assert "found 8 already there at the same version" in capsys.readouterr().out
+    assert "found 8 already there unchanged" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

@@ -8,10 +8,11 @@ OPTIONS ?=
 
 .PHONY: demo test run sync lint bench arena clean
 
-$(STAMP): pyproject.toml
+# Installs pin every package to constraints.txt, so a new release cannot break a fresh clone.
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/

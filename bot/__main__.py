@@ -1,4 +1,4 @@
-"""`python -m bot run|sync|demo|backup`: the bot's command line.
+"""`python -m bot run|sync|demo|backup|migrate`: the bot's command line.
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -12,6 +12,7 @@ import logging
 import sys
 from pathlib import Path
 
+import bot.migrate
 from bot.config import Settings, configure_logging
 from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
@@ -114,6 +115,18 @@ def demo(settings: Settings, game: str, players: int, seed: str, options: str = 
     print(f"Winner(s): {', '.join(result.winners)}")
 
 
+def migrate(source: str, target: str) -> None:
+    """``migrate``: copy the whole store, print what was done and checked; exit 1 if a game
+    was left behind or a check failed."""
+    try:
+        report = asyncio.run(bot.migrate.run(source, target))
+    except StoreError as error:
+        raise SystemExit(f"Cannot migrate: {error}.") from error
+    print("\n".join(report.lines()))
+    if not report.ok:
+        raise SystemExit(1)
+
+
 def whole_number(text: str) -> int:
     """An argparse type whose refusal is one line saying what is allowed."""
     if not text.strip().isascii() or not text.strip().isdigit():
@@ -149,6 +162,24 @@ def parser() -> argparse.ArgumentParser:
         "backup", help="copy the database to a new file, safely while the bot runs"
     )
     backup_parser.add_argument("path", metavar="PATH", help="the new file to write the copy to")
+    migrate_parser = sub.add_parser(
+        "migrate",
+        help="copy every game, log, result and setting to another database (safe to re-run)",
+    )
+    migrate_parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="URL",
+        default=None,
+        help="the database to copy from (default: DATABASE_URL)",
+    )
+    migrate_parser.add_argument(
+        "--to",
+        dest="target",
+        metavar="URL",
+        required=True,
+        help="the database to copy to, e.g. postgresql://user@host/db (created if new)",
+    )
     return main_parser
 
 
@@ -164,6 +195,8 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "sync":
         guild = args.guild if args.guild is not None else settings.dev_guild_id
         discord_command("sync", settings, guild)
+    elif args.command == "migrate":
+        migrate(args.source or settings.database_url, args.target)
     elif args.command == "backup":
         try:
             asyncio.run(backup(settings, args.path))

@@ -43,6 +43,7 @@ from bot.store.base import (
     LoggedAction,
     ResultRow,
     Seat,
+    Shards,
     Store,
     VersionConflict,
 )
@@ -271,8 +272,10 @@ class GameService:
         record.archive_at = self._clock() + delay
         await self.store.set_archive(record.id, record.archive_at)
 
-    async def threads_to_archive(self, now: float) -> list[GameRecord]:
-        return await self.store.threads_to_archive(now)
+    async def threads_to_archive(
+        self, now: float, shards: Shards | None = None
+    ) -> list[GameRecord]:
+        return await self.store.threads_to_archive(now, shards)
 
     async def archived(self, record: GameRecord) -> None:
         """The game's thread was archived (or is gone): nothing more to do for it."""
@@ -681,8 +684,8 @@ class GameService:
             record.deadline = None
             return await self._save_lobby(record, "closed: nobody started it")
 
-    async def expired_lobbies(self, now: float) -> list[GameRecord]:
-        return await self.store.expired_lobbies(now)
+    async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
+        return await self.store.expired_lobbies(now, shards)
 
     async def abandon(
         self, guild: str, channel: str, user: str, is_admin: bool, ref: str | None = None
@@ -857,9 +860,10 @@ class GameService:
             return self.remind_after, self.timeout_after
         return clock_seconds(clock)
 
-    async def due(self, now: float) -> list[GameRecord]:
-        """Games whose reminder or deadline has come."""
-        return await self.store.due_games(now)
+    async def due(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
+        """Games whose reminder or deadline has come (of the guilds on ``shards``: a sharded
+        process serves its own, so several processes never remind a table twice)."""
+        return await self.store.due_games(now, shards)
 
     async def remind(self, record: GameRecord, now: float) -> list[str]:
         """Mark the reminders due at ``now`` sent; return who to remind (nobody if the game

@@ -115,12 +115,24 @@ class TabletopBot(commands.Bot):
             self.store = None
 
 
+class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
+    """The same bot over several shards of one connection (``SHARD_COUNT``/``SHARD_IDS``):
+    discord.py's ``AutoShardedBot`` runs the shards this process was given, while other
+    processes run the rest over the same store."""
+
+
 def build(settings: Settings) -> TabletopBot:
-    """The bot with every game's extension and our persistent components."""
-    return TabletopBot(
-        settings,
-        initial_extensions=EXTENSIONS,
-        dynamic_items=(*items.bind(flows.on_click), *inbox.DYNAMIC_ITEMS),
+    """The bot with every game's extension and our persistent components; sharded when the
+    settings name shards."""
+    wiring: dict[str, Any] = {
+        "initial_extensions": EXTENSIONS,
+        "dynamic_items": (*items.bind(flows.on_click), *inbox.DYNAMIC_ITEMS),
+    }
+    shards = settings.shards()
+    if shards is None:
+        return TabletopBot(settings, **wiring)
+    return ShardedTabletopBot(
+        settings, shard_count=shards.count, shard_ids=list(shards.ids), **wiring
     )
 
 

@@ -7,7 +7,7 @@ may assume SQLite.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -340,3 +340,27 @@ class Store(Protocol):
 
     async def undone_actions(self, game_id: str) -> list[UndoneAction]:
         """The undo audit of one game, oldest first."""
+
+    # -- copying a whole store (``python -m bot migrate``) --------------------------------
+
+    async def all_game_ids(self) -> list[str]:
+        """The id of every game, of every status (those needing attention too), oldest
+        first."""
+
+    async def messages_of(self, game_id: str) -> dict[str, tuple[str, str]]:
+        """Every remembered message of a game: kind -> (channel id, message id)."""
+
+    async def all_guild_settings(self) -> dict[str, dict[str, Any]]:
+        """Every server's saved settings (servers that never chose any are absent)."""
+
+    async def import_game(
+        self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
+    ) -> None:
+        """One transaction: store a game copied from another store as it is there (version,
+        timestamps, seats, and its log with each action's seq and time). A game of that id
+        already here is refused (StoreError), unless ``replace``: then it is deleted first
+        with everything of it (seats, log, messages, results, undo audit)."""
+
+    async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
+        """Store undo audit rows copied from another store as they are there (a row already
+        here is kept as it is)."""

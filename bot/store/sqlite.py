@@ -53,7 +53,9 @@ from bot.store.base import (
     Rating,
     ResultRow,
     Seat,
+    Shards,
     StoreError,
+    UndoneAction,
     VersionConflict,
 )
 from bot.store.migrations import migrate
@@ -112,6 +114,15 @@ def _check_bump(record: GameRecord, expected_version: int) -> None:
             f"game {record.id}: new version {record.version} must be greater than the "
             f"expected version {expected_version}"
         )
+
+
+def _on_shards(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """The ``AND ...`` that keeps the games of the guilds on ``shards`` (Discord's shard of a
+    guild: ``(guild_id >> 22) % shard_count``), with its parameters; nothing for None."""
+    if shards is None:
+        return "", ()
+    marks = ",".join("?" * len(shards.ids))
+    return f"AND ((CAST(guild AS INTEGER) >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
 
 
 def _probe(path: str) -> None:
@@ -402,36 +413,43 @@ class SqliteStore:
         updated = record.updated_at or created
         try:
             async with self._write() as conn:
-                await conn.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({_MARKS})",
-                    (
-                        record.id,
-                        record.game,
-                        record.guild,
-                        record.channel,
-                        record.thread,
-                        record.host,
-                        record.status,
-                        record.seed,
-                        _dumps(record.options),
-                        None if record.state is None else _dumps(record.state),
-                        record.version,
-                        created,
-                        updated,
-                        _dumps(record.journal),
-                        record.remind_at,
-                        record.deadline,
-                        _dumps(record.prefs),
-                        record.archive_at,
-                        _dumps(record.clocks),
-                    ),
-                )
-                await self._insert_seats(conn, record.id, record.seats)
+                await self._insert_game(conn, record, created, updated)
         except StoreError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
             raise
         record.created_at, record.updated_at = created, updated
+
+    @classmethod
+    async def _insert_game(
+        cls, conn: aiosqlite.Connection, record: GameRecord, created: float, updated: float
+    ) -> None:
+        """The game's row and its seats (inside the caller's write transaction)."""
+        await conn.execute(
+            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({_MARKS})",
+            (
+                record.id,
+                record.game,
+                record.guild,
+                record.channel,
+                record.thread,
+                record.host,
+                record.status,
+                record.seed,
+                _dumps(record.options),
+                None if record.state is None else _dumps(record.state),
+                record.version,
+                created,
+                updated,
+                _dumps(record.journal),
+                record.remind_at,
+                record.deadline,
+                _dumps(record.prefs),
+                record.archive_at,
+                _dumps(record.clocks),
+            ),
+        )
+        await cls._insert_seats(conn, record.id, record.seats)
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         records = await self._records(
@@ -595,29 +613,34 @@ class SqliteStore:
         async with self._write() as conn:
             await conn.execute("UPDATE games SET archive_at = ? WHERE id = ?", (at, game_id))
 
-    async def threads_to_archive(self, now: float) -> list[GameRecord]:
+    async def threads_to_archive(
+        self, now: float, shards: Shards | None = None
+    ) -> list[GameRecord]:
         """Games whose thread is due to be archived, soonest first."""
+        on, params = _on_shards(shards)
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE archive_at <= ? AND attention IS NULL "
-            "ORDER BY archive_at",
-            (now,),
+            f"{on} ORDER BY archive_at",
+            (now, *params),
         )
 
-    async def expired_lobbies(self, now: float) -> list[GameRecord]:
+    async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Lobbies past their deadline, soonest first (the deadline index serves it)."""
+        on, params = _on_shards(shards)
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline <= ? AND status = ? "
-            "AND attention IS NULL ORDER BY deadline",
-            (now, LOBBY),
+            f"AND attention IS NULL {on} ORDER BY deadline",
+            (now, LOBBY, *params),
         )
 
-    async def due_games(self, now: float) -> list[GameRecord]:
+    async def due_games(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Active games whose reminder or deadline has come, soonest first."""
+        on, params = _on_shards(shards)
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? "
-            "AND (remind_at <= ? OR deadline <= ?) AND attention IS NULL "
+            f"AND (remind_at <= ? OR deadline <= ?) AND attention IS NULL {on} "
             "ORDER BY MIN(COALESCE(remind_at, deadline), COALESCE(deadline, remind_at))",
-            (ACTIVE, now, now),
+            (ACTIVE, now, now, *params),
         )
 
     async def actions(self, game_id: str) -> list[LoggedAction]:
@@ -816,6 +839,78 @@ class SqliteStore:
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
         async with self._read() as conn:
             return list(await conn.execute_fetchall(sql, params))
+
+    # -- copying a whole store (``python -m bot migrate``) ------------------------------------
+
+    async def all_game_ids(self) -> list[str]:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall("SELECT id FROM games ORDER BY created_at, rowid")
+        return [str(row[0]) for row in rows]
+
+    async def messages_of(self, game_id: str) -> dict[str, tuple[str, str]]:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT kind, channel, message FROM messages WHERE game_id = ? ORDER BY kind",
+                (game_id,),
+            )
+        return {str(kind): (str(channel), str(message)) for kind, channel, message in rows}
+
+    async def all_guild_settings(self) -> dict[str, dict[str, Any]]:
+        """Every server's settings; an unreadable row is logged and left out, like a server
+        that never chose any (``guild_settings`` reads it so too)."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT guild, settings FROM guild_settings ORDER BY guild"
+            )
+        found: dict[str, dict[str, Any]] = {}
+        for guild, text in rows:
+            try:
+                settings = json.loads(text)
+            except (TypeError, ValueError):
+                settings = None
+            if isinstance(settings, dict):
+                found[str(guild)] = settings
+            else:
+                log.error("guild %s: its settings are unreadable; left out", guild)
+        return found
+
+    async def import_game(
+        self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
+    ) -> None:
+        """The game's row, seats and log as given, in one write transaction (a replaced
+        game's other rows go with it: every table refers to ``games`` ON DELETE CASCADE)."""
+        try:
+            async with self._write() as conn:
+                if replace:
+                    await conn.execute("DELETE FROM games WHERE id = ?", (record.id,))
+                await self._insert_game(conn, record, record.created_at, record.updated_at)
+                await conn.executemany(
+                    "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
+                    [(record.id, a.seq, a.player, _dumps(a.action), a.at) for a in actions],
+                )
+        except StoreError as exc:
+            if isinstance(exc.__cause__, sqlite3.IntegrityError):
+                raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
+            raise
+
+    async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
+        async with self._write() as conn:
+            await conn.executemany(
+                "INSERT INTO undone_actions (game_id, seq, player, action, at, undone_at, "
+                "requested_by) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [
+                    (
+                        r.game_id,
+                        r.seq,
+                        r.player,
+                        _dumps(r.action),
+                        r.at,
+                        r.undone_at,
+                        r.requested_by,
+                    )
+                    for r in rows
+                ],
+            )
 
 
 _RATING_COLUMNS = "guild, game, player, mu, sigma, games, ai, name"

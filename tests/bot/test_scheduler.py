@@ -92,7 +92,7 @@ async def test_the_loop_starts_again_after_it_dies(
     ticks: list[float] = []
     ticked_again = asyncio.Event()
 
-    async def due(now: float) -> list:
+    async def due(now: float, shards: object = None) -> list:
         ticks.append(now)
         if len(ticks) == 1:
             raise RuntimeError("the store went away for a moment")

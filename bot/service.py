@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.ai import (
     DEFAULT_BUDGET,
@@ -46,6 +46,9 @@ from bot.store.base import (
 )
 from rules import GAMES, Game, IllegalAction, Outcome
 from rules.protocol import player_range
+
+if TYPE_CHECKING:
+    from bot.undo import Outcome as UndoOutcome
 
 log = logging.getLogger(__name__)
 
@@ -902,6 +905,29 @@ class GameService:
             await self._run_ai(record, result)
             log.info("game %s: timed out %s", record.id, result.timed_out)
             return result
+
+    # -- undo (bot.undo) -----------------------------------------------------------------
+
+    async def propose_undo(
+        self, guild: str, channel: str, user: str, ref: str | None = None
+    ) -> UndoOutcome:
+        """`/game undo`: ``user`` proposes to take back their last decision (``bot.undo``),
+        under the game's lock; applied at once when nobody else must accept."""
+        from bot import undo  # bot.undo builds on this module
+
+        async with self._lock_for_ref(guild, channel, user, ref) as record:
+            return await undo.propose(self, record, user, self._clock())
+
+    async def answer_undo(
+        self, guild: str, game_id: str, user: str, accept: bool, version: int
+    ) -> UndoOutcome:
+        """A click on an undo proposal's Accept or Decline (``bot.undo.answer``), under the
+        game's lock; the last acceptance applies it in one compare-and-swap."""
+        from bot import undo
+
+        async with self._lock(game_id):
+            record = await self.get(game_id, guild)
+            return await undo.answer(self, record, user, accept, version, self._clock())
 
     # -- helpers -------------------------------------------------------------------------
 

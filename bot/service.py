@@ -919,7 +919,13 @@ class GameService:
             return await undo.propose(self, record, user, self._clock())
 
     async def answer_undo(
-        self, guild: str, game_id: str, user: str, accept: bool, version: int
+        self,
+        guild: str,
+        game_id: str,
+        user: str,
+        accept: bool,
+        version: int,
+        number: int | None,
     ) -> UndoOutcome:
         """A click on an undo proposal's Accept or Decline (``bot.undo.answer``), under the
         game's lock; the last acceptance applies it in one compare-and-swap."""
@@ -927,7 +933,7 @@ class GameService:
 
         async with self._lock(game_id):
             record = await self.get(game_id, guild)
-            return await undo.answer(self, record, user, accept, version, self._clock())
+            return await undo.answer(self, record, user, accept, version, number, self._clock())
 
     # -- helpers -------------------------------------------------------------------------
 

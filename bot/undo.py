@@ -87,6 +87,12 @@ class Outcome:
         return waiting(self.request)
 
 
+def ticket(request: UndoRequest) -> int:
+    """The number a proposal's buttons carry besides the game's version, so the buttons of
+    an earlier proposal at the same version (one that lapsed) never answer a later one."""
+    return int(request.at) % 1_000_000_000
+
+
 def waiting(request: UndoRequest) -> list[str]:
     """The players who must still accept ``request``."""
     return [p for p in request.awaiting if p not in request.accepted]
@@ -208,18 +214,25 @@ async def propose(service: GameService, record: GameRecord, user: str, now: floa
 
 
 async def answer(
-    service: GameService, record: GameRecord, user: str, accept: bool, version: int, now: float
+    service: GameService,
+    record: GameRecord,
+    user: str,
+    accept: bool,
+    version: int,
+    number: int | None,
+    now: float,
 ) -> Outcome:
-    """A click on a proposal's Accept or Decline (under the game's lock); ``version`` is the
-    game's version the proposal was made at (the button's)."""
+    """A click on a proposal's Accept or Decline (under the game's lock): ``version`` and
+    ``number`` are the button's, the game's version the proposal was made at and its
+    ``ticket``."""
     request = await service.store.undo_request(record.id)
-    if request is None or request.version != version:
+    if request is None or request.version != version or ticket(request) != number:
         raise ServiceError(
             _("That undo proposal is closed already: `/game undo` proposes a new one.")
         )
     if user != request.requested_by and user not in request.awaiting:
         raise ServiceError(
-            _("Only {names} are asked to accept this undo.").format(
+            _("Only the players asked can answer this undo: {names}.").format(
                 names=who(service, record, request.awaiting)
             )
         )

@@ -58,6 +58,11 @@ async def started(service: GameService, game: str, humans: tuple[str, ...], ais:
     return (await service.start(G, C, humans[0], record.id)).record
 
 
+def button(request) -> tuple[int, int]:
+    """What a proposal's Accept and Decline buttons carry: the game's version and the ticket."""
+    return request.version, undo.ticket(request)
+
+
 def reveals(service: GameService, record: GameRecord, steps) -> bool:
     game = service.engine(record)
     return any(game.reveals(event) for step in steps for event in step.events)
@@ -92,12 +97,12 @@ async def test_a_decision_that_revealed_nothing_is_undone_with_consent(
 
     proposal = await service.propose_undo(G, C, mover, record.id)
     assert proposal.status == undo.PENDING and proposal.waiting == [first, last]
-    version = proposal.request.version
-    half = await service.answer_undo(G, record.id, first, True, version)
+    request = proposal.request
+    half = await service.answer_undo(G, record.id, first, True, *button(request))
     assert half.status == undo.PENDING and half.waiting == [last]
     assert (await service.get(record.id)).state == result.record.state
     clock.now += 60
-    done = await service.answer_undo(G, record.id, last, True, version)
+    done = await service.answer_undo(G, record.id, last, True, *button(request))
 
     assert done.status == undo.DONE
     after = await service.get(record.id)
@@ -163,17 +168,17 @@ async def test_one_decline_cancels_and_nothing_changes(service: GameService) -> 
     mover = result.steps[0].player
     others = [p for p in (ANA, BO, CY) if p != mover]
     proposal = await service.propose_undo(G, C, mover, record.id)
-    version = proposal.request.version
-    half = await service.answer_undo(G, record.id, others[0], True, version)
+    request = proposal.request
+    half = await service.answer_undo(G, record.id, others[0], True, *button(request))
     assert half.status == undo.PENDING and half.waiting == [others[1]]
     with pytest.raises(ServiceError, match="already"):
-        await service.answer_undo(G, record.id, others[0], True, version)
-    declined = await service.answer_undo(G, record.id, others[1], False, version)
+        await service.answer_undo(G, record.id, others[0], True, *button(request))
+    declined = await service.answer_undo(G, record.id, others[1], False, *button(request))
     assert declined.status == undo.DECLINED
     assert (await service.get(record.id)).state == result.record.state
     assert len(await service.store.actions(record.id)) == logged + len(result.steps)
     with pytest.raises(ServiceError, match="closed already"):
-        await service.answer_undo(G, record.id, others[0], True, version)
+        await service.answer_undo(G, record.id, others[0], True, *button(request))
 
 
 async def test_refusals_say_why(service: GameService, clock: Clock) -> None:
@@ -192,14 +197,20 @@ async def test_refusals_say_why(service: GameService, clock: Clock) -> None:
     with pytest.raises(ServiceError, match="already proposed"):
         await service.propose_undo(G, C, other, record.id)
     with pytest.raises(ServiceError, match="Only"):
-        await service.answer_undo(G, record.id, CY, True, proposal.request.version)
+        await service.answer_undo(G, record.id, CY, True, *button(proposal.request))
     # Ten minutes later the proposal has lapsed: a click says so, and a new one may be made.
     clock.now += undo.WINDOW + 1
-    lapsed = await service.answer_undo(G, record.id, other, True, proposal.request.version)
+    lapsed = await service.answer_undo(G, record.id, other, True, *button(proposal.request))
     assert lapsed.status == undo.LAPSED
     assert (await service.get(record.id)).state == result.record.state
     again = await service.propose_undo(G, C, mover, record.id)
     assert again.status == undo.PENDING
+    # The lapsed proposal's buttons never answer the new one.
+    with pytest.raises(ServiceError, match="closed already"):
+        await service.answer_undo(G, record.id, other, True, *button(proposal.request))
+    assert (
+        await service.answer_undo(G, record.id, other, True, *button(again.request))
+    ).status == undo.DONE
 
 
 async def test_a_move_meanwhile_makes_the_proposal_lapse(service: GameService) -> None:
@@ -212,6 +223,6 @@ async def test_a_move_meanwhile_makes_the_proposal_lapse(service: GameService) -
     player = service.to_move(record)[0]
     action = RandomAgent("x").choose(service.engine(record), service.state(record), player)
     await service.move(G, C, player, action, ref=record.id)
-    lapsed = await service.answer_undo(G, record.id, other, True, proposal.request.version)
+    lapsed = await service.answer_undo(G, record.id, other, True, *button(proposal.request))
     assert lapsed.status == undo.LAPSED
     assert await service.store.undone_actions(record.id) == []

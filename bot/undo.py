@@ -98,9 +98,14 @@ def waiting(request: UndoRequest) -> list[str]:
     return [p for p in request.awaiting if p not in request.accepted]
 
 
-def target(steps: list[Step], player: str) -> int | None:
-    """The index of ``player``'s last decision among the replayed ``steps`` (None: none)."""
-    mine = [i for i, step in enumerate(steps) if step.player == player and not step.standing]
+def target(game: Game, steps: list[Step], player: str) -> int | None:
+    """The index of ``player``'s last decision among the replayed ``steps`` (None: none): a
+    standing order is none, whether given out of turn or while the player was to move."""
+    mine = [
+        i
+        for i, step in enumerate(steps)
+        if step.player == player and not game.is_standing_order(step.action)
+    ]
     return mine[-1] if mine else None
 
 
@@ -128,7 +133,7 @@ def plan(game: Game, record: GameRecord, rows: list[LoggedAction], player: str) 
                 "Game `{game}`: its log could not be replayed exactly, so nothing can be undone."
             ).format(game=record.id)
         )
-    index = target(steps, player)
+    index = target(game, steps, player)
     if index is None:
         raise ServiceError(
             _("You have made no decision in game `{game}` yet: there is nothing to undo.").format(

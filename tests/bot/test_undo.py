@@ -226,3 +226,30 @@ async def test_a_move_meanwhile_makes_the_proposal_lapse(service: GameService) -
     lapsed = await service.answer_undo(G, record.id, other, True, *button(proposal.request))
     assert lapsed.status == undo.LAPSED
     assert await service.store.undone_actions(record.id) == []
+
+
+async def test_standing_orders_are_no_decision_and_go_back_with_the_tail(
+    service: GameService,
+) -> None:
+    """ArtSee's visitor policy is a standing order: given after the decision by the mover it
+    is not the decision taken back, and given by someone else it goes back with the rest
+    (audited); the restored turn's buttons are newer than any posted before."""
+    record = await started(service, "artsee", (ANA, BO, CY))
+    before, result, logged = await play_until(service, record, wanted=False)
+    mover = result.steps[0].player
+    others = [p for p in (ANA, BO, CY) if p != mover]
+    await service.move(G, C, mover, {"type": "policy", "policy": "never"}, ref=record.id)
+    last = await service.move(G, C, others[0], {"type": "policy", "policy": "ask"}, ref=record.id)
+    assert last.steps[0].standing  # given out of turn
+
+    proposal = await service.propose_undo(G, C, mover, record.id)
+    for player in others:
+        done = await service.answer_undo(G, record.id, player, True, *button(proposal.request))
+    assert done.status == undo.DONE
+    after = await service.get(record.id)
+    assert after.state == before.state and after.journal == before.journal
+    audit = await service.store.undone_actions(record.id)
+    assert [a.action.get("type") for a in audit][-2:] == ["policy", "policy"]
+    assert len(audit) == len(result.steps) + 2
+    assert len(await service.store.actions(record.id)) == logged
+    assert turn_version(after) > turn_version(last.record)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
+
 from bot.ai import RandomAgent
 from bot.store.base import GameRecord
 from cogs.app import create_bot
@@ -21,10 +23,17 @@ WALL = Channel(id=2201, name="mural")
 GUILD = 3201
 
 
-async def table(harness_factory, tmp_path: Path) -> Harness:
-    bot = create_bot(database_url=f"sqlite:///{tmp_path / 'games.db'}", discord_token="")
+def new_bot(tmp_path: Path) -> discord.Client:
+    return create_bot(database_url=f"sqlite:///{tmp_path / 'games.db'}", discord_token="")
+
+
+async def table(harness_factory, tmp_path: Path, fake: FakeDiscord | None = None) -> Harness:
     h = await harness_factory(
-        bot, FakeDiscord(), guild_id=GUILD, channels=[WALL], members=[ANA, BO, CY]
+        new_bot(tmp_path),
+        fake or FakeDiscord(),
+        guild_id=GUILD,
+        channels=[WALL],
+        members=[ANA, BO, CY],
     )
     h.bot.service.seed_factory = lambda: "undo-discord"
     return h
@@ -133,3 +142,31 @@ async def test_a_second_proposal_waits_for_the_first(harness_factory, tmp_path: 
     again = await h.slash(other(mover), "game undo", channel=h.thread(WALL))
     assert again.public_messages == []
     assert "already proposed" in again.ephemeral_text()
+
+
+async def test_a_proposal_made_from_the_channel_goes_to_the_thread(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    _, mover = await moves_until(h, await started(h), reveal=False)
+    response = await h.slash(mover, "game undo")
+    assert "Your proposal is posted in" in response.ephemeral_text()
+    (proposal,) = response.public_messages
+    assert proposal.channel_id == h.thread(WALL).id
+    assert [b.label for b in proposal.buttons] == ["Accept", "Decline"]
+
+
+async def test_a_restarted_bot_takes_the_consent_on_a_proposal_the_first_one_posted(
+    harness_factory, tmp_path: Path
+) -> None:
+    fake = FakeDiscord()
+    first = await table(harness_factory, tmp_path, fake)
+    before, mover = await moves_until(first, await started(first), reveal=False)
+    proposal = await propose(first, mover)
+    await first.close()
+
+    second = await harness_factory(new_bot(tmp_path), fake)  # same database, same Discord
+    done = await second.click(other(mover), proposal, label="Accept")
+    assert second.message(proposal).text().startswith("✅ Undone")
+    assert [m for m in done.public_messages if m.files.get("board.png")]
+    assert (await second.bot.service.get(before.id)).state == before.state

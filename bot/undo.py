@@ -149,7 +149,7 @@ def plan(game: Game, record: GameRecord, rows: list[LoggedAction], player: str) 
                     _(
                         "Your last decision cannot be taken back: something hidden was "
                         "revealed since ({what})."
-                    ).format(what=told or event.get("type", "?"))
+                    ).format(what=told or _("a card was drawn, shuffled or turned up"))
                 )
     state = game.start([seat.user for seat in record.seats], record.seed, record.options)
     for row in rows[:index]:

@@ -15,8 +15,9 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bot import undo
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -46,9 +47,6 @@ from bot.store.base import (
 )
 from rules import GAMES, Game, IllegalAction, Outcome
 from rules.protocol import player_range
-
-if TYPE_CHECKING:
-    from bot.undo import Outcome as UndoOutcome
 
 log = logging.getLogger(__name__)
 
@@ -910,11 +908,9 @@ class GameService:
 
     async def propose_undo(
         self, guild: str, channel: str, user: str, ref: str | None = None
-    ) -> UndoOutcome:
+    ) -> undo.Outcome:
         """`/game undo`: ``user`` proposes to take back their last decision (``bot.undo``),
         under the game's lock; applied at once when nobody else must accept."""
-        from bot import undo  # bot.undo builds on this module
-
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             return await undo.propose(self, record, user, self._clock())
 
@@ -926,11 +922,9 @@ class GameService:
         accept: bool,
         version: int,
         number: int | None,
-    ) -> UndoOutcome:
+    ) -> undo.Outcome:
         """A click on an undo proposal's Accept or Decline (``bot.undo.answer``), under the
         game's lock; the last acceptance applies it in one compare-and-swap."""
-        from bot import undo
-
         async with self._lock(game_id):
             record = await self.get(game_id, guild)
             return await undo.answer(self, record, user, accept, version, number, self._clock())

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 from bot.errors import ServiceError
 from bot.i18n import _
 from bot.read_model import turn_steps
-from bot.service import MoveResult, Step, replay
 from bot.store.base import (
     ACTIVE,
     GameRecord,
@@ -45,11 +44,12 @@ from bot.store.base import (
     UndoRequest,
     VersionConflict,
 )
+from bot.store.recovery import replay_snapshot
 from bot.words import WORDS
 from rules import Game
 
-if TYPE_CHECKING:
-    from bot.service import GameService
+if TYPE_CHECKING:  # the service calls this module: only its types are needed here
+    from bot.service import GameService, MoveResult, Step
 
 #: Seconds the other players have to accept a proposal.
 WINDOW = 600.0
@@ -123,16 +123,10 @@ def journal_of(steps: list[Step]) -> list[dict]:
     return journal
 
 
-def plan(game: Game, record: GameRecord, rows: list[LoggedAction], player: str) -> Plan:
-    """What ``player``'s undo would take back, or a ServiceError saying why there is none
-    (pure work on its own objects: it runs in a worker thread)."""
-    steps, exact = replay(game, record, rows)
-    if not exact:
-        raise ServiceError(
-            _(
-                "Game `{game}`: its log could not be replayed exactly, so nothing can be undone."
-            ).format(game=record.id)
-        )
+def refusal(game: Game, record: GameRecord, steps: list[Step], player: str) -> int:
+    """The index among the replayed ``steps`` of ``player``'s last decision, or a
+    ServiceError saying why it cannot be taken back: there is none, or an event since (its
+    own included) revealed something hidden, named in the game's words."""
     index = target(game, steps, player)
     if index is None:
         raise ServiceError(
@@ -151,21 +145,22 @@ def plan(game: Game, record: GameRecord, rows: list[LoggedAction], player: str) 
                         "revealed since ({what})."
                     ).format(what=told or _("a card was drawn, shuffled or turned up"))
                 )
-    state = game.start([seat.user for seat in record.seats], record.seed, record.options)
-    for row in rows[:index]:
-        state, _events = game.play(state, row.player, row.action)
-    return Plan(
-        rows[index - 1].seq if index else 0,
-        steps[index:],
-        game.dump(state),
-        journal_of(steps[:index]),
-    )
+    return index
 
 
 async def plan_for(service: GameService, record: GameRecord, player: str) -> Plan:
-    """``plan`` over the stored log, off the event loop (a long game replays for a while)."""
-    rows = await service.store.actions(record.id)
-    return await asyncio.to_thread(plan, service.engine(record), record, rows, player)
+    """What ``player``'s undo would take back, from the stored log replayed (off the event
+    loop: a long game replays for a while), or a ServiceError saying why there is none."""
+    steps = await service.history(record)  # refuses a log that does not replay exactly
+    rows: list[LoggedAction] = await service.store.actions(record.id)
+    if len(rows) != len(steps):  # another process moved meanwhile
+        raise ServiceError(_("The game changed meanwhile; please try again."))
+    game = service.engine(record)
+    index = refusal(game, record, steps, player)
+    state = await asyncio.to_thread(replay_snapshot, record, rows[:index], service.games)
+    assert state is not None  # a running game has a state
+    keep = rows[index - 1].seq if index else 0
+    return Plan(keep, steps[index:], state, journal_of(steps[:index]))
 
 
 def who(service: GameService, record: GameRecord, players: list[str] | tuple[str, ...]) -> str:
@@ -284,6 +279,6 @@ async def apply(
         await service.store.drop_undo_request(record.id)
         return Outcome(request, LAPSED, await service.get(record.id))
     await service.store.drop_undo_request(record.id)
-    result = MoveResult(record, service.engine(record), service.pictures)
+    result = service._result(record)
     await service._run_ai(record, result)
     return Outcome(request, DONE, result.record, chosen.undone, result, audit)

@@ -10,7 +10,11 @@ timed out) are that seat's decisions like any other.
 When it may be. Only in a running game, and only while no event since the decision (its own
 included) reveals anything hidden, as the engine says (``Game.reveals``): a card drawn, a
 shuffle, a card turned up. Taking such a step back would let someone decide again knowing
-more than they did. The refusal names the first such event, in the game's words.
+more than they did. The refusal names the first such event, in the game's words. A card its
+holder chose to show (played from their hand) does not count: the others saw it, and they are
+the ones asked. One case is left open on purpose: an AI seat's turn after the decision could
+show a card of its hand without anything being drawn, which only happens once the draw piles
+are empty (every other AI turn that plays a card ends by drawing, which refuses the undo).
 
 Who consents. Every other seated human who plays their own seat (not away, not handed to the
 AI) accepts, with buttons, within ``WINDOW`` seconds; AI seats and away seats accept by

@@ -76,8 +76,8 @@ class Plan:
 @dataclass
 class Outcome:
     """The answer to a proposal or a click: the request as it now stands, what became of it
-    (``status``), who must still accept, and, once done, the game after (``result``) and the
-    audit rows written."""
+    (``status``), who must still accept (``waiting``), and, once done, the game after
+    (``result``) and the audit rows written."""
 
     request: UndoRequest
     status: str
@@ -85,6 +85,8 @@ class Outcome:
     undone: list[Step] = field(default_factory=list)
     result: MoveResult | None = None
     audit: list[UndoneAction] = field(default_factory=list)
+    #: An earlier proposal found lapsed on the way, whose post still shows its buttons.
+    lapsed: UndoRequest | None = None
 
     @property
     def waiting(self) -> list[str]:
@@ -172,16 +174,19 @@ def who(service: GameService, record: GameRecord, players: list[str] | tuple[str
     return ", ".join(names.get(p, p) for p in players)
 
 
-async def pending(service: GameService, record: GameRecord, now: float) -> UndoRequest | None:
-    """The game's proposal still open now: made at the game's current version and not yet
-    lapsed (a lapsed one is dropped on the way)."""
+async def stored(
+    service: GameService, record: GameRecord, now: float
+) -> tuple[UndoRequest | None, UndoRequest | None]:
+    """The game's stored proposal as (open, lapsed): open if it was made at the game's
+    current version and has not run out, else lapsed (and dropped: its post still shows
+    buttons, which the caller closes)."""
     request = await service.store.undo_request(record.id)
     if request is None:
-        return None
+        return None, None
     if request.version != record.version or request.expires_at <= now:
         await service.store.drop_undo_request(record.id)
-        return None
-    return request
+        return None, request
+    return request, None
 
 
 async def propose(service: GameService, record: GameRecord, user: str, now: float) -> Outcome:
@@ -199,7 +204,7 @@ async def propose(service: GameService, record: GameRecord, user: str, now: floa
                 game=record.id
             )
         )
-    open_request = await pending(service, record, now)
+    open_request, lapsed = await stored(service, record, now)
     if open_request is not None:
         raise ServiceError(
             _("An undo is already proposed in game `{game}`: waiting for {names}.").format(
@@ -212,9 +217,12 @@ async def propose(service: GameService, record: GameRecord, user: str, now: floa
         record.id, user, record.version, chosen.keep, awaiting, (), now, now + WINDOW
     )
     if not awaiting:
-        return await apply(service, record, request, chosen, now)
-    await service.store.save_undo_request(request)
-    return Outcome(request, PENDING, record, chosen.undone)
+        outcome = await apply(service, record, request, chosen, now)
+    else:
+        await service.store.save_undo_request(request)
+        outcome = Outcome(request, PENDING, record, chosen.undone)
+    outcome.lapsed = lapsed
+    return outcome
 
 
 async def answer(

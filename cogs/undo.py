@@ -10,6 +10,8 @@ lazily on the next click (or the next proposal), which then says so on the messa
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from bot import undo
@@ -18,6 +20,8 @@ from bot.read_model import ReadModel
 from cogs import flows, messages, threads
 from cogs.items import Click, GameButton
 from cogs.messages import Post
+
+log = logging.getLogger(__name__)
 
 ACCEPT, DECLINE = "undoyes", "undono"
 #: The ``messages`` kind of a game's latest proposal post.
@@ -100,6 +104,8 @@ async def propose(interaction: discord.Interaction, ref: str | None) -> None:
     guild, channel, user = flows.where(interaction)
     await flows.acknowledge(interaction)
     outcome = await service.propose_undo(guild, channel, user, ref)
+    if outcome.lapsed is not None:
+        await close_lapsed(interaction, outcome)
     if outcome.result is not None:
         await flows.publish(interaction, outcome.result, headline(outcome.result.read, outcome))
         return
@@ -117,6 +123,24 @@ async def propose(interaction: discord.Interaction, ref: str | None) -> None:
         await service.remember_message(
             record, UNDO_MESSAGE, str(message.channel.id), str(message.id)
         )
+
+
+async def close_lapsed(interaction: discord.Interaction, outcome: undo.Outcome) -> None:
+    """The post of an earlier proposal found lapsed says so and loses its buttons."""
+    service, record = flows.service_of(interaction), outcome.record
+    found = await service.message_of(record, UNDO_MESSAGE)
+    if found is None or outcome.lapsed is None:
+        return
+    lapsed = undo.Outcome(outcome.lapsed, undo.LAPSED, record)
+    channel = interaction.client.get_partial_messageable(int(found[0]))
+    try:
+        await channel.get_partial_message(int(found[1])).edit(
+            content=closed_text(service.read(record), lapsed, ""),
+            view=None,
+            allowed_mentions=messages.NO_PINGS,
+        )
+    except discord.HTTPException:  # deleted meanwhile: nothing left to close
+        log.info("game %s: its undo proposal %s is gone", record.id, found[1])
 
 
 async def on_click(interaction: discord.Interaction, click: Click) -> None:

@@ -4,10 +4,12 @@ ephemeral. The harness validates every payload against Discord's limits and Open
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import discord
 
+from bot import undo
 from bot.ai import RandomAgent
 from bot.store.base import GameRecord
 from cogs.app import create_bot
@@ -71,7 +73,7 @@ def other(user: User) -> User:
 async def propose(h: Harness, user: User) -> SeenMessage:
     response = await h.slash(user, "game undo", channel=h.thread(WALL))
     assert response.acknowledged
-    (proposal,) = response.public_messages
+    (proposal,) = [m for m in response.public_messages if m.buttons]  # (and a lapsed one)
     assert [b.label for b in proposal.buttons] == ["Accept", "Decline"]
     return proposal
 
@@ -170,3 +172,23 @@ async def test_a_restarted_bot_takes_the_consent_on_a_proposal_the_first_one_pos
     assert second.message(proposal).text().startswith("✅ Undone")
     assert [m for m in done.public_messages if m.files.get("board.png")]
     assert (await second.bot.service.get(before.id)).state == before.state
+
+
+async def test_a_proposal_left_ten_minutes_lapses_on_the_next_click_or_proposal(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    before, mover = await moves_until(h, await started(h), reveal=False)
+    first = await propose(h, mover)
+    later = time.time() + undo.WINDOW + 5
+    h.bot.service._clock = lambda: later  # ten minutes on, nobody answered
+
+    second = await propose(h, mover)  # the lapsed proposal is closed, a new one posted
+    assert h.message(first).text().startswith("⌛") and h.message(first).buttons == []
+    assert second.id != first.id
+
+    h.bot.service._clock = lambda: later + undo.WINDOW + 5
+    click = await h.click(other(mover), h.message(second), label="Accept")
+    assert "lapsed" in h.message(second).text() and h.message(second).buttons == []
+    assert not [m for m in click.public_messages if m.files.get("board.png")]
+    assert await h.bot.service.store.undone_actions(before.id) == []

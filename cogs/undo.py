@@ -69,8 +69,9 @@ def proposal_post(read: ReadModel, outcome: undo.Outcome) -> Post:
     return Post(content=content, view=view, pings=outcome.waiting)
 
 
-def closed_text(read: ReadModel, outcome: undo.Outcome, by: str) -> str:
-    """The proposal once it is over: done, declined (``by``: who), withdrawn or lapsed."""
+def closed_text(read: ReadModel, outcome: undo.Outcome, by: str | None = None) -> str:
+    """The proposal once it is over: done, declined (``by``: the id of who declined), withdrawn
+    (declined by its proposer) or lapsed."""
     request, names = outcome.request, read.names
     asker = names.get(request.requested_by, request.requested_by)
     if outcome.status == undo.DONE:
@@ -81,9 +82,10 @@ def closed_text(read: ReadModel, outcome: undo.Outcome, by: str) -> str:
             name=asker, names=accepted
         )
     if outcome.status == undo.DECLINED:
-        if by == asker:
-            return _("{name} withdrew the proposal to undo their last decision.").format(name=by)
-        return _("❌ {who} declined: {name}'s last decision stands.").format(who=by, name=asker)
+        if by == request.requested_by:
+            return _("{name} withdrew the proposal to undo their last decision.").format(name=asker)
+        who = names.get(by or "", by or "?")
+        return _("❌ {who} declined: {name}'s last decision stands.").format(who=who, name=asker)
     return _(
         "⌛ This undo proposal lapsed: the game moved on, or not everyone accepted within "
         "{minutes} minutes. `/game undo` proposes it again."
@@ -135,7 +137,7 @@ async def close_lapsed(interaction: discord.Interaction, outcome: undo.Outcome) 
     channel = interaction.client.get_partial_messageable(int(found[0]))
     try:
         await channel.get_partial_message(int(found[1])).edit(
-            content=closed_text(service.read(record), lapsed, ""),
+            content=closed_text(service.read(record), lapsed),
             view=None,
             allowed_mentions=messages.NO_PINGS,
         )
@@ -157,7 +159,7 @@ async def on_click(interaction: discord.Interaction, click: Click) -> None:
         post = proposal_post(read, outcome)
         await flows.update(interaction, content=post.content, view=post.view)
         return
-    text = closed_text(read, outcome, flows.display_name(interaction))
+    text = closed_text(read, outcome, user)
     await flows.update(interaction, content=text, view=None)
     if outcome.result is not None:
         await flows.publish(interaction, outcome.result, headline(outcome.result.read, outcome))

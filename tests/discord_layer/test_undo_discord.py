@@ -113,8 +113,9 @@ async def test_one_decline_cancels_and_the_game_stays(harness_factory, tmp_path:
     now = await h.bot.service.get(before.id)
     proposal = await propose(h, mover)
     declined = await h.click(other(mover), proposal, label="Decline")
-    assert h.message(proposal).text().startswith("❌")
-    assert "declined" in h.message(proposal).text() and h.message(proposal).buttons == []
+    declined_by = other(mover).global_name
+    assert h.message(proposal).text().startswith(f"❌ {declined_by} declined")
+    assert h.message(proposal).buttons == []
     assert not [m for m in declined.public_messages if m.files.get("board.png")]
     assert (await h.bot.service.get(before.id)).state == now.state
     assert await h.bot.service.store.undone_actions(before.id) == []
@@ -192,3 +193,15 @@ async def test_a_proposal_left_ten_minutes_lapses_on_the_next_click_or_proposal(
     assert "lapsed" in h.message(second).text() and h.message(second).buttons == []
     assert not [m for m in click.public_messages if m.files.get("board.png")]
     assert await h.bot.service.store.undone_actions(before.id) == []
+
+
+async def test_the_proposer_may_withdraw_it(harness_factory, tmp_path: Path) -> None:
+    h = await table(harness_factory, tmp_path)
+    _, mover = await moves_until(h, await started(h), reveal=False)
+    proposal = await propose(h, mover)
+    await h.click(mover, proposal, label="Decline")
+    assert (
+        h.message(proposal).text()
+        == f"{mover.global_name} withdrew the proposal to undo their last decision."
+    )
+    assert h.message(proposal).buttons == []

@@ -256,7 +256,7 @@ async def answer(
         return Outcome(request, DECLINED, record)
     if user == request.requested_by or user in request.accepted:
         raise ServiceError(
-            _("You are in already: waiting for {names}.").format(
+            _("Your answer is in already: waiting for {names}.").format(
                 names=who(service, record, waiting(request))
             )
         )

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from bot import undo
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -913,6 +914,31 @@ class GameService:
             await self._run_ai(record, result)
             log.info("game %s: timed out %s", record.id, result.timed_out)
             return result
+
+    # -- undo (bot.undo) -----------------------------------------------------------------
+
+    async def propose_undo(
+        self, guild: str, channel: str, user: str, ref: str | None = None
+    ) -> undo.Outcome:
+        """`/game undo`: ``user`` proposes to take back their last decision (``bot.undo``),
+        under the game's lock; applied at once when nobody else must accept."""
+        async with self._lock_for_ref(guild, channel, user, ref) as record:
+            return await undo.propose(self, record, user, self._clock())
+
+    async def answer_undo(
+        self,
+        guild: str,
+        game_id: str,
+        user: str,
+        accept: bool,
+        version: int,
+        number: int | None,
+    ) -> undo.Outcome:
+        """A click on an undo proposal's Accept or Decline (``bot.undo.answer``), under the
+        game's lock; the last acceptance applies it in one compare-and-swap."""
+        async with self._lock(game_id):
+            record = await self.get(game_id, guild)
+            return await undo.answer(self, record, user, accept, version, number, self._clock())
 
     # -- helpers -------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ failed". Every failure reaches the user as an ephemeral sentence; nothing here k
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -534,11 +534,18 @@ async def on_click(interaction: discord.Interaction, click: Click) -> None:
     await guard(interaction, dispatch_click(interaction, click))
 
 
+#: The handlers of verbs another module of the Discord layer owns (``cogs.undo``), by verb;
+#: that module adds its own when it is imported.
+VERBS: dict[str, Callable[[discord.Interaction, Click], Awaitable[None]]] = {}
+
+
 async def dispatch_click(interaction: discord.Interaction, click: Click) -> None:
     service = service_of(interaction)
     guild = where(interaction)[0]
     game, verb, version = click.game, click.verb, click.version
-    if verb == "join":
+    if verb in VERBS:
+        await VERBS[verb](interaction, click)
+    elif verb == "join":
         await join(interaction, game)
     elif verb == "leave":
         await leave(interaction, game)

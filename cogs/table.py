@@ -14,6 +14,7 @@ from bot.store.base import ACTIVE, GameRecord
 from cogs import flows, inbox, memory, messages, threads
 from cogs.messages import Post
 from cogs.typed import GameRef, OptionsText
+from cogs.undo import propose as propose_undo
 from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
@@ -281,6 +282,13 @@ class Table(commands.Cog):
     ) -> None:
         """Hand a player's seat to an AI (host, or anyone with Manage Server)."""
         await flows.kick(interaction, player, game)
+
+    @game.command(name="undo")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def undo(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+        """Propose taking back your last move; the other players accept with buttons."""
+        await propose_undo(interaction, game)
 
     @game.command(name="abandon")
     @app_commands.describe(game=GAME_REF)

@@ -177,6 +177,22 @@ class UndoneAction:
 
 
 @dataclass(frozen=True)
+class UndoRequest:
+    """A pending ``/game undo`` proposal, stored so a restart loses neither it nor the consents
+    given: who asked, the game's version then (any change since makes it moot), the log's
+    length to keep, the humans who must accept and those who have, and when it lapses."""
+
+    game_id: str
+    requested_by: str
+    version: int
+    keep: int
+    awaiting: tuple[str, ...]
+    accepted: tuple[str, ...] = ()
+    at: float = 0.0
+    expires_at: float = 0.0
+
+
+@dataclass(frozen=True)
 class Shards:
     """The shards one bot process serves: a game belongs to shard
     ``(int(guild) >> 22) % count`` (Discord's own formula), and a process only ticks the games
@@ -364,3 +380,12 @@ class Store(Protocol):
     async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
         """Store undo audit rows copied from another store as they are there (a row already
         here is kept as it is)."""
+
+    async def save_undo_request(self, request: UndoRequest) -> None:
+        """Store the game's pending undo proposal, replacing any earlier one."""
+
+    async def undo_request(self, game_id: str) -> UndoRequest | None:
+        """The game's pending undo proposal (None: there is none)."""
+
+    async def drop_undo_request(self, game_id: str) -> None:
+        """Forget the game's pending undo proposal (done, declined or lapsed)."""

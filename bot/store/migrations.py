@@ -166,6 +166,48 @@ MIGRATIONS: list[Step] = [
         """,
         "CREATE INDEX ratings_by_ordinal ON ratings (guild, game, (mu - 3 * sigma))",
     ),
+    # 7 (issue 15, undo; after 6, the results): a taken-back action leaves the log for an
+    # audit table, and the log gives up a row only once its copy is there, so nothing but
+    # ``undo`` can shorten it (a game's own deletion still takes its rows with it). A pending
+    # proposal is kept too (one per game), so a restart loses no request nor its consents.
+    (
+        """
+        CREATE TABLE undone_actions (
+            game_id      TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq          INTEGER NOT NULL,
+            player       TEXT NOT NULL,
+            action       TEXT NOT NULL,
+            at           REAL NOT NULL,
+            undone_at    REAL NOT NULL,
+            requested_by TEXT NOT NULL,
+            PRIMARY KEY (game_id, undone_at, seq)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TRIGGER actions_delete_only_undone BEFORE DELETE ON actions
+        WHEN EXISTS (SELECT 1 FROM games WHERE id = OLD.game_id)
+        AND NOT EXISTS (
+            SELECT 1 FROM undone_actions u
+            WHERE u.game_id = OLD.game_id AND u.seq = OLD.seq AND u.player = OLD.player
+            AND u.action = OLD.action AND u.at = OLD.at
+        )
+        BEGIN
+            SELECT RAISE(ABORT, 'the action log loses its tail only to an undo, audited first');
+        END
+        """,
+        """
+        CREATE TABLE undo_requests (
+            game_id      TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            requested_by TEXT NOT NULL,
+            version      INTEGER NOT NULL,
+            keep         INTEGER NOT NULL,
+            awaiting     TEXT NOT NULL DEFAULT '[]',
+            accepted     TEXT NOT NULL DEFAULT '[]',
+            at           REAL NOT NULL,
+            expires_at   REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -56,6 +56,7 @@ from bot.store.base import (
     Shards,
     StoreError,
     UndoneAction,
+    UndoRequest,
     VersionConflict,
 )
 from bot.store.migrations import migrate
@@ -911,6 +912,109 @@ class SqliteStore:
                     for r in rows
                 ],
             )
+
+    # -- undo (issue 15) ---------------------------------------------------------------------
+
+    async def undo(
+        self,
+        record: GameRecord,
+        expected_version: int,
+        keep: int,
+        requested_by: str,
+        at: float,
+    ) -> list[UndoneAction]:
+        """One transaction: CAS the version first (a loser touches nothing), copy the log's
+        tail past ``keep`` to the audit, delete it (the trigger lets a row go only once its
+        copy is in ``undone_actions``), and write the replayed state with ``record``."""
+        _check_bump(record, expected_version)
+        now = time.time()
+        async with self._write() as conn:
+            await self._cas(
+                conn,
+                record.id,
+                expected_version,
+                f"UPDATE games SET {_PROGRESS_COLUMNS} WHERE id = ? AND version = ?",
+                _progress(record, now),
+            )
+            tail = await conn.execute_fetchall(
+                "SELECT seq, player, action, at FROM actions WHERE game_id = ? AND seq > ? "
+                "ORDER BY seq",
+                (record.id, keep),
+            )
+            await conn.execute(
+                "INSERT INTO undone_actions "
+                "(game_id, seq, player, action, at, undone_at, requested_by) "
+                "SELECT game_id, seq, player, action, at, ?, ? FROM actions "
+                "WHERE game_id = ? AND seq > ?",
+                (at, requested_by, record.id, keep),
+            )
+            await conn.execute(
+                "DELETE FROM actions WHERE game_id = ? AND seq > ?", (record.id, keep)
+            )
+        record.updated_at = now
+        return [
+            UndoneAction(record.id, seq, player, json.loads(action), stamp, at, requested_by)
+            for seq, player, action, stamp in tail
+        ]
+
+    async def undone_actions(self, game_id: str) -> list[UndoneAction]:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT seq, player, action, at, undone_at, requested_by FROM undone_actions "
+                "WHERE game_id = ? ORDER BY undone_at, seq",
+                (game_id,),
+            )
+        return [
+            UndoneAction(game_id, seq, player, json.loads(action), at, undone_at, by)
+            for seq, player, action, at, undone_at, by in rows
+        ]
+
+    async def save_undo_request(self, request: UndoRequest) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO undo_requests "
+                "(game_id, requested_by, version, keep, awaiting, accepted, at, expires_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                "requested_by = excluded.requested_by, version = excluded.version, "
+                "keep = excluded.keep, awaiting = excluded.awaiting, "
+                "accepted = excluded.accepted, at = excluded.at, "
+                "expires_at = excluded.expires_at",
+                (
+                    request.game_id,
+                    request.requested_by,
+                    request.version,
+                    request.keep,
+                    _dumps(list(request.awaiting)),
+                    _dumps(list(request.accepted)),
+                    request.at,
+                    request.expires_at,
+                ),
+            )
+
+    async def undo_request(self, game_id: str) -> UndoRequest | None:
+        """The pending proposal; one whose consents do not read back counts as none
+        (logged), so a damaged row costs a proposal, never the game."""
+        async with self._read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT requested_by, version, keep, awaiting, accepted, at, expires_at "
+                    "FROM undo_requests WHERE game_id = ?",
+                    (game_id,),
+                )
+            )
+        if not rows:
+            return None
+        by, version, keep, awaiting, accepted, at, expires_at = rows[0]
+        try:
+            waited, given = json.loads(awaiting), json.loads(accepted)
+        except (TypeError, ValueError):
+            log.error("game %s: its undo proposal is unreadable; ignoring it", game_id)
+            return None
+        return UndoRequest(game_id, by, version, keep, tuple(waited), tuple(given), at, expires_at)
+
+    async def drop_undo_request(self, game_id: str) -> None:
+        async with self._write() as conn:
+            await conn.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
 
 
 _RATING_COLUMNS = "guild, game, player, mu, sigma, games, ai, name"

@@ -62,6 +62,7 @@ SEAT_COLOURS: tuple[Color, ...] = (
     kit.BLUE,
 )
 ARROWS = {"L": "←", "R": "→"}
+MASTERPIECE_FRAME = kit.rgb("#C9A227")  # a masterpiece token's gold frame
 PHASES = {
     "card": "to choose a card to play",
     "column": "to choose a column for the card",
@@ -214,7 +215,7 @@ def masterpiece_token(token: str, size: int) -> Image.Image:
     colour = CATEGORY_COLOURS[info.category]
 
     def paint(d: ImageDraw.ImageDraw, s: int) -> None:
-        d.rounded_rectangle((0, 0, size * s - 1, size * s - 1), 6 * s, fill=kit.rgb("#C9A227"))
+        d.rounded_rectangle((0, 0, size * s - 1, size * s - 1), 6 * s, fill=MASTERPIECE_FRAME)
         b = 4 * s
         d.rounded_rectangle((b, b, size * s - 1 - b, size * s - 1 - b), 4 * s, fill=colour)
 
@@ -520,7 +521,7 @@ def render(
 ) -> bytes:
     """The ArtSee board of ``view`` as PNG bytes (public parts only), with the last turn's
     sentences ``last`` on its "Last:" line."""
-    return kit.png_bytes(board_image(view, names, last))
+    return kit.png_bytes(board_image(view, names, last), kit.module_palette(__name__))
 
 
 def render_more_galleries(
@@ -539,7 +540,7 @@ def render_more_galleries(
     im = Image.new("RGB", (width, height), kit.TABLE)
     d = ImageDraw.Draw(im)
     _draw_panels(im, d, view, more, MARGIN, geo, names)
-    return kit.png_bytes(im)
+    return kit.png_bytes(im, kit.module_palette(__name__))
 
 
 HAND_GAP = 16
@@ -568,4 +569,4 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         label = f"{i + 1} · chosen" if i == chosen else str(i + 1)
         centre = (x + card_w / 2, MARGIN + card_h + HAND_CAPTION_H / 2 + 4)
         d.text(centre, label, font=caption, fill=kit.WHITE, anchor="mm")
-    return kit.png_bytes(im)
+    return kit.png_bytes(im, kit.module_palette(__name__))

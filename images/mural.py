@@ -65,6 +65,11 @@ ELEMENT_SHORT = {"DJ": "DJ", "MC": "MC", "BRK": "BK", "GRF": "GF"}
 PLAYER_FILL: list[Color] = [kit.ORANGE, kit.SKY_BLUE, kit.BLUISH_GREEN, kit.REDDISH_PURPLE]
 PLAYER_SHAPES = ["●", "▲", "■", "◆"]
 GOOD = kit.rgb("#3DDC84")
+#: The wall the mural is painted on: its frame, an unpainted cell, its edge and its label.
+WALL = kit.rgb("#4A4038")
+WALL_CELL = kit.rgb("#5E544B")
+WALL_CELL_EDGE = kit.rgb("#7A6E63")
+WALL_CELL_INK = kit.rgb("#B9AEA3")
 PENDING_WORDS = {
     "rotate": "is rotating",
     "collect": "is collecting a paint",
@@ -313,7 +318,7 @@ def draw_mural(
             oy + rows * CELL + TOKEN_BAND,
         ),
         radius=18,
-        fill=kit.rgb("#4A4038"),
+        fill=WALL,
         outline=kit.PANEL_EDGE,
         width=2,
     )
@@ -326,15 +331,15 @@ def draw_mural(
             if cell is None:
                 d.rectangle(
                     (x + 2, y + 2, x + CELL - 2, y + CELL - 2),
-                    fill=kit.rgb("#5E544B"),
-                    outline=kit.rgb("#7A6E63"),
+                    fill=WALL_CELL,
+                    outline=WALL_CELL_EDGE,
                     width=2,
                 )
                 d.text(
                     (x + CELL / 2, y + CELL / 2),
                     f"{'ABCDE'[c]}{r + 1}",
                     font=kit.font(24, True),
-                    fill=kit.rgb("#B9AEA3"),
+                    fill=WALL_CELL_INK,
                     anchor="mm",
                 )
                 continue
@@ -777,7 +782,7 @@ def render(
     """The Street Art: Mural board of ``view`` as PNG bytes (public parts only). The view
     carries the turn so far and the last turn, which the header tells tersely; ``last`` is for
     boards whose view does not."""
-    return kit.png_bytes(board_image(view, names))
+    return kit.png_bytes(board_image(view, names), kit.module_palette(__name__))
 
 
 # -- the hand ----------------------------------------------------------------------------------
@@ -842,4 +847,4 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         kit.font(26, True),
         max_width=width - 2 * MARGIN,
     )
-    return kit.png_bytes(im)
+    return kit.png_bytes(im, kit.module_palette(__name__))

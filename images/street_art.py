@@ -74,6 +74,8 @@ STYLES: dict[str, CardStyle] = {
 }
 UNKNOWN_STYLE = CardStyle(kit.GREY, "unknown", "?")
 DARK_FACE = kit.rgb("#1C1F26")
+CARTON = kit.rgb("#8C6A43")  # the Rain's carton (the box icon) and its flaps
+CARTON_FLAP = kit.rgb("#A98458")
 
 
 def card_name(card: str) -> str:
@@ -558,19 +560,19 @@ def _box_icon(size: int) -> Image.Image:
                 (0.86 * u, 0.95 * u),
                 (0.14 * u, 0.95 * u),
             ],
-            fill=kit.rgb("#8C6A43"),
+            fill=CARTON,
             outline=kit.WHITE,
             width=w,
         )
         d.polygon(
             [(0.08 * u, 0.35 * u), (0.0, 0.12 * u), (0.38 * u, 0.12 * u), (0.5 * u, 0.35 * u)],
-            fill=kit.rgb("#A98458"),
+            fill=CARTON_FLAP,
             outline=kit.WHITE,
             width=w,
         )
         d.polygon(
             [(0.92 * u, 0.35 * u), (u - 1, 0.12 * u), (0.62 * u, 0.12 * u), (0.5 * u, 0.35 * u)],
-            fill=kit.rgb("#A98458"),
+            fill=CARTON_FLAP,
             outline=kit.WHITE,
             width=w,
         )
@@ -829,7 +831,7 @@ def render(
     """The Street Art board of ``view`` as PNG bytes (public parts only; ``hand`` is ignored).
     The view carries the last move's events, which the board tells itself, with the heart
     changes on the tiles; ``last`` is for boards whose view does not."""
-    return kit.png_bytes(board_image(view, names))
+    return kit.png_bytes(board_image(view, names), kit.module_palette(__name__))
 
 
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
@@ -842,4 +844,4 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     for i, card in enumerate(hand):
         face = card_face(card)
         im.paste(face, (MARGIN + i * (CARD_W + GAP), MARGIN), face)
-    return kit.png_bytes(im)
+    return kit.png_bytes(im, kit.module_palette(__name__))

@@ -172,7 +172,7 @@ def card_face(card: str, width: int, height: int) -> Image.Image:
     body = height - strip - arrow_row  # between the pieces and the arrow row
     letter_font = kit.font(max(12, min(body + 4, width // 2)), bold=True)
     centre = (width / 2, strip + body / 2 + 1)
-    d.text(centre, LETTERS[info.featured], font=letter_font, fill=ink, anchor="mm")
+    kit.draw_text(d, centre, LETTERS[info.featured], letter_font, ink, "mm")
     arrow_font = kit.font(max(14, round(width * 0.28)), bold=True)
     x = width * (0.2 if info.arrow == "L" else 0.8)
     arrow = ARROWS[info.arrow]
@@ -187,9 +187,7 @@ def card_back(category: str | None, width: int, height: int) -> Image.Image:
     if category is None:
         im = kit.rounded_card((width, height), kit.PANEL, kit.PANEL_EDGE, radius=8).copy()
         d = ImageDraw.Draw(im)
-        d.text(
-            (width / 2, height / 2), "—", font=kit.font(20, bold=True), fill=kit.MUTED, anchor="mm"
-        )
+        kit.draw_text(d, (width / 2, height / 2), "—", kit.font(20, bold=True), kit.MUTED, "mm")
         return im
     colour = CATEGORY_COLOURS[category]
     im = kit.rounded_card((width, height), colour, kit.WHITE, radius=8, outline_width=3).copy()
@@ -198,12 +196,13 @@ def card_back(category: str | None, width: int, height: int) -> Image.Image:
     d.rounded_rectangle(
         (inset, inset, width - inset, height - inset), 6, outline=kit.readable_on(colour), width=2
     )
-    d.text(
+    kit.draw_text(
+        d,
         (width / 2, height / 2),
         LETTERS[category],
-        font=kit.font(int(width * 0.5), bold=True),
-        fill=kit.readable_on(colour),
-        anchor="mm",
+        kit.font(int(width * 0.5), bold=True),
+        kit.readable_on(colour),
+        "mm",
     )
     return im
 
@@ -223,7 +222,7 @@ def masterpiece_token(token: str, size: int) -> Image.Image:
     d = ImageDraw.Draw(im)
     label = f"{LETTERS[info.category]}{info.requirement}"
     fnt = kit.fit_font(label, size - 8, int(size * 0.45), 10, bold=True)
-    d.text((size / 2, size / 2), label, font=fnt, fill=kit.readable_on(colour), anchor="mm")
+    kit.draw_text(d, (size / 2, size / 2), label, fnt, kit.readable_on(colour), "mm")
     return im
 
 
@@ -568,5 +567,5 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         kit.paste(im, card_face(card, card_w, card_h), (x, MARGIN))
         label = f"{i + 1} · chosen" if i == chosen else str(i + 1)
         centre = (x + card_w / 2, MARGIN + card_h + HAND_CAPTION_H / 2 + 4)
-        d.text(centre, label, font=caption, fill=kit.WHITE, anchor="mm")
+        kit.draw_text(d, centre, label, caption, kit.WHITE, "mm")
     return kit.png_bytes(im, kit.module_palette(__name__))

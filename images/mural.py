@@ -107,12 +107,8 @@ def cube_image(paint: str, size: int) -> Image.Image:
         (0, 0, size, size), radius=max(3, size // 6), fill=fill, outline=kit.BLACK, width=2
     )
     mark = PAINT_MARK.get(paint, paint)
-    d.text(
-        (size / 2, size / 2 + 1),
-        mark,
-        font=kit.font(int(size * 0.62), True),
-        fill=ink_on(fill),
-        anchor="mm",
+    kit.draw_text(
+        d, (size / 2, size / 2 + 1), mark, kit.font(int(size * 0.62), True), ink_on(fill), "mm"
     )
     return im
 
@@ -178,8 +174,8 @@ def disc_face(colours: str, orientation: int, label: str) -> Image.Image:
         angle = math.radians(slot * 45)
         lx = DISC_R + 0.82 * DISC_R * math.cos(angle)
         ly = DISC_R + 0.82 * DISC_R * math.sin(angle)
-        d.text((lx, ly), colour, font=letter_font, fill=ink_on(SEGMENT_FILL[colour]), anchor="mm")
-    d.text((DISC_R, DISC_R), label, font=kit.font(26, True), fill=kit.INK, anchor="mm")
+        kit.draw_text(d, (lx, ly), colour, letter_font, ink_on(SEGMENT_FILL[colour]), "mm")
+    kit.draw_text(d, (DISC_R, DISC_R), label, kit.font(26, True), kit.INK, "mm")
     return im
 
 
@@ -201,12 +197,8 @@ def draw_discs(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
             y = cy + 0.54 * DISC_R * math.sin(angle)
             cube(im, (x, y), 24, paint)
         if position in turned:
-            d.text(
-                (cx, cy + DISC_R + 6),
-                "turned",
-                font=kit.font(22, True),
-                fill=kit.HIGHLIGHT,
-                anchor="ma",
+            kit.draw_text(
+                d, (cx, cy + DISC_R + 6), "turned", kit.font(22, True), kit.HIGHLIGHT, "ma"
             )
     for contact in view["contacts"]:
         left, _ = disc_centre(contact["contact"])
@@ -214,10 +206,10 @@ def draw_discs(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
         y = DISCS_TOP + DISC_R
         if contact["same"]:
             d.ellipse((x - 16, y - 16, x + 16, y + 16), fill=GOOD, outline=kit.WHITE, width=3)
-            d.text((x, y), "=", font=kit.font(26, True), fill=kit.BLACK, anchor="mm")
+            kit.draw_text(d, (x, y), "=", kit.font(26, True), kit.BLACK, "mm")
         else:
             d.ellipse((x - 12, y - 12, x + 12, y + 12), fill=kit.PANEL, outline=kit.GREY, width=2)
-            d.text((x, y), "×", font=kit.font(20, True), fill=kit.MUTED, anchor="mm")
+            kit.draw_text(d, (x, y), "×", kit.font(20, True), kit.MUTED, "mm")
 
 
 QUEUE_X = disc_centre(3)[0] + DISC_R + 28
@@ -285,13 +277,7 @@ def half_disc(
     dx, dy = {"N": (0, r * 0.45), "S": (0, -r * 0.45), "E": (-r * 0.45, 0), "W": (r * 0.45, 0)}[
         side
     ]
-    d.text(
-        (x + dx, y + dy),
-        ELEMENT_SHORT[element],
-        font=kit.font(10, True),
-        fill=kit.BLACK,
-        anchor="mm",
-    )
+    kit.draw_text(d, (x + dx, y + dy), ELEMENT_SHORT[element], kit.font(10, True), kit.BLACK, "mm")
 
 
 def edge_point(x: int, y: int, side: str) -> tuple[float, float]:
@@ -335,12 +321,13 @@ def draw_mural(
                     outline=WALL_CELL_EDGE,
                     width=2,
                 )
-                d.text(
+                kit.draw_text(
+                    d,
                     (x + CELL / 2, y + CELL / 2),
                     f"{'ABCDE'[c]}{r + 1}",
-                    font=kit.font(24, True),
-                    fill=WALL_CELL_INK,
-                    anchor="mm",
+                    kit.font(24, True),
+                    WALL_CELL_INK,
+                    "mm",
                 )
                 continue
             draw_painted(im, d, x, y, cell, colours, names, fresh=(r, c) == fresh)
@@ -413,12 +400,8 @@ def draw_painted(
         d.rectangle((x - 3, y - 3, x + CELL + 3, y + CELL + 3), outline=kit.HIGHLIGHT, width=5)
     d.rectangle((x + 1, y + 1, x + CELL - 1, y + CELL - 1), fill=kit.PAPER, outline=fill, width=6)
     d.rectangle((x + 7, y + 7, x + CELL - 7, y + 25), fill=ELEMENT_FILL[card.element])
-    d.text(
-        (x + 9, y + 16),
-        ELEMENT_SHORT[card.element],
-        font=kit.font(16, True),
-        fill=kit.BLACK,
-        anchor="lm",
+    kit.draw_text(
+        d, (x + 9, y + 16), ELEMENT_SHORT[card.element], kit.font(16, True), kit.BLACK, "lm"
     )
     initial = names.get(cell["painter"], "?")[:1].upper()
     kit.badge(
@@ -441,7 +424,7 @@ def draw_painted(
     else:
         points = card.points or 0
         centre = (x + CELL / 2 + 6, y + 47)
-    d.text(centre, str(points), font=kit.font(28, True), fill=kit.PAPER_INK, anchor="mm")
+    kit.draw_text(d, centre, str(points), kit.font(28, True), kit.PAPER_INK, "mm")
 
 
 # -- the side column: techniques and display ---------------------------------------------------
@@ -535,15 +518,11 @@ def draw_offer(
         d.rounded_rectangle(
             (x + 66, y + 6, x + 112, y + 30), radius=7, fill=ELEMENT_FILL[card.element]
         )
-        d.text(
-            (x + 89, y + 18),
-            ELEMENT_SHORT[card.element],
-            font=kit.font(18, True),
-            fill=kit.BLACK,
-            anchor="mm",
+        kit.draw_text(
+            d, (x + 89, y + 18), ELEMENT_SHORT[card.element], kit.font(18, True), kit.BLACK, "mm"
         )
     points = "2+" if card.flexible else f"{card.points}"
-    d.text((x + width - 10, y + 4), f"{points} pts", font=kit.font(24, True), fill=ink, anchor="ra")
+    kit.draw_text(d, (x + width - 10, y + 4), f"{points} pts", kit.font(24, True), ink, "ra")
     # The card's sides with a half-disc, drawn as a tiny card with bumps.
     mx, my, m = x + width - 40, y + 32, 26
     d.rectangle((mx, my, mx + m, my + m), outline=ink, width=2)

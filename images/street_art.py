@@ -398,7 +398,7 @@ def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Imag
     corner = card_corner(card)
     cfont = kit.fit_font(corner, corner_r * 2 - 6, round(corner_r * 1.35), 10, bold=True)
     for cx in (frame + corner_r + 2, w - frame - corner_r - 2):
-        d.text((cx, frame + corner_r + 2), corner, font=cfont, fill=ink, anchor="mm")
+        kit.draw_text(d, (cx, frame + corner_r + 2), corner, cfont, ink, "mm")
     name = card_name(card)
     longest = max(name.split(), key=len, default=name)
     text_w = w - 2 * frame - 8
@@ -407,7 +407,7 @@ def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Imag
     line_h = name_font.size * 1.08
     top = h - band_h / 2 - frame / 2 - line_h * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
-        d.text((w / 2, top + i * line_h), line, font=name_font, fill=ink, anchor="mm")
+        kit.draw_text(d, (w / 2, top + i * line_h), line, name_font, ink, "mm")
     return im
 
 
@@ -519,16 +519,10 @@ def _tile_xy(index: int, count: int) -> tuple[int, int]:
 
 
 def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    d.text((MARGIN, MARGIN + 2), "STREET ART", font=kit.font(44, True), fill=kit.INK, anchor="la")
+    kit.draw_text(d, (MARGIN, MARGIN + 2), "STREET ART", kit.font(44, True), kit.INK, "la")
     turn = view.get("turn")
     if turn:
-        d.text(
-            (MARGIN + 2, MARGIN + 60),
-            f"Turn {turn}",
-            font=kit.font(30),
-            fill=kit.MUTED,
-            anchor="la",
-        )
+        kit.draw_text(d, (MARGIN + 2, MARGIN + 60), f"Turn {turn}", kit.font(30), kit.MUTED, "la")
     stats = [
         (kit.heart(54), str(view.get("middle", 0)), "middle"),
         (kit.card_back((40, 54)), str(view.get("draw_pile", 0)), "draw pile"),
@@ -539,8 +533,8 @@ def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) 
     for icon, number, caption in reversed(stats):
         w = max(kit.text_width(number, num_font), kit.text_width(caption, cap_font))
         x -= w
-        d.text((x + w / 2, MARGIN + 30), number, font=num_font, fill=kit.INK, anchor="mm")
-        d.text((x + w / 2, MARGIN + 78), caption, font=cap_font, fill=kit.MUTED, anchor="mm")
+        kit.draw_text(d, (x + w / 2, MARGIN + 30), number, num_font, kit.INK, "mm")
+        kit.draw_text(d, (x + w / 2, MARGIN + 78), caption, cap_font, kit.MUTED, "mm")
         x -= icon.width + 10
         kit.paste(im, icon, (x, MARGIN + 2 + (54 - icon.height) // 2))
         x -= 36
@@ -683,9 +677,7 @@ def _draw_tile(
     tag_w = kit.text_width(tag, tag_font) + 16 if tag else 0
     if tag:
         tag_ink = kit.WHITE if tag == "PLAYED" else ink
-        d.text(
-            (band[2] - 12, (band[1] + band[3]) / 2), tag, font=tag_font, fill=tag_ink, anchor="rm"
-        )
+        kit.draw_text(d, (band[2] - 12, (band[1] + band[3]) / 2), tag, tag_font, tag_ink, "rm")
     kit.draw_text(
         d,
         (band[0] + 12, (band[1] + band[3]) / 2),

@@ -177,7 +177,7 @@ def card_face(card: str, width: int, height: int) -> Image.Image:
     x = width * (0.2 if info.arrow == "L" else 0.8)
     arrow = ARROWS[info.arrow]
     y = height - arrow_row / 2 - 2
-    d.text((x, y), arrow, font=arrow_font, fill=ink, anchor="mm", stroke_width=1, stroke_fill=ink)
+    kit.draw_text(d, (x, y), arrow, arrow_font, ink, "mm", stroke=(1, ink))
     return im
 
 

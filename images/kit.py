@@ -204,25 +204,37 @@ def draw_text(
     (``"la"`` left-ascender, ``"mm"`` centred, ``"rm"`` right-middle...); returns its width."""
     if max_width is not None:
         text = ellipsize(text, fnt, max_width)
-    if stroke:
+    if not text:
+        return 0
+    x, y = round(xy[0]), round(xy[1])
+    if stroke:  # as Pillow strokes: the outline in its colour, then the letters over it
         sw, sf = stroke
-        draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=sw, stroke_fill=sf)
-    elif text:
-        mask, (dx, dy) = text_mask(text, fnt, anchor)
-        draw.bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, fill=fill)
+        mask, (dx, dy) = text_mask(text, fnt, anchor, sw)
+        draw.bitmap((x + dx, y + dy), mask, fill=sf)
+    mask, (dx, dy) = text_mask(text, fnt, anchor)
+    draw.bitmap((x + dx, y + dy), mask, fill=fill)
     return text_width(text, fnt)
 
 
 @lru_cache(maxsize=4096)
 def text_mask(
-    text: str, fnt: ImageFont.FreeTypeFont, anchor: str
+    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke_width: int = 0
 ) -> tuple[Image.Image, tuple[int, int]]:
-    """``text`` in ``fnt`` as a cached anti-aliased mask and its offset from the anchor point:
-    laying out and rasterising a label costs more than pasting it, and boards repeat labels
-    from turn to turn."""
-    x0, y0, x1, y1 = (round(edge) for edge in fnt.getbbox(text, anchor=anchor))
+    """``text`` in ``fnt`` (thickened by ``stroke_width`` px all round: an outline) as a cached
+    anti-aliased mask and its offset from the anchor point: laying out and rasterising a label
+    costs more than pasting it, and boards repeat labels from turn to turn."""
+    box = fnt.getbbox(text, anchor=anchor, stroke_width=stroke_width)
+    x0, y0, x1, y1 = (round(edge) for edge in box)
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), text, font=fnt, fill=255, anchor=anchor)
+    ImageDraw.Draw(mask).text(
+        (-x0, -y0),
+        text,
+        font=fnt,
+        fill=255,
+        anchor=anchor,
+        stroke_width=stroke_width,
+        stroke_fill=255,
+    )
     return mask, (x0, y0)
 
 

@@ -155,7 +155,9 @@ def strip_h(card_w: int) -> int:
     return max(16, round(card_w * 0.3))
 
 
-@lru_cache(maxsize=256)
+#: 80 exhibits at the ten or so card sizes the layouts use (20 KB a face): a process serving
+#: many tables keeps them all rather than redrawing faces as tables of other sizes come and go.
+@lru_cache(maxsize=1024)
 def card_face(card: str, width: int, height: int) -> Image.Image:
     """A whole exhibit: its featured colour, the art pieces in the top band (the part that stays
     visible when covered), the featured letter, and the arrow in the bottom row (visitors go in
@@ -207,7 +209,7 @@ def card_back(category: str | None, width: int, height: int) -> Image.Image:
     return im
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)  # every token at each size the header's room gives it
 def masterpiece_token(token: str, size: int) -> Image.Image:
     """A masterpiece: a framed square in its category colour with letter and requirement."""
     info = MASTERPIECES[token]

@@ -319,7 +319,7 @@ def heart(size: int, fill: Color = HEART, outline: Color | None = WHITE) -> Imag
     return supersampled((size, size), paint)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def chip(
     size: int, fill: Color, label: str = "", label_fill: Color = PAPER_INK, ring: Color = WHITE
 ) -> Image.Image:

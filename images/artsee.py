@@ -295,6 +295,7 @@ def _status_text(view: dict[str, Any], names: dict[str, str]) -> str:
 
 
 def _draw_status(
+    im: Image.Image,
     d: ImageDraw.ImageDraw,
     view: dict[str, Any],
     names: dict[str, str],
@@ -302,7 +303,7 @@ def _draw_status(
     last: Sequence[str],
 ) -> None:
     box = (MARGIN, HEADER_H, width - MARGIN, HEADER_H + STATUS_H - 8)
-    d.rounded_rectangle(box, 12, fill=kit.PANEL, outline=kit.HIGHLIGHT, width=3)
+    kit.rounded_box(im, box, 12, kit.PANEL, kit.HIGHLIGHT, 3)
     prefix = "" if view.get("outcome") else "▶ "
     kit.draw_text(
         d,
@@ -478,12 +479,13 @@ def _draw_panels(
             x = MARGIN + i * (geo.panel_w + PANEL_GAP)
             pid = player["id"]
             moving = pid in view["to_move"]
-            d.rounded_rectangle(
+            kit.rounded_box(
+                im,
                 (x, top, x + geo.panel_w, top + panel_h),
                 14,
-                fill=kit.PANEL,
-                outline=kit.HIGHLIGHT if moving else kit.PANEL_EDGE,
-                width=4 if moving else 2,
+                kit.PANEL,
+                kit.HIGHLIGHT if moving else kit.PANEL_EDGE,
+                4 if moving else 2,
             )
             _draw_panel_head(im, d, view, player, (x, top), names, letters, geo.panel_w)
             played_here = view["column"] if pid == view["current"] else None
@@ -512,7 +514,7 @@ def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]
     im = Image.new("RGB", (geo.width, height), kit.TABLE)  # a fill is faster than a copy
     d = ImageDraw.Draw(im)
     _draw_header(im, d, view, geo.width)
-    _draw_status(d, view, names, geo.width, last)
+    _draw_status(im, d, view, names, geo.width, last)
     _draw_panels(im, d, view, shown, TOP_H, geo, names)
     return im
 

@@ -220,7 +220,7 @@ def draw_queue(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
     """The paint queue beside the discs: its 3 spaces on the board framed, then the rest; under
     it, the disc side in play and what the marks mean."""
     x0, y, x1 = QUEUE_X, DISCS_TOP, WIDTH - MARGIN
-    d.rounded_rectangle((x0, y, x1, y + QUEUE_H), radius=14, fill=kit.PANEL, outline=kit.PANEL_EDGE)
+    kit.rounded_box(im, (x0, y, x1, y + QUEUE_H), 14, kit.PANEL, kit.PANEL_EDGE)
     cy = y + QUEUE_H // 2
     x = x0 + 20 + kit.draw_text(d, (x0 + 12, cy), "Queue ▶", kit.font(26, True), anchor="lm")
     size, gap = 36, 6
@@ -296,17 +296,18 @@ def draw_mural(
     grid = view["mural"]
     rows, cols = len(grid), len(grid[0])
     ox, oy = mural_origin(view)
-    d.rounded_rectangle(
+    kit.rounded_box(
+        im,
         (
             ox - TOKEN_BAND,
             oy - TOKEN_BAND,
             ox + cols * CELL + TOKEN_BAND,
             oy + rows * CELL + TOKEN_BAND,
         ),
-        radius=18,
-        fill=WALL,
-        outline=kit.PANEL_EDGE,
-        width=2,
+        18,
+        WALL,
+        kit.PANEL_EDGE,
+        2,
     )
     colours = player_colours(view)
     fresh = last_painted(view)
@@ -433,7 +434,9 @@ def draw_painted(
 OFFER_H = 60
 
 
-def draw_techniques(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:
+def draw_techniques(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
+) -> None:
     """The revealed techniques: name, MAIN if it is a main action, the effect, and under it who
     used it this round (shape and initial, never colour alone)."""
     x0, y = SIDE_X, MIDDLE_TOP - 4
@@ -448,9 +451,7 @@ def draw_techniques(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[st
         effect = kit.wrap(info.effect.replace(" (main action)", ""), effect_font, width - 24, 3)
         height = 44 + 26 * len(effect) + (34 if used else 0)
         edge = kit.HIGHLIGHT if info.main else kit.PANEL_EDGE
-        d.rounded_rectangle(
-            (x0, y, x0 + width, y + height), radius=12, fill=kit.PANEL, outline=edge, width=2
-        )
+        kit.rounded_box(im, (x0, y, x0 + width, y + height), 12, kit.PANEL, edge, 2)
         main_w = 70 if info.main else 0
         name_w = kit.draw_text(
             d, (x0 + 12, y + 8), info.name, kit.font(26, True), max_width=width - 36 - main_w
@@ -478,9 +479,7 @@ def draw_techniques(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[st
             px = box[2] + 6
         y += height + 8
     if view["hidden_techniques"]:
-        d.rounded_rectangle(
-            (x0, y, x0 + width, y + 40), radius=12, fill=kit.BLUE, outline=kit.WHITE, width=2
-        )
+        kit.rounded_box(im, (x0, y, x0 + width, y + 40), 12, kit.BLUE, kit.WHITE, 2)
         kit.centered_text(
             d, (x0, y, x0 + width, y + 40), "+1 face down until round 2", kit.font(22, True)
         )
@@ -509,9 +508,7 @@ def draw_offer(
     h = OFFER_H
     back = kit.BLUE if top else kit.PAPER
     ink = kit.WHITE if top else kit.PAPER_INK
-    d.rounded_rectangle(
-        (x, y, x + width, y + h), radius=10, fill=back, outline=ELEMENT_FILL[card.element], width=4
-    )
+    kit.rounded_box(im, (x, y, x + width, y + h), 10, back, ELEMENT_FILL[card.element], 4)
     label = f"{card.id} · deck top" if top else card.id
     kit.draw_text(d, (x + 10, y + 6), label, kit.font(20, True), ink)
     if not top:
@@ -561,12 +558,13 @@ def draw_players(
         pid = player["id"]
         fill, shape = colours[pid]
         current = pid == view.get("current") and not outcome
-        d.rounded_rectangle(
+        kit.rounded_box(
+            im,
             (x, y, x + width, y + PLAYER_H),
-            radius=16,
-            fill=kit.PANEL,
-            outline=kit.HIGHLIGHT if current else kit.WHITE if pid in winners else kit.PANEL_EDGE,
-            width=5 if current or pid in winners else 2,
+            16,
+            kit.PANEL,
+            kit.HIGHLIGHT if current else kit.WHITE if pid in winners else kit.PANEL_EDGE,
+            5 if current or pid in winners else 2,
         )
         d.rounded_rectangle((x, y, x + 12, y + PLAYER_H), radius=6, fill=fill)
         score = player["score"]
@@ -744,7 +742,7 @@ def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
     draw_queue(im, d, view)
     draw_mural(im, d, view, names)
     draw_display(im, d, view)
-    draw_techniques(d, view, names)
+    draw_techniques(im, d, view, names)
     draw_players(im, d, view, names, players_top)
     return im
 

@@ -583,7 +583,9 @@ def _box_icon(size: int) -> Image.Image:
     return im
 
 
-def _draw_status(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:
+def _draw_status(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
+) -> None:
     top = MARGIN + HEADER_H
     x0, x1 = MARGIN, WIDTH - MARGIN
     outcome = view.get("outcome")
@@ -593,7 +595,7 @@ def _draw_status(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, 
         winners = [names.get(w, w) for w in outcome.get("winners", [])]
         scores = outcome.get("scores", {})
         best = max(scores.values()) if scores else None
-        d.rounded_rectangle(line1, 14, fill=kit.HIGHLIGHT)
+        kit.rounded_box(im, line1, 14, kit.HIGHLIGHT)
         left = (
             x0 + 20 + kit.draw_text(d, (x0 + 20, top + 30), "GAME OVER ·", fnt, kit.PAPER_INK, "lm")
         )
@@ -615,7 +617,7 @@ def _draw_status(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, 
         )
     elif view.get("current"):
         cur = view["current"]
-        d.rounded_rectangle(line1, 14, fill=kit.PANEL, outline=kit.HIGHLIGHT, width=4)
+        kit.rounded_box(im, line1, 14, kit.PANEL, kit.HIGHLIGHT, 4)
         box = kit.badge(
             d, (x0 + 12, top + 30), "▶ TURN", kit.font(28, True), kit.HIGHLIGHT, anchor="lm"
         )
@@ -656,7 +658,7 @@ def _draw_tile(
     x, y, x1, y1 = box
     frame = kit.HIGHLIGHT if is_turn else WINNER if winner else kit.PANEL_EDGE
     frame_w = 7 if (is_turn or winner) else 2
-    d.rounded_rectangle(box, 18, fill=kit.PANEL, outline=frame, width=frame_w)
+    kit.rounded_box(im, box, 18, kit.PANEL, frame, frame_w)
 
     # name band: yellow with a "▶ ... TURN" when it is their turn, white for a WINNER
     band = (x + frame_w, y + frame_w, x1 - frame_w, y + BAND_H)
@@ -788,7 +790,7 @@ def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
     im = background(height)
     d = ImageDraw.Draw(im)
     _draw_header(im, d, view)
-    _draw_status(d, view, names)
+    _draw_status(im, d, view, names)
 
     last = view.get("last") or {}
     changes = heart_changes(last.get("events", []))

@@ -647,7 +647,7 @@ def _spots_and_show(
             _empty_box(d, box, "open")
             continue
         info = CARS[slot["car"]]
-        d.rounded_rectangle(box, 14, fill=kit.PANEL, outline=kit.PANEL_EDGE, width=3)
+        kit.rounded_box(im, box, 14, kit.PANEL, kit.PANEL_EDGE, 3)
         kit.paste(im, pawn_image(pawns[slot["player"]], 36), (x + 8, top + 8))
         kit.draw_text(
             d,

@@ -75,7 +75,7 @@ def playout(game_id: str, players: int, seed: str = "boards") -> list[Snapshot]:
     rng = random.Random(f"{game_id}:{players}:{seed}")
     seats = [f"p{i}" for i in range(players)]
     names = dict(zip(seats, NAMES, strict=False))
-    passive = getattr(game, "passive_actions", frozenset())
+    passive: frozenset[str] = getattr(game, "passive_actions", frozenset())
     state = start(game, seats, seed)
     history: list[tuple[Any, list[tuple[str, list[dict[str, Any]]]]]] = []
     steps: list[tuple[str, list[dict[str, Any]]]] = []
@@ -91,7 +91,7 @@ def playout(game_id: str, players: int, seed: str = "boards") -> list[Snapshot]:
         steps.append((player, events))
         history.append((state, _steps_of_last_turn(steps)))
     picks = {"early": min(len(history) - 1, 6), "mid": len(history) // 2, "final": -1}
-    out = []
+    out: list[Snapshot] = []
     for stage in STAGES:
         chosen, last_steps = history[picks[stage]]
         last = tell(game_id, list(last_steps), names)
@@ -149,7 +149,7 @@ def measure(snap: Snapshot, repeats: int) -> dict[str, Any]:
 
 
 def rows(repeats: int = 15) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for game_id in sorted(GAMES):
         game = GAMES[game_id]
         for players in range(game.min_players, game.max_players + 1):

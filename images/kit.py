@@ -11,6 +11,7 @@ import io
 import math
 import sys
 import unicodedata
+import weakref
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -265,8 +266,59 @@ def supersampled(
 
 
 def paste(base: Image.Image, layer: Image.Image, xy: tuple[int, int]) -> None:
-    """Alpha-composite ``layer`` (RGBA) onto ``base`` at ``xy`` (top-left)."""
-    base.paste(layer, xy, layer if layer.mode == "RGBA" else None)
+    """Alpha-composite ``layer`` (RGBA) onto ``base`` at ``xy`` (top-left). A large layer's
+    opaque middle is copied, and only its rim blended (``paste_plan``): the same pixels, and
+    blending a whole 281 x 330 highlighted tile cost 650 us (Street Kings), copying it 30."""
+    if layer.mode != "RGBA":
+        base.paste(layer, xy)
+        return
+    if layer.width * layer.height < PLAN_AREA:
+        base.paste(layer, xy, layer)
+        return
+    x, y = xy
+    for part, (dx, dy), blend in paste_plan(layer):
+        base.paste(part, (x + dx, y + dy), part if blend else None)
+
+
+#: Below this many pixels a layer is blended whole: the plan's extra pastes cost as much as
+#: they save (measured: neutral for ArtSee's card faces, 44 x 53 to 100 x 120).
+PLAN_AREA = 16384
+_PLANS: dict[int, tuple[weakref.ref[Image.Image], list[tuple[Image.Image, tuple[int, int], bool]]]]
+_PLANS = {}
+
+
+def paste_plan(layer: Image.Image) -> list[tuple[Image.Image, tuple[int, int], bool]]:
+    """How ``paste`` lays ``layer`` down, worked out once per layer (the static layers live for
+    the process): the largest inset rectangle whose pixels are all opaque, as RGB to copy, and
+    the four bands round it to blend; or the whole layer to blend if none is opaque."""
+    key = id(layer)
+    known = _PLANS.get(key)
+    if known is not None and known[0]() is layer:
+        return known[1]
+    w, h = layer.size
+    alpha = layer.getchannel("A")
+    inset = next(
+        (
+            k
+            for k in range(min(w, h) // 2)
+            if alpha.crop((k, k, w - k, h - k)).getextrema() == (255, 255)
+        ),
+        None,
+    )
+    plan: list[tuple[Image.Image, tuple[int, int], bool]]
+    if inset is None:
+        plan = [(layer, (0, 0), True)]
+    else:
+        k = inset
+        plan = [(layer.crop((k, k, w - k, h - k)).convert("RGB"), (k, k), False)]
+        bands = ((0, 0, w, k), (0, h - k, w, h), (0, k, k, h - k), (w - k, k, w, h - k))
+        plan += [(layer.crop(b), (b[0], b[1]), True) for b in bands if b[2] > b[0] and b[3] > b[1]]
+
+    def forget(_: weakref.ref[Image.Image]) -> None:  # a layer gone, its id may come again
+        _PLANS.pop(key, None)
+
+    _PLANS[key] = (weakref.ref(layer, forget), plan)
+    return plan
 
 
 @lru_cache(maxsize=256)

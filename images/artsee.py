@@ -183,6 +183,24 @@ def card_face(card: str, width: int, height: int) -> Image.Image:
     return im
 
 
+@lru_cache(maxsize=1024)
+def covered_face(card: str, width: int, height: int, strip: int) -> Image.Image:
+    """The part of a card face that shows under the next card of its column (``strip`` px
+    lower): its strip and the rows the next card's rounded corners leave open. The rest is
+    hidden, and pasting it cost a blend of the whole face for every covered card."""
+    face = card_face(card, width, height)
+    alpha = face.getchannel("A")
+    # The next card covers this one's rows from ``strip`` down with its own rows from 0: only
+    # where that card is wholly opaque (below its corners, and the soft rims of its chips).
+    see_through = [
+        y
+        for y in range(height - strip)
+        if alpha.crop((0, y, width, y + 1)).getextrema() != (255, 255)
+    ]
+    shown = strip + (max(see_through) + 1 if see_through else 0)
+    return face if shown >= height else face.crop((0, 0, width, shown))
+
+
 @lru_cache(maxsize=64)
 def card_back(category: str | None, width: int, height: int) -> Image.Image:
     """A card back shows its featured category: colour and letter; ``None`` is an empty pile."""
@@ -431,7 +449,12 @@ def _draw_gallery(
             anchor="mm",
         )
         for k, card in enumerate(column):
-            kit.paste(im, card_face(card, geo.card_w, geo.card_h), (cx, card_top + k * geo.strip))
+            face = (
+                card_face(card, geo.card_w, geo.card_h)
+                if k == len(column) - 1
+                else covered_face(card, geo.card_w, geo.card_h, geo.strip)
+            )
+            kit.paste(im, face, (cx, card_top + k * geo.strip))
         front_top = card_top + (len(column) - 1) * geo.strip
         if played_here == j + 1:
             d.rounded_rectangle(

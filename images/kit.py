@@ -314,10 +314,12 @@ def paste_plan(layer: Image.Image) -> list[tuple[Image.Image, tuple[int, int], b
         bands = ((0, 0, w, k), (0, h - k, w, h), (0, k, k, h - k), (w - k, k, w, h - k))
         plan += [(layer.crop(b), (b[0], b[1]), True) for b in bands if b[2] > b[0] and b[3] > b[1]]
 
-    def forget(_: weakref.ref[Image.Image]) -> None:  # a layer gone, its id may come again
-        _PLANS.pop(key, None)
+    plans = _PLANS  # held here: at exit the module's names are cleared before layers die
 
-    _PLANS[key] = (weakref.ref(layer, forget), plan)
+    def forget(_: weakref.ref[Image.Image]) -> None:  # a layer gone, its id may come again
+        plans.pop(key, None)
+
+    plans[key] = (weakref.ref(layer, forget), plan)
     return plan
 
 

@@ -289,6 +289,31 @@ def edge_point(x: int, y: int, side: str) -> tuple[float, float]:
     }[side]
 
 
+@lru_cache(maxsize=8)
+def wall_layer(rows: int, cols: int) -> Image.Image:
+    """The empty wall on the table, every cell unpainted and labelled (A1, B1...): built once
+    per grid size and pasted; a painted card covers its cell's whole square. Drawing the empty
+    cells one by one cost a rectangle and a label each, twenty of them early in a game."""
+    span = (cols * CELL + 2 * TOKEN_BAND, rows * CELL + 2 * TOKEN_BAND)
+    im = Image.new("RGB", (span[0] + 1, span[1] + 1), kit.TABLE)
+    kit.rounded_box(im, (0, 0, *span), 18, WALL, kit.PANEL_EDGE, 2)
+    d = ImageDraw.Draw(im)
+    for r in range(rows):
+        for c in range(cols):
+            x, y = TOKEN_BAND + c * CELL, TOKEN_BAND + r * CELL
+            d.rectangle(
+                (x + 2, y + 2, x + CELL - 2, y + CELL - 2),
+                fill=WALL_CELL,
+                outline=WALL_CELL_EDGE,
+                width=2,
+            )
+            label = f"{'ABCDE'[c]}{r + 1}"
+            kit.draw_text(
+                d, (x + CELL / 2, y + CELL / 2), label, kit.font(24, True), WALL_CELL_INK, "mm"
+            )
+    return im
+
+
 def draw_mural(
     im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
 ) -> int:
@@ -296,19 +321,7 @@ def draw_mural(
     grid = view["mural"]
     rows, cols = len(grid), len(grid[0])
     ox, oy = mural_origin(view)
-    kit.rounded_box(
-        im,
-        (
-            ox - TOKEN_BAND,
-            oy - TOKEN_BAND,
-            ox + cols * CELL + TOKEN_BAND,
-            oy + rows * CELL + TOKEN_BAND,
-        ),
-        18,
-        WALL,
-        kit.PANEL_EDGE,
-        2,
-    )
+    im.paste(wall_layer(rows, cols), (ox - TOKEN_BAND, oy - TOKEN_BAND))
     colours = player_colours(view)
     fresh = last_painted(view)
     for r in range(rows):
@@ -316,20 +329,6 @@ def draw_mural(
             x, y = ox + c * CELL, oy + r * CELL
             cell = grid[r][c]
             if cell is None:
-                d.rectangle(
-                    (x + 2, y + 2, x + CELL - 2, y + CELL - 2),
-                    fill=WALL_CELL,
-                    outline=WALL_CELL_EDGE,
-                    width=2,
-                )
-                kit.draw_text(
-                    d,
-                    (x + CELL / 2, y + CELL / 2),
-                    f"{'ABCDE'[c]}{r + 1}",
-                    kit.font(24, True),
-                    WALL_CELL_INK,
-                    "mm",
-                )
                 continue
             draw_painted(im, d, x, y, cell, colours, names, fresh=(r, c) == fresh)
             bonus = view["bonuses"][r][c]

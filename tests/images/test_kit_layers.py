@@ -1,6 +1,7 @@
 """The kit's cached shortcuts draw what Pillow draws: a large layer pasted as an opaque middle
 plus blended bands, a panel pasted from a cached rounded rectangle, outlined text from cached
-masks. Each is compared pixel for pixel with the plain Pillow call it replaces."""
+masks, ArtSee's covered cards pasted only as far as they show. Each is compared pixel for pixel
+with the plain drawing it replaces."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 
 from PIL import Image, ImageChops, ImageDraw
 
-from images import kit
+from images import artsee, kit
 
 
 def noisy(size: tuple[int, int], seed: int = 1) -> Image.Image:
@@ -69,3 +70,22 @@ def test_outlined_text_is_pillows_stroked_text() -> None:
         stroke_fill=kit.BLUE,
     )
     assert same(ours, pillows)
+
+
+def test_artsee_columns_look_the_same_with_covered_cards_pasted_in_part() -> None:
+    """A covered exhibit is pasted only as far as it shows; the column is the same picture."""
+    cards = sorted(artsee.EXHIBITS)[:5]
+    for width, height in ((44, 53), (76, 91), (100, 120)):
+        strip = artsee.strip_h(width)
+        whole, parts = (
+            Image.new("RGB", (140, 400), kit.PANEL),
+            Image.new("RGB", (140, 400), kit.PANEL),
+        )
+        for k, card in enumerate(cards):
+            face = artsee.card_face(card, width, height)
+            kit.paste(whole, face, (10, 10 + k * strip))
+            shown = face if k == len(cards) - 1 else artsee.covered_face(card, width, height, strip)
+            assert shown.height <= height
+            kit.paste(parts, shown, (10, 10 + k * strip))
+        assert same(whole, parts)
+        assert artsee.covered_face(cards[0], width, height, strip).height < height

@@ -1,4 +1,4 @@
-"""`python -m bot run|sync|demo|backup`: the bot's command line.
+"""`python -m bot run|sync|demo|backup|replay`: the bot's command line.
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -17,6 +17,7 @@ from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
 from bot.options import parse_options
 from bot.pool import WorkerPool
+from bot.replay import ReplayFileError, render_file
 from bot.store import DamagedDatabase, StoreError, open_store, sqlite_path
 from rules import GAMES
 from rules.protocol import player_range
@@ -149,7 +150,26 @@ def parser() -> argparse.ArgumentParser:
         "backup", help="copy the database to a new file, safely while the bot runs"
     )
     backup_parser.add_argument("path", metavar="PATH", help="the new file to write the copy to")
+    replay_parser = sub.add_parser(
+        "replay", help="draw every turn's board of a /game export file into a folder"
+    )
+    replay_parser.add_argument("file", metavar="FILE", help="the JSON file /game export attached")
+    replay_parser.add_argument(
+        "--out", default=None, help="the folder for the boards (default: FILE without .json)"
+    )
     return main_parser
+
+
+def replay_command(settings: Settings, file: str, out: str | None) -> None:
+    """Draw an export's boards offline; a file that cannot be replayed is one line saying
+    why (a running game's export has no seed, so its states cannot be rebuilt)."""
+    path = Path(file)
+    folder = Path(out) if out else path.with_suffix("")
+    try:
+        boards = asyncio.run(render_file(path, folder, WorkerPool.from_settings(settings)))
+    except ReplayFileError as error:
+        raise SystemExit(f"Cannot replay: {error}") from error
+    print(f"{len(boards)} boards in {folder}/, each turn told in {folder / 'turns.txt'}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -169,6 +189,8 @@ def main(argv: list[str] | None = None) -> None:
             asyncio.run(backup(settings, args.path))
         except StoreError as error:
             raise SystemExit(f"Cannot back up: {error}.") from error
+    elif args.command == "replay":
+        replay_command(settings, args.file, args.out)
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
         demo(settings, args.game, args.players, args.seed, args.options)

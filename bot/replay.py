@@ -29,6 +29,7 @@ from PIL import Image
 from bot.errors import ServiceError
 from bot.i18n import _
 from bot.pictures import Pictures
+from bot.pool import WorkerPool
 from bot.service import GameService, Step, replay
 from bot.store.base import ABANDONED, FINISHED, GameRecord, LoggedAction, Seat
 from bot.words import tell
@@ -400,3 +401,18 @@ async def boards(pictures: Pictures, replayed: Replay) -> list[bytes]:
     """Every told turn's public board, drawn side by side in the pool's workers."""
     turns = range(len(replayed.turns))
     return list(await asyncio.gather(*(board(pictures, replayed, turn) for turn in turns)))
+
+
+async def render_file(path: Path, out_dir: Path, pool: WorkerPool) -> list[Path]:
+    """``python -m bot replay FILE``: the export at ``path`` drawn into ``out_dir`` with the
+    worker pool (closed here); a file that cannot be read is a ``ReplayFileError``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ReplayFileError(
+            _("Cannot read {path} as a game log ({error}).").format(path=path, error=error)
+        ) from error
+    try:
+        return await render_folder(data, out_dir, Pictures(pool))
+    finally:
+        await pool.close()

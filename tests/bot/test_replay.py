@@ -20,6 +20,7 @@ from bot.service import GameService, Step
 from bot.store import SqliteStore
 from bot.store.base import ACTIVE, FINISHED, GameRecord
 from rules import GAMES
+from tests.bot.test_cli import run_cli
 
 G, C = "guild", "chan"
 HUMANS = ("101", "102")
@@ -275,3 +276,34 @@ def test_told_turns_leave_out_standing_orders_and_the_turn_in_progress() -> None
     assert [t.state for t in turns] == [0, 2, 4]
     assert [len(t.steps) for t in turns] == [0, 2, 1]
     assert told == (0, 1, 3)
+
+
+async def test_the_command_line_draws_a_finished_games_export_into_a_folder(
+    service: GameService, tmp_path: Path
+) -> None:
+    record, _ = await play(service, await started(service, "street-art"))
+    replayed, data = await replay.export_game(service, record)
+    log = tmp_path / f"game-{record.id}.json"
+    log.write_bytes(data)
+    done = run_cli("replay", str(log), cwd=tmp_path, RENDER_WORKERS="-1")
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / f"game-{record.id}"
+    pngs = sorted(folder.glob("turn-*.png"))
+    assert len(pngs) == len(replayed.turns) and f"{len(pngs)} boards" in done.stdout
+    assert Image.open(pngs[-1]).format == "PNG"
+    assert replayed.lines(1)[0] in (folder / "turns.txt").read_text(encoding="utf-8")
+
+
+async def test_the_command_line_refuses_a_running_games_export_in_a_sentence(
+    service: GameService, tmp_path: Path
+) -> None:
+    record = await started(service, "street-art")
+    _, data = await replay.export_game(service, record)
+    log = tmp_path / "running.json"
+    log.write_bytes(data)
+    done = run_cli("replay", str(log), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "no seed" in done.stderr and "once the game is over" in done.stderr
+    assert not (tmp_path / "out").exists()
+    missing = run_cli("replay", str(tmp_path / "nothing.json"), cwd=tmp_path)
+    assert missing.returncode == 1 and "Cannot read" in missing.stderr

@@ -99,15 +99,21 @@ async def open_viewer(interaction: discord.Interaction, ref: str | None) -> None
     await flows.send(interaction, await viewer_post(service, replayed, 0), ephemeral=True)
 
 
-async def turn_click(interaction: discord.Interaction, click: Click) -> None:
-    """⏮ ◀ ▶ ⏭: the clicked viewer shows another turn."""
+async def clicked(interaction: discord.Interaction, click: Click) -> tuple[Replay, str | None]:
+    """A viewer's click acknowledged (the clicked message is updated), its game replayed as
+    it stands, and a note if the game changed since the viewer was shown."""
     service = flows.service_of(interaction)
     await flows.acknowledge(interaction)
     record = await service.get(click.game, flows.where(interaction)[0])
     replayed = await replay.open_replay(service, record)
-    note = moved_on(record) if turn_version(record) != click.version else None
+    return replayed, moved_on(record) if turn_version(record) != click.version else None
+
+
+async def turn_click(interaction: discord.Interaction, click: Click) -> None:
+    """⏮ ◀ ▶ ⏭: the clicked viewer shows another turn."""
+    replayed, note = await clicked(interaction, click)
     turn = target_turn(click.verb, click.arg or 0, replayed.last)
-    post = await viewer_post(service, replayed, turn, note)
+    post = await viewer_post(flows.service_of(interaction), replayed, turn, note)
     await flows.update(interaction, embed=post.embed, view=post.view, attachments=post.files)
 
 
@@ -212,11 +218,7 @@ async def history(interaction: discord.Interaction, ref: str | None) -> None:
 
 async def page_click(interaction: discord.Interaction, click: Click) -> None:
     """◀ ▶ on a history: the clicked message shows another page."""
-    service = flows.service_of(interaction)
-    await flows.acknowledge(interaction)
-    record = await service.get(click.game, flows.where(interaction)[0])
-    replayed = await replay.open_replay(service, record)
-    note = moved_on(record) if turn_version(record) != click.version else None
+    replayed, note = await clicked(interaction, click)
     post = history_post(replayed, click.arg or 0, note)
     await flows.update(interaction, embed=post.embed, view=post.view)
 

@@ -28,7 +28,7 @@ from PIL import Image
 
 from bot.errors import ServiceError
 from bot.i18n import _
-from bot.pictures import Pictures
+from bot.pictures import Pictures, draw_board
 from bot.pool import WorkerPool
 from bot.service import GameService, Step, replay
 from bot.store.base import ABANDONED, FINISHED, GameRecord, LoggedAction, Seat
@@ -326,75 +326,91 @@ async def render_folder(data: Any, out_dir: Path, pictures: Pictures) -> list[Pa
 # -- the GIF of a finished game ---------------------------------------------------------------
 
 
-def _frames(pngs: list[bytes]) -> list[Image.Image]:
-    """The boards as RGB frames of one size (boards of one game share it; any that does not is
-    placed top left on a canvas of the largest, in its own corner colour)."""
-    boards = [Image.open(io.BytesIO(png)).convert("RGB") for png in pngs]
-    width, height = max(b.width for b in boards), max(b.height for b in boards)
-    frames = []
-    for picture in boards:
-        if picture.size != (width, height):
-            canvas = Image.new("RGB", (width, height), picture.getpixel((0, 0)))
+class Frames:
+    """The boards of a GIF kept as PNGs and decoded one at a time for each encoding, so a game
+    of hundreds of turns never holds hundreds of full-size RGB pictures."""
+
+    def __init__(self, pngs: list[bytes]) -> None:
+        self.pngs = pngs
+        sizes = [Image.open(io.BytesIO(png)).size for png in pngs]  # reads headers only
+        self.width, self.height = max(w for w, _h in sizes), max(h for _w, h in sizes)
+
+    def frame(self, png: bytes, width: int) -> Image.Image:
+        """One board at ``width``, in a palette of its own; a board smaller than the largest
+        (boards of one game share a size) sits top left on a canvas of its corner colour."""
+        picture = Image.open(io.BytesIO(png)).convert("RGB")
+        if picture.size != (self.width, self.height):
+            canvas = Image.new("RGB", (self.width, self.height), picture.getpixel((0, 0)))
             canvas.paste(picture, (0, 0))
             picture = canvas
-        frames.append(picture)
-    return frames
+        height = max(1, round(self.height * width / self.width))
+        small = picture.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=2.0)
+        return small.quantize(255, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
-
-def _encode(frames: list[Image.Image], width: int) -> bytes:
-    """The frames at ``width`` as a GIF played once (no loop count), each frame a palette of
-    its own, the last shown longest."""
-    height = max(1, round(frames[0].height * width / frames[0].width))
-    small = [
-        f.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=2.0).quantize(
-            255, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    def encode(self, pngs: list[bytes], width: int) -> bytes:
+        """``pngs`` (some or all of the boards) at ``width`` as a GIF played once (no loop
+        count), the last frame shown longest."""
+        frames = [self.frame(png, width) for png in pngs]
+        durations = [GIF_FRAME_MS] * (len(frames) - 1) + [GIF_LAST_MS]
+        out = io.BytesIO()
+        frames[0].save(
+            out,
+            format="GIF",
+            save_all=True,
+            append_images=frames[1:],
+            duration=durations,
+            optimize=True,
         )
-        for f in frames
-    ]
-    durations = [GIF_FRAME_MS] * (len(small) - 1) + [GIF_LAST_MS]
-    out = io.BytesIO()
-    small[0].save(
-        out, format="GIF", save_all=True, append_images=small[1:], duration=durations, optimize=True
-    )
-    return out.getvalue()
+        return out.getvalue()
 
 
 def encode_gif(pngs: list[bytes], limit: int = GIF_LIMIT) -> bytes:
     """The boards as one animated GIF of at most ``limit`` bytes: smaller frames until it fits,
-    and below a legible width every other turn left out (the first and last kept). A job for
-    the worker pool."""
-    frames = _frames(pngs)
-    width = min(GIF_START_WIDTH, frames[0].width)
+    and below a legible width every other turn left out (the first and last kept)."""
+    frames = Frames(pngs)
+    width = min(GIF_START_WIDTH, frames.width)
     # A sample of the turns says roughly what the whole would weigh (a little more: turns
     # further apart differ more), so a long game is not encoded whole at a width that fails.
-    sample = frames[:: max(1, len(frames) // GIF_SAMPLE)]
-    estimate = len(_encode(sample, width)) * len(frames) / len(sample)
+    sample = pngs[:: max(1, len(pngs) // GIF_SAMPLE)]
+    estimate = len(frames.encode(sample, width)) * len(pngs) / len(sample)
     if estimate > limit:
         width = max(GIF_MIN_WIDTH, int(width * (limit / estimate) ** 0.5))
+    kept = pngs
     for _attempt in range(12):
-        gif = _encode(frames, width)
+        gif = frames.encode(kept, width)
         if len(gif) <= limit:
             return gif
         shrink = (limit / len(gif)) ** 0.5 * 0.95
-        if width * shrink >= GIF_MIN_WIDTH or len(frames) <= 2:
+        if width * shrink >= GIF_MIN_WIDTH or len(kept) <= 2:
             width = max(16, int(width * shrink))
         else:
-            width = max(GIF_MIN_WIDTH, width)
-            frames = [*frames[:-1:2], frames[-1]]
+            kept = [*kept[:-1:2], kept[-1]]
     raise ValueError(f"no GIF of these {len(pngs)} boards fits in {limit} bytes")
 
 
-async def gif(pictures: Pictures, replayed: Replay, limit: int = GIF_LIMIT) -> bytes:
-    """The animated GIF of a game that is over: every told turn's public board, drawn (or
-    taken from the cache), then encoded in the worker pool."""
+def draw_gif(
+    game_id: str, views: list[dict[str, Any]], names: dict[str, str], told: list[list[str]]
+) -> bytes:
+    """A worker job: every turn's public board (``views``, each with its lines ``told``) drawn
+    and encoded in one process, so only the GIF comes back and the boards never crowd the
+    picture cache the live posts use."""
+    turns = zip(views, told, strict=True)
+    return encode_gif([draw_board(game_id, view, names, lines) for view, lines in turns])
+
+
+async def gif(pictures: Pictures, replayed: Replay) -> bytes:
+    """The animated GIF of a game that is over: every told turn's public board, drawn and
+    encoded in the worker pool."""
     if not replayed.over:
         raise ServiceError(
             _("Game `{id}` is still running: its GIF can be made once it is over.").format(
                 id=replayed.record.id
             )
         )
-    pngs = await boards(pictures, replayed)
-    return await pictures.pool.run(encode_gif, pngs, limit)
+    turns = range(len(replayed.turns))
+    views = [replayed.view(turn) for turn in turns]
+    told = [replayed.lines(turn) for turn in turns]
+    return await pictures.pool.run(draw_gif, replayed.record.game, views, replayed.names, told)
 
 
 async def boards(pictures: Pictures, replayed: Replay) -> list[bytes]:

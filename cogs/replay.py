@@ -81,10 +81,12 @@ async def viewer_post(
         colour=messages.COLOURS[record.status],
     )
     embed.set_image(url=f"attachment://{BOARD_FILE}")
-    small = _("Turn {turn} of {last}").format(turn=turn, last=replayed.last)
-    if not replayed.over:
-        small += _(" · up to the last public post; the game goes on")
-    embed.set_footer(text=small)
+    small = (
+        _("Turn {turn} of {last}")
+        if replayed.over
+        else _("Turn {turn} of {last} · up to the last public post; the game goes on")
+    )
+    embed.set_footer(text=small.format(turn=turn, last=replayed.last))
     png = await replay.board(service.pictures, replayed, turn)
     board = discord.File(io.BytesIO(png), filename=BOARD_FILE)
     return Post(embed=embed, view=viewer_buttons(replayed, turn), files=[board])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 from PIL import Image
@@ -19,6 +20,7 @@ from bot.ai import RandomAgent
 from bot.pictures import draw_board
 from bot.store.base import ACTIVE, FINISHED, GameRecord
 from cogs import items
+from cogs import replay as viewers
 from cogs.app import create_bot
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 
@@ -233,3 +235,13 @@ async def test_a_running_games_replay_shows_only_what_its_public_posts_told(
         seen = everything_seen(response)
         assert action["card"] not in seen and result.record.seed not in seen
         assert all(m.ephemeral for m in response.messages)
+
+
+def test_every_viewer_verb_round_trips_through_the_codec_and_only_the_viewer_takes_it() -> None:
+    from_codec = items.VIEWER_VERBS.split("|")
+    assert set(from_codec) == set(viewers.HANDLERS)
+    for verb in from_codec:
+        text = items.custom_id("abc234", verb, 41, 7)
+        assert items.parse(text) == items.Click("abc234", verb, 41, 7)
+        assert re.fullmatch(items.VIEWER_TEMPLATE, text)
+        assert not re.fullmatch(items.BUTTON_TEMPLATE, text), "GameButton never takes it"

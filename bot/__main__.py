@@ -165,6 +165,8 @@ def replay_command(settings: Settings, file: str, out: str | None) -> None:
     why (a running game's export has no seed, so its states cannot be rebuilt)."""
     path = Path(file)
     folder = Path(out) if out else path.with_suffix("")
+    if folder == path:  # a FILE without .json: the boards go beside it, not over it
+        folder = path.with_name(f"{path.name}-boards")
     try:
         boards = asyncio.run(render_file(path, folder, WorkerPool.from_settings(settings)))
     except ReplayFileError as error:

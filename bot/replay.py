@@ -430,5 +430,9 @@ async def render_file(path: Path, out_dir: Path, pool: WorkerPool) -> list[Path]
         ) from error
     try:
         return await render_folder(data, out_dir, Pictures(pool))
+    except OSError as error:  # a folder that cannot be written
+        raise ReplayFileError(
+            _("Cannot write the boards to {folder} ({error}).").format(folder=out_dir, error=error)
+        ) from error
     finally:
         await pool.close()

@@ -307,3 +307,15 @@ async def test_the_command_line_refuses_a_running_games_export_in_a_sentence(
     assert not (tmp_path / "out").exists()
     missing = run_cli("replay", str(tmp_path / "nothing.json"), cwd=tmp_path)
     assert missing.returncode == 1 and "Cannot read" in missing.stderr
+
+
+async def test_the_command_line_names_a_folder_it_cannot_write(
+    service: GameService, tmp_path: Path
+) -> None:
+    record, _ = await play(service, await started(service, "street-art"))
+    log = tmp_path / "log"  # no .json: the boards would go to log-boards/
+    log.write_bytes((await replay.export_game(service, record))[1])
+    (tmp_path / "log-boards").write_text("a file where the folder should be")
+    done = run_cli("replay", str(log), cwd=tmp_path, RENDER_WORKERS="-1")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "Cannot write the boards to" in done.stderr and "log-boards" in done.stderr

@@ -1,4 +1,4 @@
-"""`python -m bot run|sync|demo|backup|migrate`: the bot's command line.
+"""`python -m bot run|sync|demo|backup|migrate|replay`: the bot's command line.
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -18,6 +18,7 @@ from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
 from bot.options import parse_options
 from bot.pool import WorkerPool
+from bot.replay import ReplayFileError, render_file
 from bot.store import DamagedDatabase, StoreError, open_store, sqlite_path
 from rules import GAMES
 from rules.protocol import player_range
@@ -180,7 +181,28 @@ def parser() -> argparse.ArgumentParser:
         required=True,
         help="the database to copy to, e.g. postgresql://user@host/db (created if new)",
     )
+    replay_parser = sub.add_parser(
+        "replay", help="draw every turn's board of a /game export file into a folder"
+    )
+    replay_parser.add_argument("file", metavar="FILE", help="the JSON file /game export attached")
+    replay_parser.add_argument(
+        "--out", default=None, help="the folder for the boards (default: FILE without .json)"
+    )
     return main_parser
+
+
+def replay_command(settings: Settings, file: str, out: str | None) -> None:
+    """Draw an export's boards offline; a file that cannot be replayed is one line saying
+    why (a running game's export has no seed, so its states cannot be rebuilt)."""
+    path = Path(file)
+    folder = Path(out) if out else path.with_suffix("")
+    if folder == path:  # a FILE without .json: the boards go beside it, not over it
+        folder = path.with_name(f"{path.name}-boards")
+    try:
+        boards = asyncio.run(render_file(path, folder, WorkerPool.from_settings(settings)))
+    except ReplayFileError as error:
+        raise SystemExit(f"Cannot replay: {error}") from error
+    print(f"{len(boards)} boards in {folder}/, each turn told in {folder / 'turns.txt'}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -202,6 +224,8 @@ def main(argv: list[str] | None = None) -> None:
             asyncio.run(backup(settings, args.path))
         except StoreError as error:
             raise SystemExit(f"Cannot back up: {error}.") from error
+    elif args.command == "replay":
+        replay_command(settings, args.file, args.out)
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
         demo(settings, args.game, args.players, args.seed, args.options)

@@ -109,16 +109,23 @@ def is_ai(player: str) -> bool:
     return player.startswith(AI_PREFIX)
 
 
-def replay(game: Game, record: GameRecord, rows: list[LoggedAction]) -> tuple[list[Step], bool]:
+def replay(
+    game: Game, record: GameRecord, rows: list[LoggedAction], states: list[Any] | None = None
+) -> tuple[list[Step], bool]:
     """Every step of the log played from the game's start, and whether the replay lands exactly
-    on the stored snapshot (pure work on its own objects: it runs in a worker thread)."""
+    on the stored snapshot (pure work on its own objects: it runs in a worker thread).
+    ``states``, if given, receives the first state and the state after each step (a replay
+    viewer shows them)."""
     state = game.start([seat.user for seat in record.seats], record.seed, record.options)
+    keep = states.append if states is not None else lambda _state: None
+    keep(state)
     steps = []
     try:
         for row in rows:
             standing = row.player not in game.to_move(state) and game.is_standing_order(row.action)
             before = game.turn(state)
             state, events = game.play(state, row.player, row.action)
+            keep(state)
             steps.append(Step(row.player, row.action, events, standing, game.turn(state) != before))
     except IllegalAction:
         return steps, False

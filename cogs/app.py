@@ -25,6 +25,7 @@ from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
 from cogs import EXTENSIONS, flows, inbox, items
+from cogs import replay as viewers
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,11 @@ def build(settings: Settings) -> TabletopBot:
     settings name shards."""
     wiring: dict[str, Any] = {
         "initial_extensions": EXTENSIONS,
-        "dynamic_items": (*items.bind(flows.on_click), *inbox.DYNAMIC_ITEMS),
+        "dynamic_items": (
+            *items.bind(flows.on_click),
+            *inbox.DYNAMIC_ITEMS,
+            *viewers.DYNAMIC_ITEMS,
+        ),
     }
     shards = settings.shards()
     if shards is None:

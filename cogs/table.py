@@ -12,6 +12,7 @@ from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
 from cogs import flows, inbox, memory, messages, threads
+from cogs import replay as viewers
 from cogs.messages import Post
 from cogs.typed import GameRef, OptionsText
 from cogs.undo import propose as propose_undo
@@ -218,18 +219,24 @@ class Table(commands.Cog):
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def history(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """What happened so far, replayed from the game's log (only you see it)."""
-        service = flows.service_of(interaction)
-        read = service.read(await flows.watched(interaction, game))
-        record = read.record
-        await flows.acknowledge(interaction, private=True)  # a long game's replay takes a while
-        lines = messages.narrate(read, await service.history(record))
-        text = "\n".join(lines) or "Nothing has happened yet."
-        if len(text) > messages.EMBED_DESCRIPTION_LIMIT:  # the latest moves matter most
-            text = "…" + text[-(messages.EMBED_DESCRIPTION_LIMIT - 1) :]
-        title = f"{read.title} · game {record.id}: history"
-        embed = discord.Embed(title=messages.clip(title, 256), description=text)
-        await flows.send(interaction, Post(embed=embed), ephemeral=True)
+        """What the game's posts told so far, 25 lines a page (only you see it)."""
+        await viewers.history(interaction, game)
+
+    @game.command(name="replay")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def replay(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+        """Step through a game's public boards turn by turn (only you see it)."""
+        await viewers.open_viewer(interaction, game)
+
+    @game.command(name="export")
+    @app_commands.describe(game=GAME_REF, gif="Also an animated GIF of its boards (once over)")
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def export(
+        self, interaction: discord.Interaction, game: GameRef | None = None, gif: bool = False
+    ) -> None:
+        """A game's log as a JSON file: players, options and actions (only you get it)."""
+        await viewers.export(interaction, game, gif)
 
     @game.command(name="settings")
     @app_commands.describe(

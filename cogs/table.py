@@ -53,7 +53,7 @@ def settings_lines(settings: GuildSettings) -> str:
     )
 
 
-GAME_REF = "A game id from /game list (only needed when several games run here)"
+GAME_REF = "A game id from /game list, if several run here"
 
 
 class Table(commands.Cog):

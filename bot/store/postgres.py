@@ -31,7 +31,6 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
-from bot.ai.seats import AI_PREFIX, level_of
 from bot.store.base import (
     ACTIVE,
     FINISHED,
@@ -51,7 +50,17 @@ from bot.store.base import (
 )
 from bot.store.postgres_migrations import migrate
 from bot.store.recovery import Rebuild
-from bot.store.rows import COLUMNS, PROGRESS, Fault, check_bump, decode, dumps, encode, progress
+from bot.store.rows import (
+    COLUMNS,
+    PROGRESS,
+    Fault,
+    check_bump,
+    decode,
+    dumps,
+    encode,
+    identity,
+    progress,
+)
 
 log = logging.getLogger(__name__)
 
@@ -86,12 +95,6 @@ def _assignments(columns: Sequence[str], start: int = 1) -> str:
 
 
 _PROGRESS_SET = _assignments(PROGRESS)
-
-
-def identity(seat: Seat) -> str:
-    """Who a seat's result is rated as: its player, or for an AI seat its level
-    (``ai:<level>``), so a server sees how its players fare against each level."""
-    return f"{AI_PREFIX}{level_of(seat.user)}" if seat.ai else seat.user
 
 
 def where(url: str) -> str:

@@ -18,8 +18,9 @@ import pytest
 from bot.config import Settings
 from bot.store import FINISHED, LOBBY, GameRecord, PostgresStore, Seat, StoreError, open_store
 from bot.store.base import ACTIVE, Rating, ResultRow, Shards, VersionConflict
-from bot.store.postgres import identity, where
+from bot.store.postgres import where
 from bot.store.postgres_migrations import LATEST, MIGRATIONS, migrate, schema_version
+from bot.store.rows import identity
 from tests.backends import Backend, drop_schema, fresh_schema, postgres_url, with_schema
 
 on_postgres = pytest.mark.parametrize("backend", ["postgres"], indirect=True)

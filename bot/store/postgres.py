@@ -203,8 +203,9 @@ class PostgresStore:
         return self._pool
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection for one or more single-statement reads."""
+    async def _one(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection in autocommit: each statement on it is a transaction of its own
+        (a read sees one snapshot; a one-statement write needs no BEGIN and COMMIT)."""
         pool = self._connected()
         try:
             async with pool.acquire() as conn:
@@ -244,19 +245,24 @@ class PostgresStore:
             game_id,
             expected,
         )
-        if status == "UPDATE 1":
-            return
+        if status != "UPDATE 1":
+            raise await PostgresStore._lost(conn, game_id, expected)
+
+    @staticmethod
+    async def _lost(conn: asyncpg.Connection, game_id: str, expected: int) -> StoreError:
+        """Why a compare-and-swap updated nothing: VersionConflict if another writer got there
+        first, StoreError for an unknown game."""
         stored = await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
         if stored is None:
-            raise StoreError(f"unknown game {game_id!r}")
-        raise VersionConflict(
+            return StoreError(f"unknown game {game_id!r}")
+        return VersionConflict(
             f"game {game_id}: expected version {expected}, stored version is {stored}"
         )
 
     async def _records(self, condition: str, params: Sequence[Any]) -> list[GameRecord]:
         """The readable games of ``_SELECT WHERE <condition>`` (which orders and pages them):
         a snapshot that does not decode is rebuilt, any other bad row marks its game."""
-        async with self._read() as conn:
+        async with self._one() as conn:
             rows = await conn.fetch(f"{_SELECT} WHERE attention IS NULL AND {condition}", *params)
         records = []
         for row in rows:
@@ -370,7 +376,7 @@ class PostgresStore:
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         if not game_ids:
             return {}
-        async with self._read() as conn:
+        async with self._one() as conn:
             rows = await conn.fetch(
                 "SELECT game_id, channel, message FROM messages "
                 "WHERE kind = $1 AND game_id = ANY($2::text[])",
@@ -381,7 +387,7 @@ class PostgresStore:
 
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """The games of one channel that could not be loaded, and why, oldest first."""
-        async with self._read() as conn:
+        async with self._one() as conn:
             rows = await conn.fetch(
                 "SELECT id, game, host, attention FROM games "
                 "WHERE guild = $1 AND channel = $2 AND attention IS NOT NULL "
@@ -415,21 +421,34 @@ class PostgresStore:
         player: str,
         action: dict[str, Any],
     ) -> int:
-        """One transaction: CAS the version (a loser stops there), then append the action at
-        the next seq, read under the game's row lock."""
+        """One statement, so one transaction and one round trip: the CAS ``UPDATE`` and, only if
+        it won, the append at the next seq.
+
+        The seq is read in the statement's snapshot, which holds every action of the version the
+        caller read: versions only rise, and every write that adds to the log raises it, so if
+        the version still matches no action has been added since. (The log's primary key would
+        refuse a duplicate seq all the same.)
+        """
         check_bump(record, expected_version)
         now = time.time()
-        async with self._write() as conn:
-            await self._cas(conn, record.id, expected_version, _PROGRESS_SET, progress(record, now))
-            seq: int = await conn.fetchval(
+        values = progress(record, now)
+        game, expected, who, what, at = (f"${i}" for i in range(len(values) + 1, len(values) + 6))
+        async with self._one() as conn:
+            seq: int | None = await conn.fetchval(
+                f"WITH moved AS (UPDATE games SET {_PROGRESS_SET} "
+                f"WHERE id = {game} AND version = {expected} RETURNING id) "
                 "INSERT INTO actions (game_id, seq, player, action, at) "
-                "SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4 FROM actions "
-                "WHERE game_id = $1 RETURNING seq",
+                "SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions "
+                f"WHERE game_id = {game}), {who}, {what}, {at} FROM moved RETURNING seq",
+                *values,
                 record.id,
+                expected_version,
                 player,
                 dumps(action),
                 now,
             )
+            if seq is None:
+                raise await self._lost(conn, record.id, expected_version)
         record.updated_at = now
         return seq
 
@@ -443,7 +462,7 @@ class PostgresStore:
     ) -> bool:
         """Move a game's reminder and deadline without touching its version, only while it is
         at ``version`` (a move in between restarted the clock)."""
-        async with self._write() as conn:
+        async with self._one() as conn:
             status = await conn.execute(
                 "UPDATE games SET remind_at = $1, deadline = $2, clocks = $3 "
                 "WHERE id = $4 AND version = $5",
@@ -456,11 +475,11 @@ class PostgresStore:
         return bool(status == "UPDATE 1")
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
-        async with self._write() as conn:
+        async with self._one() as conn:
             await conn.execute("UPDATE games SET thread = $1 WHERE id = $2", thread, game_id)
 
     async def set_archive(self, game_id: str, at: float | None) -> None:
-        async with self._write() as conn:
+        async with self._one() as conn:
             await conn.execute("UPDATE games SET archive_at = $1 WHERE id = $2", at, game_id)
 
     async def threads_to_archive(
@@ -490,7 +509,7 @@ class PostgresStore:
         )
 
     async def actions(self, game_id: str) -> list[LoggedAction]:
-        async with self._read() as conn:
+        async with self._one() as conn:
             rows = await conn.fetch(
                 "SELECT seq, player, action, at FROM actions WHERE game_id = $1 ORDER BY seq",
                 game_id,
@@ -519,7 +538,7 @@ class PostgresStore:
 
     async def guild_settings(self, guild: str) -> dict[str, Any]:
         """A server's settings; unreadable JSON reads as none chosen (logged)."""
-        async with self._read() as conn:
+        async with self._one() as conn:
             text = await conn.fetchval(
                 "SELECT settings FROM guild_settings WHERE guild = $1", guild
             )
@@ -535,7 +554,7 @@ class PostgresStore:
         return settings
 
     async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
-        async with self._write() as conn:
+        async with self._one() as conn:
             await conn.execute(
                 "INSERT INTO guild_settings (guild, settings, updated_at) VALUES ($1, $2, $3) "
                 "ON CONFLICT (guild) DO UPDATE SET settings = excluded.settings, "
@@ -550,7 +569,7 @@ class PostgresStore:
     async def save_message(self, game_id: str, kind: str, channel: str, message: str) -> None:
         """Remember the latest message of ``kind``, replacing the previous one."""
         try:
-            async with self._write() as conn:
+            async with self._one() as conn:
                 await conn.execute(
                     "INSERT INTO messages (game_id, kind, channel, message, at) "
                     "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, kind) DO UPDATE SET "
@@ -567,7 +586,7 @@ class PostgresStore:
             raise
 
     async def get_message(self, game_id: str, kind: str) -> tuple[str, str] | None:
-        async with self._read() as conn:
+        async with self._one() as conn:
             row = await conn.fetchrow(
                 "SELECT channel, message FROM messages WHERE game_id = $1 AND kind = $2",
                 game_id,
@@ -637,7 +656,7 @@ class PostgresStore:
 
     async def results_of_game(self, game_id: str) -> list[ResultRow]:
         """By rank, then seat order (the order ``rate`` gave, for a seat no longer seated)."""
-        async with self._read() as conn:
+        async with self._one() as conn:
             rows = await conn.fetch(
                 f"SELECT {_RESULT_COLUMNS} FROM results r WHERE game_id = $1 ORDER BY rank, "
                 "(SELECT seat FROM seats s WHERE s.game_id = r.game_id AND s.player = r.player), "
@@ -655,7 +674,7 @@ class PostgresStore:
         if game is not None:
             params.append(game)
             kind = " AND game = $3"
-        async with self._read() as conn:
+        async with self._one() as conn:
             rows = await conn.fetch(
                 f"SELECT {_RESULT_COLUMNS} FROM results "
                 f"WHERE guild = $1 AND (player = $2 OR rated_as = $2){kind} "
@@ -678,14 +697,14 @@ class PostgresStore:
         return {row["player"]: Rating(**dict(row)) for row in rows}
 
     async def ratings(self, guild: str, game: str, players: list[str]) -> dict[str, Rating]:
-        async with self._read() as conn:
+        async with self._one() as conn:
             return await self._ratings(conn, guild, game, players)
 
     async def leaderboard(
         self, guild: str, game: str, *, limit: int, offset: int = 0
     ) -> list[Rating]:
         """Highest ordinal (``mu - 3 sigma``) first; equal ones by identity, for stable pages."""
-        async with self._read() as conn:
+        async with self._one() as conn:
             rows = await conn.fetch(
                 f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = $1 AND game = $2 "
                 "ORDER BY mu - 3 * sigma DESC, player LIMIT $3 OFFSET $4",
@@ -740,7 +759,7 @@ class PostgresStore:
         return [_undone(record.id, row, at, requested_by) for row in taken]
 
     async def undone_actions(self, game_id: str) -> list[UndoneAction]:
-        async with self._read() as conn:
+        async with self._one() as conn:
             rows = await conn.fetch(
                 "SELECT seq, player, action, at, undone_at, requested_by FROM undone_actions "
                 "WHERE game_id = $1 ORDER BY id",

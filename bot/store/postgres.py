@@ -2,12 +2,12 @@
 
 Concurrency model. There is no lock in this process: every write is one transaction on a
 pooled connection, and PostgreSQL's row locks decide between writers, wherever they run. A
-compare-and-swap is ``UPDATE games ... WHERE id = $ AND version = $`` as the first statement of
-its transaction: a second writer on the same game waits for the first's row lock, re-checks the
+compare-and-swap is ``UPDATE games ... WHERE id = $ AND version = $`` at the start of its
+transaction: a second writer on the same game waits for the first's row lock, re-checks the
 version against the committed row (READ COMMITTED does that) and updates nothing, so exactly one
-wins and the loser has written nothing. A move's seq is read after its CAS, under that row lock,
-so two writers can never pick the same one. Reads are single statements (a game and its seats
-in one query), hence one consistent snapshot each, and never wait for a writer.
+wins and the loser has written nothing. A move is that UPDATE and the append to the log in one
+statement (``commit_move`` says why its seq is right). Reads are single statements (a game and
+its seats in one query), hence one consistent snapshot each, and never wait for a writer.
 
 Faults stay in their game, as in SQLite: rows go through the same codec (``bot.store.rows``); a
 snapshot that does not decode is rebuilt from the seed and the log when ``rebuild`` is given,

@@ -10,9 +10,9 @@ Every test that takes the ``backend`` fixture runs twice, on SQLite and on Postg
 
 import asyncio
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from tests.backends import (
@@ -32,36 +32,45 @@ os.environ.setdefault("RENDER_WORKERS", "-1")
 _skipped_postgres: list[str] = []
 
 
-@pytest.fixture(scope="session")
-def postgres_schema() -> Iterator[Schema | None]:
-    """This run's migrated schema on the TEST_POSTGRES_URL server (None without a server),
-    dropped at the end. Made on an event loop of its own: the tests' loops are theirs."""
-    server = postgres_url()
-    if not server:
-        yield None
-        return
-    try:
-        schema = asyncio.run(migrated_schema(server))
-    except (OSError, TimeoutError) as exc:
-        pytest.fail(f"TEST_POSTGRES_URL names a server that cannot be reached: {exc}")
-    yield schema
-    asyncio.run(drop_schema(server, schema.name))
+class _RunSchema:
+    """This run's migrated schema on the TEST_POSTGRES_URL server, made by the first
+    PostgreSQL test that needs it (so a SQLite-only run never asks for a server), dropped when
+    the run ends; a server that could not be reached fails every later test at once."""
+
+    schema: Schema | None = None
+    failure: str = ""
+
+    @classmethod
+    async def get(cls, server: str) -> Schema:
+        if cls.failure:
+            pytest.fail(cls.failure)
+        if cls.schema is None:
+            try:
+                cls.schema = await migrated_schema(server)
+            except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+                cls.failure = f"TEST_POSTGRES_URL names a server that cannot be used: {exc}"
+                pytest.fail(cls.failure)
+        return cls.schema
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-async def backend(
-    request: pytest.FixtureRequest, tmp_path: Path, postgres_schema: Schema | None
-) -> Backend:
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     """A fresh database for this test: a SQLite file, or the run's PostgreSQL schema emptied.
     Without a server the PostgreSQL runs skip locally and fail in CI."""
     if request.param == "sqlite":
         return sqlite_backend(tmp_path)
-    if postgres_schema is None:
+    server = postgres_url()
+    if not server:
         if in_ci():
             pytest.fail("CI=true but TEST_POSTGRES_URL is not set: .ci/run starts a server")
         _skipped_postgres.append(request.node.nodeid)
         pytest.skip(HOW)
-    return await postgres_backend(postgres_schema)
+    return await postgres_backend(await _RunSchema.get(server))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _RunSchema.schema is not None:
+        asyncio.run(drop_schema(_RunSchema.schema.server, _RunSchema.schema.name))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

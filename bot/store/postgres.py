@@ -530,8 +530,9 @@ class PostgresStore:
         self._connected()
         raise StoreError(
             f"the games are in PostgreSQL ({self.where}), which backs up with its own tools: "
-            f"run pg_dump --format=custom --file={target} with the DATABASE_URL's database "
-            "(and pg_restore to restore it); docs/deploy.md has the details"
+            f"run pg_dump --format=custom --file={target} on the database DATABASE_URL names "
+            f"(it copies a consistent snapshot while the bot runs), and pg_restore --clean "
+            f"--dbname=... {target} to restore it"
         )
 
     # -- servers -----------------------------------------------------------------------------

@@ -531,7 +531,7 @@ class PostgresStore:
         raise StoreError(
             f"the games are in PostgreSQL ({self.where}), which backs up with its own tools: "
             f"run pg_dump --format=custom --file={target} on the database DATABASE_URL names "
-            f"(it copies a consistent snapshot while the bot runs), and pg_restore --clean "
+            "(it copies a consistent snapshot while the bot runs), and pg_restore --clean "
             f"--dbname=... {target} to restore it"
         )
 

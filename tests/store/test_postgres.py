@@ -16,7 +16,16 @@ import asyncpg
 import pytest
 
 from bot.config import Settings
-from bot.store import FINISHED, LOBBY, GameRecord, PostgresStore, Seat, StoreError, open_store
+from bot.store import (
+    FINISHED,
+    LOBBY,
+    GameRecord,
+    PostgresStore,
+    Seat,
+    Store,
+    StoreError,
+    open_store,
+)
 from bot.store.base import ACTIVE, Rating, ResultRow, Shards, VersionConflict
 from bot.store.postgres import where
 from bot.store.postgres_migrations import LATEST, MIGRATIONS, migrate, schema_version
@@ -58,6 +67,11 @@ def game(game_id: str, guild: str = "100", **overrides: object) -> GameRecord:
     }
     fields.update(overrides)
     return GameRecord(**fields)  # type: ignore[arg-type]
+
+
+def test_every_method_of_the_store_protocol_is_implemented() -> None:
+    wanted = {name for name in vars(Store) if not name.startswith("_")}
+    assert wanted and wanted <= set(vars(PostgresStore))
 
 
 # -- start-up ----------------------------------------------------------------------------------

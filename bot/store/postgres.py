@@ -26,6 +26,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import fields
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -79,22 +80,32 @@ _SHARD = (
     "CASE WHEN guild ~ '^[0-9]+$' THEN mod(div(guild::numeric, 4194304), ${count})::int "
     "= ANY(${ids}::int[]) ELSE false END"
 )
-_RESULT_COLUMNS = (
-    "game_id, game, guild, player, rated_as, ai, name, rank, score, winner, players, options, "
-    "finished_at, mu_before, sigma_before, mu_after, sigma_after"
-)
-_RATING_COLUMNS = "guild, game, player, mu, sigma, games, ai, name"
+#: The tables' columns are the dataclasses' fields, in order (``_values``).
+_RESULT_COLUMNS = ", ".join(f.name for f in fields(ResultRow))
+_RATING_COLUMNS = ", ".join(f.name for f in fields(Rating))
 
 
-def _marks(count: int, start: int = 1) -> str:
-    return ", ".join(f"${i}" for i in range(start, start + count))
+def _marks(count: int) -> str:
+    """``$1, $2, ...``: one placeholder for each of ``count`` values."""
+    return ", ".join(f"${i}" for i in range(1, count + 1))
 
 
-def _assignments(columns: Sequence[str], start: int = 1) -> str:
-    return ", ".join(f"{column} = ${i}" for i, column in enumerate(columns, start))
+def _assignments(columns: Sequence[str]) -> str:
+    """``a = $1, b = $2, ...``: an UPDATE's SET list, its values numbered from $1."""
+    return ", ".join(f"{column} = ${i}" for i, column in enumerate(columns, 1))
 
 
 _PROGRESS_SET = _assignments(PROGRESS)
+#: A result row: its position in ``RateGame``'s list, then ``_RESULT_COLUMNS``.
+_INSERT_RESULT = (
+    f"INSERT INTO results (position, {_RESULT_COLUMNS}) "
+    f"VALUES ({_marks(len(fields(ResultRow)) + 1)})"
+)
+_UPSERT_RATING = (
+    f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({_marks(len(fields(Rating)))}) "
+    "ON CONFLICT (guild, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+    "games = excluded.games, ai = excluded.ai, name = excluded.name"
+)
 
 
 def where(url: str) -> str:
@@ -116,6 +127,13 @@ def _shards(shards: Shards | None, params: list[Any]) -> str:
         return ""
     params += [shards.count, list(shards.ids)]
     return " AND " + _SHARD.format(count=len(params) - 1, ids=len(params))
+
+
+def _values(item: ResultRow | Rating) -> tuple[Any, ...]:
+    """A result row's or a rating's fields in order, as the database takes them (a result's
+    options as JSON text)."""
+    values = [getattr(item, f.name) for f in fields(item)]
+    return tuple(dumps(v) if isinstance(v, dict) else v for v in values)
 
 
 def _result(row: asyncpg.Record) -> ResultRow:
@@ -618,41 +636,9 @@ class PostgresStore:
             current = await self._ratings(conn, guild, kind, players)
             rows, ratings = rate(current)
             await conn.executemany(
-                f"INSERT INTO results (position, {_RESULT_COLUMNS}) VALUES ({_marks(18)})",
-                [
-                    (
-                        position,
-                        row.game_id,
-                        row.game,
-                        row.guild,
-                        row.player,
-                        row.rated_as,
-                        row.ai,
-                        row.name,
-                        row.rank,
-                        row.score,
-                        row.winner,
-                        row.players,
-                        dumps(row.options),
-                        row.finished_at,
-                        row.mu_before,
-                        row.sigma_before,
-                        row.mu_after,
-                        row.sigma_after,
-                    )
-                    for position, row in enumerate(rows)
-                ],
+                _INSERT_RESULT, [(i, *_values(row)) for i, row in enumerate(rows)]
             )
-            await conn.executemany(
-                f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({_marks(8)}) "
-                "ON CONFLICT (guild, game, player) DO UPDATE SET mu = excluded.mu, "
-                "sigma = excluded.sigma, games = excluded.games, ai = excluded.ai, "
-                "name = excluded.name",
-                [
-                    (r.guild, r.game, r.player, r.mu, r.sigma, r.games, r.ai, r.name)
-                    for r in ratings
-                ],
-            )
+            await conn.executemany(_UPSERT_RATING, [_values(r) for r in ratings])
         return True
 
     async def results_of_game(self, game_id: str) -> list[ResultRow]:

@@ -19,7 +19,7 @@ from bot.errors import ServiceError
 from bot.options import parse_options
 from bot.pool import WorkerPool
 from bot.replay import ReplayFileError, render_file
-from bot.store import DamagedDatabase, StoreError, open_store, sqlite_path
+from bot.store import DamagedDatabase, StoreError, is_postgres, open_store, sqlite_path
 from rules import GAMES
 from rules.protocol import player_range
 
@@ -49,9 +49,13 @@ def preflight(settings: Settings) -> None:
         print(f"Cannot start: {error}.", file=sys.stderr)
         raise SystemExit(1) from error
     except StoreError as error:
-        print(
-            f"Cannot start: {error}. Set DATABASE_URL in .env to a writable path.", file=sys.stderr
+        # A PostgreSQL error already says which server and what to check in DATABASE_URL.
+        hint = (
+            ""
+            if is_postgres(settings.database_url)
+            else " Set DATABASE_URL in .env to a writable path."
         )
+        print(f"Cannot start: {error}.{hint}", file=sys.stderr)
         raise SystemExit(1) from error
 
 
@@ -68,9 +72,10 @@ def discord_command(command: str, settings: Settings, guild_id: str = "") -> Non
 
 async def backup(settings: Settings, target: str) -> None:
     """Copy the database the bot uses (it may be running) to ``target``."""
-    source = sqlite_path(settings.database_url)
-    if not Path(source).is_file():  # opening it would create an empty one to copy
-        raise StoreError(f"there is no database at {source!r} (DATABASE_URL) to back up")
+    if not is_postgres(settings.database_url):
+        source = sqlite_path(settings.database_url)
+        if not Path(source).is_file():  # opening it would create an empty one to copy
+            raise StoreError(f"there is no database at {source!r} (DATABASE_URL) to back up")
     store = open_store(settings.database_url)
     await store.open()
     try:

@@ -42,6 +42,8 @@ class Settings:
 
     discord_token: str = ""
     database_url: str = DEFAULT_DATABASE_URL
+    #: Connections each bot process may hold to a PostgreSQL DATABASE_URL (SQLite: unused).
+    database_pool_size: int = 10
     #: Sync commands to this guild only (instant, for development); empty: global sync.
     dev_guild_id: str = ""
     log_level: str = "INFO"
@@ -95,6 +97,8 @@ class Settings:
         allowed (``ValueError``; the command line prints it as one line)."""
         if self.log_level not in LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL={self.log_level!r} is not one of {', '.join(LOG_LEVELS)}")
+        if self.database_pool_size < 1:
+            raise ValueError("DATABASE_POOL_SIZE must be a whole number of connections, 1 or more")
         for name in ("remind_hours", "turn_timeout_hours"):
             if not getattr(self, name) >= 0:  # also refuses nan
                 raise ValueError(f"{name.upper()} must be 0 (off) or a positive number of hours")

@@ -87,7 +87,9 @@ class TabletopBot(commands.Bot):
         self.pool: WorkerPool | None = None
 
     async def setup_hook(self) -> None:
-        self.store = open_store(self.settings.database_url)
+        self.store = open_store(
+            self.settings.database_url, pool_size=self.settings.database_pool_size
+        )
         await self.store.open()
         # Pictures (and AI decisions) are drawn in worker processes, never on the event loop.
         self.pool = WorkerPool.from_settings(self.settings)

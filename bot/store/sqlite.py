@@ -63,7 +63,10 @@ from bot.store.migrations import migrate
 from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
 from bot.store.rows import COLUMNS as _GAME_COLUMNS
-from bot.store.rows import Fault, decode
+from bot.store.rows import PROGRESS, Fault, decode, encode
+from bot.store.rows import check_bump as _check_bump
+from bot.store.rows import dumps as _dumps
+from bot.store.rows import progress as _progress
 
 #: One placeholder per column of ``_GAME_COLUMNS``.
 _MARKS = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
@@ -77,44 +80,8 @@ READERS = 3
 _DAMAGE = ("malformed", "not a database", "corrupt")
 
 
-def _dumps(value: Any) -> str:
-    """Compact JSON: snapshots are rewritten on every move, so bytes matter."""
-    return json.dumps(value, separators=(",", ":"))
-
-
 #: What every write of a game's progress sets (lobby changes and moves alike), with ``_progress``.
-_PROGRESS_COLUMNS = (
-    "status = ?, state = ?, journal = ?, remind_at = ?, deadline = ?, clocks = ?, version = ?, "
-    "updated_at = ?"
-)
-
-
-def _progress(record: GameRecord, now: float) -> tuple[Any, ...]:
-    """The values for ``_PROGRESS_COLUMNS``, in order."""
-    state = None if record.state is None else _dumps(record.state)
-    return (
-        record.status,
-        state,
-        _dumps(record.journal),
-        record.remind_at,
-        record.deadline,
-        _dumps(record.clocks),
-        record.version,
-        now,
-    )
-
-
-def _check_bump(record: GameRecord, expected_version: int) -> None:
-    """Refuse a write that does not raise the version.
-
-    If a writer stored ``version == expected_version``, a second writer holding the same old
-    version would also pass the compare-and-swap and the move would be applied twice.
-    """
-    if record.version <= expected_version:
-        raise StoreError(
-            f"game {record.id}: new version {record.version} must be greater than the "
-            f"expected version {expected_version}"
-        )
+_PROGRESS_COLUMNS = ", ".join(f"{column} = ?" for column in PROGRESS)
 
 
 def _on_shards(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
@@ -428,27 +395,7 @@ class SqliteStore:
         """The game's row and its seats (inside the caller's write transaction)."""
         await conn.execute(
             f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({_MARKS})",
-            (
-                record.id,
-                record.game,
-                record.guild,
-                record.channel,
-                record.thread,
-                record.host,
-                record.status,
-                record.seed,
-                _dumps(record.options),
-                None if record.state is None else _dumps(record.state),
-                record.version,
-                created,
-                updated,
-                _dumps(record.journal),
-                record.remind_at,
-                record.deadline,
-                _dumps(record.prefs),
-                record.archive_at,
-                _dumps(record.clocks),
-            ),
+            encode(record, created, updated),
         )
         await cls._insert_seats(conn, record.id, record.seats)
 

@@ -157,6 +157,40 @@ async def test_a_failed_step_rolls_back_whole(fresh: str) -> None:
 
 
 @on_postgres
+async def test_a_database_at_step_three_upgrades_keeping_its_undo_audit(fresh: str) -> None:
+    """Step 4 (undo proposals, the log's delete guard, one audit row per seq and time) on a
+    database that already holds a game, its log and its audit."""
+    conn = await asyncpg.connect(fresh)
+    try:
+        await migrate(conn, MIGRATIONS[:3])
+        await conn.execute(
+            "INSERT INTO games (id, game, guild, channel, host, status, version, created_at, "
+            "updated_at) VALUES ('g1', 'street-art', '100', '200', '1', 'active', 3, 1, 2)"
+        )
+        await conn.execute("INSERT INTO actions VALUES ('g1', 1, '1', '{}', 5.0)")
+        await conn.execute(
+            "INSERT INTO undone_actions (game_id, seq, player, action, at, undone_at, "
+            "requested_by) VALUES ('g1', 2, '1', '{}', 6.0, 7.0, '1')"
+        )
+    finally:
+        await conn.close()
+    store = PostgresStore(fresh)
+    await store.open()
+    try:
+        assert [(u.seq, u.undone_at) for u in await store.undone_actions("g1")] == [(2, 7.0)]
+        assert await store.undo_request("g1") is None
+        conn = await asyncpg.connect(fresh)
+        try:
+            assert await schema_version(conn) == LATEST
+            with pytest.raises(asyncpg.RaiseError, match="only to an undo"):
+                await conn.execute("DELETE FROM actions WHERE game_id = 'g1'")
+        finally:
+            await conn.close()
+    finally:
+        await store.close()
+
+
+@on_postgres
 async def test_a_newer_schema_is_refused_naming_the_server(fresh: str) -> None:
     conn = await asyncpg.connect(fresh)
     try:

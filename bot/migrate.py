@@ -35,8 +35,6 @@ class GameTable:
     name: str
     read: Callable[[Store, GameRecord], Awaitable[list[Any]]]
     write: Callable[[Store, Store, GameRecord, list[Any]], Awaitable[None]]
-    #: The store methods it uses (for a store still being built, which lacks some).
-    needs: tuple[str, ...]
 
 
 async def read_messages(store: Store, record: GameRecord) -> list[Any]:
@@ -78,11 +76,9 @@ async def write_undone(source: Store, target: Store, record: GameRecord, rows: l
 
 
 GAME_TABLES = (
-    GameTable("messages", read_messages, write_messages, ("messages_of", "save_message")),
-    GameTable(
-        "results", read_results, write_results, ("results_of_game", "ratings", "record_results")
-    ),
-    GameTable("undo audit", read_undone, write_undone, ("undone_actions", "import_undone")),
+    GameTable("messages", read_messages, write_messages),
+    GameTable("results", read_results, write_results),
+    GameTable("undo audit", read_undone, write_undone),
 )
 
 

@@ -78,6 +78,7 @@ class Backend:
     async def execute(self, sql: str, *params: Any) -> None:
         if self.name == "sqlite":
             with sqlite3.connect(str(self.path)) as raw:
+                raw.execute("PRAGMA foreign_keys = ON")  # as the store's own connections
                 raw.execute(sql, params)
             return
         conn = await asyncpg.connect(self.url)

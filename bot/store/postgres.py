@@ -47,8 +47,10 @@ from bot.store.base import (
     Shards,
     StoreError,
     UndoneAction,
+    UndoRequest,
     VersionConflict,
 )
+from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
 from bot.store.postgres_migrations import migrate
 from bot.store.recovery import Rebuild
 from bot.store.rows import (
@@ -59,7 +61,6 @@ from bot.store.rows import (
     decode,
     dumps,
     encode,
-    identity,
     progress,
 )
 
@@ -106,6 +107,8 @@ _UPSERT_RATING = (
     "ON CONFLICT (guild, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
     "games = excluded.games, ai = excluded.ai, name = excluded.name"
 )
+
+_UPSERT_REQUEST = upsert("undo_requests", REQUEST_COLUMNS, _marks(len(REQUEST_COLUMNS)).split(", "))
 
 
 def where(url: str) -> str:
@@ -336,18 +339,23 @@ class PostgresStore:
         now = time.time()
         created = record.created_at or now
         updated = record.updated_at or created
-        values = encode(record, created, updated)
         try:
             async with self._write() as conn:
-                await conn.execute(
-                    f"INSERT INTO games ({COLUMNS}) VALUES ({_marks(len(values))})", *values
-                )
-                await self._insert_seats(conn, record.id, record.seats)
+                await self._insert_game(conn, record, created, updated)
         except StoreError as exc:
             if isinstance(exc.__cause__, asyncpg.UniqueViolationError):
                 raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
             raise
         record.created_at, record.updated_at = created, updated
+
+    @classmethod
+    async def _insert_game(
+        cls, conn: asyncpg.Connection, record: GameRecord, created: float, updated: float
+    ) -> None:
+        """The game's row and its seats (inside the caller's transaction)."""
+        values = encode(record, created, updated)
+        await conn.execute(f"INSERT INTO games ({COLUMNS}) VALUES ({_marks(len(values))})", *values)
+        await cls._insert_seats(conn, record.id, record.seats)
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         records = await self._records("id = $1", (game_id,))
@@ -563,14 +571,7 @@ class PostgresStore:
             )
         if text is None:
             return {}
-        try:
-            settings = json.loads(text)
-        except ValueError:
-            settings = None
-        if not isinstance(settings, dict):
-            log.error("guild %s: its settings are unreadable; using the defaults", guild)
-            return {}
-        return settings
+        return read_settings(guild, text, "using the defaults") or {}
 
     async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
         async with self._one() as conn:
@@ -618,7 +619,10 @@ class PostgresStore:
     async def record_results(self, game_id: str, rate: RateGame) -> bool:
         """One transaction, under a lock on the game's server and game type (two games ending
         at once for one player are rated one after the other, never from the same old rating):
-        nothing is written if the game already has results."""
+        nothing is written if the game already has results. ``rate`` is given, as SQLite's
+        gives it, the ratings there of the seats' players and of every AI identity (an AI
+        seat's id is not the id it is rated under, and the store does not map one to the
+        other)."""
         async with self._write() as conn:
             game = await conn.fetchrow("SELECT guild, game FROM games WHERE id = $1", game_id)
             if game is None:
@@ -629,11 +633,14 @@ class PostgresStore:
             )
             if await conn.fetchval("SELECT 1 FROM results WHERE game_id = $1 LIMIT 1", game_id):
                 return False
-            seats = await conn.fetch(
-                "SELECT player, ai FROM seats WHERE game_id = $1 ORDER BY seat", game_id
+            found = await conn.fetch(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = $1 AND game = $2 "
+                "AND (ai OR player IN (SELECT player FROM seats WHERE game_id = $3))",
+                guild,
+                kind,
+                game_id,
             )
-            players = sorted({identity(Seat(user=s["player"], ai=s["ai"])) for s in seats})
-            current = await self._ratings(conn, guild, kind, players)
+            current = {row["player"]: Rating(**dict(row)) for row in found}
             rows, ratings = rate(current)
             await conn.executemany(
                 _INSERT_RESULT, [(i, *_values(row)) for i, row in enumerate(rows)]
@@ -642,12 +649,10 @@ class PostgresStore:
         return True
 
     async def results_of_game(self, game_id: str) -> list[ResultRow]:
-        """By rank, then seat order (the order ``rate`` gave, for a seat no longer seated)."""
+        """By rank, then the order ``rate`` gave them in (seat order), as SQLite's."""
         async with self._one() as conn:
             rows = await conn.fetch(
-                f"SELECT {_RESULT_COLUMNS} FROM results r WHERE game_id = $1 ORDER BY rank, "
-                "(SELECT seat FROM seats s WHERE s.game_id = r.game_id AND s.player = r.player), "
-                "position",
+                f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = $1 ORDER BY rank, position",
                 game_id,
             )
         return [_result(row) for row in rows]
@@ -655,7 +660,7 @@ class PostgresStore:
     async def player_results(
         self, guild: str, player: str, game: str | None = None
     ) -> list[ResultRow]:
-        """A player's rows on one server, oldest first (``ai:<level>``: that level's rows)."""
+        """A player's rows on one server (by seat id, as SQLite's), oldest first."""
         params: list[Any] = [guild, player]
         kind = ""
         if game is not None:
@@ -664,7 +669,7 @@ class PostgresStore:
         async with self._one() as conn:
             rows = await conn.fetch(
                 f"SELECT {_RESULT_COLUMNS} FROM results "
-                f"WHERE guild = $1 AND (player = $2 OR rated_as = $2){kind} "
+                f"WHERE guild = $1 AND player = $2{kind} "
                 "ORDER BY finished_at, game_id, position",
                 *params,
             )
@@ -690,11 +695,12 @@ class PostgresStore:
     async def leaderboard(
         self, guild: str, game: str, *, limit: int, offset: int = 0
     ) -> list[Rating]:
-        """Highest ordinal (``mu - 3 sigma``) first; equal ones by identity, for stable pages."""
+        """Highest ordinal (``mu - 3 sigma``) first, ties by more games then identity (as
+        SQLite's), so pages never overlap."""
         async with self._one() as conn:
             rows = await conn.fetch(
                 f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = $1 AND game = $2 "
-                "ORDER BY mu - 3 * sigma DESC, player LIMIT $3 OFFSET $4",
+                "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $3 OFFSET $4",
                 guild,
                 game,
                 limit,
@@ -720,36 +726,107 @@ class PostgresStore:
         requested_by: str,
         at: float,
     ) -> list[UndoneAction]:
-        """One transaction: CAS the game to ``record`` (a loser stops there), then move every
-        action after seq ``keep`` from the log to the audit."""
+        """One transaction: CAS the game to ``record`` (a loser stops there), copy every action
+        after seq ``keep`` to the audit, then delete it from the log (the trigger lets a row go
+        only once its copy is in ``undone_actions``)."""
         check_bump(record, expected_version)
         now = time.time()
         async with self._write() as conn:
             await self._cas(conn, record.id, expected_version, _PROGRESS_SET, progress(record, now))
             taken = await conn.fetch(
-                "DELETE FROM actions WHERE game_id = $1 AND seq > $2 "
-                "RETURNING seq, player, action, at",
-                record.id,
-                keep,
-            )
-            taken = sorted(taken, key=lambda row: row["seq"])
-            await conn.executemany(
                 "INSERT INTO undone_actions "
                 "(game_id, seq, player, action, at, undone_at, requested_by) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                [
-                    (record.id, r["seq"], r["player"], r["action"], r["at"], at, requested_by)
-                    for r in taken
-                ],
+                "SELECT game_id, seq, player, action, at, $3, $4 FROM actions "
+                "WHERE game_id = $1 AND seq > $2 RETURNING seq, player, action, at",
+                record.id,
+                keep,
+                at,
+                requested_by,
+            )
+            await conn.execute(
+                "DELETE FROM actions WHERE game_id = $1 AND seq > $2", record.id, keep
             )
         record.updated_at = now
+        taken = sorted(taken, key=lambda row: row["seq"])
         return [_undone(record.id, row, at, requested_by) for row in taken]
 
     async def undone_actions(self, game_id: str) -> list[UndoneAction]:
         async with self._one() as conn:
             rows = await conn.fetch(
                 "SELECT seq, player, action, at, undone_at, requested_by FROM undone_actions "
-                "WHERE game_id = $1 ORDER BY id",
+                "WHERE game_id = $1 ORDER BY undone_at, seq",
                 game_id,
             )
         return [_undone(game_id, row, row["undone_at"], row["requested_by"]) for row in rows]
+
+    async def save_undo_request(self, request: UndoRequest) -> None:
+        async with self._one() as conn:
+            await conn.execute(_UPSERT_REQUEST, *request_values(request))
+
+    async def undo_request(self, game_id: str) -> UndoRequest | None:
+        """The pending proposal (a damaged one counts as none: ``read_request``)."""
+        async with self._one() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {', '.join(REQUEST_COLUMNS)} FROM undo_requests WHERE game_id = $1",
+                game_id,
+            )
+        return None if row is None else read_request(tuple(row))
+
+    async def drop_undo_request(self, game_id: str) -> None:
+        async with self._one() as conn:
+            await conn.execute("DELETE FROM undo_requests WHERE game_id = $1", game_id)
+
+    # -- copying a whole store (``python -m bot migrate``) ------------------------------------
+
+    async def all_game_ids(self) -> list[str]:
+        async with self._one() as conn:
+            rows = await conn.fetch("SELECT id FROM games ORDER BY created_at, ord")
+        return [row[0] for row in rows]
+
+    async def messages_of(self, game_id: str) -> dict[str, tuple[str, str]]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT kind, channel, message FROM messages WHERE game_id = $1 ORDER BY kind",
+                game_id,
+            )
+        return {kind: (channel, message) for kind, channel, message in rows}
+
+    async def all_guild_settings(self) -> dict[str, dict[str, Any]]:
+        """Every server's settings; an unreadable row is logged and left out, like a server
+        that never chose any (``guild_settings`` reads it so too)."""
+        async with self._one() as conn:
+            rows = await conn.fetch("SELECT guild, settings FROM guild_settings ORDER BY guild")
+        found = {guild: read_settings(guild, text, "left out") for guild, text in rows}
+        return {guild: settings for guild, settings in found.items() if settings is not None}
+
+    async def import_game(
+        self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
+    ) -> None:
+        """The game's row, seats and log as given, in one transaction (a replaced game's other
+        rows go with it: every table refers to ``games`` ON DELETE CASCADE, and the log's
+        delete trigger lets a row go once its game is gone)."""
+        try:
+            async with self._write() as conn:
+                if replace:
+                    await conn.execute("DELETE FROM games WHERE id = $1", record.id)
+                await self._insert_game(conn, record, record.created_at, record.updated_at)
+                await conn.executemany(
+                    "INSERT INTO actions (game_id, seq, player, action, at) "
+                    "VALUES ($1, $2, $3, $4, $5)",
+                    [(record.id, a.seq, a.player, dumps(a.action), a.at) for a in actions],
+                )
+        except StoreError as exc:
+            if isinstance(exc.__cause__, asyncpg.UniqueViolationError):
+                raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
+            raise
+
+    async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
+        async with self._one() as conn:
+            await conn.executemany(
+                "INSERT INTO undone_actions (game_id, seq, player, action, at, undone_at, "
+                "requested_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                [
+                    (r.game_id, r.seq, r.player, dumps(r.action), r.at, r.undone_at, r.requested_by)
+                    for r in rows
+                ],
+            )

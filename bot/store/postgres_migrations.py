@@ -165,6 +165,43 @@ MIGRATIONS: list[Step] = [
         """,
         "CREATE INDEX undone_by_game ON undone_actions (game_id, id)",
     ),
+    # 4: the rest of SQLite's step 7 (undo). An audit row is one seq undone at one time, as
+    # SQLite's key has it, so a copy (``import_undone``) written twice keeps one. The log gives
+    # up a row only once its copy is in the audit, so nothing but ``undo`` shortens it (a
+    # game's own deletion still takes its rows with it: the game is gone when its rows go). A
+    # pending proposal is kept too (one per game), so a restart loses no request nor consents.
+    (
+        "CREATE UNIQUE INDEX undone_once ON undone_actions (game_id, undone_at, seq)",
+        "DROP INDEX undone_by_game",  # the audit reads in the order of ``undone_once``
+        """
+        CREATE FUNCTION actions_delete_only_undone() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF EXISTS (SELECT 1 FROM games WHERE id = OLD.game_id) AND NOT EXISTS (
+                SELECT 1 FROM undone_actions u
+                WHERE u.game_id = OLD.game_id AND u.seq = OLD.seq AND u.player = OLD.player
+                AND u.action = OLD.action AND u.at = OLD.at
+            ) THEN
+                RAISE EXCEPTION 'the action log loses its tail only to an undo, audited first';
+            END IF;
+            RETURN OLD;
+        END
+        $$
+        """,
+        "CREATE TRIGGER actions_delete_only_undone BEFORE DELETE ON actions "
+        "FOR EACH ROW EXECUTE FUNCTION actions_delete_only_undone()",
+        """
+        CREATE TABLE undo_requests (
+            game_id      text PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            requested_by text NOT NULL,
+            version      bigint NOT NULL,
+            keep         integer NOT NULL,
+            awaiting     text NOT NULL DEFAULT '[]',
+            accepted     text NOT NULL DEFAULT '[]',
+            at           double precision NOT NULL,
+            expires_at   double precision NOT NULL
+        )
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

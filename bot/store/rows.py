@@ -13,8 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ai.seats import AI_PREFIX, level_of
-from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord, Seat, StoreError
+from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord, StoreError
 
 STATUSES = (LOBBY, ACTIVE, FINISHED, ABANDONED)
 
@@ -96,13 +95,6 @@ def check_bump(record: GameRecord, expected_version: int) -> None:
             f"game {record.id}: new version {record.version} must be greater than the "
             f"expected version {expected_version}"
         )
-
-
-def identity(seat: Seat) -> str:
-    """Who a seat's result is rated as (``ResultRow.rated_as``): its player, or for an AI seat
-    its level (``ai:<level>``), so a server sees how its players fare against each level. The
-    ratings ``record_results`` hands its ``RateGame`` are those of these identities."""
-    return f"{AI_PREFIX}{level_of(seat.user)}" if seat.ai else seat.user
 
 
 @dataclass

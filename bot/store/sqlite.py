@@ -59,6 +59,7 @@ from bot.store.base import (
     UndoRequest,
     VersionConflict,
 )
+from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
 from bot.store.migrations import migrate
 from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
@@ -635,14 +636,7 @@ class SqliteStore:
             )
         if not rows:
             return {}
-        try:
-            settings = json.loads(rows[0][0])
-        except (TypeError, ValueError):
-            settings = None
-        if not isinstance(settings, dict):
-            log.error("guild %s: its settings are unreadable; using the defaults", guild)
-            return {}
-        return settings
+        return read_settings(guild, rows[0][0], "using the defaults") or {}
 
     async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
         async with self._write() as conn:
@@ -806,21 +800,9 @@ class SqliteStore:
     async def all_guild_settings(self) -> dict[str, dict[str, Any]]:
         """Every server's settings; an unreadable row is logged and left out, like a server
         that never chose any (``guild_settings`` reads it so too)."""
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT guild, settings FROM guild_settings ORDER BY guild"
-            )
-        found: dict[str, dict[str, Any]] = {}
-        for guild, text in rows:
-            try:
-                settings = json.loads(text)
-            except (TypeError, ValueError):
-                settings = None
-            if isinstance(settings, dict):
-                found[str(guild)] = settings
-            else:
-                log.error("guild %s: its settings are unreadable; left out", guild)
-        return found
+        rows = await self._fetch("SELECT guild, settings FROM guild_settings ORDER BY guild", ())
+        found = {str(guild): read_settings(guild, text, "left out") for guild, text in rows}
+        return {guild: settings for guild, settings in found.items() if settings is not None}
 
     async def import_game(
         self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
@@ -919,45 +901,18 @@ class SqliteStore:
     async def save_undo_request(self, request: UndoRequest) -> None:
         async with self._write() as conn:
             await conn.execute(
-                "INSERT INTO undo_requests "
-                "(game_id, requested_by, version, keep, awaiting, accepted, at, expires_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-                "requested_by = excluded.requested_by, version = excluded.version, "
-                "keep = excluded.keep, awaiting = excluded.awaiting, "
-                "accepted = excluded.accepted, at = excluded.at, "
-                "expires_at = excluded.expires_at",
-                (
-                    request.game_id,
-                    request.requested_by,
-                    request.version,
-                    request.keep,
-                    _dumps(list(request.awaiting)),
-                    _dumps(list(request.accepted)),
-                    request.at,
-                    request.expires_at,
-                ),
+                upsert("undo_requests", REQUEST_COLUMNS, ["?"] * len(REQUEST_COLUMNS)),
+                request_values(request),
             )
 
     async def undo_request(self, game_id: str) -> UndoRequest | None:
-        """The pending proposal; one whose consents do not read back counts as none
-        (logged), so a damaged row costs a proposal, never the game."""
-        async with self._read() as conn:
-            rows = list(
-                await conn.execute_fetchall(
-                    "SELECT requested_by, version, keep, awaiting, accepted, at, expires_at "
-                    "FROM undo_requests WHERE game_id = ?",
-                    (game_id,),
-                )
-            )
-        if not rows:
-            return None
-        by, version, keep, awaiting, accepted, at, expires_at = rows[0]
-        try:
-            waited, given = json.loads(awaiting), json.loads(accepted)
-        except (TypeError, ValueError):
-            log.error("game %s: its undo proposal is unreadable; ignoring it", game_id)
-            return None
-        return UndoRequest(game_id, by, version, keep, tuple(waited), tuple(given), at, expires_at)
+        """The pending proposal (a damaged one counts as none: ``read_request``), so a
+        damaged row costs a proposal, never the game."""
+        rows = await self._fetch(
+            f"SELECT {', '.join(REQUEST_COLUMNS)} FROM undo_requests WHERE game_id = ?",
+            (game_id,),
+        )
+        return read_request(tuple(rows[0])) if rows else None
 
     async def drop_undo_request(self, game_id: str) -> None:
         async with self._write() as conn:

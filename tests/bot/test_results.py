@@ -4,7 +4,6 @@ the last move lands, and at start-up for a game whose results a crash left unwri
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,9 +11,10 @@ from hypothesis import strategies as st
 
 from bot.results import MODEL, ranks, rate, rated_as, stats
 from bot.service import GameService
-from bot.store import FINISHED, GameRecord, Seat, SqliteStore
+from bot.store import FINISHED, GameRecord, Seat
 from bot.store.base import Rating
 from rules import Outcome
+from tests.backends import Backend
 from tests.store.games import GUILD, play, started
 
 # -- ranks ---------------------------------------------------------------------------------------
@@ -149,9 +149,9 @@ def test_stats_of_a_player_s_rows() -> None:
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = SqliteStore(tmp_path / "games.db")
-    await store.open()
+async def service(backend: Backend) -> AsyncIterator[GameService]:
+    """A service on this test's backend (SQLite, then PostgreSQL)."""
+    store = await backend.opened()
     yield GameService(store, seed_factory=lambda: "results")
     await store.close()
 

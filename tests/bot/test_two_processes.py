@@ -3,16 +3,15 @@ its own scheduler and its own connection to the database, and serves a disjoint 
 shards. Every reminder and timeout is sent by exactly one of them, and two moves racing on one
 game from both processes are applied once (the store's compare-and-swap decides).
 
-Two ``SqliteStore`` objects on one file are what two processes see of it (separate
-connections, SQLite's own locking between them). ``open_process_store`` is the one place that
-knows the backend: the shared backend fixture parametrises it (ids ``sqlite``/``postgres``).
+Two stores on one database are what two processes see of it (separate connections: SQLite's
+own locking between them, or PostgreSQL's row locks). ``open_process_store`` is the one place
+that knows the backend: the shared ``backend`` fixture (ids ``sqlite``/``postgres``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -25,8 +24,8 @@ from bot.errors import StaleRequest
 from bot.read_model import turn_version
 from bot.service import GameService
 from bot.store.base import GameRecord, Shards, Store
-from bot.store.sqlite import SqliteStore
 from cogs.scheduler import Scheduler
+from tests.backends import Backend
 from tests.bot import test_scheduler
 
 SHARD_COUNT = 2
@@ -65,13 +64,12 @@ class Bot(test_scheduler.Bot):
 
 
 @pytest.fixture
-async def open_process_store(tmp_path: Path) -> AsyncIterator[OpenStore]:
-    """Opens one more process's view of the same database (closed after the test)."""
+async def open_process_store(backend: Backend) -> AsyncIterator[OpenStore]:
+    """Opens one more process's view of this test's database (closed after the test)."""
     opened: list[Store] = []
 
     async def open_one() -> Store:
-        store = SqliteStore(tmp_path / "games.db")
-        await store.open()
+        store = await backend.opened()
         opened.append(store)
         return store
 

@@ -4,7 +4,7 @@ keeps it); one after which something hidden was revealed is refused, saying what
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -13,8 +13,8 @@ from bot.ai import RandomAgent
 from bot.errors import ServiceError
 from bot.read_model import turn_version
 from bot.service import GameService
-from bot.store import SqliteStore
-from bot.store.base import ACTIVE, GameRecord
+from bot.store.base import ACTIVE, GameRecord, Store
+from tests.backends import Backend
 
 G, C = "guild", "chan"
 ANA, BO, CY = "101", "102", "103"
@@ -32,9 +32,9 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    store = SqliteStore(str(tmp_path / "games.db"))
-    await store.open()
+async def store(backend: Backend) -> AsyncIterator[Store]:
+    """A store on this test's backend (SQLite, then PostgreSQL)."""
+    store = await backend.opened()
     yield store
     await store.close()
 
@@ -45,7 +45,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(store: SqliteStore, clock: Clock) -> GameService:
+def service(store: Store, clock: Clock) -> GameService:
     return GameService(store, seed_factory=lambda: "undo-seed", clock=clock)
 
 

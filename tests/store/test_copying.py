@@ -1,13 +1,10 @@
 """The store methods a whole-store copy (``python -m bot migrate``) is built on: every game's
 id, a game's messages, every server's settings, and a game stored as it is elsewhere (its
-version, times and log with each action's seq and time)."""
+version, times and log with each action's seq and time); on both backends (``backend``)."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import AsyncIterator
 from dataclasses import asdict
-from pathlib import Path
 
 import pytest
 
@@ -17,19 +14,11 @@ from bot.store import (
     GameRecord,
     LoggedAction,
     Seat,
-    SqliteStore,
     Store,
     StoreError,
 )
-from bot.store.base import UndoneAction
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = SqliteStore(tmp_path / "games.db")
-    await opened.open()
-    yield opened
-    await opened.close()
+from bot.store.base import UndoneAction, UndoRequest
+from tests.backends import Backend
 
 
 def record(game_id: str, **fields: object) -> GameRecord:
@@ -67,11 +56,10 @@ async def test_every_game_id_oldest_first_whatever_its_status(store: Store) -> N
     assert await store.all_game_ids() == ["a", "b", "c"]
 
 
-async def test_a_game_needing_attention_is_listed_too(store: Store, tmp_path: Path) -> None:
+async def test_a_game_needing_attention_is_listed_too(store: Store, backend: Backend) -> None:
     await store.create_game(record("ok"))
     await store.create_game(record("bad", created_at=11.0))
-    with sqlite3.connect(tmp_path / "games.db") as db:
-        db.execute("UPDATE games SET state = '{' WHERE id = 'bad'")
+    await backend.execute("UPDATE games SET state = '{' WHERE id = 'bad'")
     assert await store.get_game("bad") is None  # marked: out of every other read
     assert await store.all_game_ids() == ["ok", "bad"]
 
@@ -86,14 +74,13 @@ async def test_a_games_messages_by_kind(store: Store) -> None:
 
 
 async def test_every_servers_settings_and_an_unreadable_row_left_out(
-    store: Store, tmp_path: Path
+    store: Store, backend: Backend
 ) -> None:
     assert await store.all_guild_settings() == {}
     await store.save_guild_settings("1", {"threads": False})
     await store.save_guild_settings("2", {"lobby_hours": 6, "clock": "fast"})
     await store.save_guild_settings("3", {})
-    with sqlite3.connect(tmp_path / "games.db") as db:
-        db.execute("UPDATE guild_settings SET settings = '[' WHERE guild = '3'")
+    await backend.execute("UPDATE guild_settings SET settings = '[' WHERE guild = '3'")
     assert await store.all_guild_settings() == {
         "1": {"threads": False},
         "2": {"lobby_hours": 6, "clock": "fast"},
@@ -111,6 +98,8 @@ async def test_an_imported_game_reads_back_as_it_was_with_its_log(store: Store) 
 async def test_importing_a_game_twice_is_refused_unless_replacing_it(store: Store) -> None:
     await store.import_game(record("g"), LOG[:1])
     await store.save_message("g", "board", "300", "9")
+    await store.import_undone([UndoneAction("g", 2, "1", {"type": "pass"}, 12.5, 13.0, "1")])
+    await store.save_undo_request(UndoRequest("g", "1", 7, 1, ("2",), at=14.0, expires_at=15.0))
     with pytest.raises(StoreError, match="already exists"):
         await store.import_game(record("g"), LOG)
     assert await store.actions("g") == LOG[:1]  # the refused import wrote nothing
@@ -119,13 +108,11 @@ async def test_importing_a_game_twice_is_refused_unless_replacing_it(store: Stor
     copy = await store.get_game("g")
     assert copy is not None and asdict(copy) == asdict(newer)
     assert await store.actions("g") == LOG
-    assert await store.messages_of("g") == {}  # a replaced game's rows went with it
+    # A replaced game's rows went with it (its log's too, past the log's delete guard).
+    assert await store.messages_of("g") == {}
+    assert await store.undone_actions("g") == [] and await store.undo_request("g") is None
 
 
-@pytest.mark.skipif(
-    not hasattr(SqliteStore, "undone_actions"),
-    reason="the undo audit table (issue 15, undo) is not on this branch yet",
-)
 async def test_imported_undo_audit_rows_read_back_and_a_second_import_keeps_them(
     store: Store,
 ) -> None:

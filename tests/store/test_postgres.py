@@ -1,6 +1,7 @@
 """What only the PostgreSQL store has: its migrations under an advisory lock, its start-up
-sentence for a server it cannot reach, its pool, its refusal to back up by itself; and, on
-PostgreSQL until the SQLite side lands (issues 15 and 16), results, ratings, undo and shards.
+sentence for a server it cannot reach, its pool, its refusal to back up by itself, and its
+exact shard arithmetic. Everything else (results, ratings, undo, shards, copying) is tested on
+both backends in the other store tests.
 
 Tests here take ``backend`` restricted to its ``postgres`` id (``on_postgres``), so they skip
 locally without a server and fail in CI without one, like every other PostgreSQL run.
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from dataclasses import replace
 
 import asyncpg
 import pytest
@@ -18,7 +18,6 @@ import pytest
 from bot.config import Settings
 from bot.store import (
     FINISHED,
-    LOBBY,
     GameRecord,
     PostgresStore,
     Seat,
@@ -26,10 +25,9 @@ from bot.store import (
     StoreError,
     open_store,
 )
-from bot.store.base import ACTIVE, Rating, ResultRow, Shards, VersionConflict
+from bot.store.base import ACTIVE, Shards
 from bot.store.postgres import where
 from bot.store.postgres_migrations import LATEST, MIGRATIONS, migrate, schema_version
-from bot.store.rows import identity
 from tests.backends import Backend, drop_schema, fresh_schema, postgres_url, with_schema
 
 on_postgres = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
@@ -159,6 +157,40 @@ async def test_a_failed_step_rolls_back_whole(fresh: str) -> None:
 
 
 @on_postgres
+async def test_a_database_at_step_three_upgrades_keeping_its_undo_audit(fresh: str) -> None:
+    """Step 4 (undo proposals, the log's delete guard, one audit row per seq and time) on a
+    database that already holds a game, its log and its audit."""
+    conn = await asyncpg.connect(fresh)
+    try:
+        await migrate(conn, MIGRATIONS[:3])
+        await conn.execute(
+            "INSERT INTO games (id, game, guild, channel, host, status, version, created_at, "
+            "updated_at) VALUES ('g1', 'street-art', '100', '200', '1', 'active', 3, 1, 2)"
+        )
+        await conn.execute("INSERT INTO actions VALUES ('g1', 1, '1', '{}', 5.0)")
+        await conn.execute(
+            "INSERT INTO undone_actions (game_id, seq, player, action, at, undone_at, "
+            "requested_by) VALUES ('g1', 2, '1', '{}', 6.0, 7.0, '1')"
+        )
+    finally:
+        await conn.close()
+    store = PostgresStore(fresh)
+    await store.open()
+    try:
+        assert [(u.seq, u.undone_at) for u in await store.undone_actions("g1")] == [(2, 7.0)]
+        assert await store.undo_request("g1") is None
+        conn = await asyncpg.connect(fresh)
+        try:
+            assert await schema_version(conn) == LATEST
+            with pytest.raises(asyncpg.RaiseError, match="only to an undo"):
+                await conn.execute("DELETE FROM actions WHERE game_id = 'g1'")
+        finally:
+            await conn.close()
+    finally:
+        await store.close()
+
+
+@on_postgres
 async def test_a_newer_schema_is_refused_naming_the_server(fresh: str) -> None:
     conn = await asyncpg.connect(fresh)
     try:
@@ -180,175 +212,13 @@ async def test_a_search_path_naming_no_schema_is_refused(backend: Backend) -> No
 # -- shards ------------------------------------------------------------------------------------
 
 
-def guild_on(shard: int, count: int = 4, low: int = 12345) -> str:
-    """A guild id (a snowflake) on ``shard`` of ``count``."""
-    return str(((1_000_000 * count + shard) << 22) | low)
-
-
 @on_postgres
-async def test_the_scheduler_reads_only_the_games_of_its_shards(store: PostgresStore) -> None:
-    guilds = [guild_on(shard) for shard in range(4)]
-    assert [Shards(4, (s,)).owns(g) for s, g in enumerate(guilds)] == [True] * 4
-    for shard, guild in enumerate(guilds):
-        await store.create_game(
-            game(f"due{shard}", guild, status=ACTIVE, remind_at=10.0, archive_at=10.0)
-        )
-        await store.create_game(game(f"lob{shard}", guild, status=LOBBY, deadline=10.0))
-    everything = await store.due_games(20.0)
-    assert sorted(r.id for r in everything) == [f"due{s}" for s in range(4)]
-    for ids in ((0,), (1, 3), (0, 1, 2, 3)):
-        shards = Shards(4, ids)
-        assert sorted(r.id for r in await store.due_games(20.0, shards)) == [f"due{s}" for s in ids]
-        assert sorted(r.id for r in await store.expired_lobbies(20.0, shards)) == [
-            f"lob{s}" for s in ids
-        ]
-        archived = await store.threads_to_archive(20.0, shards)
-        assert sorted(r.id for r in archived) == [f"due{s}" for s in ids]
-    # A snowflake past bigint's sign bit still has its shard.
+async def test_a_snowflake_past_bigints_sign_bit_still_has_its_shard(store: PostgresStore) -> None:
+    """PostgreSQL computes the shard in exact arithmetic (tests/store/test_shards.py holds the
+    rest of the filter, on both backends)."""
     big = str((1 << 63) + (2 << 22))
+    assert Shards(4, (2,)).owns(big)
     await store.create_game(game("big", big, status=ACTIVE, deadline=5.0))
+    await store.create_game(game("bad", "not-a-snowflake", status=ACTIVE, deadline=5.0))
     assert [r.id for r in await store.due_games(6.0, Shards(4, (2,)))] == ["big"]
-
-
-# -- results and ratings -----------------------------------------------------------------------
-
-
-def rater(record: GameRecord, seen: list[dict[str, Rating]], winner: str = "1"):
-    """A RateGame that ranks ``winner`` first, the rest second, and adds a point of mu to
-    the winner (and counts a game for everyone): enough to see updates land or get lost."""
-
-    def rate(current: dict[str, Rating]) -> tuple[list[ResultRow], list[Rating]]:
-        seen.append(dict(current))
-        rows, ratings = [], []
-        for seat in record.seats:
-            who = identity(seat)
-            before = current.get(who, Rating(record.guild, record.game, who, 25.0, 8.0, ai=seat.ai))
-            gain = 1.0 if seat.user == winner else 0.0
-            rank = 1 if seat.user == winner else 2
-            rows.append(
-                ResultRow(
-                    game_id=record.id,
-                    game=record.game,
-                    guild=record.guild,
-                    player=seat.user,
-                    rated_as=who,
-                    ai=seat.ai,
-                    name=seat.name,
-                    rank=rank,
-                    score=10 * (3 - rank),
-                    winner=rank == 1,
-                    players=len(record.seats),
-                    options={"variant": "x"},
-                    finished_at=record.updated_at,
-                    mu_before=before.mu,
-                    sigma_before=before.sigma,
-                    mu_after=before.mu + gain,
-                    sigma_after=before.sigma - 0.5,
-                )
-            )
-            ratings.append(
-                replace(
-                    before, mu=before.mu + gain, sigma=before.sigma - 0.5, games=before.games + 1
-                )
-            )
-        return rows, ratings
-
-    return rate
-
-
-@on_postgres
-async def test_results_are_recorded_once_with_the_ratings_they_read(store: PostgresStore) -> None:
-    first = game("g1", updated_at=100.0)
-    await store.create_game(first)
-    seen: list[dict[str, Rating]] = []
-    assert await store.record_results("g1", rater(first, seen)) is True
-    assert seen == [{}]
-    assert await store.record_results("g1", rater(first, seen)) is False  # idempotent
-    assert len(seen) == 1
-
-    rows = await store.results_of_game("g1")
-    assert [(r.player, r.rank) for r in rows] == [("1", 1), ("2", 2), ("ai:hard:1", 2)]
-    assert rows[2].rated_as == "ai:hard" and rows[2].ai and rows[0].options == {"variant": "x"}
-    board = await store.leaderboard("100", GAME, limit=10)
-    assert [r.player for r in board] == ["1", "2", "ai:hard"]  # by ordinal, then identity
-
-    second = game("g2", updated_at=200.0, seats=[Seat("2", name="Bo"), Seat("1", name="Ana")])
-    await store.create_game(second)
-    assert await store.finished_without_results() == [await store.get_game("g2")]
-    await store.record_results("g2", rater(second, seen, winner="2"))
-    assert set(seen[1]) == {"1", "2"}  # the identities of g2 only, as rated after g1
-    assert seen[1]["1"].mu == 26.0 and seen[1]["1"].games == 1
-    assert await store.finished_without_results() == []
-    assert [r.game_id for r in await store.player_results("100", "1")] == ["g1", "g2"]
-    assert await store.player_results("100", "1", game="artsee") == []
-    assert [r.game_id for r in await store.player_results("100", "ai:hard")] == ["g1"]
-    ratings = await store.ratings("100", GAME, ["1", "2", "nobody"])
-    assert sorted(ratings) == ["1", "2"] and ratings["2"].games == 2 and ratings["2"].mu == 26.0
-    board = await store.leaderboard("100", GAME, limit=10)
-    assert await store.leaderboard("100", GAME, limit=1, offset=1) == [board[1]]
-    assert await store.ratings("999", GAME, ["1"]) == {}
-
-
-@on_postgres
-async def test_two_games_ending_at_once_for_one_player_both_count(backend: Backend) -> None:
-    """Two processes record two games of the same players at the same moment: each rating
-    is read after the other's update, so the player ends with both games counted."""
-    stores = [await backend.opened(), await backend.opened()]
-    try:
-        records = [game(f"g{i}", seats=[Seat("1"), Seat("2")]) for i in range(6)]
-        for record in records:
-            await stores[0].create_game(record)
-        seen: list[dict[str, Rating]] = []
-        done = await asyncio.gather(
-            *(stores[i % 2].record_results(r.id, rater(r, seen)) for i, r in enumerate(records))
-        )
-        assert done == [True] * 6
-        ratings = await stores[1].ratings("100", GAME, ["1", "2"])
-        assert ratings["1"].games == 6 and ratings["1"].mu == 31.0
-    finally:
-        for s in stores:
-            await s.close()
-
-
-# -- undo ------------------------------------------------------------------------------------
-
-
-async def moved(store: PostgresStore, record: GameRecord, moves: int) -> GameRecord:
-    for turn in range(moves):
-        expected = record.version
-        record.version, record.state = expected + 1, {"turn": turn + 1}
-        await store.commit_move(record, expected, str(turn % 2 + 1), {"n": turn + 1})
-    return record
-
-
-@on_postgres
-async def test_undo_moves_the_taken_back_actions_to_the_audit(store: PostgresStore) -> None:
-    record = await moved(store, await _started(store), 4)
-    back = replace(record, version=record.version + 1, state={"turn": 2})
-    with pytest.raises(VersionConflict):
-        await store.undo(back, record.version - 1, 2, "1", 500.0)
-    assert len(await store.actions("g1")) == 4  # the loser wrote nothing
-
-    undone = await store.undo(back, record.version, 2, "1", 500.0)
-    assert [(u.seq, u.action, u.requested_by, u.undone_at) for u in undone] == [
-        (3, {"n": 3}, "1", 500.0),
-        (4, {"n": 4}, "1", 500.0),
-    ]
-    assert [a.seq for a in await store.actions("g1")] == [1, 2]
-    got = await store.get_game("g1")
-    assert got is not None and got.state == {"turn": 2} and got.version == back.version
-
-    # Played again and taken back again: the audit keeps both times, oldest first.
-    again = await moved(store, back, 1)
-    assert [a.seq for a in await store.actions("g1")] == [1, 2, 3]
-    later = replace(again, version=again.version + 1)
-    await store.undo(later, again.version, 2, "2", 600.0)
-    audit = await store.undone_actions("g1")
-    assert [(u.seq, u.undone_at) for u in audit] == [(3, 500.0), (4, 500.0), (3, 600.0)]
-    assert await store.undone_actions("nope") == []
-
-
-async def _started(store: PostgresStore) -> GameRecord:
-    record = game("g1", status=ACTIVE, version=1)
-    await store.create_game(record)
-    return record
+    assert sorted(r.id for r in await store.due_games(6.0)) == ["bad", "big"]

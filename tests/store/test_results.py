@@ -1,28 +1,21 @@
 """The store's memory of the table against the ``Store`` contract: result rows written once per
 game, ratings read and upserted in the same transaction, stats and leaderboard reads.
 
-Written against a ``store`` fixture (any backend): only ``Store`` methods are called.
+Only ``Store`` methods are called, on both backends (``backend``: ids sqlite and postgres).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
+import asyncio
+from dataclasses import replace
 
 import pytest
 
-from bot.store import ACTIVE, FINISHED, GameRecord, Seat, SqliteStore, StoreError
+from bot.store import ACTIVE, FINISHED, GameRecord, Seat, StoreError
 from bot.store.base import Rating, ResultRow, Store
+from tests.backends import Backend
 
 GUILD, GAME = "100", "street-art"
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = SqliteStore(tmp_path / "games.db")
-    await s.open()
-    yield s
-    await s.close()
 
 
 def finished(game_id: str, *users: str, guild: str = GUILD, game: str = GAME) -> GameRecord:
@@ -204,3 +197,43 @@ async def test_finished_without_results_lists_only_unrecorded_finished_games(
 async def test_ratings_of_nobody_is_empty(store: Store) -> None:
     assert await store.ratings(GUILD, GAME, []) == {}
     assert await store.ratings(GUILD, GAME, ["u1"]) == {}
+
+
+def gaining(record: GameRecord, winner: str) -> Rater:
+    """A RateGame whose ``winner`` gains a point of mu and everyone a game, from the ratings
+    it is given: an update read from an old rating would show as a point or a game lost."""
+
+    class Gaining(Rater):
+        def __call__(self, current: dict[str, Rating]) -> tuple[list[ResultRow], list[Rating]]:
+            self.seen.append(dict(current))
+            ratings = []
+            for seat in record.seats:
+                before = current.get(seat.user, replace(rating(seat.user, 25.0), games=0))
+                gain = 1.0 if seat.user == winner else 0.0
+                ratings.append(replace(before, mu=before.mu + gain, games=before.games + 1))
+            rows = [row(record, s.user, 1 if s.user == winner else 2, 1) for s in record.seats]
+            return rows, ratings
+
+    return Gaining([], [])
+
+
+async def test_two_processes_ending_games_at_once_for_one_player_count_both(
+    backend: Backend,
+) -> None:
+    """Two stores (two processes) record six games of the same players at the same moment:
+    each reads the ratings after the other's update, so every game counts."""
+    stores = [await backend.opened(), await backend.opened()]
+    try:
+        records = [finished(f"g{i}", "u1", "u2") for i in range(6)]
+        for record in records:
+            await stores[0].create_game(record)
+        done = await asyncio.gather(
+            *(stores[i % 2].record_results(r.id, gaining(r, "u1")) for i, r in enumerate(records))
+        )
+        assert done == [True] * 6
+        got = await stores[1].ratings(GUILD, GAME, ["u1", "u2"])
+        assert (got["u1"].games, got["u1"].mu) == (6, 31.0)
+        assert (got["u2"].games, got["u2"].mu) == (6, 25.0)
+    finally:
+        for store in stores:
+            await store.close()

@@ -1,15 +1,12 @@
 """The shard filter of the scheduler's reads: a sharded process sees only the games of the
 servers on its own shards, by Discord's formula ``(guild_id >> 22) % shard_count``, computed
-by the store (not by reading every due game and dropping most)."""
+by the store (not by reading every due game and dropping most), on both backends."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
-from bot.store import ACTIVE, LOBBY, GameRecord, Seat, SqliteStore, Store
+from bot.store import ACTIVE, LOBBY, GameRecord, Seat, Store
 from bot.store.base import Shards
 
 
@@ -25,14 +22,6 @@ GUILDS = {
     2: on_shard(2, 1042201917342978100),
     3: on_shard(3, 2**63 - 1),
 }
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = SqliteStore(tmp_path / "games.db")
-    await opened.open()
-    yield opened
-    await opened.close()
 
 
 def record(game_id: str, guild: str, status: str, **timers: float) -> GameRecord:

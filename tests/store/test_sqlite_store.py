@@ -56,13 +56,6 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[Store]:
-    s = await backend.opened()
-    yield s
-    await s.close()
-
-
-@pytest.fixture
 async def sqlite_store(db_path: Path) -> AsyncIterator[SqliteStore]:
     s = SqliteStore(db_path)
     await s.open()

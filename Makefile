@@ -6,12 +6,13 @@ STAMP  := $(VENV)/.installed
 GAME   ?= street-art
 OPTIONS ?=
 
-.PHONY: demo test run sync lint bench arena clean
+.PHONY: demo test test-postgres run sync lint bench arena clean
 
-$(STAMP): pyproject.toml
+# Installs pin every package to constraints.txt, so a new release cannot break a fresh clone.
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/
@@ -19,6 +20,9 @@ demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/
 
 test: $(STAMP)  ## the whole test suite
 	$(BIN)/python -m pytest -q
+
+test-postgres: $(STAMP)  ## every PostgreSQL run of the suite, on a throwaway server it starts
+	CI=true .ci/with-postgres $(BIN)/python -m pytest -q -k postgres
 
 run: $(STAMP)  ## the real bot, from .env (needs DISCORD_TOKEN)
 	$(BIN)/python -m bot run

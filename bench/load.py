@@ -12,6 +12,11 @@ ratios mean something: the harness shares the loop and the machine may be shared
 Also measured: boards a second drawn by the worker pool as a multiple of one core's rate; cold
 start with 10,000 stored games; resident memory with 1,000 stored games and with 100 active.
 It reports and never fails on a figure.
+
+With ``--postgres`` each level then runs again on a fresh SQLite file and straight after on
+PostgreSQL (a fresh schema on the server of the URL, or of TEST_POSTGRES_URL; `.ci/with-postgres`
+starts a throwaway one), so both meet the same machine, and PostgreSQL's figures are reported as
+ratios to SQLite's.
 """
 
 from __future__ import annotations
@@ -42,8 +47,10 @@ from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import open_store
 from bot.store.base import ACTIVE
+from bot.store.postgres import where
 from cogs.app import create_bot
 from rules import GAMES
+from tests.backends import drop_schema, fresh_schema, with_schema
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 from tests.harness import validate as payload_checks
 from tests.harness.fake_discord import InteractionRecord
@@ -545,12 +552,15 @@ def rounds_for(level: int, samples: int) -> int:
     return max(3, math.ceil(samples / level))
 
 
-async def load(folder: Path, levels: list[int], samples: int, rng: random.Random) -> dict:
+async def load(
+    folder: Path, levels: list[int], samples: int, rng: random.Random, url: str = ""
+) -> dict:
+    """The load scenario on the store at ``url`` (default: a SQLite file in ``folder``)."""
     channels = [Channel(id=10_000 + i, name=f"table-{i}") for i in range(max(levels))]
     sample = sample_views(len(GAMES), rng)
     png = draw_board(*next(v for v in sample if v[0] == GAME))
     floor = await new_harness(TrivialBot(png), channels)
-    bot = create_bot(database_url=f"sqlite:///{folder / 'load.db'}", discord_token="")
+    bot = create_bot(database_url=url or f"sqlite:///{folder / 'load.db'}", discord_token="")
     project = await new_harness(bot, channels)
     assert isinstance(floor, LoadHarness) and isinstance(project, LoadHarness)
     lock = time_store_lock(bot)
@@ -617,6 +627,52 @@ def skip_payload_checks() -> None:
     payload_checks.policy_issues = none
 
 
+async def load_on_postgres(server: str, folder: Path, args: argparse.Namespace) -> list[dict]:
+    """Each level on SQLite and then at once on PostgreSQL (a fresh database for each, a fresh
+    schema dropped after), so both meet the same machine; PostgreSQL's first responses and loop
+    lag as ratios to SQLite's, and each against its own floor."""
+    print(f"SQLite, then PostgreSQL ({where(server)}), at each level:\n{HEADER}", flush=True)
+    rows, lines = [], []
+    for level in args.levels:
+        pair: dict[str, Any] = {}
+        for name in ("sqlite", "postgres"):
+            rng = random.Random(f"{args.seed}-{level}")
+            if name == "sqlite":
+                url = f"sqlite:///{folder / f'pair-{level}.db'}"
+                pair[name] = (await load(folder, [level], args.samples, rng, url))["levels"][0]
+                continue
+            schema = await fresh_schema(server)
+            try:
+                url = with_schema(server, schema)
+                pair[name] = (await load(folder, [level], args.samples, rng, url))["levels"][0]
+            finally:
+                await drop_schema(server, schema)
+        sq, pg = pair["sqlite"]["project"], pair["postgres"]["project"]
+        row = {
+            "in_flight": level,
+            "sqlite": pair["sqlite"],
+            "postgres": pair["postgres"],
+            "p50_ratio": round(pg["first_response_p50_ms"] / sq["first_response_p50_ms"], 2),
+            "p99_ratio": round(pg["first_response_p99_ms"] / sq["first_response_p99_ms"], 2),
+            "lag_max_ratio": round(pg["loop_lag_max_ms"] / sq["loop_lag_max_ms"], 2),
+        }
+        rows.append(row)
+        lines.append(
+            f"| {level} | {sq['first_response_p50_ms']} / {sq['first_response_p99_ms']} "
+            f"| {pg['first_response_p50_ms']} / {pg['first_response_p99_ms']} "
+            f"| {row['p50_ratio']} / {row['p99_ratio']} | {row['lag_max_ratio']} "
+            f"| {pair['sqlite']['ratio_p99']} / {pair['postgres']['ratio_p99']} |"
+        )
+    print(POSTGRES_HEADER, *lines, sep="\n", flush=True)
+    return rows
+
+
+POSTGRES_HEADER = (
+    "| in flight | SQLite p50 / p99 ms | PostgreSQL p50 / p99 ms | PostgreSQL ÷ SQLite p50 / p99 "
+    "| ÷ SQLite lag max | p99 ÷ floor SQLite / PostgreSQL |\n|---|---|---|---|---|---|"
+)
+
+
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     workers = args.workers or Settings.load().render_workers
@@ -634,6 +690,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         print("boards a second:", json.dumps(figures["boards_per_second"]), flush=True)
         print(HEADER, flush=True)
         figures["load"] = await load(folder, args.levels, args.samples, rng)
+        if args.postgres is not None:
+            server = args.postgres or os.environ.get("TEST_POSTGRES_URL", "")
+            if not server:
+                raise SystemExit("--postgres needs a URL, or TEST_POSTGRES_URL set")
+            figures["load_postgres"] = await load_on_postgres(server, folder, args)
     figures["load_avg_at_end"] = os.getloadavg()
     return figures
 
@@ -656,6 +717,13 @@ def main(argv: list[str] | None = None) -> None:
         dest="payload_checks",
         action="store_false",
         help="the fake Discord does not check requests (both bots): the bot's own cost",
+    )
+    parser.add_argument(
+        "--postgres",
+        nargs="?",
+        const="",
+        metavar="URL",
+        help="also run the load on PostgreSQL (URL, or TEST_POSTGRES_URL), as ratios to SQLite",
     )
     parser.add_argument("--out", type=Path, default=Path("out/load.json"))
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""`python -m bot run|sync|demo|backup`: the bot's command line.
+"""`python -m bot run|sync|demo|backup|migrate|replay`: the bot's command line.
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -12,12 +12,14 @@ import logging
 import sys
 from pathlib import Path
 
+import bot.migrate
 from bot.config import Settings, configure_logging
 from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
 from bot.options import parse_options
 from bot.pool import WorkerPool
-from bot.store import DamagedDatabase, StoreError, open_store, sqlite_path
+from bot.replay import ReplayFileError, render_file
+from bot.store import DamagedDatabase, StoreError, is_postgres, open_store, sqlite_path
 from rules import GAMES
 from rules.protocol import player_range
 
@@ -47,9 +49,13 @@ def preflight(settings: Settings) -> None:
         print(f"Cannot start: {error}.", file=sys.stderr)
         raise SystemExit(1) from error
     except StoreError as error:
-        print(
-            f"Cannot start: {error}. Set DATABASE_URL in .env to a writable path.", file=sys.stderr
+        # A PostgreSQL error already says which server and what to check in DATABASE_URL.
+        hint = (
+            ""
+            if is_postgres(settings.database_url)
+            else " Set DATABASE_URL in .env to a writable path."
         )
+        print(f"Cannot start: {error}.{hint}", file=sys.stderr)
         raise SystemExit(1) from error
 
 
@@ -66,9 +72,10 @@ def discord_command(command: str, settings: Settings, guild_id: str = "") -> Non
 
 async def backup(settings: Settings, target: str) -> None:
     """Copy the database the bot uses (it may be running) to ``target``."""
-    source = sqlite_path(settings.database_url)
-    if not Path(source).is_file():  # opening it would create an empty one to copy
-        raise StoreError(f"there is no database at {source!r} (DATABASE_URL) to back up")
+    if not is_postgres(settings.database_url):
+        source = sqlite_path(settings.database_url)
+        if not Path(source).is_file():  # opening it would create an empty one to copy
+            raise StoreError(f"there is no database at {source!r} (DATABASE_URL) to back up")
     store = open_store(settings.database_url)
     await store.open()
     try:
@@ -114,6 +121,18 @@ def demo(settings: Settings, game: str, players: int, seed: str, options: str = 
     print(f"Winner(s): {', '.join(result.winners)}")
 
 
+def migrate(source: str, target: str) -> None:
+    """``migrate``: copy the whole store, print what was done and checked; exit 1 if a game
+    was left behind or a check failed."""
+    try:
+        report = asyncio.run(bot.migrate.run(source, target))
+    except StoreError as error:
+        raise SystemExit(f"Cannot migrate: {error}.") from error
+    print("\n".join(report.lines()))
+    if not report.ok:
+        raise SystemExit(1)
+
+
 def whole_number(text: str) -> int:
     """An argparse type whose refusal is one line saying what is allowed."""
     if not text.strip().isascii() or not text.strip().isdigit():
@@ -149,7 +168,46 @@ def parser() -> argparse.ArgumentParser:
         "backup", help="copy the database to a new file, safely while the bot runs"
     )
     backup_parser.add_argument("path", metavar="PATH", help="the new file to write the copy to")
+    migrate_parser = sub.add_parser(
+        "migrate",
+        help="copy every game, log, result and setting to another database (safe to re-run)",
+    )
+    migrate_parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="URL",
+        default=None,
+        help="the database to copy from (default: DATABASE_URL)",
+    )
+    migrate_parser.add_argument(
+        "--to",
+        dest="target",
+        metavar="URL",
+        required=True,
+        help="the database to copy to, e.g. postgresql://user@host/db (created if new)",
+    )
+    replay_parser = sub.add_parser(
+        "replay", help="draw every turn's board of a /game export file into a folder"
+    )
+    replay_parser.add_argument("file", metavar="FILE", help="the JSON file /game export attached")
+    replay_parser.add_argument(
+        "--out", default=None, help="the folder for the boards (default: FILE without .json)"
+    )
     return main_parser
+
+
+def replay_command(settings: Settings, file: str, out: str | None) -> None:
+    """Draw an export's boards offline; a file that cannot be replayed is one line saying
+    why (a running game's export has no seed, so its states cannot be rebuilt)."""
+    path = Path(file)
+    folder = Path(out) if out else path.with_suffix("")
+    if folder == path:  # a FILE without .json: the boards go beside it, not over it
+        folder = path.with_name(f"{path.name}-boards")
+    try:
+        boards = asyncio.run(render_file(path, folder, WorkerPool.from_settings(settings)))
+    except ReplayFileError as error:
+        raise SystemExit(f"Cannot replay: {error}") from error
+    print(f"{len(boards)} boards in {folder}/, each turn told in {folder / 'turns.txt'}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -164,11 +222,15 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "sync":
         guild = args.guild if args.guild is not None else settings.dev_guild_id
         discord_command("sync", settings, guild)
+    elif args.command == "migrate":
+        migrate(args.source or settings.database_url, args.target)
     elif args.command == "backup":
         try:
             asyncio.run(backup(settings, args.path))
         except StoreError as error:
             raise SystemExit(f"Cannot back up: {error}.") from error
+    elif args.command == "replay":
+        replay_command(settings, args.file, args.out)
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
         demo(settings, args.game, args.players, args.seed, args.options)

@@ -8,6 +8,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from bot.store.base import Shards
+
 DEFAULT_DATABASE_URL = "sqlite:///data/games.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: Libraries that log what they are handed at DEBUG: aiosqlite logs every statement with its
@@ -40,6 +42,8 @@ class Settings:
 
     discord_token: str = ""
     database_url: str = DEFAULT_DATABASE_URL
+    #: Connections each bot process may hold to a PostgreSQL DATABASE_URL (SQLite: unused).
+    database_pool_size: int = 10
     #: Sync commands to this guild only (instant, for development); empty: global sync.
     dev_guild_id: str = ""
     log_level: str = "INFO"
@@ -51,6 +55,11 @@ class Settings:
     render_cache_mb: float = 64.0  # the picture cache's budget (bot.pictures), in MiB
     #: Seconds an AI seat at level hard may think over one decision.
     ai_budget_seconds: float = 1.0
+    #: Sharding (several processes over one shared store): how many shards the bot has in
+    #: all, and which of them this process serves (``0-3``, ``0,2``; empty: every one).
+    #: 0 shards: no sharding, one plain process (the default).
+    shard_count: int = 0
+    shard_ids: str = ""
 
     @staticmethod
     def hours(value: float) -> float | None:
@@ -88,9 +97,46 @@ class Settings:
         allowed (``ValueError``; the command line prints it as one line)."""
         if self.log_level not in LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL={self.log_level!r} is not one of {', '.join(LOG_LEVELS)}")
+        if self.database_pool_size < 1:
+            raise ValueError("DATABASE_POOL_SIZE must be a whole number of connections, 1 or more")
         for name in ("remind_hours", "turn_timeout_hours"):
             if not getattr(self, name) >= 0:  # also refuses nan
                 raise ValueError(f"{name.upper()} must be 0 (off) or a positive number of hours")
+        self.shards()  # refuses a SHARD_IDS that does not fit SHARD_COUNT
+
+    def shards(self) -> Shards | None:
+        """The shards this process serves, or None when the bot is not sharded."""
+        if self.shard_count < 0:
+            raise ValueError("SHARD_COUNT must be 0 (no sharding) or a positive whole number")
+        if self.shard_count == 0:
+            if self.shard_ids.strip():
+                raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards in all")
+            return None
+        if not self.shard_ids.strip():
+            return Shards(self.shard_count, tuple(range(self.shard_count)))
+        return Shards(self.shard_count, parse_shard_ids(self.shard_ids, self.shard_count))
+
+
+def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
+    """``0-3`` or ``0,2`` or ``0-1,5``: the shard ids, sorted, each below ``count``."""
+    ids: set[int] = set()
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        bounds = (first, last) if dash else (first, first)
+        if not all(b.strip().isascii() and b.strip().isdigit() for b in bounds):
+            raise ValueError(
+                f"SHARD_IDS={text!r} is not a list of shard ids like 0-3 or 0,2 (got {part!r})"
+            )
+        low, high = (int(b) for b in bounds)
+        if low > high:
+            raise ValueError(f"SHARD_IDS={text!r}: the range {part.strip()!r} runs backwards")
+        if high >= count:
+            raise ValueError(
+                f"SHARD_IDS={text!r}: shard {high} does not exist with SHARD_COUNT={count} "
+                f"(ids run from 0 to {count - 1})"
+            )
+        ids.update(range(low, high + 1))
+    return tuple(sorted(ids))
 
 
 def keep_secrets_out_of_logs() -> None:

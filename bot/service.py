@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from bot import undo
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -32,6 +33,7 @@ from bot.options import check_options
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.read_model import ReadModel, not_active_message, turn_steps, turn_version
+from bot.results import Results
 from bot.store.base import (
     ABANDONED,
     ACTIVE,
@@ -40,7 +42,9 @@ from bot.store.base import (
     OPEN_STATUSES,
     GameRecord,
     LoggedAction,
+    ResultRow,
     Seat,
+    Shards,
     Store,
     VersionConflict,
 )
@@ -83,6 +87,8 @@ class MoveResult:
     steps: list[Step] = field(default_factory=list)
     told: list[Step] = field(default_factory=list)
     timed_out: list[str] = field(default_factory=list)
+    #: The game's result rows with each seat's rating change, once a step finished it.
+    results: list[ResultRow] = field(default_factory=list)
 
     @cached_property
     def read(self) -> ReadModel:
@@ -103,16 +109,23 @@ def is_ai(player: str) -> bool:
     return player.startswith(AI_PREFIX)
 
 
-def replay(game: Game, record: GameRecord, rows: list[LoggedAction]) -> tuple[list[Step], bool]:
+def replay(
+    game: Game, record: GameRecord, rows: list[LoggedAction], states: list[Any] | None = None
+) -> tuple[list[Step], bool]:
     """Every step of the log played from the game's start, and whether the replay lands exactly
-    on the stored snapshot (pure work on its own objects: it runs in a worker thread)."""
+    on the stored snapshot (pure work on its own objects: it runs in a worker thread).
+    ``states``, if given, receives the first state and the state after each step (a replay
+    viewer shows them)."""
     state = game.start([seat.user for seat in record.seats], record.seed, record.options)
+    keep = states.append if states is not None else lambda _state: None
+    keep(state)
     steps = []
     try:
         for row in rows:
             standing = row.player not in game.to_move(state) and game.is_standing_order(row.action)
             before = game.turn(state)
             state, events = game.play(state, row.player, row.action)
+            keep(state)
             steps.append(Step(row.player, row.action, events, standing, game.turn(state) != before))
     except IllegalAction:
         return steps, False
@@ -153,6 +166,7 @@ class GameService:
         self.ai_budget = ai_budget
         self.seed_factory = seed_factory
         self._clock = clock
+        self.results = Results(store, self.games)
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -266,8 +280,10 @@ class GameService:
         record.archive_at = self._clock() + delay
         await self.store.set_archive(record.id, record.archive_at)
 
-    async def threads_to_archive(self, now: float) -> list[GameRecord]:
-        return await self.store.threads_to_archive(now)
+    async def threads_to_archive(
+        self, now: float, shards: Shards | None = None
+    ) -> list[GameRecord]:
+        return await self.store.threads_to_archive(now, shards)
 
     async def archived(self, record: GameRecord) -> None:
         """The game's thread was archived (or is gone): nothing more to do for it."""
@@ -676,8 +692,8 @@ class GameService:
             record.deadline = None
             return await self._save_lobby(record, "closed: nobody started it")
 
-    async def expired_lobbies(self, now: float) -> list[GameRecord]:
-        return await self.store.expired_lobbies(now)
+    async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
+        return await self.store.expired_lobbies(now, shards)
 
     async def abandon(
         self, guild: str, channel: str, user: str, is_admin: bool, ref: str | None = None
@@ -783,6 +799,8 @@ class GameService:
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
         )
+        if record.status == FINISHED:  # after the commit: a failure here cannot lose the move
+            result.results = await self.results.record(record)
         result.steps.append(step)
         if turn_over:
             told = turn_steps(journal)
@@ -850,9 +868,10 @@ class GameService:
             return self.remind_after, self.timeout_after
         return clock_seconds(clock)
 
-    async def due(self, now: float) -> list[GameRecord]:
-        """Games whose reminder or deadline has come."""
-        return await self.store.due_games(now)
+    async def due(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
+        """Games whose reminder or deadline has come (of the guilds on ``shards``: a sharded
+        process serves its own, so several processes never remind a table twice)."""
+        return await self.store.due_games(now, shards)
 
     async def remind(self, record: GameRecord, now: float) -> list[str]:
         """Mark the reminders due at ``now`` sent; return who to remind (nobody if the game
@@ -902,6 +921,31 @@ class GameService:
             await self._run_ai(record, result)
             log.info("game %s: timed out %s", record.id, result.timed_out)
             return result
+
+    # -- undo (bot.undo) -----------------------------------------------------------------
+
+    async def propose_undo(
+        self, guild: str, channel: str, user: str, ref: str | None = None
+    ) -> undo.Outcome:
+        """`/game undo`: ``user`` proposes to take back their last decision (``bot.undo``),
+        under the game's lock; applied at once when nobody else must accept."""
+        async with self._lock_for_ref(guild, channel, user, ref) as record:
+            return await undo.propose(self, record, user, self._clock())
+
+    async def answer_undo(
+        self,
+        guild: str,
+        game_id: str,
+        user: str,
+        accept: bool,
+        version: int,
+        number: int | None,
+    ) -> undo.Outcome:
+        """A click on an undo proposal's Accept or Decline (``bot.undo.answer``), under the
+        game's lock; the last acceptance applies it in one compare-and-swap."""
+        async with self._lock(game_id):
+            record = await self.get(game_id, guild)
+            return await undo.answer(self, record, user, accept, version, number, self._clock())
 
     # -- helpers -------------------------------------------------------------------------
 

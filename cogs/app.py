@@ -25,6 +25,7 @@ from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
 from cogs import EXTENSIONS, flows, inbox, items
+from cogs import replay as viewers
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,9 @@ class TabletopBot(commands.Bot):
         self.pool: WorkerPool | None = None
 
     async def setup_hook(self) -> None:
-        self.store = open_store(self.settings.database_url)
+        self.store = open_store(
+            self.settings.database_url, pool_size=self.settings.database_pool_size
+        )
         await self.store.open()
         # Pictures (and AI decisions) are drawn in worker processes, never on the event loop.
         self.pool = WorkerPool.from_settings(self.settings)
@@ -115,12 +118,28 @@ class TabletopBot(commands.Bot):
             self.store = None
 
 
+class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
+    """The same bot over several shards of one connection (``SHARD_COUNT``/``SHARD_IDS``):
+    discord.py's ``AutoShardedBot`` runs the shards this process was given, while other
+    processes run the rest over the same store."""
+
+
 def build(settings: Settings) -> TabletopBot:
-    """The bot with every game's extension and our persistent components."""
-    return TabletopBot(
-        settings,
-        initial_extensions=EXTENSIONS,
-        dynamic_items=(*items.bind(flows.on_click), *inbox.DYNAMIC_ITEMS),
+    """The bot with every game's extension and our persistent components; sharded when the
+    settings name shards."""
+    wiring: dict[str, Any] = {
+        "initial_extensions": EXTENSIONS,
+        "dynamic_items": (
+            *items.bind(flows.on_click),
+            *inbox.DYNAMIC_ITEMS,
+            *viewers.DYNAMIC_ITEMS,
+        ),
+    }
+    shards = settings.shards()
+    if shards is None:
+        return TabletopBot(settings, **wiring)
+    return ShardedTabletopBot(
+        settings, shard_count=shards.count, shard_ids=list(shards.ids), **wiring
     )
 
 

@@ -9,7 +9,7 @@ failed". Every failure reaches the user as an ephemeral sentence; nothing here k
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -19,7 +19,7 @@ from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord
 from bot.words import WORDS
-from cogs import messages, threads
+from cogs import memory, messages, threads
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.messages import Post
 from cogs.threads import LOBBY_MESSAGE
@@ -215,7 +215,8 @@ async def publish(
     the interaction expired, the board goes to the channel directly, so the table still sees
     the turn."""
     await acknowledge(interaction)
-    post = await messages.board_post(result.read, result.told, headline)
+    ratings = memory.rating_line(result.results, result.read.names)
+    post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
     await post_to_game(interaction, result.record, post)
     if result.record.status != ACTIVE:
         await threads.finish(interaction.client, result.read)
@@ -533,11 +534,18 @@ async def on_click(interaction: discord.Interaction, click: Click) -> None:
     await guard(interaction, dispatch_click(interaction, click))
 
 
+#: The handlers of verbs another module of the Discord layer owns (``cogs.undo``), by verb;
+#: that module adds its own when it is imported.
+VERBS: dict[str, Callable[[discord.Interaction, Click], Awaitable[None]]] = {}
+
+
 async def dispatch_click(interaction: discord.Interaction, click: Click) -> None:
     service = service_of(interaction)
     guild = where(interaction)[0]
     game, verb, version = click.game, click.verb, click.version
-    if verb == "join":
+    if verb in VERBS:
+        await VERBS[verb](interaction, click)
+    elif verb == "join":
         await join(interaction, game)
     elif verb == "leave":
         await leave(interaction, game)

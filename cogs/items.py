@@ -17,12 +17,16 @@ from typing import Any, ClassVar
 import discord
 
 GAME_ID = r"(?P<game>[a-z0-9]{4,12})"
-BUTTON_VERBS = "join|leave|start|addai|hand|board|rules|act|sure|rematch"
+BUTTON_VERBS = "join|leave|start|addai|hand|board|rules|act|sure|rematch|undoyes|undono"
 PICK = "pick"
 VERSION = r"(?P<version>[0-9]{1,18})"
 BUTTON_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{BUTTON_VERBS})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
 PICK_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{PICK})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
-TEMPLATES = (re.compile(BUTTON_TEMPLATE), re.compile(PICK_TEMPLATE))
+#: The private viewers' buttons (a replay's turns, a history's pages, the GIF of a finished
+#: game): a template of their own, taken by ``cogs.replay``'s item rather than GameButton.
+VIEWER_VERBS = "rpfirst|rpprev|rpnext|rplast|gif|history"
+VIEWER_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{VIEWER_VERBS})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
+TEMPLATES = (re.compile(BUTTON_TEMPLATE), re.compile(PICK_TEMPLATE), re.compile(VIEWER_TEMPLATE))
 #: Discord refuses a component whose custom id is longer.
 CUSTOM_ID_LIMIT = 100
 #: Options in one select menu.

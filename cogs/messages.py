@@ -287,16 +287,23 @@ def gallery(files: list[discord.File], version: int) -> list[discord.ui.MediaGal
 
 
 async def board_post(
-    read: ReadModel, steps: list[Step], headline: str | None = None, *, private: bool = False
+    read: ReadModel,
+    steps: list[Step],
+    headline: str | None = None,
+    *,
+    private: bool = False,
+    ratings: str = "",
 ) -> Post:
     """The turn post, in Components V2: one container with the title, who is pinged, what
     happened and whose move it is, the board (and the turn's second pictures), the small print
-    and the buttons. ``private``: the copy one player asked for, which pings nobody."""
+    and the buttons. ``private``: the copy one player asked for, which pings nobody.
+    ``ratings``: the final post's line of rating changes (``cogs.memory.rating_line``)."""
     record, game = read.record, read.engine
     title = f"## {clip(f'{game.title} · game {record.id}', 256)}"
     ping = "" if private else your_move(read)
     finished = record.status == FINISHED
     tail = outcome_line(read, lead=not ended_in(steps)) if finished else next_line(read)
+    tail = "\n".join(line for line in (tail, ratings) if line)
     small = footer(read)
     fixed = [title, ping, tail, small]
     budget = V2_TEXT_LIMIT - sum(len(part) for part in fixed)

@@ -11,13 +11,21 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.service import GameService
-from bot.store.base import GameRecord
-from cogs import messages, threads
+from bot.store.base import GameRecord, Shards
+from cogs import memory, messages, threads
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 60
+
+
+def served_shards(bot: commands.Bot) -> Shards | None:
+    """The shards this process connects (an ``AutoShardedBot`` given its ids); None: not
+    sharded, so every game is this process's."""
+    if isinstance(bot, commands.AutoShardedBot) and bot.shard_count and bot.shard_ids:
+        return Shards(bot.shard_count, tuple(sorted(bot.shard_ids)))
+    return None
 
 
 class Scheduler(commands.Cog):
@@ -27,12 +35,16 @@ class Scheduler(commands.Cog):
     (its next move restarts it), and the other games are still served. Should the loop itself
     die (the store unreachable, say), it is started again ``restart_seconds`` later, so
     reminders and timeouts never stop for the whole server until a restart.
+
+    A sharded process ticks only the games of the guilds on its own ``shards``: several
+    processes share one store, and each table is reminded by exactly one of them.
     """
 
     restart_seconds: float = TICK_SECONDS
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: commands.Bot, shards: Shards | None = None) -> None:
         self.bot = bot
+        self.shards = shards if shards is not None else served_shards(bot)
 
     @property
     def service(self) -> GameService:
@@ -51,6 +63,8 @@ class Scheduler(commands.Cog):
     @every_minute.before_loop
     async def wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+        # Finished games a stop left without their results (it logs and never raises).
+        await self.service.results.sweep()
 
     @every_minute.error
     async def restart_later(self, error: BaseException) -> None:
@@ -69,18 +83,18 @@ class Scheduler(commands.Cog):
 
     async def tick(self, now: float) -> None:
         """Send what is due at ``now``; one game's failure never stops the others."""
-        for record in await self.service.threads_to_archive(now):
+        for record in await self.service.threads_to_archive(now, self.shards):
             try:
                 await threads.archive(self.bot, record)
             except discord.HTTPException:  # gone or out of reach: nothing more to do for it
                 log.exception("game %s: could not archive its thread", record.id)
             await self.service.archived(record)
-        for record in await self.service.expired_lobbies(now):
+        for record in await self.service.expired_lobbies(now, self.shards):
             try:
                 await self.close_lobby(record, now)
             except Exception:  # a containment boundary: whatever broke, it broke one lobby
                 log.exception("game %s: could not close its lobby", record.id)
-        for record in await self.service.due(now):
+        for record in await self.service.due(now, self.shards):
             try:
                 # Each seat has its own clock: one may be late while another is reminded.
                 if record.deadline is not None and record.deadline <= now:
@@ -127,7 +141,8 @@ class Scheduler(commands.Cog):
         names = result.read.names
         who = ", ".join(names.get(p, p) for p in result.timed_out)
         headline = f"⏰ Time ran out for {who}: the AI decided for them this time."
-        post = await messages.board_post(result.read, result.told, headline)
+        ratings = memory.rating_line(result.results, result.read.names)
+        post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
         sent = await threads.post(self.bot, result.record, post)
         await self.service.remember_message(
             result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)

@@ -11,9 +11,11 @@ from bot.errors import ServiceError
 from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
-from cogs import flows, inbox, messages, threads
+from cogs import flows, inbox, memory, messages, threads
+from cogs import replay as viewers
 from cogs.messages import Post
 from cogs.typed import GameRef, OptionsText
+from cogs.undo import propose as propose_undo
 from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
@@ -51,7 +53,7 @@ def settings_lines(settings: GuildSettings) -> str:
     )
 
 
-GAME_REF = "A game id from /game list (only needed when several games run here)"
+GAME_REF = "A game id from /game list, if several run here"
 
 
 class Table(commands.Cog):
@@ -217,18 +219,24 @@ class Table(commands.Cog):
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def history(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """What happened so far, replayed from the game's log (only you see it)."""
-        service = flows.service_of(interaction)
-        read = service.read(await flows.watched(interaction, game))
-        record = read.record
-        await flows.acknowledge(interaction, private=True)  # a long game's replay takes a while
-        lines = messages.narrate(read, await service.history(record))
-        text = "\n".join(lines) or "Nothing has happened yet."
-        if len(text) > messages.EMBED_DESCRIPTION_LIMIT:  # the latest moves matter most
-            text = "…" + text[-(messages.EMBED_DESCRIPTION_LIMIT - 1) :]
-        title = f"{read.title} · game {record.id}: history"
-        embed = discord.Embed(title=messages.clip(title, 256), description=text)
-        await flows.send(interaction, Post(embed=embed), ephemeral=True)
+        """What the game's posts told so far, 25 lines a page (only you see it)."""
+        await viewers.history(interaction, game)
+
+    @game.command(name="replay")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def replay(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+        """Step through a game's public boards turn by turn (only you see it)."""
+        await viewers.open_viewer(interaction, game)
+
+    @game.command(name="export")
+    @app_commands.describe(game=GAME_REF, gif="Also an animated GIF of its boards (once over)")
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def export(
+        self, interaction: discord.Interaction, game: GameRef | None = None, gif: bool = False
+    ) -> None:
+        """A game's log as a JSON file: players, options and actions (only you get it)."""
+        await viewers.export(interaction, game, gif)
 
     @game.command(name="settings")
     @app_commands.describe(
@@ -282,6 +290,13 @@ class Table(commands.Cog):
         """Hand a player's seat to an AI (host, or anyone with Manage Server)."""
         await flows.kick(interaction, player, game)
 
+    @game.command(name="undo")
+    @app_commands.describe(game=GAME_REF)
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def undo(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+        """Propose taking back your last move; the other players accept with buttons."""
+        await propose_undo(interaction, game)
+
     @game.command(name="abandon")
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
@@ -297,6 +312,32 @@ class Table(commands.Cog):
         text = f"Game `{record.id}` ({title}) was abandoned by {who}."
         await flows.post_to_game(interaction, record, Post(content=text))
         await threads.finish(interaction.client, service.read(record))
+
+    @game.command(name="stats")
+    @app_commands.describe(
+        user="Whose record (default: yours)", game="Only this game (default: every game)"
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.Member | None = None,
+        game: str | None = None,
+    ) -> None:
+        """Games played, wins, average place, best score and rating on this server (only you)."""
+        await memory.show_stats(interaction, user, game)
+
+    @game.command(name="leaderboard")
+    @app_commands.describe(game="Which game's ratings", page="Which page (15 players a page)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        """This server's players ranked by their rating in one game, AI levels among them."""
+        await memory.show_leaderboard(interaction, game, page)
 
 
 async def setup(bot: commands.Bot) -> None:

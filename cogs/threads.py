@@ -18,7 +18,7 @@ import discord
 from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, GameRecord
-from cogs import messages
+from cogs import memory, messages
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
@@ -164,10 +164,10 @@ async def edit_lobby(client: discord.Client, read: ReadModel, note: str | None =
         log.info("game %s: its lobby message %s is gone", record.id, message_id)
 
 
-def result_post(read: ReadModel, board: bytes) -> Post:
+def result_post(read: ReadModel, board: bytes, ratings: str = "") -> Post:
     """The one post a game leaves in its channel at the end, in the turn posts' V2 shape:
-    "Game over", the scores and winners, the way to the thread, the final board, the buttons
-    (Rematch among them)."""
+    "Game over", the scores and winners, the rating changes, the way to the thread, the final
+    board, the buttons (Rematch among them)."""
     record = read.record
     files = [discord.File(io.BytesIO(board), messages.BOARD_FILE)]
     container: discord.ui.Container = discord.ui.Container(
@@ -176,7 +176,7 @@ def result_post(read: ReadModel, board: bytes) -> Post:
     container.add_item(
         discord.ui.TextDisplay(f"## {messages.clip(f'{read.title} · game {record.id}', 256)}")
     )
-    lines = [messages.outcome_line(read, lead=True), f"The whole game: {link(record)}"]
+    lines = [messages.outcome_line(read, lead=True), ratings, f"The whole game: {link(record)}"]
     container.add_item(discord.ui.TextDisplay("\n".join(line for line in lines if line)))
     for item in messages.gallery(files, record.version):
         container.add_item(item)
@@ -203,7 +203,8 @@ async def finish(client: discord.Client, read: ReadModel) -> None:
     if record.status == FINISHED:
         board, _ = await read.board_pictures([], [])
         channel = client.get_partial_messageable(int(record.channel), guild_id=_guild_id(record))
-        await channel.send(**result_post(read, board).kwargs())
+        ratings = memory.rating_line(await service.results.of_game(record.id), read.names)
+        await channel.send(**result_post(read, board, ratings).kwargs())
     await service.archive_later(record, ARCHIVE_AFTER)
 
 

@@ -62,6 +62,7 @@ SEAT_COLOURS: tuple[Color, ...] = (
     kit.BLUE,
 )
 ARROWS = {"L": "←", "R": "→"}
+MASTERPIECE_FRAME = kit.rgb("#C9A227")  # a masterpiece token's gold frame
 PHASES = {
     "card": "to choose a card to play",
     "column": "to choose a column for the card",
@@ -154,7 +155,9 @@ def strip_h(card_w: int) -> int:
     return max(16, round(card_w * 0.3))
 
 
-@lru_cache(maxsize=256)
+#: 80 exhibits at the ten or so card sizes the layouts use (20 KB a face): a process serving
+#: many tables keeps them all rather than redrawing faces as tables of other sizes come and go.
+@lru_cache(maxsize=1024)
 def card_face(card: str, width: int, height: int) -> Image.Image:
     """A whole exhibit: its featured colour, the art pieces in the top band (the part that stays
     visible when covered), the featured letter, and the arrow in the bottom row (visitors go in
@@ -171,13 +174,31 @@ def card_face(card: str, width: int, height: int) -> Image.Image:
     body = height - strip - arrow_row  # between the pieces and the arrow row
     letter_font = kit.font(max(12, min(body + 4, width // 2)), bold=True)
     centre = (width / 2, strip + body / 2 + 1)
-    d.text(centre, LETTERS[info.featured], font=letter_font, fill=ink, anchor="mm")
+    kit.draw_text(d, centre, LETTERS[info.featured], letter_font, ink, "mm")
     arrow_font = kit.font(max(14, round(width * 0.28)), bold=True)
     x = width * (0.2 if info.arrow == "L" else 0.8)
     arrow = ARROWS[info.arrow]
     y = height - arrow_row / 2 - 2
-    d.text((x, y), arrow, font=arrow_font, fill=ink, anchor="mm", stroke_width=1, stroke_fill=ink)
+    kit.draw_text(d, (x, y), arrow, arrow_font, ink, "mm", stroke=(1, ink))
     return im
+
+
+@lru_cache(maxsize=1024)
+def covered_face(card: str, width: int, height: int, strip: int) -> Image.Image:
+    """The part of a card face that shows under the next card of its column (``strip`` px
+    lower): its strip and the rows the next card's rounded corners leave open. The rest is
+    hidden, and pasting it cost a blend of the whole face for every covered card."""
+    face = card_face(card, width, height)
+    alpha = face.getchannel("A")
+    # The next card covers this one's rows from ``strip`` down with its own rows from 0: only
+    # where that card is wholly opaque (below its corners, and the soft rims of its chips).
+    see_through = [
+        y
+        for y in range(height - strip)
+        if alpha.crop((0, y, width, y + 1)).getextrema() != (255, 255)
+    ]
+    shown = strip + (max(see_through) + 1 if see_through else 0)
+    return face if shown >= height else face.crop((0, 0, width, shown))
 
 
 @lru_cache(maxsize=64)
@@ -186,9 +207,7 @@ def card_back(category: str | None, width: int, height: int) -> Image.Image:
     if category is None:
         im = kit.rounded_card((width, height), kit.PANEL, kit.PANEL_EDGE, radius=8).copy()
         d = ImageDraw.Draw(im)
-        d.text(
-            (width / 2, height / 2), "—", font=kit.font(20, bold=True), fill=kit.MUTED, anchor="mm"
-        )
+        kit.draw_text(d, (width / 2, height / 2), "—", kit.font(20, bold=True), kit.MUTED, "mm")
         return im
     colour = CATEGORY_COLOURS[category]
     im = kit.rounded_card((width, height), colour, kit.WHITE, radius=8, outline_width=3).copy()
@@ -197,24 +216,25 @@ def card_back(category: str | None, width: int, height: int) -> Image.Image:
     d.rounded_rectangle(
         (inset, inset, width - inset, height - inset), 6, outline=kit.readable_on(colour), width=2
     )
-    d.text(
+    kit.draw_text(
+        d,
         (width / 2, height / 2),
         LETTERS[category],
-        font=kit.font(int(width * 0.5), bold=True),
-        fill=kit.readable_on(colour),
-        anchor="mm",
+        kit.font(int(width * 0.5), bold=True),
+        kit.readable_on(colour),
+        "mm",
     )
     return im
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)  # every token at each size the header's room gives it
 def masterpiece_token(token: str, size: int) -> Image.Image:
     """A masterpiece: a framed square in its category colour with letter and requirement."""
     info = MASTERPIECES[token]
     colour = CATEGORY_COLOURS[info.category]
 
     def paint(d: ImageDraw.ImageDraw, s: int) -> None:
-        d.rounded_rectangle((0, 0, size * s - 1, size * s - 1), 6 * s, fill=kit.rgb("#C9A227"))
+        d.rounded_rectangle((0, 0, size * s - 1, size * s - 1), 6 * s, fill=MASTERPIECE_FRAME)
         b = 4 * s
         d.rounded_rectangle((b, b, size * s - 1 - b, size * s - 1 - b), 4 * s, fill=colour)
 
@@ -222,7 +242,7 @@ def masterpiece_token(token: str, size: int) -> Image.Image:
     d = ImageDraw.Draw(im)
     label = f"{LETTERS[info.category]}{info.requirement}"
     fnt = kit.fit_font(label, size - 8, int(size * 0.45), 10, bold=True)
-    d.text((size / 2, size / 2), label, font=fnt, fill=kit.readable_on(colour), anchor="mm")
+    kit.draw_text(d, (size / 2, size / 2), label, fnt, kit.readable_on(colour), "mm")
     return im
 
 
@@ -293,6 +313,7 @@ def _status_text(view: dict[str, Any], names: dict[str, str]) -> str:
 
 
 def _draw_status(
+    im: Image.Image,
     d: ImageDraw.ImageDraw,
     view: dict[str, Any],
     names: dict[str, str],
@@ -300,7 +321,7 @@ def _draw_status(
     last: Sequence[str],
 ) -> None:
     box = (MARGIN, HEADER_H, width - MARGIN, HEADER_H + STATUS_H - 8)
-    d.rounded_rectangle(box, 12, fill=kit.PANEL, outline=kit.HIGHLIGHT, width=3)
+    kit.rounded_box(im, box, 12, kit.PANEL, kit.HIGHLIGHT, 3)
     prefix = "" if view.get("outcome") else "▶ "
     kit.draw_text(
         d,
@@ -428,7 +449,12 @@ def _draw_gallery(
             anchor="mm",
         )
         for k, card in enumerate(column):
-            kit.paste(im, card_face(card, geo.card_w, geo.card_h), (cx, card_top + k * geo.strip))
+            face = (
+                card_face(card, geo.card_w, geo.card_h)
+                if k == len(column) - 1
+                else covered_face(card, geo.card_w, geo.card_h, geo.strip)
+            )
+            kit.paste(im, face, (cx, card_top + k * geo.strip))
         front_top = card_top + (len(column) - 1) * geo.strip
         if played_here == j + 1:
             d.rounded_rectangle(
@@ -476,12 +502,13 @@ def _draw_panels(
             x = MARGIN + i * (geo.panel_w + PANEL_GAP)
             pid = player["id"]
             moving = pid in view["to_move"]
-            d.rounded_rectangle(
+            kit.rounded_box(
+                im,
                 (x, top, x + geo.panel_w, top + panel_h),
                 14,
-                fill=kit.PANEL,
-                outline=kit.HIGHLIGHT if moving else kit.PANEL_EDGE,
-                width=4 if moving else 2,
+                kit.PANEL,
+                kit.HIGHLIGHT if moving else kit.PANEL_EDGE,
+                4 if moving else 2,
             )
             _draw_panel_head(im, d, view, player, (x, top), names, letters, geo.panel_w)
             played_here = view["column"] if pid == view["current"] else None
@@ -510,7 +537,7 @@ def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]
     im = Image.new("RGB", (geo.width, height), kit.TABLE)  # a fill is faster than a copy
     d = ImageDraw.Draw(im)
     _draw_header(im, d, view, geo.width)
-    _draw_status(d, view, names, geo.width, last)
+    _draw_status(im, d, view, names, geo.width, last)
     _draw_panels(im, d, view, shown, TOP_H, geo, names)
     return im
 
@@ -520,7 +547,7 @@ def render(
 ) -> bytes:
     """The ArtSee board of ``view`` as PNG bytes (public parts only), with the last turn's
     sentences ``last`` on its "Last:" line."""
-    return kit.png_bytes(board_image(view, names, last))
+    return kit.png_bytes(board_image(view, names, last), kit.module_palette(__name__))
 
 
 def render_more_galleries(
@@ -539,7 +566,7 @@ def render_more_galleries(
     im = Image.new("RGB", (width, height), kit.TABLE)
     d = ImageDraw.Draw(im)
     _draw_panels(im, d, view, more, MARGIN, geo, names)
-    return kit.png_bytes(im)
+    return kit.png_bytes(im, kit.module_palette(__name__))
 
 
 HAND_GAP = 16
@@ -567,5 +594,5 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         kit.paste(im, card_face(card, card_w, card_h), (x, MARGIN))
         label = f"{i + 1} · chosen" if i == chosen else str(i + 1)
         centre = (x + card_w / 2, MARGIN + card_h + HAND_CAPTION_H / 2 + 4)
-        d.text(centre, label, font=caption, fill=kit.WHITE, anchor="mm")
-    return kit.png_bytes(im)
+        kit.draw_text(d, centre, label, caption, kit.WHITE, "mm")
+    return kit.png_bytes(im, kit.module_palette(__name__))

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import io
 import math
+import sys
 import unicodedata
+import weakref
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -28,16 +30,18 @@ BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 SS = 4
 
 #: ``png_bytes`` defaults, measured on the 1100x1152 five-player Street Art board (2 cores):
-#: RGB level 1: 24 ms, 190 KB; RGB level 6: 34 ms, 172 KB; 256-colour palette (fast octree,
-#: no dither, 11 ms) then level 3: 4 ms, 70 KB; level 6: 10 ms, 59 KB; level 9: 73 ms, 54 KB.
-#: Flat boards lose nothing visible to the palette, so palette + level 3 it is. The octree is
-#: built from every 4th pixel each way (a nearest-neighbour sample keeps the real colours, no
-#: blends), and the whole board mapped onto it: on the 1200 px landscape boards 2-4 ms instead
-#: of 17-36 ms, with no visible difference. Level 1 rather than 3: 10-15 % more bytes (the
-#: landscape boards stay under 100 KB) for a third to half less encoding time.
+#: RGB level 1: 24 ms, 190 KB; RGB level 6: 34 ms, 172 KB; 256-colour palette then level 3:
+#: 4 ms, 70 KB; level 6: 10 ms, 59 KB; level 9: 73 ms, 54 KB. Flat boards lose nothing visible
+#: to a palette, so palette + level 1 it is (10-15 % more bytes than level 3, the landscape
+#: boards stay under 100 KB, for a third to half less encoding time). The palette is fixed per
+#: renderer module (``module_palette``), built once per process: an adaptive palette per board
+#: cost 2.5-3 ms a board (octree, then a nearest-colour search for each of its colours); mapping
+#: onto a palette image that is reused keeps Pillow's colour cache warm: about 1 ms.
 PNG_COMPRESS_LEVEL = 1
 PNG_COLORS = 256
-PALETTE_SAMPLE = 4
+#: Blends between every two palette colours that the fixed palette approximates: anti-aliased
+#: edges and text are blends of a shape's colour and what lies under it.
+BLEND_STEPS = (1 / 6, 2 / 6, 3 / 6, 4 / 6, 5 / 6)
 
 
 def rgb(hex_colour: str) -> Color:
@@ -201,25 +205,37 @@ def draw_text(
     (``"la"`` left-ascender, ``"mm"`` centred, ``"rm"`` right-middle...); returns its width."""
     if max_width is not None:
         text = ellipsize(text, fnt, max_width)
-    if stroke:
+    if not text:
+        return 0
+    x, y = round(xy[0]), round(xy[1])
+    if stroke:  # as Pillow strokes: the outline in its colour, then the letters over it
         sw, sf = stroke
-        draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=sw, stroke_fill=sf)
-    elif text:
-        mask, (dx, dy) = text_mask(text, fnt, anchor)
-        draw.bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, fill=fill)
+        mask, (dx, dy) = text_mask(text, fnt, anchor, sw)
+        draw.bitmap((x + dx, y + dy), mask, fill=sf)
+    mask, (dx, dy) = text_mask(text, fnt, anchor)
+    draw.bitmap((x + dx, y + dy), mask, fill=fill)
     return text_width(text, fnt)
 
 
 @lru_cache(maxsize=4096)
 def text_mask(
-    text: str, fnt: ImageFont.FreeTypeFont, anchor: str
+    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke_width: int = 0
 ) -> tuple[Image.Image, tuple[int, int]]:
-    """``text`` in ``fnt`` as a cached anti-aliased mask and its offset from the anchor point:
-    laying out and rasterising a label costs more than pasting it, and boards repeat labels
-    from turn to turn."""
-    x0, y0, x1, y1 = (round(edge) for edge in fnt.getbbox(text, anchor=anchor))
+    """``text`` in ``fnt`` (thickened by ``stroke_width`` px all round: an outline) as a cached
+    anti-aliased mask and its offset from the anchor point: laying out and rasterising a label
+    costs more than pasting it, and boards repeat labels from turn to turn."""
+    box = fnt.getbbox(text, anchor=anchor, stroke_width=stroke_width)
+    x0, y0, x1, y1 = (round(edge) for edge in box)
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), text, font=fnt, fill=255, anchor=anchor)
+    ImageDraw.Draw(mask).text(
+        (-x0, -y0),
+        text,
+        font=fnt,
+        fill=255,
+        anchor=anchor,
+        stroke_width=stroke_width,
+        stroke_fill=255,
+    )
     return mask, (x0, y0)
 
 
@@ -250,8 +266,61 @@ def supersampled(
 
 
 def paste(base: Image.Image, layer: Image.Image, xy: tuple[int, int]) -> None:
-    """Alpha-composite ``layer`` (RGBA) onto ``base`` at ``xy`` (top-left)."""
-    base.paste(layer, xy, layer if layer.mode == "RGBA" else None)
+    """Alpha-composite ``layer`` (RGBA) onto ``base`` at ``xy`` (top-left). A large layer's
+    opaque middle is copied, and only its rim blended (``paste_plan``): the same pixels, and
+    blending a whole 281 x 330 highlighted tile cost 650 us (Street Kings), copying it 30."""
+    if layer.mode != "RGBA":
+        base.paste(layer, xy)
+        return
+    if layer.width * layer.height < PLAN_AREA:
+        base.paste(layer, xy, layer)
+        return
+    x, y = xy
+    for part, (dx, dy), blend in paste_plan(layer):
+        base.paste(part, (x + dx, y + dy), part if blend else None)
+
+
+#: Below this many pixels a layer is blended whole: the plan's extra pastes cost as much as
+#: they save (measured: neutral for ArtSee's card faces, 44 x 53 to 100 x 120).
+PLAN_AREA = 16384
+_PLANS: dict[int, tuple[weakref.ref[Image.Image], list[tuple[Image.Image, tuple[int, int], bool]]]]
+_PLANS = {}
+
+
+def paste_plan(layer: Image.Image) -> list[tuple[Image.Image, tuple[int, int], bool]]:
+    """How ``paste`` lays ``layer`` down, worked out once per layer (the static layers live for
+    the process): the largest inset rectangle whose pixels are all opaque, as RGB to copy, and
+    the four bands round it to blend; or the whole layer to blend if none is opaque."""
+    key = id(layer)
+    known = _PLANS.get(key)
+    if known is not None and known[0]() is layer:
+        return known[1]
+    w, h = layer.size
+    alpha = layer.getchannel("A")
+    inset = next(
+        (
+            k
+            for k in range(min(w, h) // 2)
+            if alpha.crop((k, k, w - k, h - k)).getextrema() == (255, 255)
+        ),
+        None,
+    )
+    plan: list[tuple[Image.Image, tuple[int, int], bool]]
+    if inset is None:
+        plan = [(layer, (0, 0), True)]
+    else:
+        k = inset
+        plan = [(layer.crop((k, k, w - k, h - k)).convert("RGB"), (k, k), False)]
+        bands = ((0, 0, w, k), (0, h - k, w, h), (0, k, k, h - k), (w - k, k, w, h - k))
+        plan += [(layer.crop(b), (b[0], b[1]), True) for b in bands if b[2] > b[0] and b[3] > b[1]]
+
+    plans = _PLANS  # held here: at exit the module's names are cleared before layers die
+
+    def forget(_: weakref.ref[Image.Image]) -> None:  # a layer gone, its id may come again
+        plans.pop(key, None)
+
+    plans[key] = (weakref.ref(layer, forget), plan)
+    return plan
 
 
 @lru_cache(maxsize=256)
@@ -275,6 +344,40 @@ def rounded_card(
         )
 
     return supersampled(size, paint)
+
+
+@lru_cache(maxsize=256)
+def flat_box(
+    size: tuple[int, int],
+    radius: int,
+    fill: Color | None,
+    outline: Color | None,
+    width: int,
+    under: Color,
+) -> Image.Image:
+    """Pillow's own rounded rectangle of ``size`` (as ``rounded_box`` draws it), opaque on
+    ``under``: cached, since its corner arcs cost 100-350 us a panel where a paste costs 5-30."""
+    w, h = size
+    im = Image.new("RGB", (w + 1, h + 1), under)
+    ImageDraw.Draw(im).rounded_rectangle(
+        (0, 0, w, h), radius, fill=fill, outline=outline, width=width
+    )
+    return im
+
+
+def rounded_box(
+    im: Image.Image,
+    box: Box,
+    radius: int,
+    fill: Color | None,
+    outline: Color | None = None,
+    width: int = 1,
+    under: Color = TABLE,
+) -> None:
+    """``ImageDraw.rounded_rectangle(box, ...)`` on a part of ``im`` that is plain ``under``
+    (a panel on the table), pixel for pixel, pasted from ``flat_box``."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    im.paste(flat_box((x1 - x0, y1 - y0), radius, fill, outline, width, under), (x0, y0))
 
 
 def heart_polygon(cx: float, cy: float, r: float, steps: int = 48) -> list[tuple[float, float]]:
@@ -304,7 +407,7 @@ def heart(size: int, fill: Color = HEART, outline: Color | None = WHITE) -> Imag
     return supersampled((size, size), paint)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def chip(
     size: int, fill: Color, label: str = "", label_fill: Color = PAPER_INK, ring: Color = WHITE
 ) -> Image.Image:
@@ -415,26 +518,114 @@ def last_line(last: Sequence[str]) -> str:
 
 def png_bytes(
     image: Image.Image,
+    palette: Image.Image | None,
     compress_level: int = PNG_COMPRESS_LEVEL,
-    colors: int | None = PNG_COLORS,
 ) -> bytes:
     """``image`` as PNG bytes, tuned for speed (``optimize=False``) and deterministic (no
-    metadata). With ``colors`` the image is first reduced to a palette of that many colours
-    (fast octree, no dither): smaller and faster for flat drawings; ``None`` keeps full RGB."""
+    metadata). With ``palette`` (a ``fixed_palette``) the image is first mapped onto it (nearest
+    colour, no dither): smaller and faster to encode for flat drawings; ``None`` keeps RGB."""
     if image.mode != "RGB":
         image = image.convert("RGB")
-    if colors:
-        step = PALETTE_SAMPLE
-        sample = image.resize(
-            (max(1, image.width // step), max(1, image.height // step)), Image.Resampling.NEAREST
-        )
-        palette = sample.quantize(
-            colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-        )
+    if palette is not None:
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=compress_level)
     return out.getvalue()
+
+
+def _is_colour(value: object) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)
+    )
+
+
+def colours_in(value: object, depth: int = 3) -> set[Color]:
+    """The colours in a constant: a colour itself, or those in a dict's values, a list, a tuple
+    or a named tuple (a card style), ``depth`` levels down."""
+    if _is_colour(value):
+        return {value}  # type: ignore[arg-type]
+    if depth == 0:
+        return set()
+    items: Sequence[object]
+    if isinstance(value, dict):
+        items = list(value.values())
+    elif isinstance(value, (list, tuple)):
+        items = value
+    else:
+        return set()
+    return set().union(*(colours_in(item, depth - 1) for item in items))
+
+
+def module_colours(namespace: dict[str, object]) -> tuple[Color, ...]:
+    """Every colour constant of a renderer module and of this kit, sorted: the flat colours of
+    its pictures. Collected from the namespaces so that a new colour constant joins the palette
+    without a second list to keep in step (a test checks every large flat area stays exact)."""
+    found: set[Color] = set()
+    for names in (globals(), namespace):
+        for name, value in names.items():
+            if name.isupper():
+                found |= colours_in(value)
+    return tuple(sorted(found))
+
+
+#: Pillow maps a colour onto a palette through a cache of 4x4x4-level cells, each holding the
+#: entry nearest the cell's corner, so a colour lands up to 3 levels per channel off itself. A
+#: blend entry at least this many levels (in some channel) from every palette colour can never
+#: be nearer such a corner than the colour itself: flat areas keep their exact colour.
+EXACT_CLEARANCE = 10
+
+
+def mix(a: Color, b: Color, t: float) -> Color:
+    """The colour ``t`` of the way from ``a`` to ``b``."""
+    r, g, bl = (round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    return (r, g, bl)
+
+
+def _apart(a: Color, b: Color) -> bool:
+    return max(abs(x - y) for x, y in zip(a, b, strict=True)) >= EXACT_CLEARANCE
+
+
+@lru_cache(maxsize=16)
+def fixed_palette(colours: tuple[Color, ...]) -> Image.Image:
+    """A palette image for ``png_bytes``: ``colours`` exactly (flat areas keep their colour),
+    then, in the slots left of 256, an octree summary of the blends of every two of them
+    (``BLEND_STEPS``; those within ``EXACT_CLEARANCE`` of a colour left out), which is what
+    anti-aliased edges and text are made of. Built once per colour set; reusing the same
+    palette image keeps Pillow's nearest-colour cache warm, so mapping a board costs about 1 ms.
+    Deterministic: the same colours, the same palette."""
+    exact = list(dict.fromkeys(colours))[:PNG_COLORS]
+    blends = {
+        blend
+        for i, a in enumerate(exact)
+        for b in exact[i + 1 :]
+        for blend in (mix(a, b, t) for t in BLEND_STEPS)
+        if all(_apart(blend, colour) for colour in exact)
+    }
+    flat = [c for colour in exact for c in colour]
+    room = PNG_COLORS - len(exact)
+    if blends and room:
+        ordered = sorted(blends)
+        strip = Image.new("RGB", (len(ordered), 1))
+        strip.putdata(ordered)  # type: ignore[arg-type]
+        summary = strip.quantize(
+            colors=min(room, len(ordered)),
+            method=Image.Quantize.FASTOCTREE,
+            dither=Image.Dither.NONE,
+        )
+        flat += (summary.getpalette() or [])[: 3 * min(room, len(ordered))]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat + [0] * (3 * PNG_COLORS - len(flat)))
+    return palette
+
+
+@lru_cache(maxsize=16)
+def module_palette(module: str) -> Image.Image:
+    """The fixed palette of the pictures of the renderer module named ``module`` (its
+    ``module_colours``), built on first use: call it from a render, after the module has
+    defined its constants."""
+    return fixed_palette(module_colours(vars(sys.modules[module])))
 
 
 def static_layer(

@@ -65,6 +65,11 @@ ELEMENT_SHORT = {"DJ": "DJ", "MC": "MC", "BRK": "BK", "GRF": "GF"}
 PLAYER_FILL: list[Color] = [kit.ORANGE, kit.SKY_BLUE, kit.BLUISH_GREEN, kit.REDDISH_PURPLE]
 PLAYER_SHAPES = ["●", "▲", "■", "◆"]
 GOOD = kit.rgb("#3DDC84")
+#: The wall the mural is painted on: its frame, an unpainted cell, its edge and its label.
+WALL = kit.rgb("#4A4038")
+WALL_CELL = kit.rgb("#5E544B")
+WALL_CELL_EDGE = kit.rgb("#7A6E63")
+WALL_CELL_INK = kit.rgb("#B9AEA3")
 PENDING_WORDS = {
     "rotate": "is rotating",
     "collect": "is collecting a paint",
@@ -102,12 +107,8 @@ def cube_image(paint: str, size: int) -> Image.Image:
         (0, 0, size, size), radius=max(3, size // 6), fill=fill, outline=kit.BLACK, width=2
     )
     mark = PAINT_MARK.get(paint, paint)
-    d.text(
-        (size / 2, size / 2 + 1),
-        mark,
-        font=kit.font(int(size * 0.62), True),
-        fill=ink_on(fill),
-        anchor="mm",
+    kit.draw_text(
+        d, (size / 2, size / 2 + 1), mark, kit.font(int(size * 0.62), True), ink_on(fill), "mm"
     )
     return im
 
@@ -173,8 +174,8 @@ def disc_face(colours: str, orientation: int, label: str) -> Image.Image:
         angle = math.radians(slot * 45)
         lx = DISC_R + 0.82 * DISC_R * math.cos(angle)
         ly = DISC_R + 0.82 * DISC_R * math.sin(angle)
-        d.text((lx, ly), colour, font=letter_font, fill=ink_on(SEGMENT_FILL[colour]), anchor="mm")
-    d.text((DISC_R, DISC_R), label, font=kit.font(26, True), fill=kit.INK, anchor="mm")
+        kit.draw_text(d, (lx, ly), colour, letter_font, ink_on(SEGMENT_FILL[colour]), "mm")
+    kit.draw_text(d, (DISC_R, DISC_R), label, kit.font(26, True), kit.INK, "mm")
     return im
 
 
@@ -196,12 +197,8 @@ def draw_discs(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
             y = cy + 0.54 * DISC_R * math.sin(angle)
             cube(im, (x, y), 24, paint)
         if position in turned:
-            d.text(
-                (cx, cy + DISC_R + 6),
-                "turned",
-                font=kit.font(22, True),
-                fill=kit.HIGHLIGHT,
-                anchor="ma",
+            kit.draw_text(
+                d, (cx, cy + DISC_R + 6), "turned", kit.font(22, True), kit.HIGHLIGHT, "ma"
             )
     for contact in view["contacts"]:
         left, _ = disc_centre(contact["contact"])
@@ -209,10 +206,10 @@ def draw_discs(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
         y = DISCS_TOP + DISC_R
         if contact["same"]:
             d.ellipse((x - 16, y - 16, x + 16, y + 16), fill=GOOD, outline=kit.WHITE, width=3)
-            d.text((x, y), "=", font=kit.font(26, True), fill=kit.BLACK, anchor="mm")
+            kit.draw_text(d, (x, y), "=", kit.font(26, True), kit.BLACK, "mm")
         else:
             d.ellipse((x - 12, y - 12, x + 12, y + 12), fill=kit.PANEL, outline=kit.GREY, width=2)
-            d.text((x, y), "×", font=kit.font(20, True), fill=kit.MUTED, anchor="mm")
+            kit.draw_text(d, (x, y), "×", kit.font(20, True), kit.MUTED, "mm")
 
 
 QUEUE_X = disc_centre(3)[0] + DISC_R + 28
@@ -223,7 +220,7 @@ def draw_queue(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
     """The paint queue beside the discs: its 3 spaces on the board framed, then the rest; under
     it, the disc side in play and what the marks mean."""
     x0, y, x1 = QUEUE_X, DISCS_TOP, WIDTH - MARGIN
-    d.rounded_rectangle((x0, y, x1, y + QUEUE_H), radius=14, fill=kit.PANEL, outline=kit.PANEL_EDGE)
+    kit.rounded_box(im, (x0, y, x1, y + QUEUE_H), 14, kit.PANEL, kit.PANEL_EDGE)
     cy = y + QUEUE_H // 2
     x = x0 + 20 + kit.draw_text(d, (x0 + 12, cy), "Queue ▶", kit.font(26, True), anchor="lm")
     size, gap = 36, 6
@@ -280,13 +277,7 @@ def half_disc(
     dx, dy = {"N": (0, r * 0.45), "S": (0, -r * 0.45), "E": (-r * 0.45, 0), "W": (r * 0.45, 0)}[
         side
     ]
-    d.text(
-        (x + dx, y + dy),
-        ELEMENT_SHORT[element],
-        font=kit.font(10, True),
-        fill=kit.BLACK,
-        anchor="mm",
-    )
+    kit.draw_text(d, (x + dx, y + dy), ELEMENT_SHORT[element], kit.font(10, True), kit.BLACK, "mm")
 
 
 def edge_point(x: int, y: int, side: str) -> tuple[float, float]:
@@ -298,6 +289,31 @@ def edge_point(x: int, y: int, side: str) -> tuple[float, float]:
     }[side]
 
 
+@lru_cache(maxsize=8)
+def wall_layer(rows: int, cols: int) -> Image.Image:
+    """The empty wall on the table, every cell unpainted and labelled (A1, B1...): built once
+    per grid size and pasted; a painted card covers its cell's whole square. Drawing the empty
+    cells one by one cost a rectangle and a label each, twenty of them early in a game."""
+    span = (cols * CELL + 2 * TOKEN_BAND, rows * CELL + 2 * TOKEN_BAND)
+    im = Image.new("RGB", (span[0] + 1, span[1] + 1), kit.TABLE)
+    kit.rounded_box(im, (0, 0, *span), 18, WALL, kit.PANEL_EDGE, 2)
+    d = ImageDraw.Draw(im)
+    for r in range(rows):
+        for c in range(cols):
+            x, y = TOKEN_BAND + c * CELL, TOKEN_BAND + r * CELL
+            d.rectangle(
+                (x + 2, y + 2, x + CELL - 2, y + CELL - 2),
+                fill=WALL_CELL,
+                outline=WALL_CELL_EDGE,
+                width=2,
+            )
+            label = f"{'ABCDE'[c]}{r + 1}"
+            kit.draw_text(
+                d, (x + CELL / 2, y + CELL / 2), label, kit.font(24, True), WALL_CELL_INK, "mm"
+            )
+    return im
+
+
 def draw_mural(
     im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
 ) -> int:
@@ -305,18 +321,7 @@ def draw_mural(
     grid = view["mural"]
     rows, cols = len(grid), len(grid[0])
     ox, oy = mural_origin(view)
-    d.rounded_rectangle(
-        (
-            ox - TOKEN_BAND,
-            oy - TOKEN_BAND,
-            ox + cols * CELL + TOKEN_BAND,
-            oy + rows * CELL + TOKEN_BAND,
-        ),
-        radius=18,
-        fill=kit.rgb("#4A4038"),
-        outline=kit.PANEL_EDGE,
-        width=2,
-    )
+    im.paste(wall_layer(rows, cols), (ox - TOKEN_BAND, oy - TOKEN_BAND))
     colours = player_colours(view)
     fresh = last_painted(view)
     for r in range(rows):
@@ -324,19 +329,6 @@ def draw_mural(
             x, y = ox + c * CELL, oy + r * CELL
             cell = grid[r][c]
             if cell is None:
-                d.rectangle(
-                    (x + 2, y + 2, x + CELL - 2, y + CELL - 2),
-                    fill=kit.rgb("#5E544B"),
-                    outline=kit.rgb("#7A6E63"),
-                    width=2,
-                )
-                d.text(
-                    (x + CELL / 2, y + CELL / 2),
-                    f"{'ABCDE'[c]}{r + 1}",
-                    font=kit.font(24, True),
-                    fill=kit.rgb("#B9AEA3"),
-                    anchor="mm",
-                )
                 continue
             draw_painted(im, d, x, y, cell, colours, names, fresh=(r, c) == fresh)
             bonus = view["bonuses"][r][c]
@@ -408,12 +400,8 @@ def draw_painted(
         d.rectangle((x - 3, y - 3, x + CELL + 3, y + CELL + 3), outline=kit.HIGHLIGHT, width=5)
     d.rectangle((x + 1, y + 1, x + CELL - 1, y + CELL - 1), fill=kit.PAPER, outline=fill, width=6)
     d.rectangle((x + 7, y + 7, x + CELL - 7, y + 25), fill=ELEMENT_FILL[card.element])
-    d.text(
-        (x + 9, y + 16),
-        ELEMENT_SHORT[card.element],
-        font=kit.font(16, True),
-        fill=kit.BLACK,
-        anchor="lm",
+    kit.draw_text(
+        d, (x + 9, y + 16), ELEMENT_SHORT[card.element], kit.font(16, True), kit.BLACK, "lm"
     )
     initial = names.get(cell["painter"], "?")[:1].upper()
     kit.badge(
@@ -436,7 +424,7 @@ def draw_painted(
     else:
         points = card.points or 0
         centre = (x + CELL / 2 + 6, y + 47)
-    d.text(centre, str(points), font=kit.font(28, True), fill=kit.PAPER_INK, anchor="mm")
+    kit.draw_text(d, centre, str(points), kit.font(28, True), kit.PAPER_INK, "mm")
 
 
 # -- the side column: techniques and display ---------------------------------------------------
@@ -445,7 +433,9 @@ def draw_painted(
 OFFER_H = 60
 
 
-def draw_techniques(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:
+def draw_techniques(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
+) -> None:
     """The revealed techniques: name, MAIN if it is a main action, the effect, and under it who
     used it this round (shape and initial, never colour alone)."""
     x0, y = SIDE_X, MIDDLE_TOP - 4
@@ -460,9 +450,7 @@ def draw_techniques(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[st
         effect = kit.wrap(info.effect.replace(" (main action)", ""), effect_font, width - 24, 3)
         height = 44 + 26 * len(effect) + (34 if used else 0)
         edge = kit.HIGHLIGHT if info.main else kit.PANEL_EDGE
-        d.rounded_rectangle(
-            (x0, y, x0 + width, y + height), radius=12, fill=kit.PANEL, outline=edge, width=2
-        )
+        kit.rounded_box(im, (x0, y, x0 + width, y + height), 12, kit.PANEL, edge, 2)
         main_w = 70 if info.main else 0
         name_w = kit.draw_text(
             d, (x0 + 12, y + 8), info.name, kit.font(26, True), max_width=width - 36 - main_w
@@ -490,9 +478,7 @@ def draw_techniques(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[st
             px = box[2] + 6
         y += height + 8
     if view["hidden_techniques"]:
-        d.rounded_rectangle(
-            (x0, y, x0 + width, y + 40), radius=12, fill=kit.BLUE, outline=kit.WHITE, width=2
-        )
+        kit.rounded_box(im, (x0, y, x0 + width, y + 40), 12, kit.BLUE, kit.WHITE, 2)
         kit.centered_text(
             d, (x0, y, x0 + width, y + 40), "+1 face down until round 2", kit.font(22, True)
         )
@@ -521,24 +507,18 @@ def draw_offer(
     h = OFFER_H
     back = kit.BLUE if top else kit.PAPER
     ink = kit.WHITE if top else kit.PAPER_INK
-    d.rounded_rectangle(
-        (x, y, x + width, y + h), radius=10, fill=back, outline=ELEMENT_FILL[card.element], width=4
-    )
+    kit.rounded_box(im, (x, y, x + width, y + h), 10, back, ELEMENT_FILL[card.element], 4)
     label = f"{card.id} · deck top" if top else card.id
     kit.draw_text(d, (x + 10, y + 6), label, kit.font(20, True), ink)
     if not top:
         d.rounded_rectangle(
             (x + 66, y + 6, x + 112, y + 30), radius=7, fill=ELEMENT_FILL[card.element]
         )
-        d.text(
-            (x + 89, y + 18),
-            ELEMENT_SHORT[card.element],
-            font=kit.font(18, True),
-            fill=kit.BLACK,
-            anchor="mm",
+        kit.draw_text(
+            d, (x + 89, y + 18), ELEMENT_SHORT[card.element], kit.font(18, True), kit.BLACK, "mm"
         )
     points = "2+" if card.flexible else f"{card.points}"
-    d.text((x + width - 10, y + 4), f"{points} pts", font=kit.font(24, True), fill=ink, anchor="ra")
+    kit.draw_text(d, (x + width - 10, y + 4), f"{points} pts", kit.font(24, True), ink, "ra")
     # The card's sides with a half-disc, drawn as a tiny card with bumps.
     mx, my, m = x + width - 40, y + 32, 26
     d.rectangle((mx, my, mx + m, my + m), outline=ink, width=2)
@@ -577,12 +557,13 @@ def draw_players(
         pid = player["id"]
         fill, shape = colours[pid]
         current = pid == view.get("current") and not outcome
-        d.rounded_rectangle(
+        kit.rounded_box(
+            im,
             (x, y, x + width, y + PLAYER_H),
-            radius=16,
-            fill=kit.PANEL,
-            outline=kit.HIGHLIGHT if current else kit.WHITE if pid in winners else kit.PANEL_EDGE,
-            width=5 if current or pid in winners else 2,
+            16,
+            kit.PANEL,
+            kit.HIGHLIGHT if current else kit.WHITE if pid in winners else kit.PANEL_EDGE,
+            5 if current or pid in winners else 2,
         )
         d.rounded_rectangle((x, y, x + 12, y + PLAYER_H), radius=6, fill=fill)
         score = player["score"]
@@ -760,7 +741,7 @@ def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
     draw_queue(im, d, view)
     draw_mural(im, d, view, names)
     draw_display(im, d, view)
-    draw_techniques(d, view, names)
+    draw_techniques(im, d, view, names)
     draw_players(im, d, view, names, players_top)
     return im
 
@@ -777,7 +758,7 @@ def render(
     """The Street Art: Mural board of ``view`` as PNG bytes (public parts only). The view
     carries the turn so far and the last turn, which the header tells tersely; ``last`` is for
     boards whose view does not."""
-    return kit.png_bytes(board_image(view, names))
+    return kit.png_bytes(board_image(view, names), kit.module_palette(__name__))
 
 
 # -- the hand ----------------------------------------------------------------------------------
@@ -842,4 +823,4 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         kit.font(26, True),
         max_width=width - 2 * MARGIN,
     )
-    return kit.png_bytes(im)
+    return kit.png_bytes(im, kit.module_palette(__name__))

@@ -74,6 +74,8 @@ STYLES: dict[str, CardStyle] = {
 }
 UNKNOWN_STYLE = CardStyle(kit.GREY, "unknown", "?")
 DARK_FACE = kit.rgb("#1C1F26")
+CARTON = kit.rgb("#8C6A43")  # the Rain's carton (the box icon) and its flaps
+CARTON_FLAP = kit.rgb("#A98458")
 
 
 def card_name(card: str) -> str:
@@ -396,7 +398,7 @@ def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Imag
     corner = card_corner(card)
     cfont = kit.fit_font(corner, corner_r * 2 - 6, round(corner_r * 1.35), 10, bold=True)
     for cx in (frame + corner_r + 2, w - frame - corner_r - 2):
-        d.text((cx, frame + corner_r + 2), corner, font=cfont, fill=ink, anchor="mm")
+        kit.draw_text(d, (cx, frame + corner_r + 2), corner, cfont, ink, "mm")
     name = card_name(card)
     longest = max(name.split(), key=len, default=name)
     text_w = w - 2 * frame - 8
@@ -405,7 +407,7 @@ def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Imag
     line_h = name_font.size * 1.08
     top = h - band_h / 2 - frame / 2 - line_h * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
-        d.text((w / 2, top + i * line_h), line, font=name_font, fill=ink, anchor="mm")
+        kit.draw_text(d, (w / 2, top + i * line_h), line, name_font, ink, "mm")
     return im
 
 
@@ -517,16 +519,10 @@ def _tile_xy(index: int, count: int) -> tuple[int, int]:
 
 
 def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    d.text((MARGIN, MARGIN + 2), "STREET ART", font=kit.font(44, True), fill=kit.INK, anchor="la")
+    kit.draw_text(d, (MARGIN, MARGIN + 2), "STREET ART", kit.font(44, True), kit.INK, "la")
     turn = view.get("turn")
     if turn:
-        d.text(
-            (MARGIN + 2, MARGIN + 60),
-            f"Turn {turn}",
-            font=kit.font(30),
-            fill=kit.MUTED,
-            anchor="la",
-        )
+        kit.draw_text(d, (MARGIN + 2, MARGIN + 60), f"Turn {turn}", kit.font(30), kit.MUTED, "la")
     stats = [
         (kit.heart(54), str(view.get("middle", 0)), "middle"),
         (kit.card_back((40, 54)), str(view.get("draw_pile", 0)), "draw pile"),
@@ -537,8 +533,8 @@ def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) 
     for icon, number, caption in reversed(stats):
         w = max(kit.text_width(number, num_font), kit.text_width(caption, cap_font))
         x -= w
-        d.text((x + w / 2, MARGIN + 30), number, font=num_font, fill=kit.INK, anchor="mm")
-        d.text((x + w / 2, MARGIN + 78), caption, font=cap_font, fill=kit.MUTED, anchor="mm")
+        kit.draw_text(d, (x + w / 2, MARGIN + 30), number, num_font, kit.INK, "mm")
+        kit.draw_text(d, (x + w / 2, MARGIN + 78), caption, cap_font, kit.MUTED, "mm")
         x -= icon.width + 10
         kit.paste(im, icon, (x, MARGIN + 2 + (54 - icon.height) // 2))
         x -= 36
@@ -558,19 +554,19 @@ def _box_icon(size: int) -> Image.Image:
                 (0.86 * u, 0.95 * u),
                 (0.14 * u, 0.95 * u),
             ],
-            fill=kit.rgb("#8C6A43"),
+            fill=CARTON,
             outline=kit.WHITE,
             width=w,
         )
         d.polygon(
             [(0.08 * u, 0.35 * u), (0.0, 0.12 * u), (0.38 * u, 0.12 * u), (0.5 * u, 0.35 * u)],
-            fill=kit.rgb("#A98458"),
+            fill=CARTON_FLAP,
             outline=kit.WHITE,
             width=w,
         )
         d.polygon(
             [(0.92 * u, 0.35 * u), (u - 1, 0.12 * u), (0.62 * u, 0.12 * u), (0.5 * u, 0.35 * u)],
-            fill=kit.rgb("#A98458"),
+            fill=CARTON_FLAP,
             outline=kit.WHITE,
             width=w,
         )
@@ -587,7 +583,9 @@ def _box_icon(size: int) -> Image.Image:
     return im
 
 
-def _draw_status(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:
+def _draw_status(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
+) -> None:
     top = MARGIN + HEADER_H
     x0, x1 = MARGIN, WIDTH - MARGIN
     outcome = view.get("outcome")
@@ -597,7 +595,7 @@ def _draw_status(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, 
         winners = [names.get(w, w) for w in outcome.get("winners", [])]
         scores = outcome.get("scores", {})
         best = max(scores.values()) if scores else None
-        d.rounded_rectangle(line1, 14, fill=kit.HIGHLIGHT)
+        kit.rounded_box(im, line1, 14, kit.HIGHLIGHT)
         left = (
             x0 + 20 + kit.draw_text(d, (x0 + 20, top + 30), "GAME OVER ·", fnt, kit.PAPER_INK, "lm")
         )
@@ -619,7 +617,7 @@ def _draw_status(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, 
         )
     elif view.get("current"):
         cur = view["current"]
-        d.rounded_rectangle(line1, 14, fill=kit.PANEL, outline=kit.HIGHLIGHT, width=4)
+        kit.rounded_box(im, line1, 14, kit.PANEL, kit.HIGHLIGHT, 4)
         box = kit.badge(
             d, (x0 + 12, top + 30), "▶ TURN", kit.font(28, True), kit.HIGHLIGHT, anchor="lm"
         )
@@ -660,7 +658,7 @@ def _draw_tile(
     x, y, x1, y1 = box
     frame = kit.HIGHLIGHT if is_turn else WINNER if winner else kit.PANEL_EDGE
     frame_w = 7 if (is_turn or winner) else 2
-    d.rounded_rectangle(box, 18, fill=kit.PANEL, outline=frame, width=frame_w)
+    kit.rounded_box(im, box, 18, kit.PANEL, frame, frame_w)
 
     # name band: yellow with a "▶ ... TURN" when it is their turn, white for a WINNER
     band = (x + frame_w, y + frame_w, x1 - frame_w, y + BAND_H)
@@ -681,9 +679,7 @@ def _draw_tile(
     tag_w = kit.text_width(tag, tag_font) + 16 if tag else 0
     if tag:
         tag_ink = kit.WHITE if tag == "PLAYED" else ink
-        d.text(
-            (band[2] - 12, (band[1] + band[3]) / 2), tag, font=tag_font, fill=tag_ink, anchor="rm"
-        )
+        kit.draw_text(d, (band[2] - 12, (band[1] + band[3]) / 2), tag, tag_font, tag_ink, "rm")
     kit.draw_text(
         d,
         (band[0] + 12, (band[1] + band[3]) / 2),
@@ -794,7 +790,7 @@ def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
     im = background(height)
     d = ImageDraw.Draw(im)
     _draw_header(im, d, view)
-    _draw_status(d, view, names)
+    _draw_status(im, d, view, names)
 
     last = view.get("last") or {}
     changes = heart_changes(last.get("events", []))
@@ -829,7 +825,7 @@ def render(
     """The Street Art board of ``view`` as PNG bytes (public parts only; ``hand`` is ignored).
     The view carries the last move's events, which the board tells itself, with the heart
     changes on the tiles; ``last`` is for boards whose view does not."""
-    return kit.png_bytes(board_image(view, names))
+    return kit.png_bytes(board_image(view, names), kit.module_palette(__name__))
 
 
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
@@ -842,4 +838,4 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     for i, card in enumerate(hand):
         face = card_face(card)
         im.paste(face, (MARGIN + i * (CARD_W + GAP), MARGIN), face)
-    return kit.png_bytes(im)
+    return kit.png_bytes(im, kit.module_palette(__name__))

@@ -277,7 +277,7 @@ def draw_track_base(
         d.rectangle((g.x + g.label_w, top + 3, right, top + g.lane_h - 3), fill=LANE_COLOUR)
         d.rectangle(
             (g.x + g.label_w, top + 3, g.x + g.label_w + g.grid_w, top + g.lane_h - 3),
-            fill=kit.rgb("#39414D"),
+            fill=kit.PANEL_EDGE,  # the starting grid at a lane's head
             outline=LANE_EDGE,
             width=2,
         )
@@ -647,7 +647,7 @@ def _spots_and_show(
             _empty_box(d, box, "open")
             continue
         info = CARS[slot["car"]]
-        d.rounded_rectangle(box, 14, fill=kit.PANEL, outline=kit.PANEL_EDGE, width=3)
+        kit.rounded_box(im, box, 14, kit.PANEL, kit.PANEL_EDGE, 3)
         kit.paste(im, pawn_image(pawns[slot["player"]], 36), (x + 8, top + 8))
         kit.draw_text(
             d,
@@ -923,7 +923,7 @@ def render(
 ) -> bytes:
     """The Street Kings board of ``view`` as PNG bytes (public parts only), with the last
     turn's sentences ``last`` under the status."""
-    return kit.png_bytes(board_image(view, names, last))
+    return kit.png_bytes(board_image(view, names, last), kit.module_palette(__name__))
 
 
 MARKET_FILE = "market.png"
@@ -934,7 +934,7 @@ def render_market(view: dict[str, Any], *, names: dict[str, str], lang: str = "e
     im = Image.new("RGB", (WIDTH, 1000), kit.TABLE)
     d = ImageDraw.Draw(im)
     bottom = _market(im, d, view, MARGIN)
-    return kit.png_bytes(im.crop((0, 0, WIDTH, bottom + MARGIN)))
+    return kit.png_bytes(im.crop((0, 0, WIDTH, bottom + MARGIN)), kit.module_palette(__name__))
 
 
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
@@ -967,7 +967,8 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     y += 36
     for i, card in enumerate(cards):
         kit.paste(im, location_card(card, True), (MARGIN + i * (cw + GAP), y))
-    return kit.png_bytes(im)  # a hand holds at most 4 location cards: they fit in a row
+    # a hand holds at most 4 location cards: they fit in a row
+    return kit.png_bytes(im, kit.module_palette(__name__))
 
 
 # ---------------------------------------------------------------------------------- the race

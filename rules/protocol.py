@@ -92,6 +92,16 @@ class Game(Protocol):
         at any time without touching the turn in progress. Default: no action does."""
         return False
 
+    def reveals(self, event: Event) -> bool:
+        """Whether ``event`` made known something that was hidden: a card drawn, dealt or
+        flipped, a shuffle, a random roll, a hidden piece the rules turn face up. A decision
+        may be taken back (``/game undo``) only while no event since it reveals anything, so
+        nobody decides again knowing more than they did. What a player shows by their own
+        choice (a card played from their hand) is not counted: they knew it, and everyone
+        else who saw it is asked to consent. Default: every event reveals something, so
+        nothing is undoable unless the engine names its harmless events."""
+        return True
+
     def start(self, players: list[str], seed: str, options: dict[str, Any] | None = None) -> Any:
         """Deal and shuffle from ``seed`` only; raise IllegalAction for a bad seat count."""
         ...

@@ -1,9 +1,79 @@
-"""Test-wide settings: pictures are drawn inline (in a thread), not in worker processes.
+"""Test-wide settings and the store backends.
 
-A test that patches a renderer patches it in this process; workers would not see the patch,
-and starting processes for every bot a test builds would only make the suite slower.
+Pictures are drawn inline (in a thread), not in worker processes: a test that patches a
+renderer patches it in this process; workers would not see the patch, and starting processes
+for every bot a test builds would only make the suite slower.
+
+Every test that takes the ``backend`` fixture runs twice, on SQLite and on PostgreSQL (ids
+``sqlite`` and ``postgres``: ``pytest -k postgres`` selects every PostgreSQL run).
 """
 
+import asyncio
 import os
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.backends import (
+    HOW,
+    Backend,
+    Schema,
+    drop_schema,
+    in_ci,
+    migrated_schema,
+    postgres_backend,
+    postgres_url,
+    sqlite_backend,
+)
 
 os.environ.setdefault("RENDER_WORKERS", "-1")
+
+_skipped_postgres: list[str] = []
+
+
+class _RunSchema:
+    """This run's migrated schema on the TEST_POSTGRES_URL server, made by the first
+    PostgreSQL test that needs it (so a SQLite-only run never asks for a server), dropped when
+    the run ends; a server that could not be reached fails every later test at once."""
+
+    schema: Schema | None = None
+    failure: str = ""
+
+    @classmethod
+    async def get(cls, server: str) -> Schema:
+        if cls.failure:
+            pytest.fail(cls.failure)
+        if cls.schema is None:
+            try:
+                cls.schema = await migrated_schema(server)
+            except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+                cls.failure = f"TEST_POSTGRES_URL names a server that cannot be used: {exc}"
+                pytest.fail(cls.failure)
+        return cls.schema
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    """A fresh database for this test: a SQLite file, or the run's PostgreSQL schema emptied.
+    Without a server the PostgreSQL runs skip locally and fail in CI."""
+    if request.param == "sqlite":
+        return sqlite_backend(tmp_path)
+    server = postgres_url()
+    if not server:
+        if in_ci():
+            pytest.fail("CI=true but TEST_POSTGRES_URL is not set: .ci/run starts a server")
+        _skipped_postgres.append(request.node.nodeid)
+        pytest.skip(HOW)
+    return await postgres_backend(await _RunSchema.get(server))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _RunSchema.schema is not None:
+        asyncio.run(drop_schema(_RunSchema.schema.server, _RunSchema.schema.name))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line, once, saying how to run the PostgreSQL tests a local run skipped."""
+    if _skipped_postgres:
+        terminalreporter.write_line(f"{len(_skipped_postgres)} {HOW}")

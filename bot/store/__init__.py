@@ -1,7 +1,7 @@
 """Persistence: the ``Store`` interface and the factory that picks a backend from a URL.
 
-Code above the store imports from here (never from ``bot.store.sqlite``), so a PostgreSQL
-backend can be added behind ``open_store`` without touching its callers.
+Code above the store imports from here (never from ``bot.store.sqlite`` or
+``bot.store.postgres``): ``open_store`` picks the backend from ``DATABASE_URL``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bot.store.base import (
     StoreError,
     VersionConflict,
 )
+from bot.store.postgres import POOL_SIZE, PostgresStore
 from bot.store.recovery import replay_snapshot
 from bot.store.sqlite import SqliteStore
 
@@ -32,21 +33,25 @@ __all__ = [
     "FINISHED",
     "LOBBY",
     "OPEN_STATUSES",
+    "POOL_SIZE",
     "Attention",
     "DamagedDatabase",
     "GameRecord",
     "LoggedAction",
+    "PostgresStore",
     "Seat",
     "SqliteStore",
     "Store",
     "StoreError",
     "VersionConflict",
+    "is_postgres",
     "open_store",
     "sqlite_path",
 ]
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _SQLITE_SCHEMES = ("sqlite", "sqlite+aiosqlite")
+_POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 def sqlite_path(database_url: str) -> str:
@@ -66,8 +71,9 @@ def sqlite_path(database_url: str) -> str:
     scheme = match.group(1).lower()
     if scheme not in _SQLITE_SCHEMES:
         raise StoreError(
-            f"unsupported database URL scheme {scheme!r} in {database_url!r}: only SQLite is "
-            "built in (sqlite:///relative.db, sqlite:////absolute.db, a path or :memory:)"
+            f"unsupported database URL scheme {scheme!r} in {database_url!r}: use SQLite "
+            "(sqlite:///relative.db, sqlite:////absolute.db, a path or :memory:) or PostgreSQL "
+            "(postgresql://user:password@host/database)"
         )
     rest = url[match.end() :]
     if rest == "":
@@ -83,10 +89,19 @@ def sqlite_path(database_url: str) -> str:
     return path
 
 
-def open_store(database_url: str) -> Store:
+def is_postgres(database_url: str) -> bool:
+    """Whether ``database_url`` names a PostgreSQL database (``postgresql://``, ``postgres://``)."""
+    match = _SCHEME.match(database_url.strip())
+    return match is not None and match.group(1).lower() in _POSTGRES_SCHEMES
+
+
+def open_store(database_url: str, *, pool_size: int = POOL_SIZE) -> Store:
     """A store for ``database_url``, not yet opened (``await store.open()`` connects).
 
     Kept synchronous so configuration errors (a bad URL) surface at start-up, before any
     event loop work. A snapshot that does not load is rebuilt from its game's seed and log.
+    ``pool_size`` is PostgreSQL's connections per process (SQLite has one writer).
     """
+    if is_postgres(database_url):
+        return PostgresStore(database_url.strip(), pool_size=pool_size, rebuild=replay_snapshot)
     return SqliteStore(sqlite_path(database_url), rebuild=replay_snapshot)

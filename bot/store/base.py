@@ -7,7 +7,7 @@ may assume SQLite.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -177,6 +177,22 @@ class UndoneAction:
 
 
 @dataclass(frozen=True)
+class UndoRequest:
+    """A pending ``/game undo`` proposal, stored so a restart loses neither it nor the consents
+    given: who asked, the game's version then (any change since makes it moot), the log's
+    length to keep, the humans who must accept and those who have, and when it lapses."""
+
+    game_id: str
+    requested_by: str
+    version: int
+    keep: int
+    awaiting: tuple[str, ...]
+    accepted: tuple[str, ...] = ()
+    at: float = 0.0
+    expires_at: float = 0.0
+
+
+@dataclass(frozen=True)
 class Shards:
     """The shards one bot process serves: a game belongs to shard
     ``(int(guild) >> 22) % count`` (Discord's own formula), and a process only ticks the games
@@ -299,7 +315,11 @@ class Store(Protocol):
     async def record_results(self, game_id: str, rate: RateGame) -> bool:
         """One transaction: read the current ratings of the game's identities, call ``rate``,
         insert its result rows and upsert its ratings. Idempotent: if the game already has
-        result rows nothing is written and False is returned."""
+        result rows nothing is written and False is returned.
+
+        The identities read are, in the game's guild and game, its seats' users and every AI
+        identity (``ai`` true; an AI seat's id is not the id it is rated under). The rows
+        keep the order ``rate`` returns them in (seat order) for ``results_of_game``."""
 
     async def results_of_game(self, game_id: str) -> list[ResultRow]:
         """The result rows of one finished game, by rank then seat order."""
@@ -336,3 +356,36 @@ class Store(Protocol):
 
     async def undone_actions(self, game_id: str) -> list[UndoneAction]:
         """The undo audit of one game, oldest first."""
+
+    # -- copying a whole store (``python -m bot migrate``) --------------------------------
+
+    async def all_game_ids(self) -> list[str]:
+        """The id of every game, of every status (those needing attention too), oldest
+        first."""
+
+    async def messages_of(self, game_id: str) -> dict[str, tuple[str, str]]:
+        """Every remembered message of a game: kind -> (channel id, message id)."""
+
+    async def all_guild_settings(self) -> dict[str, dict[str, Any]]:
+        """Every server's saved settings (servers that never chose any are absent)."""
+
+    async def import_game(
+        self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
+    ) -> None:
+        """One transaction: store a game copied from another store as it is there (version,
+        timestamps, seats, and its log with each action's seq and time). A game of that id
+        already here is refused (StoreError), unless ``replace``: then it is deleted first
+        with everything of it (seats, log, messages, results, undo audit)."""
+
+    async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
+        """Store undo audit rows copied from another store as they are there (a row already
+        here is kept as it is)."""
+
+    async def save_undo_request(self, request: UndoRequest) -> None:
+        """Store the game's pending undo proposal, replacing any earlier one."""
+
+    async def undo_request(self, game_id: str) -> UndoRequest | None:
+        """The game's pending undo proposal (None: there is none)."""
+
+    async def drop_undo_request(self, game_id: str) -> None:
+        """Forget the game's pending undo proposal (done, declined or lapsed)."""

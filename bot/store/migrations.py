@@ -126,6 +126,92 @@ MIGRATIONS: list[Step] = [
         "ALTER TABLE games ADD COLUMN clocks TEXT NOT NULL DEFAULT '{}'",
         "ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0",
     ),
+    # 6: the memory of the table (issue 15): one result row per seat of a finished game
+    # (``seat`` keeps the seat order for ties of rank) and each server's ratings per game.
+    # A player's stats read ``results_by_player``; a leaderboard reads ``ratings_by_ordinal``.
+    (
+        """
+        CREATE TABLE results (
+            game_id      TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            player       TEXT NOT NULL,
+            seat         INTEGER NOT NULL,
+            game         TEXT NOT NULL,
+            guild        TEXT NOT NULL,
+            rated_as     TEXT NOT NULL,
+            ai           INTEGER NOT NULL DEFAULT 0,
+            name         TEXT NOT NULL DEFAULT '',
+            rank         INTEGER NOT NULL,
+            score        INTEGER NOT NULL,
+            winner       INTEGER NOT NULL,
+            players      INTEGER NOT NULL,
+            options      TEXT NOT NULL DEFAULT '{}',
+            finished_at  REAL NOT NULL,
+            mu_before    REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            mu_after     REAL NOT NULL,
+            sigma_after  REAL NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+        "CREATE INDEX results_by_player ON results (guild, player, game, finished_at)",
+        """
+        CREATE TABLE ratings (
+            guild      TEXT NOT NULL,
+            game       TEXT NOT NULL,
+            player     TEXT NOT NULL,
+            mu         REAL NOT NULL,
+            sigma      REAL NOT NULL,
+            games      INTEGER NOT NULL DEFAULT 0,
+            ai         INTEGER NOT NULL DEFAULT 0,
+            name       TEXT NOT NULL DEFAULT '',
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (guild, game, player)
+        )
+        """,
+        "CREATE INDEX ratings_by_ordinal ON ratings (guild, game, (mu - 3 * sigma))",
+    ),
+    # 7 (issue 15, undo; after 6, the results): a taken-back action leaves the log for an
+    # audit table, and the log gives up a row only once its copy is there, so nothing but
+    # ``undo`` can shorten it (a game's own deletion still takes its rows with it). A pending
+    # proposal is kept too (one per game), so a restart loses no request nor its consents.
+    (
+        """
+        CREATE TABLE undone_actions (
+            game_id      TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq          INTEGER NOT NULL,
+            player       TEXT NOT NULL,
+            action       TEXT NOT NULL,
+            at           REAL NOT NULL,
+            undone_at    REAL NOT NULL,
+            requested_by TEXT NOT NULL,
+            PRIMARY KEY (game_id, undone_at, seq)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TRIGGER actions_delete_only_undone BEFORE DELETE ON actions
+        WHEN EXISTS (SELECT 1 FROM games WHERE id = OLD.game_id)
+        AND NOT EXISTS (
+            SELECT 1 FROM undone_actions u
+            WHERE u.game_id = OLD.game_id AND u.seq = OLD.seq AND u.player = OLD.player
+            AND u.action = OLD.action AND u.at = OLD.at
+        )
+        BEGIN
+            SELECT RAISE(ABORT, 'the action log loses its tail only to an undo, audited first');
+        END
+        """,
+        """
+        CREATE TABLE undo_requests (
+            game_id      TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            requested_by TEXT NOT NULL,
+            version      INTEGER NOT NULL,
+            keep         INTEGER NOT NULL,
+            awaiting     TEXT NOT NULL DEFAULT '[]',
+            accepted     TEXT NOT NULL DEFAULT '[]',
+            at           REAL NOT NULL,
+            expires_at   REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

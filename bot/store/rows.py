@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord
+from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord, StoreError
 
 STATUSES = (LOBBY, ACTIVE, FINISHED, ABANDONED)
 
@@ -22,6 +22,79 @@ COLUMNS = (
     "id, game, guild, channel, thread, host, status, seed, options, state, version, "
     "created_at, updated_at, journal, remind_at, deadline, prefs, archive_at, clocks"
 )
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON: snapshots are rewritten on every move, so bytes matter."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def encode(record: GameRecord, created: float, updated: float) -> tuple[Any, ...]:
+    """The values of ``COLUMNS`` for a new row of ``record``, in order (what ``decode`` reads
+    back), so every backend stores a game the same way."""
+    return (
+        record.id,
+        record.game,
+        record.guild,
+        record.channel,
+        record.thread,
+        record.host,
+        record.status,
+        record.seed,
+        dumps(record.options),
+        None if record.state is None else dumps(record.state),
+        record.version,
+        created,
+        updated,
+        dumps(record.journal),
+        record.remind_at,
+        record.deadline,
+        dumps(record.prefs),
+        record.archive_at,
+        dumps(record.clocks),
+    )
+
+
+#: The columns every write of a game's progress sets (lobby changes and moves alike), in the
+#: order of ``progress``.
+PROGRESS = (
+    "status",
+    "state",
+    "journal",
+    "remind_at",
+    "deadline",
+    "clocks",
+    "version",
+    "updated_at",
+)
+
+
+def progress(record: GameRecord, now: float) -> tuple[Any, ...]:
+    """The values for ``PROGRESS``, in order."""
+    state = None if record.state is None else dumps(record.state)
+    return (
+        record.status,
+        state,
+        dumps(record.journal),
+        record.remind_at,
+        record.deadline,
+        dumps(record.clocks),
+        record.version,
+        now,
+    )
+
+
+def check_bump(record: GameRecord, expected_version: int) -> None:
+    """Refuse a write that does not raise the version.
+
+    If a writer stored ``version == expected_version``, a second writer holding the same old
+    version would also pass the compare-and-swap and the move would be applied twice.
+    """
+    if record.version <= expected_version:
+        raise StoreError(
+            f"game {record.id}: new version {record.version} must be greater than the "
+            f"expected version {expected_version}"
+        )
 
 
 @dataclass

@@ -48,22 +48,33 @@ from typing import Any, TypeVar
 
 from bot.store.base import (
     ACTIVE,
+    FINISHED,
     LOBBY,
     OPEN_STATUSES,
     Attention,
     DamagedDatabase,
     GameRecord,
     LoggedAction,
+    RateGame,
+    Rating,
+    ResultRow,
     Seat,
+    Shards,
     StoreError,
+    UndoneAction,
+    UndoRequest,
     VersionConflict,
 )
+from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
 from bot.store.connection import Closed, Connection, Held
 from bot.store.migrations import migrate
 from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
 from bot.store.rows import COLUMNS as _GAME_COLUMNS
-from bot.store.rows import Fault, decode
+from bot.store.rows import PROGRESS, Fault, decode, encode
+from bot.store.rows import check_bump as _check_bump
+from bot.store.rows import dumps as _dumps
+from bot.store.rows import progress as _progress
 
 #: One placeholder per column of ``_GAME_COLUMNS``.
 _MARKS = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
@@ -80,44 +91,17 @@ READERS = 3
 _DAMAGE = ("malformed", "not a database", "corrupt")
 
 
-def _dumps(value: Any) -> str:
-    """Compact JSON: snapshots are rewritten on every move, so bytes matter."""
-    return json.dumps(value, separators=(",", ":"))
-
-
 #: What every write of a game's progress sets (lobby changes and moves alike), with ``_progress``.
-_PROGRESS_COLUMNS = (
-    "status = ?, state = ?, journal = ?, remind_at = ?, deadline = ?, clocks = ?, version = ?, "
-    "updated_at = ?"
-)
+_PROGRESS_COLUMNS = ", ".join(f"{column} = ?" for column in PROGRESS)
 
 
-def _progress(record: GameRecord, now: float) -> tuple[Any, ...]:
-    """The values for ``_PROGRESS_COLUMNS``, in order."""
-    state = None if record.state is None else _dumps(record.state)
-    return (
-        record.status,
-        state,
-        _dumps(record.journal),
-        record.remind_at,
-        record.deadline,
-        _dumps(record.clocks),
-        record.version,
-        now,
-    )
-
-
-def _check_bump(record: GameRecord, expected_version: int) -> None:
-    """Refuse a write that does not raise the version.
-
-    If a writer stored ``version == expected_version``, a second writer holding the same old
-    version would also pass the compare-and-swap and the move would be applied twice.
-    """
-    if record.version <= expected_version:
-        raise StoreError(
-            f"game {record.id}: new version {record.version} must be greater than the "
-            f"expected version {expected_version}"
-        )
+def _on_shards(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """The ``AND ...`` that keeps the games of the guilds on ``shards`` (Discord's shard of a
+    guild: ``(guild_id >> 22) % shard_count``), with its parameters; nothing for None."""
+    if shards is None:
+        return "", ()
+    marks = ",".join("?" * len(shards.ids))
+    return f"AND ((CAST(guild AS INTEGER) >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
 
 
 def _probe(path: str) -> None:
@@ -447,31 +431,7 @@ class SqliteStore:
         updated = record.updated_at or created
 
         def insert(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({_MARKS})",
-                (
-                    record.id,
-                    record.game,
-                    record.guild,
-                    record.channel,
-                    record.thread,
-                    record.host,
-                    record.status,
-                    record.seed,
-                    _dumps(record.options),
-                    None if record.state is None else _dumps(record.state),
-                    record.version,
-                    created,
-                    updated,
-                    _dumps(record.journal),
-                    record.remind_at,
-                    record.deadline,
-                    _dumps(record.prefs),
-                    record.archive_at,
-                    _dumps(record.clocks),
-                ),
-            )
-            self._insert_seats(conn, record.id, record.seats)
+            self._insert_game(conn, record, created, updated)
 
         try:
             await self._transaction(insert)
@@ -480,6 +440,17 @@ class SqliteStore:
                 raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
             raise
         record.created_at, record.updated_at = created, updated
+
+    @classmethod
+    def _insert_game(
+        cls, conn: sqlite3.Connection, record: GameRecord, created: float, updated: float
+    ) -> None:
+        """The game's row and its seats (inside the caller's write transaction)."""
+        conn.execute(
+            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({_MARKS})",
+            encode(record, created, updated),
+        )
+        cls._insert_seats(conn, record.id, record.seats)
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         records = await self._records(
@@ -645,29 +616,34 @@ class SqliteStore:
     async def set_archive(self, game_id: str, at: float | None) -> None:
         await self._execute("UPDATE games SET archive_at = ? WHERE id = ?", (at, game_id))
 
-    async def threads_to_archive(self, now: float) -> list[GameRecord]:
+    async def threads_to_archive(
+        self, now: float, shards: Shards | None = None
+    ) -> list[GameRecord]:
         """Games whose thread is due to be archived, soonest first."""
+        on, params = _on_shards(shards)
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE archive_at <= ? AND attention IS NULL "
-            "ORDER BY archive_at",
-            (now,),
+            f"{on} ORDER BY archive_at",
+            (now, *params),
         )
 
-    async def expired_lobbies(self, now: float) -> list[GameRecord]:
+    async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Lobbies past their deadline, soonest first (the deadline index serves it)."""
+        on, params = _on_shards(shards)
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline <= ? AND status = ? "
-            "AND attention IS NULL ORDER BY deadline",
-            (now, LOBBY),
+            f"AND attention IS NULL {on} ORDER BY deadline",
+            (now, LOBBY, *params),
         )
 
-    async def due_games(self, now: float) -> list[GameRecord]:
+    async def due_games(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Active games whose reminder or deadline has come, soonest first."""
+        on, params = _on_shards(shards)
         return await self._records(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? "
-            "AND (remind_at <= ? OR deadline <= ?) AND attention IS NULL "
+            f"AND (remind_at <= ? OR deadline <= ?) AND attention IS NULL {on} "
             "ORDER BY MIN(COALESCE(remind_at, deadline), COALESCE(deadline, remind_at))",
-            (ACTIVE, now, now),
+            (ACTIVE, now, now, *params),
         )
 
     async def actions(self, game_id: str) -> list[LoggedAction]:
@@ -708,14 +684,7 @@ class SqliteStore:
         rows = await self._fetchall("SELECT settings FROM guild_settings WHERE guild = ?", (guild,))
         if not rows:
             return {}
-        try:
-            settings = json.loads(rows[0][0])
-        except (TypeError, ValueError):
-            settings = None
-        if not isinstance(settings, dict):
-            log.error("guild %s: its settings are unreadable; using the defaults", guild)
-            return {}
-        return settings
+        return read_settings(guild, rows[0][0], "using the defaults") or {}
 
     async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
         await self._execute(
@@ -747,3 +716,311 @@ class SqliteStore:
             (game_id, kind),
         )
         return (rows[0][0], rows[0][1]) if rows else None
+
+    # -- memory of the table: results and ratings --------------------------------------------
+
+    async def record_results(self, game_id: str, rate: RateGame) -> bool:
+        """Write a finished game's result rows and its players' new ratings in one write
+        transaction, so two games ending at once for one player both count: the ratings
+        ``rate`` starts from are read under the same write lock that stores its answer.
+
+        ``rate`` is given the ratings, in the game's server and game, of its seats' players
+        and of every AI identity there (at most one per level): the AI seats' ids are not
+        the ids they are rated under, and the store does not map one to the other.
+
+        ``rate`` runs on the writer's thread, inside the transaction (it is pure Python, and
+        must not touch the event loop): if it raises, this transaction alone is rolled back
+        (its savepoint; the others of its group commit) and its exception is raised here."""
+
+        def record(conn: sqlite3.Connection) -> bool:
+            done = conn.execute(
+                "SELECT 1 FROM results WHERE game_id = ? LIMIT 1", (game_id,)
+            ).fetchall()
+            if done:
+                return False
+            found = conn.execute(
+                "SELECT guild, game FROM games WHERE id = ?", (game_id,)
+            ).fetchall()
+            if not found:
+                raise StoreError(f"unknown game {game_id!r}")
+            guild, game = str(found[0][0]), str(found[0][1])
+            rows = conn.execute(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? "
+                "AND (ai = 1 OR player IN (SELECT user FROM seats WHERE game_id = ?))",
+                (guild, game, game_id),
+            ).fetchall()
+            current = {rating.player: rating for rating in map(_rating, rows)}
+            results, ratings = rate(current)
+            conn.executemany(
+                f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({_RESULT_MARKS})",
+                [_result_values(row, seat) for seat, row in enumerate(results)],
+            )
+            now = time.time()
+            conn.executemany(
+                "INSERT INTO ratings (guild, game, player, mu, sigma, games, ai, name, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild, game, player) DO UPDATE SET mu = excluded.mu, "
+                "sigma = excluded.sigma, games = excluded.games, ai = excluded.ai, "
+                "name = excluded.name, updated_at = excluded.updated_at",
+                [
+                    (r.guild, r.game, r.player, r.mu, r.sigma, r.games, int(r.ai), r.name, now)
+                    for r in ratings
+                ],
+            )
+            return True
+
+        return await self._transaction(record)
+
+    async def results_of_game(self, game_id: str) -> list[ResultRow]:
+        return await self._results(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY rank, seat",
+            (game_id,),
+        )
+
+    async def player_results(
+        self, guild: str, player: str, game: str | None = None
+    ) -> list[ResultRow]:
+        """A player's result rows on one server, oldest first (``results_by_player``)."""
+        where, params = "guild = ? AND player = ?", [guild, player]
+        if game is not None:
+            where, params = f"{where} AND game = ?", [*params, game]
+        return await self._results(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE {where} ORDER BY finished_at, game_id",
+            params,
+        )
+
+    async def ratings(self, guild: str, game: str, players: list[str]) -> dict[str, Rating]:
+        if not players:
+            return {}
+        marks = ",".join("?" * len(players))
+        rows = await self._fetchall(
+            f"SELECT {_RATING_COLUMNS} FROM ratings "
+            f"WHERE guild = ? AND game = ? AND player IN ({marks})",
+            (guild, game, *players),
+        )
+        return {rating.player: rating for rating in map(_rating, rows)}
+
+    async def leaderboard(
+        self, guild: str, game: str, *, limit: int, offset: int = 0
+    ) -> list[Rating]:
+        """Highest ordinal (``mu - 3 sigma``) first, ties by more games then id, so pages
+        never overlap (``ratings_by_ordinal``)."""
+        rows = await self._fetchall(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ? OFFSET ?",
+            (guild, game, limit, offset),
+        )
+        return [_rating(row) for row in rows]
+
+    async def finished_without_results(self, limit: int = 100) -> list[GameRecord]:
+        """Finished games with no result row, the longest finished first."""
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = ? AND attention IS NULL "
+            "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id) "
+            "ORDER BY updated_at, id LIMIT ?",
+            (FINISHED, limit),
+        )
+
+    async def _results(self, sql: str, params: Sequence[Any]) -> list[ResultRow]:
+        return [_result_row(row) for row in await self._fetchall(sql, params)]
+
+    # -- copying a whole store (``python -m bot migrate``) ------------------------------------
+
+    async def all_game_ids(self) -> list[str]:
+        rows = await self._fetchall("SELECT id FROM games ORDER BY created_at, rowid")
+        return [str(row[0]) for row in rows]
+
+    async def messages_of(self, game_id: str) -> dict[str, tuple[str, str]]:
+        rows = await self._fetchall(
+            "SELECT kind, channel, message FROM messages WHERE game_id = ? ORDER BY kind",
+            (game_id,),
+        )
+        return {str(kind): (str(channel), str(message)) for kind, channel, message in rows}
+
+    async def all_guild_settings(self) -> dict[str, dict[str, Any]]:
+        """Every server's settings; an unreadable row is logged and left out, like a server
+        that never chose any (``guild_settings`` reads it so too)."""
+        rows = await self._fetchall("SELECT guild, settings FROM guild_settings ORDER BY guild")
+        found = {str(guild): read_settings(guild, text, "left out") for guild, text in rows}
+        return {guild: settings for guild, settings in found.items() if settings is not None}
+
+    async def import_game(
+        self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
+    ) -> None:
+        """The game's row, seats and log as given, in one write transaction (a replaced
+        game's other rows go with it: every table refers to ``games`` ON DELETE CASCADE)."""
+        logged = [(record.id, a.seq, a.player, _dumps(a.action), a.at) for a in actions]
+
+        def copy(conn: sqlite3.Connection) -> None:
+            if replace:
+                conn.execute("DELETE FROM games WHERE id = ?", (record.id,))
+            self._insert_game(conn, record, record.created_at, record.updated_at)
+            conn.executemany(
+                "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
+                logged,
+            )
+
+        try:
+            await self._transaction(copy)
+        except StoreError as exc:
+            if isinstance(exc.__cause__, sqlite3.IntegrityError):
+                raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
+            raise
+
+    async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
+        values = [
+            (r.game_id, r.seq, r.player, _dumps(r.action), r.at, r.undone_at, r.requested_by)
+            for r in rows
+        ]
+
+        def copy(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "INSERT INTO undone_actions (game_id, seq, player, action, at, undone_at, "
+                "requested_by) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                values,
+            )
+
+        await self._transaction(copy)
+
+    # -- undo (issue 15) ---------------------------------------------------------------------
+
+    async def undo(
+        self,
+        record: GameRecord,
+        expected_version: int,
+        keep: int,
+        requested_by: str,
+        at: float,
+    ) -> list[UndoneAction]:
+        """One transaction: CAS the version first (a loser touches nothing), copy the log's
+        tail past ``keep`` to the audit, delete it (the trigger lets a row go only once its
+        copy is in ``undone_actions``), and write the replayed state with ``record``."""
+        _check_bump(record, expected_version)
+        now = time.time()
+        progress = _progress(record, now)
+
+        def undo(conn: sqlite3.Connection) -> list[Any]:
+            self._cas(
+                conn,
+                record.id,
+                expected_version,
+                f"UPDATE games SET {_PROGRESS_COLUMNS} WHERE id = ? AND version = ?",
+                progress,
+            )
+            tail = conn.execute(
+                "SELECT seq, player, action, at FROM actions WHERE game_id = ? AND seq > ? "
+                "ORDER BY seq",
+                (record.id, keep),
+            ).fetchall()
+            conn.execute(
+                "INSERT INTO undone_actions "
+                "(game_id, seq, player, action, at, undone_at, requested_by) "
+                "SELECT game_id, seq, player, action, at, ?, ? FROM actions "
+                "WHERE game_id = ? AND seq > ?",
+                (at, requested_by, record.id, keep),
+            )
+            conn.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (record.id, keep))
+            return tail
+
+        tail = await self._transaction(undo)
+        record.updated_at = now
+        return [
+            UndoneAction(record.id, seq, player, json.loads(action), stamp, at, requested_by)
+            for seq, player, action, stamp in tail
+        ]
+
+    async def undone_actions(self, game_id: str) -> list[UndoneAction]:
+        rows = await self._fetchall(
+            "SELECT seq, player, action, at, undone_at, requested_by FROM undone_actions "
+            "WHERE game_id = ? ORDER BY undone_at, seq",
+            (game_id,),
+        )
+        return [
+            UndoneAction(game_id, seq, player, json.loads(action), at, undone_at, by)
+            for seq, player, action, at, undone_at, by in rows
+        ]
+
+    async def save_undo_request(self, request: UndoRequest) -> None:
+        await self._execute(
+            upsert("undo_requests", REQUEST_COLUMNS, ["?"] * len(REQUEST_COLUMNS)),
+            request_values(request),
+        )
+
+    async def undo_request(self, game_id: str) -> UndoRequest | None:
+        """The pending proposal (a damaged one counts as none: ``read_request``), so a
+        damaged row costs a proposal, never the game."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(REQUEST_COLUMNS)} FROM undo_requests WHERE game_id = ?",
+            (game_id,),
+        )
+        return read_request(tuple(rows[0])) if rows else None
+
+    async def drop_undo_request(self, game_id: str) -> None:
+        await self._execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
+
+
+_RATING_COLUMNS = "guild, game, player, mu, sigma, games, ai, name"
+#: ``seat`` first: it is stored for ordering, not read back (ResultRow has no seat).
+_RESULT_COLUMNS = (
+    "seat, game_id, game, guild, player, rated_as, ai, name, rank, score, winner, players, "
+    "options, finished_at, mu_before, sigma_before, mu_after, sigma_after"
+)
+_RESULT_MARKS = ", ".join("?" for _ in _RESULT_COLUMNS.split(","))
+
+
+def _rating(row: Sequence[Any]) -> Rating:
+    guild, game, player, mu, sigma, games, ai, name = row
+    return Rating(
+        str(guild), str(game), str(player), float(mu), float(sigma), int(games), bool(ai), str(name)
+    )
+
+
+def _result_values(row: ResultRow, seat: int) -> tuple[Any, ...]:
+    return (
+        seat,
+        row.game_id,
+        row.game,
+        row.guild,
+        row.player,
+        row.rated_as,
+        int(row.ai),
+        row.name,
+        row.rank,
+        row.score,
+        int(row.winner),
+        row.players,
+        _dumps(row.options),
+        row.finished_at,
+        row.mu_before,
+        row.sigma_before,
+        row.mu_after,
+        row.sigma_after,
+    )
+
+
+def _result_row(row: Sequence[Any]) -> ResultRow:
+    """A ``results`` row (``_RESULT_COLUMNS``) as a ResultRow; options that do not read back
+    read as none (the rest of the row still counts for stats)."""
+    try:
+        options = json.loads(row[12])
+    except (TypeError, ValueError):
+        options = None
+    return ResultRow(
+        game_id=str(row[1]),
+        game=str(row[2]),
+        guild=str(row[3]),
+        player=str(row[4]),
+        rated_as=str(row[5]),
+        ai=bool(row[6]),
+        name=str(row[7]),
+        rank=int(row[8]),
+        score=int(row[9]),
+        winner=bool(row[10]),
+        players=int(row[11]),
+        options=options if isinstance(options, dict) else {},
+        finished_at=float(row[13]),
+        mu_before=float(row[14]),
+        sigma_before=float(row[15]),
+        mu_after=float(row[16]),
+        sigma_after=float(row[17]),
+    )

@@ -632,6 +632,24 @@ def _column_number(width: int, value: Any) -> int | str:
     )
 
 
+#: The events that make nothing hidden known (``ArtSee.reveals``); every other one does:
+#: ``drew``, ``moved``.
+REVEALS_NOTHING = frozenset(
+    {
+        "placed",
+        "visitors_scored",
+        "arrow",
+        "claimed",
+        "passed",
+        "welcomed",
+        "policy",
+        "turn",
+        "skipped",
+        "game_over",
+    }
+)
+
+
 class ArtSee(Game):
     """The ArtSee game object registered in ``rules.GAMES`` (DESIGN.md, "The game protocol")."""
 
@@ -745,6 +763,12 @@ class ArtSee(Game):
             slots = table.free_slots(state.current)
             return [{"type": "slot", "slot": s} for s in slots] + [{"type": "back"}]
         return [{"type": "draw", "pile": 1}, {"type": "draw", "pile": 2}]
+
+    def reveals(self, event: Event) -> bool:
+        """A card drawn (its face, to its drawer) and a card moved between the draw piles
+        (the back it uncovers) make something hidden known; an exhibit placed from its
+        player's own hand does not (protocol, ``reveals``)."""
+        return event.get("type") not in REVEALS_NOTHING
 
     def is_standing_order(self, action: Action) -> bool:
         """Whether ``action`` may be given at any time by any seated player, not only by one who

@@ -87,6 +87,31 @@ from rules.protocol import (
 # -- the game object ---------------------------------------------------------------------------
 
 
+#: The events that make nothing hidden known (``Mural.reveals``); every other one does:
+#: ``painted`` (the display refilled from the deck), ``round_over``.
+REVEALS_NOTHING = frozenset(
+    {
+        "rotated",
+        "collected",
+        "queued",
+        "inserted",
+        "ordered",
+        "mixed",
+        "technique",
+        "swapped",
+        "copied",
+        "picked",
+        "transferred",
+        "passed",
+        "first_player",
+        "discarded",
+        "end_triggered",
+        "turn",
+        "game_over",
+    }
+)
+
+
 class Mural(Game):
     """The Street Art: Mural game object registered in ``rules.GAMES``."""
 
@@ -100,6 +125,12 @@ class Mural(Game):
     @property
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)
+
+    def reveals(self, event: Event) -> bool:
+        """Painting a card turns the deck's next card face up into the display, and the end
+        of round 1 reveals the second technique and queues freshly shuffled paints; every
+        other action moves only what the table sees (protocol, ``reveals``)."""
+        return event.get("type") not in REVEALS_NOTHING
 
     def start(self, players: list[str], seed: str, options: dict[str, Any] | None = None) -> State:
         """Setup steps 1-10 for 2-4 players (see the helpers for each step)."""

@@ -480,6 +480,13 @@ def outcome_of(players: list[str], hearts: list[int], ended_by: str) -> Outcome:
     return Outcome(scores=scores, winners=winners, details={"ended_by": ended_by})
 
 
+#: The events that make nothing hidden known (``StreetArt.reveals``); every other one does:
+#: ``drew``, ``reshuffled``, ``piles_collected``.
+REVEALS_NOTHING = frozenset(
+    {"played", "fizzled", "took", "stole", "rain", "turn", "skipped", "game_over"}
+)
+
+
 class StreetArt(Game):
     """The Street Art game object registered in ``rules.GAMES`` (DESIGN.md, "The game
     protocol")."""
@@ -491,6 +498,12 @@ class StreetArt(Game):
     max_players = 5
     #: Stopping a run of Brass Bands (protocol: an AI's last resort).
     passive_actions = frozenset({"stop"})
+
+    def reveals(self, event: Event) -> bool:
+        """A card drawn, and the piles shuffled into the draw pile (a refill that runs out, a
+        Rain), make new cards known; a card played from its player's own hand does not
+        (protocol, ``reveals``)."""
+        return event.get("type") not in REVEALS_NOTHING
 
     @property
     def default_options(self) -> dict[str, Any]:

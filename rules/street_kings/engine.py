@@ -93,6 +93,28 @@ def _options_from(merged: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+#: The events that make nothing hidden known (``StreetKings.reveals``); every other one does,
+#: and ``location_drawn`` does when a card was drawn.
+REVEALS_NOTHING = frozenset(
+    {
+        "class_chosen",
+        "turn",
+        "passed",
+        "qualified",
+        "car_show",
+        "location_placed",
+        "shop",
+        "sale",
+        "bought_upgrade",
+        "dealer",
+        "sold_car",
+        "bought_car",
+        "bought_nothing",
+        "noz_policy",
+    }
+)
+
+
 class StreetKings(Game):
     """The Street Kings game object registered in ``rules.GAMES``."""
 
@@ -161,6 +183,18 @@ class StreetKings(Game):
     def turn(self, state: State) -> int:
         """The protocol's turn number (a state saved before it was kept is on turn 1)."""
         return int(state.get("turn_number", 1))
+
+    def reveals(self, event: Event) -> bool:
+        """Cards drawn or turned up (a location card drawn, the dealership and the shop
+        refilled, a deck reshuffled), and every step of a race and of the new round after it
+        (locations turned face up, Hidden Upgrades shown by the moves, the shop dealt anew)
+        make something hidden known. A sold upgrade counts too: with Hidden Upgrades it was
+        hidden under its car, and its event does not say whether it was (protocol,
+        ``reveals``)."""
+        kind = event.get("type")
+        if kind == "location_drawn":
+            return event.get("drew") is not False
+        return kind not in REVEALS_NOTHING
 
     def is_standing_order(self, action: Action) -> bool:
         """The NOZ policy is a standing answer (DESIGN.md, out-of-turn decisions): any seated

@@ -12,7 +12,7 @@ import pytest
 from bot.ai import EASY, HARD, NORMAL, decide
 from bot.errors import ServiceError
 from bot.service import GameService
-from bot.store import SqliteStore
+from bot.store import Store
 from tests.bot import test_service
 
 G, C, ANA = "guild", "chan", "101"
@@ -31,7 +31,7 @@ class Recorder:
         return decide(*args)
 
 
-async def test_each_ai_seat_decides_at_its_level_from_its_view_only(store: SqliteStore) -> None:
+async def test_each_ai_seat_decides_at_its_level_from_its_view_only(store: Store) -> None:
     recorder = Recorder()
     service = GameService(store, decide=recorder, ai_budget=0.05, seed_factory=lambda: "seats")
     await service.new_game("artsee", G, C, ANA, "Ana")
@@ -49,7 +49,7 @@ async def test_each_ai_seat_decides_at_its_level_from_its_view_only(store: Sqlit
     assert service.to_move(result.record) == [ANA]
 
 
-async def test_a_late_player_is_stood_in_for_at_normal(store: SqliteStore) -> None:
+async def test_a_late_player_is_stood_in_for_at_normal(store: Store) -> None:
     recorder = Recorder()
     service = GameService(store, decide=recorder, seed_factory=lambda: "late", timeout_after=10)
     await service.new_game("street-kings", G, C, ANA, "Ana")
@@ -65,7 +65,7 @@ async def test_a_late_player_is_stood_in_for_at_normal(store: SqliteStore) -> No
     assert seat is not None and not seat.ai, "the seat stays Ana's for her next turn"
 
 
-async def test_an_unknown_level_is_refused_with_a_sentence(store: SqliteStore) -> None:
+async def test_an_unknown_level_is_refused_with_a_sentence(store: Store) -> None:
     service = GameService(store)
     await service.new_game("artsee", G, C, ANA, "Ana")
     with pytest.raises(ServiceError, match="no AI level"):

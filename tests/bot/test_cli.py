@@ -46,6 +46,15 @@ def test_an_unwritable_database_path_fails_at_start_naming_the_path(tmp_path: Pa
     assert str(bad) in done.stderr
 
 
+def test_an_unreachable_postgres_server_fails_at_start_naming_the_host_and_the_setting(
+    tmp_path: Path,
+) -> None:
+    url = "postgresql://bot:s3cret@127.0.0.1:1/games"
+    line = one_line(run_cli("run", cwd=tmp_path, DISCORD_TOKEN="x", DATABASE_URL=url))
+    assert "127.0.0.1:1" in line and "DATABASE_URL" in line
+    assert "s3cret" not in line and "writable" not in line
+
+
 def test_env_file_is_read_and_the_environment_wins(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,15 +7,14 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.config import VERBATIM_LOGGERS, keep_secrets_out_of_logs
 from bot.service import GameService
-from bot.store import SqliteStore
 from rules import GAMES
+from tests.backends import Backend
 from tests.store.games import play, started
 
 MOVES = 3000  # far more than any of the four games lasts
@@ -63,12 +62,11 @@ def mentions(text: str, secret: str) -> bool:
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 async def test_a_whole_games_log_holds_no_hidden_card(
-    game_id: str, tmp_path: Path, caplog: pytest.LogCaptureFixture, verbatim_levels: None
+    game_id: str, backend: Backend, caplog: pytest.LogCaptureFixture, verbatim_levels: None
 ) -> None:
     caplog.set_level(logging.DEBUG)  # the most the bot can be asked to log
     keep_secrets_out_of_logs()  # as `python -m bot` sets up its logging
-    store = SqliteStore(tmp_path / "games.db")
-    await store.open()
+    store = await backend.opened()
     try:
         service = GameService(store, seed_factory=lambda: "secrets")
         record = await started(service, "c", game_id)

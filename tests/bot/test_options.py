@@ -3,8 +3,6 @@ exception, and nothing is stored."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,10 +17,10 @@ from bot.options import (
     parse_options,
 )
 from bot.service import GameService
-from bot.store import SqliteStore
 from cogs.mural import parse_cell, parse_discs, parse_steps
 from cogs.street_kings import class_action
 from rules import GAMES
+from tests.backends import Backend
 
 DISCORD_LIMIT = 2000
 HUGE = "9" * 4400
@@ -150,9 +148,8 @@ def test_a_race_class_or_a_finish_space_is_read_strictly() -> None:
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    store = SqliteStore(str(tmp_path / "games.db"))
-    await store.open()
+async def service(backend: Backend):
+    store = await backend.opened()
     yield GameService(store, seed_factory=lambda: "fixed-seed")
     await store.close()
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.service import GameService
-from bot.store import SqliteStore
 from cogs.scheduler import Scheduler
+from tests.backends import Backend
 from tests.store.games import started
 
 #: Not a timing assertion: a guard so that a loop that never comes back fails the test.
@@ -41,9 +40,8 @@ class Bot:
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = SqliteStore(tmp_path / "games.db")
-    await store.open()
+async def service(backend: Backend) -> AsyncIterator[GameService]:
+    store = await backend.opened()
     yield GameService(store, seed_factory=lambda: "clock", remind_after=60, timeout_after=600)
     await store.close()
 
@@ -92,7 +90,7 @@ async def test_the_loop_starts_again_after_it_dies(
     ticks: list[float] = []
     ticked_again = asyncio.Event()
 
-    async def due(now: float) -> list:
+    async def due(now: float, shards: object = None) -> list:
         ticks.append(now)
         if len(ticks) == 1:
             raise RuntimeError("the store went away for a moment")

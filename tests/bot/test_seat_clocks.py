@@ -7,13 +7,13 @@ of the protocol that does: every round, each player says "ready" in any order.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, ClassVar
 
 from bot.service import GameService
-from bot.store import SqliteStore
+from bot.store import Store
 from rules import IllegalAction
 from rules.protocol import Game, turn_after
+from tests.backends import Backend
 
 ANA, BO, CY = "1001", "1002", "1003"
 G, C = "9", "8"
@@ -84,7 +84,7 @@ async def first_legal(game_id: str, level: str, view: Any, legal: list[Any], *_:
     return legal[0]
 
 
-def service_on(store: SqliteStore, clock: Clock) -> GameService:
+def service_on(store: Store, clock: Clock) -> GameService:
     return GameService(
         store,
         games={ReadyRounds.id: ReadyRounds()},
@@ -95,10 +95,11 @@ def service_on(store: SqliteStore, clock: Clock) -> GameService:
     )
 
 
-async def test_each_seat_has_its_own_clock_and_keeps_it_across_a_restart(tmp_path: Path) -> None:
+async def test_each_seat_has_its_own_clock_and_keeps_it_across_a_restart(
+    backend: Backend,
+) -> None:
     clock = Clock()
-    store = SqliteStore(tmp_path / "games.db")
-    await store.open()
+    store = await backend.opened()
     service = service_on(store, clock)
     record = await service.new_game(ReadyRounds.id, G, C, ANA, "Ana")
     for user, name in ((BO, "Bo"), (CY, "Cy")):
@@ -114,8 +115,7 @@ async def test_each_seat_has_its_own_clock_and_keeps_it_across_a_restart(tmp_pat
     assert sorted(await service.remind(due, clock.now)) == [BO, CY]
     await store.close()
 
-    store = SqliteStore(tmp_path / "games.db")  # a restart: a new store and service
-    await store.open()
+    store = await backend.opened()  # a restart: a new store and service
     service = service_on(store, clock)
     kept = await service.get(record.id)
     assert kept.clocks == {p: [None, started + 1000] for p in (BO, CY)}
@@ -132,11 +132,10 @@ async def test_each_seat_has_its_own_clock_and_keeps_it_across_a_restart(tmp_pat
 
 
 async def test_a_late_seat_times_out_alone_while_the_others_still_have_time(
-    tmp_path: Path,
+    backend: Backend,
 ) -> None:
     clock = Clock()
-    store = SqliteStore(tmp_path / "games.db")
-    await store.open()
+    store = await backend.opened()
     service = service_on(store, clock)
     await service.new_game(ReadyRounds.id, G, C, ANA, "Ana")
     await service.join(G, C, BO, "Bo")

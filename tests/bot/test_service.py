@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
 from bot.errors import ServiceError, StaleRequest
 from bot.read_model import ReadModel
 from bot.service import GameService
-from bot.store import SqliteStore
+from bot.store import Store
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from rules.street_art.data import CARDS
+from tests.backends import Backend
 
 G, C = "guild", "chan"
 ANA, BO, CY, DEE, EVE, FAY = "101", "102", "103", "104", "105", "106"
@@ -20,15 +20,14 @@ NAMES = {ANA: "Ana", BO: "Bo", CY: "Cy", DEE: "Dee", EVE: "Eve", FAY: "Fay"}
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    store = SqliteStore(str(tmp_path / "games.db"))
-    await store.open()
+async def store(backend: Backend):
+    store = await backend.opened()
     yield store
     await store.close()
 
 
 @pytest.fixture
-def service(store: SqliteStore) -> GameService:
+def service(store: Store) -> GameService:
     return GameService(store, seed_factory=lambda: "fixed-seed")
 
 
@@ -262,11 +261,10 @@ async def test_a_whole_game_finishes_with_an_outcome(service: GameService) -> No
 # -- races and restarts ----------------------------------------------------------------------------
 
 
-async def test_two_processes_racing_on_one_move_apply_it_once(tmp_path: Path) -> None:
-    """Two bot processes (two stores on one file) both try the same move: one wins, the other
-    re-reads, sees it is no longer that player's turn, and says so; the log has one row."""
-    path = str(tmp_path / "race.db")
-    stores = [SqliteStore(path), SqliteStore(path)]
+async def test_two_processes_racing_on_one_move_apply_it_once(backend: Backend) -> None:
+    """Two bot processes (two stores on one database) both try the same move: one wins, the
+    other re-reads, sees it is no longer that player's turn, and says so; the log has one row."""
+    stores = [backend.store(), backend.store()]
     for store in stores:
         await store.open()
     try:
@@ -287,15 +285,12 @@ async def test_two_processes_racing_on_one_move_apply_it_once(tmp_path: Path) ->
             await store.close()
 
 
-async def test_a_game_continues_after_reopening_the_database(tmp_path: Path) -> None:
-    path = str(tmp_path / "restart.db")
-    store = SqliteStore(path)
-    await store.open()
+async def test_a_game_continues_after_reopening_the_database(backend: Backend) -> None:
+    store = await backend.opened()
     record = await started(GameService(store, seed_factory=lambda: "r"), ANA, BO, CY)
     await store.close()
 
-    store = SqliteStore(path)
-    await store.open()
+    store = await backend.opened()
     try:
         service = GameService(store)
         again = await service.get(record.id)
@@ -318,7 +313,7 @@ class Clock:
         return self.now
 
 
-async def test_a_move_restarts_the_reminder_and_the_deadline(store: SqliteStore) -> None:
+async def test_a_move_restarts_the_reminder_and_the_deadline(store: Store) -> None:
     clock = Clock()
     service = GameService(store, clock=clock, remind_after=100, timeout_after=1000)
     record = await started(service, ANA, BO, CY)
@@ -330,7 +325,7 @@ async def test_a_move_restarts_the_reminder_and_the_deadline(store: SqliteStore)
     assert (record.remind_at, record.deadline) == (clock.now + 100, clock.now + 1000)
 
 
-async def test_a_reminder_is_sent_once_and_keeps_the_board_current(store: SqliteStore) -> None:
+async def test_a_reminder_is_sent_once_and_keeps_the_board_current(store: Store) -> None:
     clock = Clock()
     service = GameService(store, clock=clock, remind_after=100, timeout_after=1000)
     record = await started(service, ANA, BO, CY)
@@ -342,7 +337,7 @@ async def test_a_reminder_is_sent_once_and_keeps_the_board_current(store: Sqlite
     assert await service.due(clock.now + 999) == []
 
 
-async def test_at_the_deadline_the_ai_decides_for_the_late_player(store: SqliteStore) -> None:
+async def test_at_the_deadline_the_ai_decides_for_the_late_player(store: Store) -> None:
     clock = Clock()
     service = GameService(store, clock=clock, remind_after=None, timeout_after=1000)
     record = await started(service, ANA, BO, CY)
@@ -357,7 +352,7 @@ async def test_at_the_deadline_the_ai_decides_for_the_late_player(store: SqliteS
     assert seat is not None and not seat.ai  # still their seat next turn
 
 
-async def test_no_clock_runs_while_only_ai_seats_are_to_move(store: SqliteStore) -> None:
+async def test_no_clock_runs_while_only_ai_seats_are_to_move(store: Store) -> None:
     service = GameService(store, clock=Clock(), remind_after=100, timeout_after=1000)
     await lobby(service, ANA)
     await service.add_ai(G, C, ANA)
@@ -390,7 +385,7 @@ async def test_history_refuses_a_snapshot_the_log_does_not_explain(service: Game
 
 
 async def test_a_reminder_read_before_a_move_does_not_touch_the_new_clock(
-    store: SqliteStore,
+    store: Store,
 ) -> None:
     clock = Clock()
     service = GameService(store, clock=clock, remind_after=100, timeout_after=1000)

@@ -4,24 +4,21 @@ and ``refusal`` says why an action would be refused without storing anything."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.errors import ServiceError
 from bot.read_model import turn_steps, turn_version
 from bot.service import GameService
-from bot.store import SqliteStore
 from rules import GAMES
+from tests.backends import Backend
 
 G, C = "guild", "chan"
 ANA, BO = "101", "102"
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    store = SqliteStore(str(tmp_path / "games.db"))
-    await store.open()
+async def service(backend: Backend):
+    store = await backend.opened()
     yield GameService(store, seed_factory=lambda: "standing")
     await store.close()
 

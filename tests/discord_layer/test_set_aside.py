@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.backends import sqlite_backend
 from tests.discord_layer.test_street_art_discord import ANA, BO, table
 from tests.discord_layer.test_threads import record_of
-from tests.store.test_faults import damage
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -18,7 +18,9 @@ async def test_the_host_of_a_damaged_game_is_told_and_the_other_games_go_on(
     h = await table(harness_factory, tmp_path)
     broken = await record_of(h, (await h.slash(ANA, "game new", game="street-art")).message)
     kept = await record_of(h, (await h.slash(BO, "game new", game="artsee")).message)
-    damage(tmp_path / "games.db", broken.id, "UPDATE games SET options = 'not json' WHERE id = ?")
+    await sqlite_backend(tmp_path).tamper(  # the harness's bot keeps games in tmp_path/games.db
+        "UPDATE games SET options = 'not json' WHERE id = ?", broken.id
+    )
 
     told = await h.slash(ANA, "game list", allow_errors=True)  # the store logs the damage
     assert told.message.ephemeral and told.public_messages == []

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.guild_settings import GuildSettings, clock_seconds
-from bot.store import SqliteStore
+from tests.backends import Backend
 
 
-async def test_settings_are_saved_per_server_and_replaced_whole(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "games.db")
-    await store.open()
+async def test_settings_are_saved_per_server_and_replaced_whole(backend: Backend) -> None:
+    store = await backend.opened()
     try:
         assert await store.guild_settings("1") == {}
         await store.save_guild_settings("1", {"threads": False})

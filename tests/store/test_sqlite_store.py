@@ -1,7 +1,8 @@
-"""The SQLite store against the ``Store`` contract: round trips, compare-and-swap, durability.
+"""The stores against the ``Store`` contract: round trips, compare-and-swap, durability.
 
-Most tests use a file in ``tmp_path`` rather than ``:memory:`` because WAL mode, reopening and
-cross-connection races only exist for files.
+The contract tests take ``backend`` and run on SQLite and on PostgreSQL; the SQLite-only ones
+(pragmas, WAL, its migrations, unusable paths) use a file in ``tmp_path`` rather than
+``:memory:`` because WAL mode, reopening and cross-connection races only exist for files.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from bot.store import (
@@ -21,6 +23,7 @@ from bot.store import (
     FINISHED,
     LOBBY,
     GameRecord,
+    PostgresStore,
     Seat,
     SqliteStore,
     Store,
@@ -29,6 +32,7 @@ from bot.store import (
     open_store,
 )
 from bot.store.migrations import LATEST, MIGRATIONS, migrate, user_version
+from tests.backends import Backend
 
 
 def make_record(game_id: str = "g1", **overrides: object) -> GameRecord:
@@ -52,7 +56,7 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
+async def sqlite_store(db_path: Path) -> AsyncIterator[SqliteStore]:
     s = SqliteStore(db_path)
     await s.open()
     yield s
@@ -79,7 +83,7 @@ def test_sqlite_store_satisfies_the_protocol() -> None:
 # -- round trips ---------------------------------------------------------------------------------
 
 
-async def test_create_get_round_trip(store: SqliteStore) -> None:
+async def test_create_get_round_trip(store: Store) -> None:
     record = make_record(state={"board": [[0] * 7] * 6, "turn": 0}, thread="300")
     await store.create_game(record)
     got = await store.get_game("g1")
@@ -90,13 +94,13 @@ async def test_create_get_round_trip(store: SqliteStore) -> None:
     assert await store.get_game("nope") is None
 
 
-async def test_create_duplicate_id_is_a_store_error(store: SqliteStore) -> None:
+async def test_create_duplicate_id_is_a_store_error(store: Store) -> None:
     await store.create_game(make_record())
     with pytest.raises(StoreError, match="already exists"):
         await store.create_game(make_record())
 
 
-async def test_create_keeps_given_version_and_timestamps(store: SqliteStore) -> None:
+async def test_create_keeps_given_version_and_timestamps(store: Store) -> None:
     await store.create_game(make_record(version=7, created_at=10.0, updated_at=11.0))
     got = await store.get_game("g1")
     assert got is not None
@@ -104,7 +108,7 @@ async def test_create_keeps_given_version_and_timestamps(store: SqliteStore) -> 
     assert got.state is None
 
 
-async def test_games_in_channel_filters_and_orders_oldest_first(store: SqliteStore) -> None:
+async def test_games_in_channel_filters_and_orders_oldest_first(store: Store) -> None:
     await store.create_game(make_record("new", created_at=30.0))
     await store.create_game(make_record("old", created_at=10.0, status=ACTIVE))
     await store.create_game(make_record("mid", created_at=20.0))
@@ -128,7 +132,7 @@ async def test_games_in_channel_filters_and_orders_oldest_first(store: SqliteSto
 # -- moves and compare-and-swap --------------------------------------------------------------------
 
 
-async def test_commit_move_appends_in_order_and_bumps_version(store: SqliteStore) -> None:
+async def test_commit_move_appends_in_order_and_bumps_version(store: Store) -> None:
     record = make_record(status=ACTIVE, version=1, state={"turn": 0})
     await store.create_game(record)
     for turn in range(1, 4):
@@ -151,7 +155,7 @@ async def test_commit_move_appends_in_order_and_bumps_version(store: SqliteStore
     assert await store.actions("nope") == []
 
 
-async def test_commit_move_writes_status(store: SqliteStore) -> None:
+async def test_commit_move_writes_status(store: Store) -> None:
     record = make_record(status=ACTIVE, version=1)
     await store.create_game(record)
     record.status, record.state, record.version = FINISHED, {"winner": 0}, 2
@@ -169,7 +173,7 @@ def _racers(base: GameRecord) -> tuple[GameRecord, GameRecord]:
 
 
 async def _check_one_winner(
-    reader: SqliteStore, results: list[object], a: GameRecord, b: GameRecord
+    reader: Store, results: list[object], a: GameRecord, b: GameRecord
 ) -> None:
     wins = [r for r in results if isinstance(r, int)]
     losses = [r for r in results if isinstance(r, VersionConflict)]
@@ -182,7 +186,7 @@ async def _check_one_winner(
     assert got is not None and got.state == winner.state and got.version == 6
 
 
-async def test_lost_race_sequential(store: SqliteStore) -> None:
+async def test_lost_race_sequential(store: Store) -> None:
     base = make_record(status=ACTIVE, version=5, state={"by": None})
     await store.create_game(base)
     a, b = _racers(base)
@@ -192,7 +196,7 @@ async def test_lost_race_sequential(store: SqliteStore) -> None:
     await _check_one_winner(store, [1, VersionConflict("x")], a, b)
 
 
-async def test_lost_race_concurrent_same_connection(store: SqliteStore) -> None:
+async def test_lost_race_concurrent_same_connection(store: Store) -> None:
     base = make_record(status=ACTIVE, version=5, state={"by": None})
     await store.create_game(base)
     a, b = _racers(base)
@@ -204,12 +208,11 @@ async def test_lost_race_concurrent_same_connection(store: SqliteStore) -> None:
     await _check_one_winner(store, list(results), a, b)
 
 
-async def test_lost_race_concurrent_two_connections(store: SqliteStore, db_path: Path) -> None:
-    """Two stores on one file stand in for two bot processes: SQLite's write lock decides."""
+async def test_lost_race_concurrent_two_connections(store: Store, backend: Backend) -> None:
+    """Two stores on one database stand in for two bot processes: the database decides."""
     base = make_record(status=ACTIVE, version=5, state={"by": None})
     await store.create_game(base)
-    other = SqliteStore(db_path)
-    await other.open()
+    other = await backend.opened()
     try:
         a, b = _racers(base)
         results = await asyncio.gather(
@@ -222,7 +225,7 @@ async def test_lost_race_concurrent_two_connections(store: SqliteStore, db_path:
         await other.close()
 
 
-async def test_many_concurrent_writers_exactly_one_wins_each_round(store: SqliteStore) -> None:
+async def test_many_concurrent_writers_exactly_one_wins_each_round(store: Store) -> None:
     record = make_record(status=ACTIVE, version=0)
     await store.create_game(record)
     for round_ in range(5):
@@ -242,7 +245,7 @@ async def test_many_concurrent_writers_exactly_one_wins_each_round(store: Sqlite
     assert got is not None and got.version == 5
 
 
-async def test_conflict_writes_nothing(store: SqliteStore) -> None:
+async def test_conflict_writes_nothing(store: Store) -> None:
     await store.create_game(make_record(status=ACTIVE, version=3, state={"s": 1}))
     with pytest.raises(VersionConflict):
         await store.commit_move(make_record(version=3, state={"s": 9}), 2, "u1", {"x": 1})
@@ -252,7 +255,7 @@ async def test_conflict_writes_nothing(store: SqliteStore) -> None:
     assert await store.actions("g1") == []
 
 
-async def test_version_must_increase(store: SqliteStore) -> None:
+async def test_version_must_increase(store: Store) -> None:
     """Writing the expected version back would let a second stale writer pass the CAS too."""
     await store.create_game(make_record(version=3))
     with pytest.raises(StoreError, match="must be greater"):
@@ -262,7 +265,7 @@ async def test_version_must_increase(store: SqliteStore) -> None:
     assert await store.actions("g1") == []
 
 
-async def test_unknown_game_is_a_store_error_not_a_conflict(store: SqliteStore) -> None:
+async def test_unknown_game_is_a_store_error_not_a_conflict(store: Store) -> None:
     with pytest.raises(StoreError, match="unknown game") as info:
         await store.commit_move(make_record("ghost", version=1), 0, "u1", {})
     assert not isinstance(info.value, VersionConflict)
@@ -274,7 +277,7 @@ async def test_unknown_game_is_a_store_error_not_a_conflict(store: SqliteStore) 
 # -- lobby -----------------------------------------------------------------------------------------
 
 
-async def test_save_lobby_cas_rewrites_seats(store: SqliteStore) -> None:
+async def test_save_lobby_cas_rewrites_seats(store: Store) -> None:
     record = make_record(version=1)
     await store.create_game(record)
 
@@ -318,7 +321,7 @@ async def test_save_lobby_cas_rewrites_seats(store: SqliteStore) -> None:
     )
 
 
-async def test_save_lobby_concurrent_one_wins(store: SqliteStore) -> None:
+async def test_save_lobby_concurrent_one_wins(store: Store) -> None:
     await store.create_game(make_record(version=1))
     a = make_record(version=2, seats=[Seat("a")])
     b = make_record(version=2, seats=[Seat("b")])
@@ -335,7 +338,7 @@ async def test_save_lobby_concurrent_one_wins(store: SqliteStore) -> None:
 # -- messages --------------------------------------------------------------------------------------
 
 
-async def test_save_message_replaces_per_kind(store: SqliteStore) -> None:
+async def test_save_message_replaces_per_kind(store: Store) -> None:
     await store.create_game(make_record())
     assert await store.get_message("g1", "board") is None
     await store.save_message("g1", "lobby", "200", "m1")
@@ -350,9 +353,8 @@ async def test_save_message_replaces_per_kind(store: SqliteStore) -> None:
 # -- durability and schema -------------------------------------------------------------------------
 
 
-async def test_reopen_keeps_everything(db_path: Path) -> None:
-    first = SqliteStore(db_path)
-    await first.open()
+async def test_reopen_keeps_everything(backend: Backend) -> None:
+    first = await backend.opened()
     record = make_record(status=ACTIVE, version=1, state={"t": 0})
     await first.create_game(record)
     record.state, record.version = {"t": 1}, 2
@@ -361,8 +363,7 @@ async def test_reopen_keeps_everything(db_path: Path) -> None:
     await first.close()
     await first.close()  # idempotent
 
-    second = SqliteStore(db_path)
-    await second.open()
+    second = await backend.opened()
     try:
         got = await second.get_game("g1")
         assert got == record
@@ -371,13 +372,19 @@ async def test_reopen_keeps_everything(db_path: Path) -> None:
     finally:
         await second.close()
 
+
+async def test_a_reopened_file_is_in_wal_mode_at_the_latest_schema(db_path: Path) -> None:
+    for _ in range(2):
+        store = SqliteStore(db_path)
+        await store.open()
+        await store.close()
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert raw.execute("PRAGMA user_version").fetchone()[0] == LATEST
 
 
-async def test_pragmas(store: SqliteStore) -> None:
-    conn = store._conn
+async def test_pragmas(sqlite_store: SqliteStore) -> None:
+    conn = sqlite_store._conn
     assert conn is not None
     checks = {
         "journal_mode": "wal",
@@ -400,8 +407,8 @@ async def test_memory_store() -> None:
         await store.close()
 
 
-async def test_use_before_open_or_after_close_is_a_store_error(db_path: Path) -> None:
-    store = SqliteStore(db_path)
+async def test_use_before_open_or_after_close_is_a_store_error(backend: Backend) -> None:
+    store = backend.store()
     with pytest.raises(StoreError, match="not open"):
         await store.get_game("g1")
     await store.open()
@@ -410,13 +417,14 @@ async def test_use_before_open_or_after_close_is_a_store_error(db_path: Path) ->
         await store.create_game(make_record())
 
 
-async def test_action_log_is_append_only(store: SqliteStore, db_path: Path) -> None:
+async def test_action_log_is_append_only(store: Store, backend: Backend) -> None:
     record = make_record(version=1)
     await store.create_game(record)
     record.version = 2
     await store.commit_move(record, 1, "u1", {"x": 1})
-    with sqlite3.connect(db_path) as raw, pytest.raises(sqlite3.DatabaseError, match="append"):
-        raw.execute("UPDATE actions SET player = 'evil'")
+    with pytest.raises((sqlite3.DatabaseError, asyncpg.PostgresError), match="append"):
+        await backend.execute("UPDATE actions SET player = 'evil'")
+    assert [a.player for a in await store.actions("g1")] == ["u1"]
 
 
 async def test_migrations_fresh_then_not_reapplied(tmp_path: Path) -> None:
@@ -530,11 +538,16 @@ def test_open_store_parses_urls(url: str, path: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "url",
-    ["postgresql://user:pw@host/db", "postgres://h/db", "mysql://h/db", "redis://h"],
+    "url", ["postgresql://user:pw@host/db", "postgres://h/db", "PostgreSQL://h"]
 )
+def test_open_store_picks_postgres_for_its_urls(url: str) -> None:
+    store = open_store(url, pool_size=3)
+    assert isinstance(store, PostgresStore) and store.pool_size == 3
+
+
+@pytest.mark.parametrize("url", ["mysql://h/db", "redis://h"])
 def test_open_store_refuses_other_schemes(url: str) -> None:
-    with pytest.raises(StoreError, match="only SQLite is built in"):
+    with pytest.raises(StoreError, match=r"use SQLite .* or PostgreSQL"):
         open_store(url)
 
 
@@ -555,12 +568,10 @@ async def test_open_store_end_to_end(tmp_path: Path) -> None:
     assert (tmp_path / "x" / "games.db").is_file()
 
 
-async def test_timers_travel_with_the_record_and_due_games_finds_them(tmp_path) -> None:
+async def test_timers_travel_with_the_record_and_due_games_finds_them(backend: Backend) -> None:
     """Reminders and deadlines survive a restart, and moving them does not bump the version
     (a reminder must not make the buttons on the board out of date)."""
-    path = str(tmp_path / "timers.db")
-    store = SqliteStore(path)
-    await store.open()
+    store = await backend.opened()
     soon = GameRecord(id="soon01", game="street-art", guild="g", channel="c", host="h")
     later = GameRecord(id="late01", game="street-art", guild="g", channel="c", host="h")
     for record, at in ((soon, 100.0), (later, 500.0)):
@@ -573,8 +584,7 @@ async def test_timers_travel_with_the_record_and_due_games_finds_them(tmp_path) 
     assert await store.set_timers("soon01", soon.version, None, 1100.0)
     await store.close()
 
-    store = SqliteStore(path)
-    await store.open()
+    store = await backend.opened()
     try:
         again = await store.get_game("soon01")
         assert again is not None and (again.remind_at, again.deadline) == (None, 1100.0)

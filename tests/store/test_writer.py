@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from bot.store import ACTIVE, GameRecord, SqliteStore, StoreError, VersionConflict
+from bot.store.base import Rating, ResultRow
+from tests.store.test_results import GAME, GUILD, Rater, finished, rating, row
 from tests.store.test_sqlite_store import make_record as any_record
 
 #: Not a timing assertion: a guard so that a test that would hang fails instead.
@@ -110,6 +112,42 @@ async def test_in_one_group_a_crash_rolls_back_only_its_own_work(store: SqliteSt
     assert isinstance(results[1], RuntimeError)
     versions = {g: (await store.get_game(g)).version for g in "abc"}  # type: ignore[union-attr]
     assert versions == {"a": 2, "b": 1, "c": 2}
+
+
+async def test_in_one_group_a_failing_rate_rolls_back_only_its_own_results(
+    store: SqliteStore,
+) -> None:
+    """``record_results`` calls its ``rate`` on the writer's thread, inside the group: a rate
+    that raises, or rows that fail half way in, undo their own game's writes and reach their
+    caller, while the rest of the group commits."""
+    await store.create_game(make_record("a", version=1))
+    for game_id in ("g1", "g2", "g3"):
+        await store.create_game(finished(game_id, "u1", "u2"))
+
+    def broken(current: dict[str, Rating]) -> tuple[list[ResultRow], list[Rating]]:
+        raise RuntimeError("rating failed")
+
+    g2, g3 = finished("g2", "u1", "u2"), finished("g3", "u1", "u2")
+    twice = Rater([row(g2, "u1", 1, 3), row(g2, "u1", 2, 1)], [rating("u1", 40.0)])
+    good = Rater([row(g3, "u1", 1, 3), row(g3, "u2", 2, 1)], [rating("u1", 27.0)])
+    async with held(store):
+        tasks = await queued(
+            store,
+            store.commit_move(make_record("a", version=2), 1, "u1", {"a": 1}),
+            store.record_results("g1", broken),
+            store.record_results("g2", twice),
+            store.record_results("g3", good),
+        )
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    assert results[0] == 1 and results[3] is True
+    assert isinstance(results[1], RuntimeError) and "rating failed" in str(results[1])
+    assert isinstance(results[2], StoreError)
+    assert twice.seen and good.seen, "both rates ran"
+    assert await store.results_of_game("g1") == []
+    assert await store.results_of_game("g2") == [], "its first row went with the second"
+    assert [r.player for r in await store.results_of_game("g3")] == ["u1", "u2"]
+    assert (await store.ratings(GUILD, GAME, ["u1"]))["u1"].mu == 27.0
+    assert [g.id for g in await store.finished_without_results()] == ["g1", "g2"]
 
 
 async def test_concurrent_moves_on_one_game_in_one_group_apply_once(store: SqliteStore) -> None:

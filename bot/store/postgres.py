@@ -1,0 +1,832 @@
+"""The shared store: PostgreSQL through an asyncpg pool, for several bot processes at once.
+
+Concurrency model. There is no lock in this process: every write is one transaction on a
+pooled connection, and PostgreSQL's row locks decide between writers, wherever they run. A
+compare-and-swap is ``UPDATE games ... WHERE id = $ AND version = $`` at the start of its
+transaction: a second writer on the same game waits for the first's row lock, re-checks the
+version against the committed row (READ COMMITTED does that) and updates nothing, so exactly one
+wins and the loser has written nothing. A move is that UPDATE and the append to the log in one
+statement (``commit_move`` says why its seq is right). Reads are single statements (a game and
+its seats in one query), hence one consistent snapshot each, and never wait for a writer.
+
+Faults stay in their game, as in SQLite: rows go through the same codec (``bot.store.rows``); a
+snapshot that does not decode is rebuilt from the seed and the log when ``rebuild`` is given,
+any other bad row marks its game as needing attention (the ``attention`` column) and is left
+out of every other read.
+
+``backup`` is refused with what to run instead: PostgreSQL has its own consistent online dump
+(``pg_dump``), which copies what this bot cannot (roles, other schemas) and restores with the
+server's own tools.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import fields
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import asyncpg
+
+from bot.store.base import (
+    ACTIVE,
+    FINISHED,
+    LOBBY,
+    OPEN_STATUSES,
+    Attention,
+    GameRecord,
+    LoggedAction,
+    RateGame,
+    Rating,
+    ResultRow,
+    Seat,
+    Shards,
+    StoreError,
+    UndoneAction,
+    UndoRequest,
+    VersionConflict,
+)
+from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
+from bot.store.postgres_migrations import migrate
+from bot.store.recovery import Rebuild
+from bot.store.rows import (
+    COLUMNS,
+    PROGRESS,
+    Fault,
+    check_bump,
+    decode,
+    dumps,
+    encode,
+    progress,
+)
+
+log = logging.getLogger(__name__)
+
+#: Connections per process when the settings do not say (DATABASE_POOL_SIZE).
+POOL_SIZE = 10
+#: What a lost connection, a refused one or a server error raises; each becomes a StoreError.
+_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+#: A game's columns and then its seats, in seat order, as one array: one statement reads both.
+_SELECT = (
+    f"SELECT {COLUMNS}, ARRAY(SELECT ROW(s.player, s.ai, s.name, s.away) FROM seats s "
+    "WHERE s.game_id = games.id ORDER BY s.seat) FROM games"
+)
+#: Discord's shard of a guild, ``(guild_id >> 22) % count``, in exact arithmetic (a snowflake
+#: may outgrow bigint's sign bit one day); a guild id that is not a number is on no shard.
+_SHARD = (
+    "CASE WHEN guild ~ '^[0-9]+$' THEN mod(div(guild::numeric, 4194304), ${count})::int "
+    "= ANY(${ids}::int[]) ELSE false END"
+)
+#: The tables' columns are the dataclasses' fields, in order (``_values``).
+_RESULT_COLUMNS = ", ".join(f.name for f in fields(ResultRow))
+_RATING_COLUMNS = ", ".join(f.name for f in fields(Rating))
+
+
+def _marks(count: int) -> str:
+    """``$1, $2, ...``: one placeholder for each of ``count`` values."""
+    return ", ".join(f"${i}" for i in range(1, count + 1))
+
+
+def _assignments(columns: Sequence[str]) -> str:
+    """``a = $1, b = $2, ...``: an UPDATE's SET list, its values numbered from $1."""
+    return ", ".join(f"{column} = ${i}" for i, column in enumerate(columns, 1))
+
+
+_PROGRESS_SET = _assignments(PROGRESS)
+#: A result row: its position in ``RateGame``'s list, then ``_RESULT_COLUMNS``.
+_INSERT_RESULT = (
+    f"INSERT INTO results (position, {_RESULT_COLUMNS}) "
+    f"VALUES ({_marks(len(fields(ResultRow)) + 1)})"
+)
+_UPSERT_RATING = (
+    f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({_marks(len(fields(Rating)))}) "
+    "ON CONFLICT (guild, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+    "games = excluded.games, ai = excluded.ai, name = excluded.name"
+)
+
+_UPSERT_REQUEST = upsert("undo_requests", REQUEST_COLUMNS, _marks(len(REQUEST_COLUMNS)).split(", "))
+
+
+def where(url: str) -> str:
+    """The server and database a URL names, without its password, for messages."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    host = parts.hostname or next(iter(query.get("host", [])), "") or "localhost"
+    try:
+        port = parts.port or 5432
+    except ValueError:
+        port = 5432
+    database = parts.path.lstrip("/") or parts.username or "postgres"
+    return f"{host}:{port}/{database}"
+
+
+def _shards(shards: Shards | None, params: list[Any]) -> str:
+    """The shard condition (`` AND ...``) for ``shards``, its values appended to ``params``."""
+    if shards is None:
+        return ""
+    params += [shards.count, list(shards.ids)]
+    return " AND " + _SHARD.format(count=len(params) - 1, ids=len(params))
+
+
+def _values(item: ResultRow | Rating) -> tuple[Any, ...]:
+    """A result row's or a rating's fields in order, as the database takes them (a result's
+    options as JSON text)."""
+    values = [getattr(item, f.name) for f in fields(item)]
+    return tuple(dumps(v) if isinstance(v, dict) else v for v in values)
+
+
+def _result(row: asyncpg.Record) -> ResultRow:
+    values = dict(row)
+    values["options"] = json.loads(values["options"])
+    return ResultRow(**values)
+
+
+def _undone(game_id: str, row: asyncpg.Record, undone_at: float, by: str) -> UndoneAction:
+    return UndoneAction(
+        game_id=game_id,
+        seq=row["seq"],
+        player=row["player"],
+        action=json.loads(row["action"]),
+        at=row["at"],
+        undone_at=undone_at,
+        requested_by=by,
+    )
+
+
+class PostgresStore:
+    """The ``Store`` on one PostgreSQL database (the schema ``search_path`` names).
+
+    ``url`` is a ``postgresql://`` URL as asyncpg reads it; extra query parameters are server
+    settings (``?search_path=tenant`` picks a schema). ``pool_size`` caps this process's
+    connections. ``rebuild`` is as for ``SqliteStore``.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        pool_size: int = POOL_SIZE,
+        rebuild: Rebuild | None = None,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        self.url = url
+        self.pool_size = pool_size
+        self.rebuild = rebuild
+        self.connect_timeout = connect_timeout
+        self.where = where(url)
+        self._pool: asyncpg.Pool | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect the pool and migrate the schema; a server that cannot be reached (or that
+        refuses these credentials) is a StoreError naming the host and DATABASE_URL."""
+        if self._pool is not None:
+            return
+        try:
+            pool = await asyncpg.create_pool(
+                self.url,
+                min_size=1,
+                max_size=self.pool_size,
+                timeout=self.connect_timeout,
+            )
+        except (*_FAILURES, ValueError) as exc:
+            raise StoreError(
+                f"cannot connect to the PostgreSQL server at {self.where} that DATABASE_URL "
+                f"names ({type(exc).__name__}: {exc}); check that it is running and that "
+                "the host, port, user, password and database in DATABASE_URL are right"
+            ) from exc
+        try:
+            async with pool.acquire() as conn:
+                if await conn.fetchval("SELECT current_schema()") is None:
+                    raise StoreError("its search_path names no schema that exists")
+                await migrate(conn)
+        except (*_FAILURES, StoreError) as exc:
+            await pool.close()
+            raise StoreError(f"cannot use the PostgreSQL database {self.where}: {exc}") from exc
+        self._pool = pool
+
+    async def close(self) -> None:
+        """Close the pool once running operations end; safe to call twice."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def _connected(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise StoreError(f"store {self.where} is not open")
+        return self._pool
+
+    @asynccontextmanager
+    async def _one(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection in autocommit: each statement on it is a transaction of its own
+        (a read sees one snapshot; a one-statement write needs no BEGIN and COMMIT)."""
+        pool = self._connected()
+        try:
+            async with pool.acquire() as conn:
+                yield conn
+        except _FAILURES as exc:
+            raise StoreError(f"database {self.where}: {exc}") from exc
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[asyncpg.Connection]:
+        """One transaction: committed on success, rolled back on any exception (VersionConflict
+        included), so a failed write leaves nothing behind."""
+        pool = self._connected()
+        try:
+            async with pool.acquire() as conn, conn.transaction():
+                yield conn
+        except _FAILURES as exc:
+            raise StoreError(f"database {self.where}: {exc}") from exc
+
+    @staticmethod
+    async def _insert_seats(conn: asyncpg.Connection, game_id: str, seats: list[Seat]) -> None:
+        await conn.executemany(
+            "INSERT INTO seats (game_id, seat, player, ai, name, away) "
+            "VALUES ($1, $2, $3, $4, $5, $6)",
+            [(game_id, i, s.user, s.ai, s.name, s.away) for i, s in enumerate(seats)],
+        )
+
+    @staticmethod
+    async def _cas(
+        conn: asyncpg.Connection, game_id: str, expected: int, sets: str, params: Sequence[Any]
+    ) -> None:
+        """``UPDATE games SET <sets>`` (numbered from $1) if the game is still at ``expected``;
+        VersionConflict if another writer got there first, StoreError for an unknown game."""
+        n = len(params)
+        status = await conn.execute(
+            f"UPDATE games SET {sets} WHERE id = ${n + 1} AND version = ${n + 2}",
+            *params,
+            game_id,
+            expected,
+        )
+        if status != "UPDATE 1":
+            raise await PostgresStore._lost(conn, game_id, expected)
+
+    @staticmethod
+    async def _lost(conn: asyncpg.Connection, game_id: str, expected: int) -> StoreError:
+        """Why a compare-and-swap updated nothing: VersionConflict if another writer got there
+        first, StoreError for an unknown game."""
+        stored = await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
+        if stored is None:
+            return StoreError(f"unknown game {game_id!r}")
+        return VersionConflict(
+            f"game {game_id}: expected version {expected}, stored version is {stored}"
+        )
+
+    async def _records(self, condition: str, params: Sequence[Any]) -> list[GameRecord]:
+        """The readable games of ``_SELECT WHERE <condition>`` (which orders and pages them):
+        a snapshot that does not decode is rebuilt, any other bad row marks its game."""
+        async with self._one() as conn:
+            rows = await conn.fetch(f"{_SELECT} WHERE attention IS NULL AND {condition}", *params)
+        records = []
+        for row in rows:
+            item = decode(tuple(row))
+            base = item.record if isinstance(item, Fault) else item
+            if base is not None:
+                base.seats = [
+                    Seat(user=u, ai=ai, name=name, away=away) for u, ai, name, away in row[-1]
+                ]
+            record = await self._recover(item) if isinstance(item, Fault) else item
+            if record is not None:
+                records.append(record)
+        return records
+
+    async def _recover(self, fault: Fault) -> GameRecord | None:
+        """Rebuild a fault's snapshot from its seed and log and store it (same version: the
+        game did not move), or mark the game as needing attention and return ``None``."""
+        reason = fault.reason
+        record = fault.record
+        if record is not None and self.rebuild is not None:
+            try:
+                record.state = self.rebuild(record, await self.actions(record.id))
+            except Exception as exc:  # a containment boundary: any failure marks one game
+                reason = f"{reason}, and it cannot be rebuilt: {exc}"
+            else:
+                log.warning("game %s: %s; rebuilt it from the seed and the log", record.id, reason)
+                state = None if record.state is None else dumps(record.state)
+                await self._repair(
+                    "UPDATE games SET state = $1 WHERE id = $2 AND version = $3",
+                    state,
+                    record.id,
+                    record.version,
+                )
+                return record
+        log.error("game %s needs attention: %s", fault.id, reason)
+        await self._repair("UPDATE games SET attention = $1 WHERE id = $2", reason, fault.id)
+        return None
+
+    async def _repair(self, sql: str, *params: Any) -> None:
+        """A repair written on the way through a read: if it cannot be written now, the read
+        still answers and the next read tries again."""
+        try:
+            async with self._write() as conn:
+                await conn.execute(sql, *params)
+        except StoreError:
+            log.exception("could not write a repair (%s)", sql.split(" WHERE")[0])
+
+    # -- games -------------------------------------------------------------------------------
+
+    async def create_game(self, record: GameRecord) -> None:
+        """Insert a new game with its seats, version as given; zero timestamps are filled
+        with the current time, on ``record`` too."""
+        now = time.time()
+        created = record.created_at or now
+        updated = record.updated_at or created
+        try:
+            async with self._write() as conn:
+                await self._insert_game(conn, record, created, updated)
+        except StoreError as exc:
+            if isinstance(exc.__cause__, asyncpg.UniqueViolationError):
+                raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
+            raise
+        record.created_at, record.updated_at = created, updated
+
+    @classmethod
+    async def _insert_game(
+        cls, conn: asyncpg.Connection, record: GameRecord, created: float, updated: float
+    ) -> None:
+        """The game's row and its seats (inside the caller's transaction)."""
+        values = encode(record, created, updated)
+        await conn.execute(f"INSERT INTO games ({COLUMNS}) VALUES ({_marks(len(values))})", *values)
+        await cls._insert_seats(conn, record.id, record.seats)
+
+    async def get_game(self, game_id: str) -> GameRecord | None:
+        records = await self._records("id = $1", (game_id,))
+        return records[0] if records else None
+
+    async def games_in_channel(
+        self, guild: str, channel: str, statuses: tuple[str, ...] = OPEN_STATUSES
+    ) -> list[GameRecord]:
+        """Games of one channel (or the one game of a thread), oldest first."""
+        if not statuses:
+            return []
+        return await self._records(
+            "guild = $1 AND (channel = $2 OR thread = $2) AND status = ANY($3::text[]) "
+            "ORDER BY created_at, ord",
+            (guild, channel, list(statuses)),
+        )
+
+    async def games_of_player(
+        self, guild: str, user: str, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """A player's open games on a server: games in progress first, the longest unchanged
+        first among them, then lobbies."""
+        return await self._records(
+            "id IN (SELECT game_id FROM seats WHERE player = $1 AND NOT ai) AND guild = $2 "
+            "AND status = ANY($3::text[]) "
+            "ORDER BY status <> $4, updated_at, ord LIMIT $5 OFFSET $6",
+            (user, guild, list(OPEN_STATUSES), ACTIVE, limit, offset),
+        )
+
+    async def games_in_guild(
+        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        """Open games of a server or of one of its channels (its threads' games with it)."""
+        place = "" if channel is None else " AND (channel = $5 OR thread = $5)"
+        params: list[Any] = [guild, list(OPEN_STATUSES), limit, offset]
+        if channel is not None:
+            params.append(channel)
+        return await self._records(
+            f"guild = $1 AND status = ANY($2::text[]){place} "
+            "ORDER BY created_at, ord LIMIT $3 OFFSET $4",
+            params,
+        )
+
+    async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
+        if not game_ids:
+            return {}
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT game_id, channel, message FROM messages "
+                "WHERE kind = $1 AND game_id = ANY($2::text[])",
+                kind,
+                game_ids,
+            )
+        return {g: (c, m) for g, c, m in rows}
+
+    async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
+        """The games of one channel that could not be loaded, and why, oldest first."""
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT id, game, host, attention FROM games "
+                "WHERE guild = $1 AND channel = $2 AND attention IS NOT NULL "
+                "ORDER BY created_at, ord",
+                guild,
+                channel,
+            )
+        return [Attention(i, g, h, why) for i, g, h, why in rows]
+
+    async def save_lobby(self, record: GameRecord, expected_version: int) -> None:
+        """Compare-and-swap the lobby facts; the seats are rewritten in ``record.seats`` order."""
+        check_bump(record, expected_version)
+        now = time.time()
+        facts = (record.seed, dumps(record.options), record.thread, dumps(record.prefs))
+        async with self._write() as conn:
+            await self._cas(
+                conn,
+                record.id,
+                expected_version,
+                _assignments(("seed", "options", "thread", "prefs", *PROGRESS)),
+                (*facts, *progress(record, now)),
+            )
+            await conn.execute("DELETE FROM seats WHERE game_id = $1", record.id)
+            await self._insert_seats(conn, record.id, record.seats)
+        record.updated_at = now
+
+    async def commit_move(
+        self,
+        record: GameRecord,
+        expected_version: int,
+        player: str,
+        action: dict[str, Any],
+    ) -> int:
+        """One statement, so one transaction and one round trip: the CAS ``UPDATE`` and, only if
+        it won, the append at the next seq.
+
+        The seq is read in the statement's snapshot, which holds every action of the version the
+        caller read: versions only rise, and every write that adds to the log raises it, so if
+        the version still matches no action has been added since. (The log's primary key would
+        refuse a duplicate seq all the same.)
+        """
+        check_bump(record, expected_version)
+        now = time.time()
+        values = progress(record, now)
+        game, expected, who, what, at = (f"${i}" for i in range(len(values) + 1, len(values) + 6))
+        async with self._one() as conn:
+            seq: int | None = await conn.fetchval(
+                f"WITH moved AS (UPDATE games SET {_PROGRESS_SET} "
+                f"WHERE id = {game} AND version = {expected} RETURNING id) "
+                "INSERT INTO actions (game_id, seq, player, action, at) "
+                "SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions "
+                f"WHERE game_id = {game}), {who}, {what}, {at} FROM moved RETURNING seq",
+                *values,
+                record.id,
+                expected_version,
+                player,
+                dumps(action),
+                now,
+            )
+            if seq is None:
+                raise await self._lost(conn, record.id, expected_version)
+        record.updated_at = now
+        return seq
+
+    async def set_timers(
+        self,
+        game_id: str,
+        version: int,
+        remind_at: float | None,
+        deadline: float | None,
+        clocks: dict[str, list[float | None]] | None = None,
+    ) -> bool:
+        """Move a game's reminder and deadline without touching its version, only while it is
+        at ``version`` (a move in between restarted the clock)."""
+        async with self._one() as conn:
+            status = await conn.execute(
+                "UPDATE games SET remind_at = $1, deadline = $2, clocks = $3 "
+                "WHERE id = $4 AND version = $5",
+                remind_at,
+                deadline,
+                dumps(clocks or {}),
+                game_id,
+                version,
+            )
+        return bool(status == "UPDATE 1")
+
+    async def set_thread(self, game_id: str, thread: str | None) -> None:
+        async with self._one() as conn:
+            await conn.execute("UPDATE games SET thread = $1 WHERE id = $2", thread, game_id)
+
+    async def set_archive(self, game_id: str, at: float | None) -> None:
+        async with self._one() as conn:
+            await conn.execute("UPDATE games SET archive_at = $1 WHERE id = $2", at, game_id)
+
+    async def threads_to_archive(
+        self, now: float, shards: Shards | None = None
+    ) -> list[GameRecord]:
+        """Games whose thread is due to be archived, soonest first."""
+        params: list[Any] = [now]
+        on = _shards(shards, params)
+        return await self._records(f"archive_at <= $1{on} ORDER BY archive_at, ord", params)
+
+    async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
+        """Lobbies past their deadline, soonest first."""
+        params: list[Any] = [now, LOBBY]
+        on = _shards(shards, params)
+        return await self._records(
+            f"deadline <= $1 AND status = $2{on} ORDER BY deadline, ord", params
+        )
+
+    async def due_games(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
+        """Active games whose reminder or deadline has come, soonest first."""
+        params: list[Any] = [now, ACTIVE]
+        on = _shards(shards, params)
+        return await self._records(
+            f"status = $2 AND (remind_at <= $1 OR deadline <= $1){on} "
+            "ORDER BY LEAST(remind_at, deadline), ord",
+            params,
+        )
+
+    async def actions(self, game_id: str) -> list[LoggedAction]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT seq, player, action, at FROM actions WHERE game_id = $1 ORDER BY seq",
+                game_id,
+            )
+        logged = []
+        for seq, player, action, at in rows:
+            try:
+                logged.append(
+                    LoggedAction(seq=seq, player=player, action=json.loads(action), at=at)
+                )
+            except ValueError as exc:
+                raise StoreError(f"game {game_id}: action {seq} of its log is unreadable") from exc
+        return logged
+
+    async def backup(self, target: str) -> int:
+        """Refused with what to run instead: ``pg_dump`` takes a consistent copy of a running
+        PostgreSQL database, and ``pg_restore`` puts it back."""
+        self._connected()
+        raise StoreError(
+            f"the games are in PostgreSQL ({self.where}), which backs up with its own tools: "
+            f"run pg_dump --format=custom --file={target} on the database DATABASE_URL names "
+            "(it copies a consistent snapshot while the bot runs), and pg_restore --clean "
+            f"--dbname=... {target} to restore it"
+        )
+
+    # -- servers -----------------------------------------------------------------------------
+
+    async def guild_settings(self, guild: str) -> dict[str, Any]:
+        """A server's settings; unreadable JSON reads as none chosen (logged)."""
+        async with self._one() as conn:
+            text = await conn.fetchval(
+                "SELECT settings FROM guild_settings WHERE guild = $1", guild
+            )
+        if text is None:
+            return {}
+        return read_settings(guild, text, "using the defaults") or {}
+
+    async def save_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
+        async with self._one() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild, settings, updated_at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (guild) DO UPDATE SET settings = excluded.settings, "
+                "updated_at = excluded.updated_at",
+                guild,
+                dumps(settings),
+                time.time(),
+            )
+
+    # -- messages ----------------------------------------------------------------------------
+
+    async def save_message(self, game_id: str, kind: str, channel: str, message: str) -> None:
+        """Remember the latest message of ``kind``, replacing the previous one."""
+        try:
+            async with self._one() as conn:
+                await conn.execute(
+                    "INSERT INTO messages (game_id, kind, channel, message, at) "
+                    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, kind) DO UPDATE SET "
+                    "channel = excluded.channel, message = excluded.message, at = excluded.at",
+                    game_id,
+                    kind,
+                    channel,
+                    message,
+                    time.time(),
+                )
+        except StoreError as exc:
+            if isinstance(exc.__cause__, asyncpg.ForeignKeyViolationError):
+                raise StoreError(f"unknown game {game_id!r}") from exc.__cause__
+            raise
+
+    async def get_message(self, game_id: str, kind: str) -> tuple[str, str] | None:
+        async with self._one() as conn:
+            row = await conn.fetchrow(
+                "SELECT channel, message FROM messages WHERE game_id = $1 AND kind = $2",
+                game_id,
+                kind,
+            )
+        return None if row is None else (row[0], row[1])
+
+    # -- memory of the table: results and ratings ----------------------------------------------
+
+    async def record_results(self, game_id: str, rate: RateGame) -> bool:
+        """One transaction, under a lock on the game's server and game type (two games ending
+        at once for one player are rated one after the other, never from the same old rating):
+        nothing is written if the game already has results. ``rate`` is given, as SQLite's
+        gives it, the ratings there of the seats' players and of every AI identity (an AI
+        seat's id is not the id it is rated under, and the store does not map one to the
+        other)."""
+        async with self._write() as conn:
+            game = await conn.fetchrow("SELECT guild, game FROM games WHERE id = $1", game_id)
+            if game is None:
+                raise StoreError(f"unknown game {game_id!r}")
+            guild, kind = game["guild"], game["game"]
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtext($1))", f"ratings:{guild}:{kind}"
+            )
+            if await conn.fetchval("SELECT 1 FROM results WHERE game_id = $1 LIMIT 1", game_id):
+                return False
+            found = await conn.fetch(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = $1 AND game = $2 "
+                "AND (ai OR player IN (SELECT player FROM seats WHERE game_id = $3))",
+                guild,
+                kind,
+                game_id,
+            )
+            current = {row["player"]: Rating(**dict(row)) for row in found}
+            rows, ratings = rate(current)
+            await conn.executemany(
+                _INSERT_RESULT, [(i, *_values(row)) for i, row in enumerate(rows)]
+            )
+            await conn.executemany(_UPSERT_RATING, [_values(r) for r in ratings])
+        return True
+
+    async def results_of_game(self, game_id: str) -> list[ResultRow]:
+        """By rank, then the order ``rate`` gave them in (seat order), as SQLite's."""
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = $1 ORDER BY rank, position",
+                game_id,
+            )
+        return [_result(row) for row in rows]
+
+    async def player_results(
+        self, guild: str, player: str, game: str | None = None
+    ) -> list[ResultRow]:
+        """A player's rows on one server (by seat id, as SQLite's), oldest first."""
+        params: list[Any] = [guild, player]
+        kind = ""
+        if game is not None:
+            params.append(game)
+            kind = " AND game = $3"
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_RESULT_COLUMNS} FROM results "
+                f"WHERE guild = $1 AND player = $2{kind} "
+                "ORDER BY finished_at, game_id, position",
+                *params,
+            )
+        return [_result(row) for row in rows]
+
+    @staticmethod
+    async def _ratings(
+        conn: asyncpg.Connection, guild: str, game: str, players: list[str]
+    ) -> dict[str, Rating]:
+        rows = await conn.fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings "
+            "WHERE guild = $1 AND game = $2 AND player = ANY($3::text[])",
+            guild,
+            game,
+            players,
+        )
+        return {row["player"]: Rating(**dict(row)) for row in rows}
+
+    async def ratings(self, guild: str, game: str, players: list[str]) -> dict[str, Rating]:
+        async with self._one() as conn:
+            return await self._ratings(conn, guild, game, players)
+
+    async def leaderboard(
+        self, guild: str, game: str, *, limit: int, offset: int = 0
+    ) -> list[Rating]:
+        """Highest ordinal (``mu - 3 sigma``) first, ties by more games then identity (as
+        SQLite's), so pages never overlap."""
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = $1 AND game = $2 "
+                "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $3 OFFSET $4",
+                guild,
+                game,
+                limit,
+                offset,
+            )
+        return [Rating(**dict(row)) for row in rows]
+
+    async def finished_without_results(self, limit: int = 100) -> list[GameRecord]:
+        """Finished games with no result rows, the longest finished first."""
+        return await self._records(
+            "status = $1 AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) "
+            "ORDER BY updated_at, ord LIMIT $2",
+            (FINISHED, limit),
+        )
+
+    # -- memory of the table: undo ---------------------------------------------------------
+
+    async def undo(
+        self,
+        record: GameRecord,
+        expected_version: int,
+        keep: int,
+        requested_by: str,
+        at: float,
+    ) -> list[UndoneAction]:
+        """One transaction: CAS the game to ``record`` (a loser stops there), copy every action
+        after seq ``keep`` to the audit, then delete it from the log (the trigger lets a row go
+        only once its copy is in ``undone_actions``)."""
+        check_bump(record, expected_version)
+        now = time.time()
+        async with self._write() as conn:
+            await self._cas(conn, record.id, expected_version, _PROGRESS_SET, progress(record, now))
+            taken = await conn.fetch(
+                "INSERT INTO undone_actions "
+                "(game_id, seq, player, action, at, undone_at, requested_by) "
+                "SELECT game_id, seq, player, action, at, $3, $4 FROM actions "
+                "WHERE game_id = $1 AND seq > $2 RETURNING seq, player, action, at",
+                record.id,
+                keep,
+                at,
+                requested_by,
+            )
+            await conn.execute(
+                "DELETE FROM actions WHERE game_id = $1 AND seq > $2", record.id, keep
+            )
+        record.updated_at = now
+        taken = sorted(taken, key=lambda row: row["seq"])
+        return [_undone(record.id, row, at, requested_by) for row in taken]
+
+    async def undone_actions(self, game_id: str) -> list[UndoneAction]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT seq, player, action, at, undone_at, requested_by FROM undone_actions "
+                "WHERE game_id = $1 ORDER BY undone_at, seq",
+                game_id,
+            )
+        return [_undone(game_id, row, row["undone_at"], row["requested_by"]) for row in rows]
+
+    async def save_undo_request(self, request: UndoRequest) -> None:
+        async with self._one() as conn:
+            await conn.execute(_UPSERT_REQUEST, *request_values(request))
+
+    async def undo_request(self, game_id: str) -> UndoRequest | None:
+        """The pending proposal (a damaged one counts as none: ``read_request``)."""
+        async with self._one() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {', '.join(REQUEST_COLUMNS)} FROM undo_requests WHERE game_id = $1",
+                game_id,
+            )
+        return None if row is None else read_request(tuple(row))
+
+    async def drop_undo_request(self, game_id: str) -> None:
+        async with self._one() as conn:
+            await conn.execute("DELETE FROM undo_requests WHERE game_id = $1", game_id)
+
+    # -- copying a whole store (``python -m bot migrate``) ------------------------------------
+
+    async def all_game_ids(self) -> list[str]:
+        async with self._one() as conn:
+            rows = await conn.fetch("SELECT id FROM games ORDER BY created_at, ord")
+        return [row[0] for row in rows]
+
+    async def messages_of(self, game_id: str) -> dict[str, tuple[str, str]]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT kind, channel, message FROM messages WHERE game_id = $1 ORDER BY kind",
+                game_id,
+            )
+        return {kind: (channel, message) for kind, channel, message in rows}
+
+    async def all_guild_settings(self) -> dict[str, dict[str, Any]]:
+        """Every server's settings; an unreadable row is logged and left out, like a server
+        that never chose any (``guild_settings`` reads it so too)."""
+        async with self._one() as conn:
+            rows = await conn.fetch("SELECT guild, settings FROM guild_settings ORDER BY guild")
+        found = {guild: read_settings(guild, text, "left out") for guild, text in rows}
+        return {guild: settings for guild, settings in found.items() if settings is not None}
+
+    async def import_game(
+        self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
+    ) -> None:
+        """The game's row, seats and log as given, in one transaction (a replaced game's other
+        rows go with it: every table refers to ``games`` ON DELETE CASCADE, and the log's
+        delete trigger lets a row go once its game is gone)."""
+        try:
+            async with self._write() as conn:
+                if replace:
+                    await conn.execute("DELETE FROM games WHERE id = $1", record.id)
+                await self._insert_game(conn, record, record.created_at, record.updated_at)
+                await conn.executemany(
+                    "INSERT INTO actions (game_id, seq, player, action, at) "
+                    "VALUES ($1, $2, $3, $4, $5)",
+                    [(record.id, a.seq, a.player, dumps(a.action), a.at) for a in actions],
+                )
+        except StoreError as exc:
+            if isinstance(exc.__cause__, asyncpg.UniqueViolationError):
+                raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
+            raise
+
+    async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
+        async with self._one() as conn:
+            await conn.executemany(
+                "INSERT INTO undone_actions (game_id, seq, player, action, at, undone_at, "
+                "requested_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                [
+                    (r.game_id, r.seq, r.player, dumps(r.action), r.at, r.undone_at, r.requested_by)
+                    for r in rows
+                ],
+            )

@@ -1,0 +1,249 @@
+"""The PostgreSQL schema, as numbered steps applied once each (``schema_migrations``).
+
+The tables mirror SQLite's (``bot.store.migrations``) column for column, so one row codec
+(``bot.store.rows``) reads both and ``python -m bot migrate`` copies between them. JSON columns
+stay ``text``: the database never looks inside a snapshot, a move rewrites it whole, and keeping
+the bytes as written means a damaged value is contained by the same per-row decoding as SQLite's
+instead of failing a whole query. Each step runs in its own transaction (PostgreSQL's DDL is
+transactional, so a failed step leaves nothing behind), under an advisory lock: several bot
+processes starting at once on one database migrate it exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import asyncpg
+
+from bot.store.base import StoreError
+
+Step = tuple[str, ...]
+
+MIGRATIONS: list[Step] = [
+    # 1: games, seats, the append-only log, posted messages and servers' settings: SQLite's
+    # schema at its version 5. ``ord`` stands in for SQLite's rowid, the tie-break of equal
+    # creation times (insertion order).
+    (
+        """
+        CREATE TABLE games (
+            id         text PRIMARY KEY,
+            ord        bigint GENERATED ALWAYS AS IDENTITY,
+            game       text NOT NULL,
+            guild      text NOT NULL,
+            channel    text NOT NULL,
+            thread     text,
+            host       text NOT NULL,
+            status     text NOT NULL,
+            seed       text NOT NULL DEFAULT '',
+            options    text NOT NULL DEFAULT '{}',
+            state      text,
+            version    bigint NOT NULL,
+            journal    text NOT NULL DEFAULT '[]',
+            created_at double precision NOT NULL,
+            updated_at double precision NOT NULL,
+            remind_at  double precision,
+            deadline   double precision,
+            attention  text,
+            prefs      text NOT NULL DEFAULT '{}',
+            archive_at double precision,
+            clocks     text NOT NULL DEFAULT '{}'
+        )
+        """,
+        "CREATE INDEX games_by_channel ON games (guild, channel, status)",
+        "CREATE INDEX games_by_thread ON games (guild, thread, status) WHERE thread IS NOT NULL",
+        "CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL",
+        "CREATE INDEX games_by_reminder ON games (remind_at) WHERE remind_at IS NOT NULL",
+        "CREATE INDEX games_by_archive ON games (archive_at) WHERE archive_at IS NOT NULL",
+        "CREATE INDEX games_needing_attention ON games (guild, channel) "
+        "WHERE attention IS NOT NULL",
+        """
+        CREATE TABLE seats (
+            game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat    integer NOT NULL,
+            player  text NOT NULL,
+            ai      boolean NOT NULL DEFAULT false,
+            name    text NOT NULL DEFAULT '',
+            away    boolean NOT NULL DEFAULT false,
+            PRIMARY KEY (game_id, seat)
+        )
+        """,
+        "CREATE INDEX seats_by_player ON seats (player)",
+        """
+        CREATE TABLE actions (
+            game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq     integer NOT NULL,
+            player  text NOT NULL,
+            action  text NOT NULL,
+            at      double precision NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )
+        """,
+        # The log is append-only (undo moves rows out, it never edits one): refused here too.
+        """
+        CREATE FUNCTION actions_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'the action log is append-only';
+        END
+        $$
+        """,
+        "CREATE TRIGGER actions_append_only BEFORE UPDATE ON actions "
+        "FOR EACH ROW EXECUTE FUNCTION actions_append_only()",
+        """
+        CREATE TABLE messages (
+            game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind    text NOT NULL,
+            channel text NOT NULL,
+            message text NOT NULL,
+            at      double precision NOT NULL,
+            PRIMARY KEY (game_id, kind)
+        )
+        """,
+        """
+        CREATE TABLE guild_settings (
+            guild      text PRIMARY KEY,
+            settings   text NOT NULL DEFAULT '{}',
+            updated_at double precision NOT NULL
+        )
+        """,
+    ),
+    # 2: the memory of the table (issue 15): one row per seat of each finished game, and each
+    # identity's rating per server and game (humans by user id, AI seats by ``ai:<level>``).
+    (
+        """
+        CREATE TABLE results (
+            game_id      text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            position     integer NOT NULL,
+            game         text NOT NULL,
+            guild        text NOT NULL,
+            player       text NOT NULL,
+            rated_as     text NOT NULL,
+            ai           boolean NOT NULL,
+            name         text NOT NULL,
+            rank         integer NOT NULL,
+            score        integer NOT NULL,
+            winner       boolean NOT NULL,
+            players      integer NOT NULL,
+            options      text NOT NULL,
+            finished_at  double precision NOT NULL,
+            mu_before    double precision NOT NULL,
+            sigma_before double precision NOT NULL,
+            mu_after     double precision NOT NULL,
+            sigma_after  double precision NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+        "CREATE INDEX results_by_player ON results (guild, player, finished_at)",
+        """
+        CREATE TABLE ratings (
+            guild  text NOT NULL,
+            game   text NOT NULL,
+            player text NOT NULL,
+            mu     double precision NOT NULL,
+            sigma  double precision NOT NULL,
+            games  integer NOT NULL DEFAULT 0,
+            ai     boolean NOT NULL DEFAULT false,
+            name   text NOT NULL DEFAULT '',
+            PRIMARY KEY (guild, game, player)
+        )
+        """,
+        "CREATE INDEX ratings_by_ordinal ON ratings (guild, game, (mu - 3 * sigma) DESC)",
+    ),
+    # 3: the undo audit (issue 15): actions taken back leave the log but are kept here. The
+    # same seq may be undone more than once (undone, played again, undone), hence ``id``.
+    (
+        """
+        CREATE TABLE undone_actions (
+            id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            game_id      text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq          integer NOT NULL,
+            player       text NOT NULL,
+            action       text NOT NULL,
+            at           double precision NOT NULL,
+            undone_at    double precision NOT NULL,
+            requested_by text NOT NULL
+        )
+        """,
+        "CREATE INDEX undone_by_game ON undone_actions (game_id, id)",
+    ),
+    # 4: the rest of SQLite's step 7 (undo). An audit row is one seq undone at one time, as
+    # SQLite's key has it, so a copy (``import_undone``) written twice keeps one. The log gives
+    # up a row only once its copy is in the audit, so nothing but ``undo`` shortens it (a
+    # game's own deletion still takes its rows with it: the game is gone when its rows go). A
+    # pending proposal is kept too (one per game), so a restart loses no request nor consents.
+    (
+        "CREATE UNIQUE INDEX undone_once ON undone_actions (game_id, undone_at, seq)",
+        "DROP INDEX undone_by_game",  # the audit reads in the order of ``undone_once``
+        """
+        CREATE FUNCTION actions_delete_only_undone() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF EXISTS (SELECT 1 FROM games WHERE id = OLD.game_id) AND NOT EXISTS (
+                SELECT 1 FROM undone_actions u
+                WHERE u.game_id = OLD.game_id AND u.seq = OLD.seq AND u.player = OLD.player
+                AND u.action = OLD.action AND u.at = OLD.at
+            ) THEN
+                RAISE EXCEPTION 'the action log loses its tail only to an undo, audited first';
+            END IF;
+            RETURN OLD;
+        END
+        $$
+        """,
+        "CREATE TRIGGER actions_delete_only_undone BEFORE DELETE ON actions "
+        "FOR EACH ROW EXECUTE FUNCTION actions_delete_only_undone()",
+        """
+        CREATE TABLE undo_requests (
+            game_id      text PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            requested_by text NOT NULL,
+            version      bigint NOT NULL,
+            keep         integer NOT NULL,
+            awaiting     text NOT NULL DEFAULT '[]',
+            accepted     text NOT NULL DEFAULT '[]',
+            at           double precision NOT NULL,
+            expires_at   double precision NOT NULL
+        )
+        """,
+    ),
+]
+
+LATEST = len(MIGRATIONS)
+
+#: Serialises migrations of one schema across processes (the key is a hash of this and the
+#: schema's name, so test schemas side by side do not wait for each other).
+_LOCK = "tabletop-bot migrations"
+
+
+async def schema_version(conn: asyncpg.Connection) -> int:
+    """The highest step applied to the current schema (0 for a fresh one)."""
+    exists = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+
+
+async def migrate(conn: asyncpg.Connection, steps: Sequence[Step] = MIGRATIONS) -> list[int]:
+    """Bring the current schema up to ``len(steps)``; return the versions applied.
+
+    A schema newer than ``steps`` is refused: old code on a newer schema could corrupt it.
+    """
+    applied: list[int] = []
+    target = len(steps)
+    while True:
+        async with conn.transaction():
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtext($1 || current_schema()))", _LOCK
+            )
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                "version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            current = await schema_version(conn)
+            if current > target:
+                raise StoreError(
+                    f"database schema version {current} is newer than this code knows "
+                    f"({target}); upgrade the bot"
+                )
+            if current == target:
+                return applied
+            for statement in steps[current]:
+                await conn.execute(statement)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", current + 1)
+        applied.append(current + 1)

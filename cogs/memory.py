@@ -1,0 +1,153 @@
+"""The table's memory in Discord: `/game stats`, `/game leaderboard` and the line of rating
+changes on a game's final posts.
+
+Ratings are shown as their ordinal (``mu - 3 sigma``, what the leaderboard sorts by) to one
+decimal: a newcomer stands at 0.0 and climbs as the bot grows sure of them. The final posts
+are built elsewhere (``cogs.messages``, ``cogs.threads``); they take their rating line from
+here. Nothing here imports ``cogs.flows``, which imports this module for that line.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.ai import AI_PREFIX, is_ai_id
+from bot.i18n import _
+from bot.results import Stats, ordinal
+from bot.service import GameService
+from bot.store.base import Rating, ResultRow
+from cogs.messages import EMBED_DESCRIPTION_LIMIT, Post, clip
+
+#: Players on one page of a leaderboard.
+LEADERBOARD_PAGE = 15
+
+
+def service_of(interaction: discord.Interaction) -> GameService:
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+def shown(mu: float, sigma: float) -> str:
+    return f"{ordinal(mu, sigma):.1f}"
+
+
+def change(before: float, after: float) -> str:
+    """A signed change to one decimal, "+2.3" or "-0.4" (no change is "+0.0", never "-0.0")."""
+    return f"{round(after - before, 1) + 0.0:+.1f}"
+
+
+def ai_label(level: str) -> str:
+    return _("AI ({level})").format(level=level)
+
+
+def rating_line(rows: list[ResultRow], names: dict[str, str]) -> str:
+    """Each seat's rating change on a final post, e.g. "Ana 0.0 → 3.3 (+3.3)"; an AI seat
+    shows the rating of its level. Empty while the game has no results (not yet recorded)."""
+    parts = []
+    for row in rows:
+        name = names.get(row.player, row.name or row.player)
+        if row.ai:
+            name = _("{name} ({level})").format(
+                name=name, level=row.rated_as.removeprefix(AI_PREFIX)
+            )
+        before = shown(row.mu_before, row.sigma_before)
+        after = shown(row.mu_after, row.sigma_after)
+        delta = change(float(before), float(after))  # the change of the numbers shown
+        parts.append(
+            _("{name} {before} → {after} ({change})").format(
+                name=name, before=before, after=after, change=delta
+            )
+        )
+    if not parts:
+        return ""
+    return _("**Ratings:** {changes}").format(changes=" · ".join(parts))
+
+
+def who(rating: Rating) -> str:
+    """A leaderboard entry's player: a mention (it shows their name, and pings nobody in an
+    embed), or the AI's level, marked as AI."""
+    if rating.ai or is_ai_id(rating.player):
+        return f"🤖 {ai_label(rating.name or rating.player.removeprefix(AI_PREFIX))}"
+    return f"<@{rating.player}>"
+
+
+def leaderboard_post(title: str, ratings: list[Rating], page: int) -> Post:
+    """One page of a server's leaderboard in one game, or what to do when it is empty."""
+    if not ratings:
+        if page > 1:
+            text = _("There is no page {page} of the {title} leaderboard yet; try page 1.")
+        else:
+            text = _(
+                "Nobody is rated at {title} on this server yet: finish a game with "
+                "`/game new game:{title}` and its players appear here."
+            )
+        return Post(content=text.format(page=page, title=title))
+    first = (page - 1) * LEADERBOARD_PAGE + 1
+    lines = [
+        _("**{place}.** {who} · **{rating}** · played {games}").format(
+            place=place, who=who(rating), rating=shown(rating.mu, rating.sigma), games=rating.games
+        )
+        for place, rating in enumerate(ratings, first)
+    ]
+    embed = discord.Embed(
+        title=clip(_("{title}: leaderboard").format(title=title), 256),
+        description=clip("\n".join(lines), EMBED_DESCRIPTION_LIMIT),
+    )
+    footer = _("Page {page} · rating = skill less three times its uncertainty (openskill)")
+    embed.set_footer(text=footer.format(page=page))
+    return Post(embed=embed)
+
+
+def stats_post(
+    name: str,
+    standing: list[tuple[str, Stats, Rating | None]],
+    titles: dict[str, str],
+    game: str | None = None,
+) -> Post:
+    """A player's record on this server, one field per game they finished (``game``: the
+    one game asked about, named when there is nothing to show)."""
+    if not standing and game is not None:
+        text = _(
+            "{name} has not finished a game of {title} on this server yet: `/game new` starts one."
+        )
+        return Post(content=text.format(name=name, title=titles.get(game, game)))
+    if not standing:
+        text = _("{name} has not finished a game on this server yet: `/game new` starts one.")
+        return Post(content=text.format(name=name))
+    embed = discord.Embed(title=clip(_("{name} on this server").format(name=name), 256))
+    for game_id, summary, rating in standing[:25]:  # an embed holds 25 fields
+        line = _(
+            "Played **{played}** · won **{wins}** ({rate:.0%}) · average place **{rank:.1f}** "
+            "· best score **{best}**"
+        ).format(
+            played=summary.played,
+            wins=summary.wins,
+            rate=summary.win_rate,
+            rank=summary.average_rank,
+            best=summary.best_score,
+        )
+        if rating is not None:
+            line += "\n" + _("Rating **{rating}**").format(rating=shown(rating.mu, rating.sigma))
+        embed.add_field(name=titles.get(game_id, game_id), value=line, inline=False)
+    return Post(embed=embed)
+
+
+async def show_stats(
+    interaction: discord.Interaction, user: discord.abc.User | None, game: str | None
+) -> None:
+    """`/game stats`: a player's record (yours by default), only to the one who asked."""
+    service = service_of(interaction)
+    target = user or interaction.user
+    guild = str(interaction.guild_id or "dm")
+    standing = await service.results.standing(guild, str(target.id), game)
+    titles = {game_id: engine.title for game_id, engine in service.games.items()}
+    post = stats_post(target.display_name[:64], standing, titles, game)
+    await interaction.response.send_message(**post.kwargs(), ephemeral=True)
+
+
+async def show_leaderboard(interaction: discord.Interaction, game: str, page: int) -> None:
+    """`/game leaderboard`: the server's ratings in one game, for everyone in the channel."""
+    service = service_of(interaction)
+    guild = str(interaction.guild_id or "dm")
+    ratings = await service.results.leaderboard(guild, game, page, LEADERBOARD_PAGE)
+    post = leaderboard_post(service.games[game].title, ratings, page)
+    await interaction.response.send_message(**post.kwargs(), ephemeral=not ratings)

@@ -1,0 +1,45 @@
+"""Reproducible installs: ``make`` installs with constraints.txt, which pins every dependency
+pyproject.toml names (the dev extra too) to one version its range allows, so a fresh clone
+gets the versions the suite passed with whatever is released meanwhile."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pins() -> dict[str, Version]:
+    found: dict[str, Version] = {}
+    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            assert version, f"constraints.txt: {line!r} is not pinned with =="
+            found[canonicalize_name(name)] = Version(version)
+    return found
+
+
+def test_every_dependency_is_pinned_within_its_range() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    named = [*project["dependencies"], *project["optional-dependencies"]["dev"]]
+    pinned = pins()
+    for text in named:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in pinned, f"{requirement.name} is not pinned in constraints.txt"
+        assert requirement.specifier.contains(pinned[name], prereleases=True), (
+            f"constraints.txt pins {name} {pinned[name]}, outside {requirement.specifier}"
+        )
+
+
+def test_make_installs_with_the_constraints() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    installs = re.findall(r"pip install .*-e '\.\[dev\]'", makefile)
+    assert installs and all("-c constraints.txt" in line for line in installs)

@@ -11,11 +11,10 @@ first response, so every hop saved is one the player would have waited for.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from typing import TypeVar
 
-from bot.store.connection import Connection, Held
+from bot.store.connection import Connection
 
 T = TypeVar("T")
 
@@ -70,19 +69,6 @@ class ReaderPool:
         self._busy[conn] += 1
         try:
             return await conn.read(work)
-        finally:
-            if conn in self._busy:
-                self._busy[conn] -= 1
-
-    @asynccontextmanager
-    async def connection(self) -> AsyncIterator[Held]:
-        """A connection for one consistent read of separate awaited statements (aiosqlite
-        style), held from ``BEGIN`` to its end: ``read`` is one hop instead of several."""
-        conn = self._pick()
-        self._busy[conn] += 1
-        try:
-            async with conn.hold("BEGIN") as held:
-                yield held
         finally:
             if conn in self._busy:
                 self._busy[conn] -= 1

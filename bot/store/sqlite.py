@@ -12,10 +12,10 @@ last committed snapshot while a write is in progress, so readers never wait for 
 in-memory database cannot be shared between connections, so there reads run on the writer's
 thread, between its transactions.)
 
-A store method writes with ``_transaction(work)`` and reads with ``_query(work)``. ``_write()``
-and ``_read()`` are the statement-by-statement way (each statement awaited, aiosqlite style):
-they hold a connection's thread from ``BEGIN`` to the end, every statement a hop, so they are
-kept off the hot paths.
+A store method writes with ``_transaction(work)`` and reads with ``_query(work)`` (or
+``_fetchall`` for one query). ``_write()`` is the statement-by-statement way (each statement
+awaited, aiosqlite style): it holds the writer's thread from ``BEGIN`` to the end, every
+statement a hop, so only the rare repair written on the way through a read (``_note``) uses it.
 
 Other processes (a second bot, the CLI) are kept honest by SQLite itself: write transactions
 start with ``BEGIN IMMEDIATE`` (take the write lock up front, so a read-then-write never fails
@@ -275,19 +275,6 @@ class SqliteStore:
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """The rows of one query, as a read of its own (``_query``)."""
         return await self._query(lambda conn: conn.execute(sql, params).fetchall())
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Held]:
-        """A connection for one consistent read of separate awaited statements (aiosqlite
-        style), translating SQLite errors; every statement is a hop, so prefer ``_query``."""
-        writer = self._connection()  # a closed store says so, whichever connection would serve
-        with self._errors():
-            if self._pool is not None:
-                async with self._pool.connection() as held:
-                    yield held
-            else:
-                async with writer.hold("BEGIN") as held:
-                    yield held
 
     async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work`` (a plain function of a ``sqlite3`` connection) as one write transaction

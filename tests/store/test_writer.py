@@ -236,8 +236,8 @@ async def test_a_write_cancelled_before_it_ran_is_never_applied(store: SqliteSto
 async def test_statement_by_statement_writes_commit_or_roll_back_whole(
     store: SqliteStore,
 ) -> None:
-    """``_write()`` and ``_read()`` are the aiosqlite-style way (each statement awaited) that
-    store methods may still use; ``_write()`` holds the writer from BEGIN to COMMIT."""
+    """``_write()`` is the aiosqlite-style way (each statement awaited) that a repair on the
+    way through a read uses; it holds the writer from BEGIN to COMMIT."""
     await store.create_game(make_record(version=1))
     async with store._write() as conn:
         async with conn.execute("UPDATE games SET thread = 't' WHERE id = 'g1'") as cursor:
@@ -255,9 +255,7 @@ async def test_statement_by_statement_writes_commit_or_roll_back_whole(
         async with store._write() as conn:
             await conn.execute("UPDATE games SET thread = 'u' WHERE id = 'g1'")
             await conn.execute("THIS IS NOT SQL")
-    async with store._read() as conn:
-        rows = await conn.execute_fetchall("SELECT thread FROM games WHERE id = 'g1'")
-        assert rows == [("t",)]
+    assert await store._fetchall("SELECT thread FROM games WHERE id = 'g1'") == [("t",)]
     assert await store.get_message("g1", "lobby") == ("200", "m2")
 
 

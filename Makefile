@@ -5,8 +5,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 GAME   ?= street-art
 OPTIONS ?=
+DEMO_LANG ?= en
 
-.PHONY: demo test run sync lint bench arena clean
+.PHONY: demo test run sync lint bench arena clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +15,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/
-	$(BIN)/python -m bot demo --game $(GAME) --options "$(OPTIONS)"
+demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/ (DEMO_LANG=pt_BR)
+	$(BIN)/python -m bot demo --game $(GAME) --options "$(OPTIONS)" --lang $(DEMO_LANG)
 
 test: $(STAMP)  ## the whole test suite
 	$(BIN)/python -m pytest -q
@@ -36,6 +37,20 @@ bench: $(STAMP)  ## figures as ratios to this machine's own floor
 
 arena: $(STAMP)  ## the AI league: every game and pair of levels, ARENA_GAMES each (10: ~1.5 h)
 	$(BIN)/python -m bench.ai --arena --games $(or $(ARENA_GAMES),10)
+
+# The catalogs: every _() / _n() / N_() sentence and every slash command string (names,
+# descriptions, options, choices: the extractor cogs.catalog walks the command tree) into
+# locales/messages.pot, each locales/<lang>/LC_MESSAGES/messages.po updated from it (new
+# sentences come in untranslated: the catalog test lists them), then compiled to the .mo files
+# the bot reads. Commit the .pot, .po and .mo files together.
+LOCALES  := locales
+POT      := $(LOCALES)/messages.pot
+KEYWORDS := -k _ -k _n:1,2 -k N_ -k tr:2 -k tr_n:2,3
+messages: $(STAMP)  ## extract, update and compile the message catalogs (translate, then again)
+	PYTHONPATH=. $(BIN)/pybabel -q extract -F babel.cfg --no-default-keywords $(KEYWORDS) \
+		--sort-by-file --no-location --omit-header --no-wrap -o $(POT) .
+	$(BIN)/pybabel -q update -i $(POT) -d $(LOCALES) -D messages --ignore-obsolete --no-wrap
+	$(BIN)/pybabel compile --statistics -d $(LOCALES) -D messages
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

@@ -18,6 +18,7 @@ from bot.errors import ServiceError
 from bot.options import parse_options
 from bot.pool import WorkerPool
 from bot.store import DamagedDatabase, StoreError, open_store, sqlite_path
+from locales import LANGS
 from rules import GAMES
 from rules.protocol import player_range
 
@@ -78,7 +79,9 @@ async def backup(settings: Settings, target: str) -> None:
     print(f"Backed up {games} games to {target}. To restore: README.md, Backups.")
 
 
-def demo(settings: Settings, game: str, players: int, seed: str, options: str = "") -> None:
+def demo(
+    settings: Settings, game: str, players: int, seed: str, options: str = "", lang: str = "en"
+) -> None:
     engine = GAMES[game]
     try:
         chosen = parse_options(options)
@@ -101,6 +104,7 @@ def demo(settings: Settings, game: str, players: int, seed: str, options: str = 
                 seed,
                 chosen,
                 WorkerPool.from_settings(settings),
+                lang,
             )
         )
     except ServiceError as error:  # an unknown option or a bad seat count, in the game's words
@@ -112,6 +116,14 @@ def demo(settings: Settings, game: str, players: int, seed: str, options: str = 
     for name, score in sorted(result.scores.items(), key=lambda item: -item[1]):
         print(f"  {name:<6} {score}")
     print(f"Winner(s): {', '.join(result.winners)}")
+
+
+def demo_language(text: str) -> str:
+    """An argparse type: one of our languages, as gettext (pt_BR) or Discord (pt-BR) names it."""
+    lang = text.strip().replace("-", "_")
+    if lang not in LANGS:
+        raise argparse.ArgumentTypeError(f"languages: {', '.join(LANGS)} (got {text[:20]!r})")
+    return lang
 
 
 def whole_number(text: str) -> int:
@@ -145,6 +157,12 @@ def parser() -> argparse.ArgumentParser:
     demo_parser.add_argument(
         "--options", default="", help="game options, e.g. 'shorter_game=true, no_noz=true'"
     )
+    demo_parser.add_argument(
+        "--lang",
+        default="en",
+        type=demo_language,
+        help=f"the language of the boards and the log: {', '.join(LANGS)} (en)",
+    )
     backup_parser = sub.add_parser(
         "backup", help="copy the database to a new file, safely while the bot runs"
     )
@@ -171,7 +189,7 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"Cannot back up: {error}.") from error
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
-        demo(settings, args.game, args.players, args.seed, args.options)
+        demo(settings, args.game, args.players, args.seed, args.options, args.lang)
 
 
 if __name__ == "__main__":

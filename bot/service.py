@@ -120,7 +120,7 @@ def replay(game: Game, record: GameRecord, rows: list[LoggedAction]) -> tuple[li
 
 
 def new_game_id() -> str:
-    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+    return "".join(secrets.choice(ID_ALPHABET) for _letter in range(ID_LENGTH))
 
 
 class GameService:
@@ -371,7 +371,7 @@ class GameService:
     ) -> GameRecord:
         """Store a new lobby under a free id; it closes unstarted after its lobby hours."""
         now = self._clock()
-        for _ in range(10):
+        for _attempt in range(10):
             record = GameRecord(
                 id=new_game_id(),
                 game=game.id,
@@ -794,7 +794,7 @@ class GameService:
         """Let AI seats decide until a human owes a decision or the game ends."""
         ai_seats = {seat.user for seat in record.seats if seat.played_by_ai}
         game = self.engine(record)
-        for _ in range(MAX_AI_STEPS):
+        for _attempt in range(MAX_AI_STEPS):
             if record.status != ACTIVE:
                 return
             state = self.state(record)
@@ -892,7 +892,7 @@ class GameService:
             game = self.engine(record)
             for player in [p for p in self.waiting_humans(record) if p in late]:
                 result.timed_out.append(player)
-                for _ in range(MAX_AI_STEPS):
+                for _attempt in range(MAX_AI_STEPS):
                     state = self.state(record)
                     if record.status != ACTIVE or player not in game.to_move(state):
                         break

@@ -31,7 +31,7 @@ async def my_view(interaction: discord.Interaction) -> tuple[dict[str, Any], lis
         read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return {}, []
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     return read.view(user), read.legal(user)
 
 
@@ -99,7 +99,7 @@ async def legal_choices(
 ) -> list[app_commands.Choice[str]]:
     """The caller's legal actions of ``kind`` as choices (value: the action's own argument),
     then ``last`` (the way to decline), or nothing when they have no such decision now."""
-    _, legal = await my_view(interaction)
+    legal = (await my_view(interaction))[1]
     values = [a[ARGUMENTS[kind]] for a in legal if a["type"] == kind]
     if not values:
         return []

@@ -34,7 +34,7 @@ def after(read: ReadModel, user: str, steps: list[Action]) -> list[Action]:
     legal), computed on a copy: nothing is stored."""
     game, state = read.engine, read.load()
     for step in steps:
-        state, _ = game.play(state, user, step)
+        state = game.play(state, user, step)[0]
     return game.legal(state, user)
 
 
@@ -130,7 +130,7 @@ async def choices_after(
     """The legal ``kind`` moves after ``steps``, labelled as on the panel."""
     try:
         read = await flows.my_game(interaction, GAME_ID)
-        _, _, user = flows.where(interaction)
+        user = flows.where(interaction)[2]
         legal = after(read, user, steps)
     except (ServiceError, IllegalAction):
         return []

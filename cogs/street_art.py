@@ -23,7 +23,7 @@ async def card_autocomplete(
         read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     words = WORDS[GAME_ID]
     choices = []
     for action in read.legal(user):

@@ -51,7 +51,7 @@ async def my_moves(interaction: discord.Interaction) -> list[dict[str, Any]]:
         read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     return read.legal(user)
 
 
@@ -103,7 +103,7 @@ async def noz_choices(
         read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     view = read.view(user)
     me = next((p for p in view["players"] if p["id"] == view["viewer"]), None)
     if me is None:
@@ -190,7 +190,7 @@ def class_action(choice: str) -> dict[str, Any]:
 
 
 def my_view(interaction: discord.Interaction, read: ReadModel) -> dict[str, Any]:
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     return read.view(user)
 
 
@@ -242,7 +242,7 @@ class StreetKings(commands.Cog):
         elif buy is not None and buy.strip().lower() == NOTHING:
             action = {"type": "buy_nothing"}
         elif buy is not None:
-            typed, _, for_car = buy.partition(FOR_CAR)
+            typed, _for, for_car = buy.partition(FOR_CAR)
             card = upgrade_card(typed, my_view(interaction, read)["shop"])
             target = car or for_car
             action = {"type": "buy", "card": card, "car": car_id(target) if target else None}

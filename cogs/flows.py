@@ -209,12 +209,20 @@ async def show_hand(interaction: discord.Interaction, record: GameRecord) -> Non
     await send(interaction, panel, ephemeral=True)
 
 
+def rules_text(game_id: str) -> str:
+    """A game's rules summary in the current language (its words' ``rules()`` where the
+    summary has figures to fill in, else its ``RULES`` translated)."""
+    words = WORDS[game_id]
+    filled = getattr(words, "rules", None)
+    return str(filled()) if filled else _(words.RULES)
+
+
 async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
     service = service_of(interaction)
     title = service.games[game_id].title
     embed = discord.Embed(
         title=_("{title}: how to play").format(title=title),
-        description=_(WORDS[game_id].RULES)[:4096],
+        description=rules_text(game_id)[:4096],
     )
     await send(interaction, Post(embed=embed), ephemeral=True)
 

@@ -120,9 +120,7 @@ def draw_second_pictures(
     return images.extra_pictures(game_id, view, names=names, lang=lang)
 
 
-def draw_hand(
-    game_id: str, view: dict[str, Any], names: dict[str, str], lang: str
-) -> bytes | None:
+def draw_hand(game_id: str, view: dict[str, Any], names: dict[str, str], lang: str) -> bytes | None:
     """The viewer's hand PNG, or None where the game draws no hand or it is empty."""
     return images.render_hand(game_id, view, names=names, lang=lang)
 

@@ -151,6 +151,11 @@ class ReadModel:
         """``viewer``'s own hand drawn from their view, or None where the game draws none."""
         record = self.record
         return await self.pictures.hand(
-            record.id, record.version, record.game, viewer, self.view(viewer), self.names,
+            record.id,
+            record.version,
+            record.game,
+            viewer,
+            self.view(viewer),
+            self.names,
             lang=current(),
         )

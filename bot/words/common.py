@@ -15,6 +15,11 @@ def name_of(names: dict[str, str], player: str | None) -> str:
     return f"**{names.get(player, player)}**"
 
 
+def capitalized(text: str) -> str:
+    """``text`` with its first letter upper case (a label that starts with a word)."""
+    return text[:1].upper() + text[1:]
+
+
 def hearts(n: int) -> str:
     return f"{n} ♥"
 

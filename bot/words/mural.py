@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import N_, _, _n
-from bot.words.common import game_over, join_names, name_of
+from bot.words.common import capitalized, game_over, join_names, name_of
 from rules.mural.data import CARDS, COLOUR_NAMES, TECHNIQUES
 from rules.mural.state import cell_name
 
@@ -319,11 +319,6 @@ FIXED_LABELS = {
     "pass": N_("Pass (out until next round)"),
     "end_turn": N_("End turn"),
 }
-
-
-def capitalized(text: str) -> str:
-    """``text`` with its first letter upper case (a label that starts with a word)."""
-    return text[:1].upper() + text[1:]
 
 
 def confirm(action: dict[str, Any]) -> str | None:

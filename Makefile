@@ -39,17 +39,15 @@ arena: $(STAMP)  ## the AI league: every game and pair of levels, ARENA_GAMES ea
 	$(BIN)/python -m bench.ai --arena --games $(or $(ARENA_GAMES),10)
 
 # The catalogs: every _() / _n() / N_() sentence and every slash command string (names,
-# descriptions, options, choices: the extractor cogs.catalog walks the command tree) into
-# locales/messages.pot, each locales/<lang>/LC_MESSAGES/messages.po updated from it (new
-# sentences come in untranslated: the catalog test lists them), then compiled to the .mo files
-# the bot reads. Commit the .pot, .po and .mo files together.
+# descriptions, options, choices: an extractor walks the command tree) into
+# locales/messages.pot (python -m locales.extract), each locales/<lang>/LC_MESSAGES/messages.po
+# updated from it (new sentences come in untranslated: the catalog test lists them), then
+# compiled to the .mo files the bot reads. Translate, run it again, commit all three.
 LOCALES  := locales
-POT      := $(LOCALES)/messages.pot
-KEYWORDS := -k _ -k _n:1,2 -k N_ -k tr:2 -k tr_n:2,3
 messages: $(STAMP)  ## extract, update and compile the message catalogs (translate, then again)
-	PYTHONPATH=. $(BIN)/pybabel -q extract -F babel.cfg --no-default-keywords $(KEYWORDS) \
-		--sort-by-file --no-location --omit-header --no-wrap -o $(POT) .
-	$(BIN)/pybabel -q update -i $(POT) -d $(LOCALES) -D messages --ignore-obsolete --no-wrap
+	$(BIN)/python -m locales.extract
+	$(BIN)/pybabel -q update -i $(LOCALES)/messages.pot -d $(LOCALES) -D messages \
+		--ignore-obsolete --no-wrap
 	$(BIN)/pybabel compile --statistics -d $(LOCALES) -D messages
 
 clean:

@@ -368,7 +368,8 @@ async def new_game(
     await acknowledge(interaction)
     name = display_name(interaction)
     record = await service.new_game(game, guild, channel, user, name, options, prefs)
-    await post_lobby(interaction, record, messages.lobby_post(service.read(record)))
+    async with in_public(interaction):
+        await post_lobby(interaction, record, messages.lobby_post(service.read(record)))
 
 
 async def join(interaction: discord.Interaction, ref: str | None) -> None:

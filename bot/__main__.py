@@ -83,6 +83,9 @@ def demo(
     settings: Settings, game: str, players: int, seed: str, options: str = "", lang: str = "en"
 ) -> None:
     engine = GAMES[game]
+    lang = lang.strip().replace("-", "_")  # as gettext (pt_BR) or Discord (pt-BR) names it
+    if lang not in LANGS:
+        raise SystemExit(f"--lang must be one of {', '.join(LANGS)} (got {lang[:20]!r}).")
     try:
         chosen = parse_options(options)
     except ServiceError as error:
@@ -116,14 +119,6 @@ def demo(
     for name, score in sorted(result.scores.items(), key=lambda item: -item[1]):
         print(f"  {name:<6} {score}")
     print(f"Winner(s): {', '.join(result.winners)}")
-
-
-def demo_language(text: str) -> str:
-    """An argparse type: one of our languages, as gettext (pt_BR) or Discord (pt-BR) names it."""
-    lang = text.strip().replace("-", "_")
-    if lang not in LANGS:
-        raise argparse.ArgumentTypeError(f"languages: {', '.join(LANGS)} (got {text[:20]!r})")
-    return lang
 
 
 def whole_number(text: str) -> int:
@@ -160,7 +155,6 @@ def parser() -> argparse.ArgumentParser:
     demo_parser.add_argument(
         "--lang",
         default="en",
-        type=demo_language,
         help=f"the language of the boards and the log: {', '.join(LANGS)} (en)",
     )
     backup_parser = sub.add_parser(

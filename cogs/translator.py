@@ -42,16 +42,10 @@ class CatalogTranslator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         lang = language_of(locale)
-        if lang == SOURCE or language_code(locale) is None:
+        if lang == SOURCE:
             return None
         text = translate(lang, string.message)
         return text if text != string.message else None
-
-
-def language_code(locale: discord.Locale) -> str | None:
-    """The locale itself if it is the Discord locale of a language we speak (pt-BR only: a
-    Portuguese client in Portugal, which Discord has no locale for, reads pt-BR too)."""
-    return locale.value if locale is discord.Locale.brazil_portuguese else None
 
 
 # -- the catalog -------------------------------------------------------------------------------

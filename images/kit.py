@@ -389,7 +389,7 @@ def display_names(view: dict[str, Any], names: dict[str, str]) -> dict[str, str]
 
 
 #: The languages the boards draw their words in.
-LANGS = ("en",)
+LANGS = ("en", "pt_BR")
 
 
 def check_lang(lang: str) -> str:

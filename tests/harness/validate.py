@@ -505,10 +505,16 @@ def modal_issues(data: Mapping[str, Any]) -> list[str]:
     return issues
 
 
+def _longest(node: Mapping[str, Any], field: str) -> int:
+    """A field's length as Discord counts it: its longest localization, the default included."""
+    texts = [str(node.get(field) or ""), *(node.get(f"{field}_localizations") or {}).values()]
+    return max(len(text) for text in texts)
+
+
 def _command_chars(node: Mapping[str, Any]) -> int:
-    total = len(node.get("name") or "") + len(node.get("description") or "")
+    total = _longest(node, "name") + _longest(node, "description")
     for choice in node.get("choices") or []:
-        total += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
+        total += _longest(choice, "name") + len(str(choice.get("value", "")))
     return total + sum(_command_chars(o) for o in node.get("options") or [])
 
 

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from locales import LANGS, SOURCE, check, translate, translate_plural
+from rules.protocol import Refusal
 
 #: The language of the sentences being written now.
 _language: ContextVar[str] = ContextVar("language", default=SOURCE)
@@ -70,6 +71,19 @@ def _n(singular: str, plural: str, n: int) -> str:
     """The form of a sentence for the count ``n``, in the current language (format ``n`` into
     it yourself: ``_n("{n} card", "{n} cards", n).format(n=n)``)."""
     return translate_plural(_language.get(), singular, plural, n)
+
+
+def say(sentence: str) -> str:
+    """A sentence the rules wrote (a refusal), in the current language: a ``Refusal`` from its
+    template, its text fields said too (a technique's name, a hint); any other sentence as
+    the catalog has it, else as written."""
+    if isinstance(sentence, Refusal):
+        fields = {
+            key: say(value) if isinstance(value, str) else value
+            for key, value in sentence.fields.items()
+        }
+        return _(sentence.template).format(**fields)
+    return _(sentence)
 
 
 def N_(message: str) -> str:

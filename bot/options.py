@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from bot.errors import ServiceError
-from bot.i18n import _
+from bot.i18n import _, say
 from rules import Game, IllegalAction, merge_options
 
 #: The most characters of a player's text repeated in a refusal: an echo must never push a
@@ -129,5 +129,5 @@ def check_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
         seats = [_PROBE_SEAT.format(i) for i in range(game.max_players)]
         game.start(seats, "options-check", merged)
     except IllegalAction as error:
-        raise ServiceError(error.reason) from error
+        raise ServiceError(say(error.reason)) from error
     return merged

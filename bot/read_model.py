@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from bot.errors import ServiceError
-from bot.i18n import _, _n, current
+from bot.i18n import _, _n, current, say
 from bot.pictures import Pictures
 from bot.store.base import ACTIVE, FINISHED, LOBBY, GameRecord
 from rules import Game, IllegalAction, Outcome
@@ -131,7 +131,7 @@ class ReadModel:
         try:
             self.engine.play(self.load(), user, action)
         except IllegalAction as error:
-            return error.reason
+            return say(error.reason)
         return None
 
     async def board_pictures(

@@ -28,7 +28,7 @@ from bot.ai import (
 )
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
-from bot.i18n import N_, _
+from bot.i18n import N_, _, say
 from bot.options import check_options
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
@@ -687,7 +687,7 @@ class GameService:
                 if len(players) < game.max_players
                 else ""
             )
-            raise ServiceError(error.reason + hint) from error
+            raise ServiceError(say(error.reason) + hint) from error
         record.seed = seed
         record.state = game.dump(state)
         record.status = ACTIVE
@@ -779,7 +779,7 @@ class GameService:
         try:
             new_state, events = game.play(state, user, action)
         except IllegalAction as error:
-            raise ServiceError(error.reason) from error
+            raise ServiceError(say(error.reason)) from error
         record.state = game.dump(new_state)
         if game.outcome(new_state) is not None:
             record.status = FINISHED

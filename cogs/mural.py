@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.i18n import _
+from bot.i18n import _, say
 from bot.options import echo, parse_int
 from bot.read_model import ReadModel
 from bot.words import WORDS
@@ -204,7 +204,7 @@ async def play_steps(interaction: discord.Interaction, steps: list[Action]) -> N
         try:
             after(read, user, steps)
         except IllegalAction as error:
-            raise ServiceError(error.reason) from error
+            raise ServiceError(say(error.reason)) from error
     await flows.acknowledge(interaction)
     for step in steps[:-1]:
         read = (await service.move(guild, channel, user, step, ref=read.record.id)).read

@@ -16,6 +16,28 @@ Event = dict[str, Any]
 View = dict[str, Any]
 
 
+class Refusal(str):
+    """A refusal in English that keeps its template and fields. rules/ has no message catalog (it
+    stays pure), so the layer that has one says the same sentence in the player's language from
+    the template (``bot.i18n.say``); everything else reads it as the English it is."""
+
+    template: str
+    fields: dict[str, Any]
+
+    def __new__(cls, template: str, /, **fields: Any) -> Refusal:
+        refusal = super().__new__(cls, template.format(**fields) if fields else template)
+        refusal.template, refusal.fields = template, fields
+        return refusal
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole (a refusal may come back from a worker process)."""
+        return (_refusal, (self.template, self.fields))
+
+
+def _refusal(template: str, fields: dict[str, Any]) -> Refusal:
+    return Refusal(template, **fields)
+
+
 class IllegalAction(Exception):
     """An action the rules refuse; ``reason`` is a sentence a player understands."""
 

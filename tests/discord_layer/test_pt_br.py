@@ -340,3 +340,22 @@ async def test_a_server_that_never_chose_speaks_its_own_locale(
     assert "Esperando jogadores" in lobby.message.text()
     shown = await h.slash(MOD, "game config")
     assert "o do próprio servidor" in shown.message.text()
+
+
+async def test_a_refusal_of_the_rules_is_said_in_the_players_language(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path, guild_locale="en-US")
+    lobby = (await h.slash(ANA, "game new", game="street-art-mural")).message
+    await h.click(BO, h.message(lobby), verb(h.message(lobby), "join"))
+    await h.click(ANA, h.message(lobby), verb(h.message(lobby), "start"))
+    (record,) = await h.bot.service.channel_games(str(GUILD), str(TABLE.id))
+    mover = BY_ID[int(h.bot.service.to_move(record)[0])]
+    refused = await h.slash(mover, "mural mix", paints="R+Y")  # an empty backpack
+    assert refused.public_messages == []
+    assert refused.ephemeral_text() == (
+        "A Mistura de Tintas precisa de duas tintas básicas na mochila; você tem 0."
+    )
+    waiting = next(user for user in (ANA, BO) if user is not mover)
+    early = await h.slash(waiting, "mural mix", paints="R+Y")
+    assert early.ephemeral_text() == f"É a vez de {mover.global_name}."

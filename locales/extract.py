@@ -22,8 +22,17 @@ ROOT = DIRECTORY.parent
 POT = DIRECTORY / "messages.pot"
 #: The functions whose string arguments are message ids: ``_``, ``_n`` (singular, plural),
 #: ``N_`` (a marker) from bot.i18n, the images' ``tr(lang, ...)`` / ``tr_n(lang, ...)``, and the
-#: rules' ``Refusal(template, ...)`` (said in the player's language by ``bot.i18n.say``).
-KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "tr": (2,), "tr_n": (2, 3), "Refusal": None}
+#: rules' ``Refusal(template, ...)`` and constant ``IllegalAction("...")`` sentences (said in the
+#: player's language by ``bot.i18n.say``).
+KEYWORDS = {
+    "_": None,
+    "_n": (1, 2),
+    "N_": None,
+    "tr": (2,),
+    "tr_n": (2, 3),
+    "Refusal": None,
+    "IllegalAction": None,
+}
 
 
 def extract() -> Catalog:

@@ -194,5 +194,12 @@ def merge_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
     unknown = sorted(set(options) - set(game.default_options))
     if unknown:
         known = ", ".join(sorted(game.default_options)) or "none"
-        raise IllegalAction(f"{game.title} has no option {', '.join(unknown)} (options: {known}).")
+        raise IllegalAction(
+            Refusal(
+                "{title} has no option {names} (options: {known}).",
+                title=game.title,
+                names=", ".join(unknown),
+                known=known,
+            )
+        )
     return {**game.default_options, **options}

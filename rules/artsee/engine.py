@@ -64,6 +64,7 @@ from rules.protocol import (
     Game,
     IllegalAction,
     Outcome,
+    Refusal,
     View,
     merge_options,
     rng,
@@ -627,8 +628,11 @@ def _column_number(width: int, value: Any) -> int | str:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= width:
         return value - 1
     raise IllegalAction(
-        f"Your gallery has columns 1 to {width}: choose one of them, or left or right for a new "
-        "column at that end."
+        Refusal(
+            "Your gallery has columns 1 to {width}: choose one of them, or left or right for a "
+            "new column at that end.",
+            width=width,
+        )
     )
 
 
@@ -920,23 +924,23 @@ class ArtSee(Game):
 # -- checking and applying each kind of action ----------------------------------------------------
 
 PHASE_HINTS = {
-    CARD: "choose a card from your hand to play",
-    COLUMN: "choose the column for your card",
-    CLAIM: "claim a masterpiece or pass",
-    SLOT: "choose a slot for your masterpiece",
-    DRAW: "draw from pile 1 or pile 2",
-    WELCOME: "welcome visitors or say enough",
+    CARD: Refusal("choose a card from your hand to play"),
+    COLUMN: Refusal("choose the column for your card"),
+    CLAIM: Refusal("claim a masterpiece or pass"),
+    SLOT: Refusal("choose a slot for your masterpiece"),
+    DRAW: Refusal("draw from pile 1 or pile 2"),
+    WELCOME: Refusal("welcome visitors or say enough"),
 }
 
 
 def _finish_first(table: _Table) -> IllegalAction:
-    return IllegalAction(f"First {PHASE_HINTS[table.phase]}.")
+    return IllegalAction(Refusal("First {hint}.", hint=PHASE_HINTS[table.phase]))
 
 
 def _not_your_move(state: ArtSeeState) -> str:
     if state.phase == WELCOME:
-        return "Other players are welcoming visitors; your turn comes after them."
-    return f"It is {state.players[state.current]}'s turn, not yours."
+        return Refusal("Other players are welcoming visitors; your turn comes after them.")
+    return Refusal("It is {player}'s turn, not yours.", player=state.players[state.current])
 
 
 def _card(table: _Table, player: str, action: Action) -> None:
@@ -1044,9 +1048,17 @@ def _draw(table: _Table, player: str, action: Action) -> None:
     if not table.piles[pile - 1]:
         other = 3 - pile
         if table.piles[other - 1]:
-            raise IllegalAction(f"Draw pile {pile} is empty; draw from pile {other}.")
+            raise IllegalAction(
+                Refusal(
+                    "Draw pile {pile} is empty; draw from pile {other}.", pile=pile, other=other
+                )
+            )
         raise IllegalAction(
-            f"Draw pile {pile} is empty, and so is pile {other}: nothing is left to draw."
+            Refusal(
+                "Draw pile {pile} is empty, and so is pile {other}: nothing is left to draw.",
+                pile=pile,
+                other=other,
+            )
         )
     if table.phase != DRAW:
         raise _finish_first(table)
@@ -1064,15 +1076,24 @@ def _welcome(table: _Table, player: str, action: Action) -> None:
     wanted = category_name(EXHIBITS[played].featured)
     width = len(table.columns[seat])
     if not isinstance(column, int) or isinstance(column, bool) or not 1 <= column <= width:
-        raise IllegalAction(f"Your gallery has columns 1 to {width}; choose one of them.")
+        raise IllegalAction(
+            Refusal("Your gallery has columns 1 to {width}; choose one of them.", width=width)
+        )
     if column - 1 not in open_columns:
         front = EXHIBITS[table.columns[seat][column - 1][-1]].featured
         if front != EXHIBITS[played].featured:
             raise IllegalAction(
-                f"The front exhibit of your column {column} is {category_name(front)}; "
-                f"visitors may only go on a {wanted} front card this turn."
+                Refusal(
+                    "The front exhibit of your column {column} is {front}; visitors may only go "
+                    "on a {wanted} front card this turn.",
+                    column=column,
+                    front=category_name(front),
+                    wanted=wanted,
+                )
             )
-        raise IllegalAction(f"You already welcomed a visitor on column {column} this turn.")
+        raise IllegalAction(
+            Refusal("You already welcomed a visitor on column {column} this turn.", column=column)
+        )
     table.welcome(player, column - 1)
 
 

@@ -94,7 +94,11 @@ def category_name(category: str) -> str:
 def token_name(token: str) -> str:
     """ "Portrait 7" for ``PO-7``."""
     info = MASTERPIECES[token]
-    return f"{category_name(info.category)} {info.requirement}"
+    return Refusal(
+        "{category} {requirement}",
+        category=category_name(info.category),
+        requirement=info.requirement,
+    )
 
 
 @dataclass(frozen=True)
@@ -379,25 +383,30 @@ class _Table:
         featured = EXHIBITS[played].featured
         name = token_name(token)
         if token not in self.tokens:
-            return f"The {name} masterpiece has been claimed already; choose another."
+            return Refusal(
+                "The {name} masterpiece has been claimed already; choose another.", name=name
+            )
         if info.category != featured:
-            kind = category_name(featured)
-            return (
-                f"You played a {kind} exhibit this turn, so you may only claim a {kind} "
-                "masterpiece."
+            return Refusal(
+                "You played a {kind} exhibit this turn, so you may only claim a {kind} "
+                "masterpiece.",
+                kind=category_name(featured),
             )
         if any(MASTERPIECES[t].category == info.category for t in self.masterpieces[seat]):
-            return (
-                f"You already have a {category_name(info.category)} masterpiece; each player "
-                "may claim only one of each category."
+            return Refusal(
+                "You already have a {kind} masterpiece; each player may claim only one of each "
+                "category.",
+                kind=category_name(info.category),
             )
         if info.requirement > self.progress.earned:
-            return (
-                f"You earned {self.progress.earned} prestige this turn; the {name} needs "
-                f"{info.requirement}."
+            return Refusal(
+                "You earned {earned} prestige this turn; the {name} needs {requirement}.",
+                earned=self.progress.earned,
+                name=name,
+                requirement=info.requirement,
             )
         if not self.free_slots(seat):
-            return "Your gallery has no free slot for a masterpiece."
+            return Refusal("Your gallery has no free slot for a masterpiece.")
         return None
 
     def claimable(self) -> list[str]:
@@ -1010,19 +1019,24 @@ def _claim(table: _Table, player: str, action: Action) -> None:
 def _late_claim(table: _Table, token: str) -> str:
     """Why a claim comes too late in the turn, saying the rule that blocks it if one does."""
     if table.progress.claimed:
-        return f"You already claimed {token_name(table.progress.claimed)} this turn; draw a card."
+        return Refusal(
+            "You already claimed {token} this turn; draw a card.",
+            token=token_name(table.progress.claimed),
+        )
     refusal = table.claim_refusal(token)
     if refusal:
         return refusal
-    return "You chose not to claim a masterpiece this turn."
+    return Refusal("You chose not to claim a masterpiece this turn.")
 
 
 def _slot_refusal(table: _Table) -> str:
     slots = ", ".join(str(s) for s in table.free_slots(table.current))
     width = len(table.columns[table.current])
-    return (
-        f"Choose a free slot: {slots} (0 is the left end, {width} the right end, and k lies "
-        f"between columns k and k+1)."
+    return Refusal(
+        "Choose a free slot: {slots} (0 is the left end, {width} the right end, and k lies "
+        "between columns k and k+1).",
+        slots=slots,
+        width=width,
     )
 
 

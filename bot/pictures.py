@@ -107,20 +107,26 @@ class RenderCache:
 
 
 def draw_board(
-    game_id: str, view: dict[str, Any], names: dict[str, str], last: list[str], lang: str
+    game_id: str,
+    view: dict[str, Any],
+    names: dict[str, str],
+    last: list[str],
+    lang: str = "en",
 ) -> bytes:
     """The board PNG of ``view``, with the last turn told in ``last``."""
     return images.render(game_id, view, names=names, last=last, lang=lang)
 
 
 def draw_second_pictures(
-    game_id: str, view: dict[str, Any], names: dict[str, str], lang: str
+    game_id: str, view: dict[str, Any], names: dict[str, str], lang: str = "en"
 ) -> list[tuple[str, bytes]]:
     """What does not fit the landscape board (a market, more galleries): [(filename, PNG)]."""
     return images.extra_pictures(game_id, view, names=names, lang=lang)
 
 
-def draw_hand(game_id: str, view: dict[str, Any], names: dict[str, str], lang: str) -> bytes | None:
+def draw_hand(
+    game_id: str, view: dict[str, Any], names: dict[str, str], lang: str = "en"
+) -> bytes | None:
     """The viewer's hand PNG, or None where the game draws no hand or it is empty."""
     return images.render_hand(game_id, view, names=names, lang=lang)
 
@@ -130,7 +136,7 @@ def draw_turn_extras(
     view: dict[str, Any],
     names: dict[str, str],
     events: list[dict[str, Any]],
-    lang: str,
+    lang: str = "en",
 ) -> list[tuple[str, bytes]]:
     """The pictures a turn adds to its post (a race replayed): [(filename, PNG)]."""
     return images.turn_extras(game_id, view, events, names=names, lang=lang)

@@ -3,12 +3,15 @@ worker that draws, and a picture is cached per language."""
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 from bot.demo import run_demo
+from bot.i18n import say, use
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from rules import GAMES
+from rules.protocol import Refusal
 from tests.bot.test_cli import one_line, run_cli
 
 
@@ -37,3 +40,24 @@ async def test_a_picture_is_drawn_and_cached_once_per_language() -> None:
     portuguese = await pictures.board("g1", 1, "street-art", view, {}, lang="pt_BR")
     assert await pictures.board("g1", 1, "street-art", view, {}, lang="pt_BR") == portuguese
     assert pictures.cache.renders == 2 and english != portuguese
+
+
+def test_a_refusal_reads_as_its_english_and_is_said_in_the_current_language() -> None:
+    refusal = Refusal("Lane {lane} is taken: choose a free lane ({lanes}).", lane=2, lanes="3, 4")
+    assert refusal == "Lane 2 is taken: choose a free lane (3, 4)."
+    again = pickle.loads(pickle.dumps(refusal))  # as it comes back from a worker process
+    assert (
+        again == refusal
+        and again.template == refusal.template
+        and again.fields
+        == {
+            "lane": 2,
+            "lanes": "3, 4",
+        }
+    )
+    with use("pt_BR"):
+        assert say(again) == "A pista 2 está ocupada: escolha uma pista livre (3, 4)."
+        nested = Refusal("First {hint}.", hint=Refusal("choose the column for your card"))
+        assert say(nested) == "Primeiro escolha a coluna para sua carta."
+        assert say("It is not your turn.") == "Não é a sua vez."
+    assert say(refusal) == refusal

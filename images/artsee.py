@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from images import kit
 from images.kit import Color
+from images.lang import N_, tr, tr_n
 from rules.artsee.data import CATEGORIES, CATEGORY_NAMES, EXHIBITS, MASTERPIECES
 
 WIDTH = 1200
@@ -62,13 +63,21 @@ SEAT_COLOURS: tuple[Color, ...] = (
     kit.BLUE,
 )
 ARROWS = {"L": "←", "R": "→"}
+#: A standing answer about visitors, as the panel tags it.
+POLICIES = {"always": N_("always"), "never": N_("never"), "ask": N_("ask")}
 PHASES = {
-    "card": "to choose a card to play",
-    "column": "to choose a column for the card",
-    "claim": "may claim a masterpiece",
-    "slot": "to choose a slot for the masterpiece",
-    "draw": "to draw from pile 1 or 2",
+    "card": N_("to choose a card to play"),
+    "column": N_("to choose a column for the card"),
+    "claim": N_("may claim a masterpiece"),
+    "slot": N_("to choose a slot for the masterpiece"),
+    "draw": N_("to draw from pile 1 or 2"),
 }
+
+
+def letter(category: str, lang: str) -> str:
+    """A category's letter on cards and chips: the initial of its name in ``lang`` (A, L, P, S
+    in English; the four initials differ in each language the bot speaks)."""
+    return tr(lang, CATEGORY_NAMES[category])[:1] or LETTERS[category]
 
 
 @dataclass(frozen=True)
@@ -143,10 +152,10 @@ def geometry(view: dict[str, Any]) -> Geometry:
 
 
 @lru_cache(maxsize=64)
-def piece_chip(category: str, size: int) -> Image.Image:
+def piece_chip(category: str, size: int, lang: str = "en") -> Image.Image:
     """An art piece: a chip in its category colour with its letter."""
     colour = CATEGORY_COLOURS[category]
-    return kit.chip(size, colour, LETTERS[category], kit.readable_on(colour), kit.PAPER_INK)
+    return kit.chip(size, colour, letter(category, lang), kit.readable_on(colour), kit.PAPER_INK)
 
 
 def strip_h(card_w: int) -> int:
@@ -155,7 +164,7 @@ def strip_h(card_w: int) -> int:
 
 
 @lru_cache(maxsize=256)
-def card_face(card: str, width: int, height: int) -> Image.Image:
+def card_face(card: str, width: int, height: int, lang: str = "en") -> Image.Image:
     """A whole exhibit: its featured colour, the art pieces in the top band (the part that stays
     visible when covered), the featured letter, and the arrow in the bottom row (visitors go in
     its other corner). The header's legend names the letters."""
@@ -167,11 +176,11 @@ def card_face(card: str, width: int, height: int) -> Image.Image:
     strip = arrow_row = strip_h(width)
     chip = min(strip - 4, (width - 8) // 3 - 2)
     for i, piece in enumerate(info.pieces):
-        kit.paste(im, piece_chip(piece, chip), (4 + i * (chip + 2), 2))
+        kit.paste(im, piece_chip(piece, chip, lang), (4 + i * (chip + 2), 2))
     body = height - strip - arrow_row  # between the pieces and the arrow row
     letter_font = kit.font(max(12, min(body + 4, width // 2)), bold=True)
     centre = (width / 2, strip + body / 2 + 1)
-    d.text(centre, LETTERS[info.featured], font=letter_font, fill=ink, anchor="mm")
+    d.text(centre, letter(info.featured, lang), font=letter_font, fill=ink, anchor="mm")
     arrow_font = kit.font(max(14, round(width * 0.28)), bold=True)
     x = width * (0.2 if info.arrow == "L" else 0.8)
     arrow = ARROWS[info.arrow]
@@ -181,7 +190,7 @@ def card_face(card: str, width: int, height: int) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def card_back(category: str | None, width: int, height: int) -> Image.Image:
+def card_back(category: str | None, width: int, height: int, lang: str = "en") -> Image.Image:
     """A card back shows its featured category: colour and letter; ``None`` is an empty pile."""
     if category is None:
         im = kit.rounded_card((width, height), kit.PANEL, kit.PANEL_EDGE, radius=8).copy()
@@ -199,7 +208,7 @@ def card_back(category: str | None, width: int, height: int) -> Image.Image:
     )
     d.text(
         (width / 2, height / 2),
-        LETTERS[category],
+        letter(category, lang),
         font=kit.font(int(width * 0.5), bold=True),
         fill=kit.readable_on(colour),
         anchor="mm",
@@ -208,7 +217,7 @@ def card_back(category: str | None, width: int, height: int) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def masterpiece_token(token: str, size: int) -> Image.Image:
+def masterpiece_token(token: str, size: int, lang: str = "en") -> Image.Image:
     """A masterpiece: a framed square in its category colour with letter and requirement."""
     info = MASTERPIECES[token]
     colour = CATEGORY_COLOURS[info.category]
@@ -220,7 +229,7 @@ def masterpiece_token(token: str, size: int) -> Image.Image:
 
     im = kit.supersampled((size, size), paint)
     d = ImageDraw.Draw(im)
-    label = f"{LETTERS[info.category]}{info.requirement}"
+    label = f"{letter(info.category, lang)}{info.requirement}"
     fnt = kit.fit_font(label, size - 8, int(size * 0.45), 10, bold=True)
     d.text((size / 2, size / 2), label, font=fnt, fill=kit.readable_on(colour), anchor="mm")
     return im
@@ -242,12 +251,15 @@ def panel_height(player: dict[str, Any], geo: Geometry) -> int:
     return PANEL_HEAD_H + gallery_height(player, geo) + PANEL_PAD
 
 
-def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], width: int) -> None:
+def _draw_header(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, lang: str
+) -> None:
     kit.draw_text(d, (MARGIN, 10), "ArtSee", kit.font(42, bold=True))
-    kit.draw_text(d, (MARGIN, 62), f"Turn {view['turn']}", kit.font(28), kit.MUTED)
+    turn = tr(lang, "Turn {n}").format(n=view["turn"])
+    kit.draw_text(d, (MARGIN, 62), turn, kit.font(28), kit.MUTED, max_width=200 - MARGIN - 8)
     # the supply: per category, the requirements still unclaimed
     x = 200
-    kit.draw_text(d, (x, 8), "Masterpieces left", kit.font(22), kit.MUTED)
+    kit.draw_text(d, (x, 8), tr(lang, "Masterpieces left"), kit.font(22), kit.MUTED)
     supply = set(view["supply"])
     groups = [
         [t for t in sorted(MASTERPIECES) if MASTERPIECES[t].category == c and t in supply]
@@ -259,36 +271,47 @@ def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         tokens = [t for t in sorted(MASTERPIECES) if MASTERPIECES[t].category == category]
         left = [t for t in tokens if t in supply]
         for k, token in enumerate(left):
-            kit.paste(im, masterpiece_token(token, size), (x + k * (size + 3), 40))
+            kit.paste(im, masterpiece_token(token, size, lang), (x + k * (size + 3), 40))
         if not left:
-            kit.draw_text(d, (x, 46), f"no {LETTERS[category]}", kit.font(22), kit.MUTED)
+            none = tr(lang, "no {letter}").format(letter=letter(category, lang))
+            kit.draw_text(d, (x, 46), none, kit.font(22), kit.MUTED)
         x += max(3, len(left)) * (size + 3) + 14
     # the draw piles: the back of each top card, and the count
     for i, pile in enumerate(view["piles"]):
         px = width - MARGIN - (2 - i) * 136
-        kit.paste(im, card_back(pile["top"], 44, 60), (px, 8))
+        kit.paste(im, card_back(pile["top"], 44, 60, lang), (px, 8))
         fnt = kit.font(24, bold=True)
-        kit.draw_text(d, (px + 50, 10), f"Pile {i + 1}", fnt)
+        pile_label = tr(lang, "Pile {n}").format(n=i + 1)
+        fnt = kit.fit_font(pile_label, 136 - 50 - 6, 24, 16, bold=True)  # clear of the next pile
+        kit.draw_text(d, (px + 50, 10), pile_label, fnt)
         kit.draw_text(d, (px + 50, 40), str(pile["size"]), kit.font(28, bold=True))
 
 
-def _status_text(view: dict[str, Any], names: dict[str, str]) -> str:
+def _status_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
     outcome = view.get("outcome")
     if outcome is not None:
         ranking = sorted(outcome["scores"].items(), key=lambda item: -item[1])
         scores = " · ".join(f"{names.get(p, p)} {s}" for p, s in ranking)
         winners = ", ".join(names.get(p, p) for p in outcome["winners"])
-        verb = "wins" if len(outcome["winners"]) == 1 else "share the win"
-        return f"Game over — {winners} {verb} · {scores}"
+        over = tr_n(
+            lang,
+            "Game over — {winners} wins · {scores}",
+            "Game over — {winners} share the win · {scores}",
+            len(outcome["winners"]),
+        )
+        return over.format(winners=winners, scores=scores)
     current = names.get(view["current"], "?")
     if view["phase"] == "welcome":
-        played = CATEGORY_NAMES[EXHIBITS[view["played"]].featured]
+        played = tr(lang, CATEGORY_NAMES[EXHIBITS[view["played"]].featured])
         asked = ", ".join(names.get(p, p) for p in view["to_move"])
-        return f"{played} played by {current}: {asked} may welcome visitors"
-    text = f"{current} {PHASES[view['phase']]}"
+        return tr(lang, "{category} played by {who}: {asked} may welcome visitors").format(
+            category=played, who=current, asked=asked
+        )
+    text = f"{current} {tr(lang, PHASES[view['phase']])}"
     if view["played"]:
-        played = CATEGORY_NAMES[EXHIBITS[view["played"]].featured]
-        text += f" · played {played}, earned {view['earned']}"
+        played = tr(lang, CATEGORY_NAMES[EXHIBITS[view["played"]].featured])
+        earned = tr(lang, "played {category}, earned {n}")
+        text += " · " + earned.format(category=played, n=view["earned"])
     return text
 
 
@@ -298,6 +321,7 @@ def _draw_status(
     names: dict[str, str],
     width: int,
     last: Sequence[str],
+    lang: str,
 ) -> None:
     box = (MARGIN, HEADER_H, width - MARGIN, HEADER_H + STATUS_H - 8)
     d.rounded_rectangle(box, 12, fill=kit.PANEL, outline=kit.HIGHLIGHT, width=3)
@@ -305,7 +329,7 @@ def _draw_status(
     kit.draw_text(
         d,
         (MARGIN + 16, (box[1] + box[3]) / 2),
-        prefix + _status_text(view, names),
+        prefix + _status_text(view, names, lang),
         kit.font(28, bold=True),
         anchor="lm",
         max_width=width - 2 * MARGIN - 32,
@@ -313,7 +337,8 @@ def _draw_status(
     told = kit.last_line(last)
     if told:
         y = HEADER_H + STATUS_H + LAST_H / 2 - 4
-        lw = kit.draw_text(d, (MARGIN + 4, y), "Last: ", kit.font(26, True), kit.MUTED, "lm")
+        label = tr(lang, "Last:") + " "
+        lw = kit.draw_text(d, (MARGIN + 4, y), label, kit.font(26, True), kit.MUTED, "lm")
         kit.draw_text(
             d,
             (MARGIN + 4 + lw, y),
@@ -334,6 +359,7 @@ def _draw_panel_head(
     names: dict[str, str],
     letters: dict[str, str],
     width: int,
+    lang: str,
 ) -> None:
     """Name (with the visitor colour and letter) and status on the left; the score (prestige,
     or the final total once the game is over), visitors in supply and the hand's card backs on
@@ -346,7 +372,7 @@ def _draw_panel_head(
     hand_x = right - max(3, len(player["hand"])) * (BACK_W - 6) - 6
     supply_x = hand_x - 96
     score = (
-        f"{outcome['details']['breakdown'][pid]['total']} pts"
+        tr(lang, "{n} pts").format(n=outcome["details"]["breakdown"][pid]["total"])
         if outcome is not None
         else f"★ {player['prestige']}"
     )
@@ -359,17 +385,19 @@ def _draw_panel_head(
     if outcome is not None:
         parts = outcome["details"]["breakdown"][pid]
         won = pid in outcome["winners"]
-        line = (
-            f"{'♛ WINNER · ' if won else ''}★ {parts['prestige']} + {parts['masterpieces']} "
-            f"tokens + {parts['bonus']} bonus"
+        line = tr(lang, "★ {prestige} + {tokens} tokens + {bonus} bonus").format(
+            prestige=parts["prestige"], tokens=parts["masterpieces"], bonus=parts["bonus"]
         )
+        if won:
+            line = "♛ " + tr(lang, "WINNER") + " · " + line
         fill = kit.HIGHLIGHT if won else kit.MUTED
         kit.draw_text(d, (x, top + 48), line, kit.font(22, bold=True), fill, max_width=right - x)
     else:
-        tags = ["▶ to move"] if pid in view["to_move"] else []
+        tags = ["▶ " + tr(lang, "to move")] if pid in view["to_move"] else []
         if pid == view["start"]:
-            tags.append("start")
-        tags.append(f"visitors: {player['policy']}")
+            tags.append(tr(lang, "start player"))
+        policy = tr(lang, POLICIES[player["policy"]]) if player["policy"] in POLICIES else ""
+        tags.append(tr(lang, "visitors: {policy}").format(policy=policy or player["policy"]))
         kit.draw_text(
             d,
             (x, top + 48),
@@ -382,7 +410,7 @@ def _draw_panel_head(
     kit.paste(im, visitor_pawn(colour, letters[pid], 30), (supply_x, top + 10))
     kit.draw_text(d, (supply_x + 34, top + 10), f"×{player['supply']}", kit.font(26, bold=True))
     for k, category in enumerate(player["hand"]):
-        back = card_back(category, BACK_W - 8, BACK_H - 12)
+        back = card_back(category, BACK_W - 8, BACK_H - 12, lang)
         kit.paste(im, back, (hand_x + k * (BACK_W - 6), top + 8))
 
 
@@ -395,6 +423,7 @@ def _draw_gallery(
     colour: Color,
     letter: str,
     played_here: int | None,
+    lang: str,
 ) -> None:
     left, top = xy
     number_font = kit.font(22, bold=True)
@@ -409,7 +438,9 @@ def _draw_gallery(
         if slot in slots:
             size = slot_w - 2
             kit.paste(
-                im, masterpiece_token(slots[slot], size), (int(centre - size / 2), card_top + 4)
+                im,
+                masterpiece_token(slots[slot], size, lang),
+                (int(centre - size / 2), card_top + 4),
             )
         else:
             d.line((centre, card_top + 8, centre, bottom - 8), fill=kit.PANEL_EDGE, width=2)
@@ -428,7 +459,8 @@ def _draw_gallery(
             anchor="mm",
         )
         for k, card in enumerate(column):
-            kit.paste(im, card_face(card, geo.card_w, geo.card_h), (cx, card_top + k * geo.strip))
+            face = card_face(card, geo.card_w, geo.card_h, lang)
+            kit.paste(im, face, (cx, card_top + k * geo.strip))
         front_top = card_top + (len(column) - 1) * geo.strip
         if played_here == j + 1:
             d.rounded_rectangle(
@@ -466,6 +498,7 @@ def _draw_panels(
     top: int,
     geo: Geometry,
     names: dict[str, str],
+    lang: str,
 ) -> int:
     """``players``' galleries, ``geo.per_row`` to a row, from ``top``; returns the bottom."""
     letters = seat_letters(view, names)
@@ -483,7 +516,7 @@ def _draw_panels(
                 outline=kit.HIGHLIGHT if moving else kit.PANEL_EDGE,
                 width=4 if moving else 2,
             )
-            _draw_panel_head(im, d, view, player, (x, top), names, letters, geo.panel_w)
+            _draw_panel_head(im, d, view, player, (x, top), names, letters, geo.panel_w, lang)
             played_here = view["column"] if pid == view["current"] else None
             colour = SEAT_COLOURS[player["seat"] % len(SEAT_COLOURS)]
             _draw_gallery(
@@ -495,12 +528,15 @@ def _draw_panels(
                 colour,
                 letters[pid],
                 played_here,
+                lang,
             )
         top += panel_h + PANEL_GAP
     return top - PANEL_GAP
 
 
-def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]) -> Image.Image:
+def board_image(
+    view: dict[str, Any], names: dict[str, str], last: Sequence[str], lang: str = "en"
+) -> Image.Image:
     names = kit.display_names(view, names)
     geo = geometry(view)
     shown = view["players"][:ON_BOARD]
@@ -509,9 +545,9 @@ def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]
     height = TOP_H + panels_h - PANEL_GAP + MARGIN
     im = Image.new("RGB", (geo.width, height), kit.TABLE)  # a fill is faster than a copy
     d = ImageDraw.Draw(im)
-    _draw_header(im, d, view, geo.width)
-    _draw_status(d, view, names, geo.width, last)
-    _draw_panels(im, d, view, shown, TOP_H, geo, names)
+    _draw_header(im, d, view, geo.width, lang)
+    _draw_status(d, view, names, geo.width, last, lang)
+    _draw_panels(im, d, view, shown, TOP_H, geo, names, lang)
     return im
 
 
@@ -520,7 +556,7 @@ def render(
 ) -> bytes:
     """The ArtSee board of ``view`` as PNG bytes (public parts only), with the last turn's
     sentences ``last`` on its "Last:" line."""
-    return kit.png_bytes(board_image(view, names, last))
+    return kit.png_bytes(board_image(view, names, last, lang))
 
 
 def render_more_galleries(
@@ -538,7 +574,7 @@ def render_more_galleries(
     width = 2 * MARGIN + cols * geo.panel_w + (cols - 1) * PANEL_GAP
     im = Image.new("RGB", (width, height), kit.TABLE)
     d = ImageDraw.Draw(im)
-    _draw_panels(im, d, view, more, MARGIN, geo, names)
+    _draw_panels(im, d, view, more, MARGIN, geo, names, lang)
     return kit.png_bytes(im)
 
 
@@ -564,8 +600,8 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         if i == chosen:
             frame = (x - 6, MARGIN - 6, x + card_w + 6, MARGIN + card_h + 6)
             d.rounded_rectangle(frame, 14, outline=kit.HIGHLIGHT, width=5)
-        kit.paste(im, card_face(card, card_w, card_h), (x, MARGIN))
-        label = f"{i + 1} · chosen" if i == chosen else str(i + 1)
+        kit.paste(im, card_face(card, card_w, card_h, lang), (x, MARGIN))
+        label = f"{i + 1} · " + tr(lang, "chosen") if i == chosen else str(i + 1)
         centre = (x + card_w / 2, MARGIN + card_h + HAND_CAPTION_H / 2 + 4)
         d.text(centre, label, font=caption, fill=kit.WHITE, anchor="mm")
     return kit.png_bytes(im)

@@ -17,6 +17,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from locales import LANGS as CATALOG_LANGS
+
 Color = tuple[int, int, int]
 Box = tuple[int, int, int, int]
 
@@ -388,8 +390,8 @@ def display_names(view: dict[str, Any], names: dict[str, str]) -> dict[str, str]
     return out
 
 
-#: The languages the boards draw their words in.
-LANGS = ("en", "pt_BR")
+#: The languages the boards draw their words in: every language of the catalogs.
+LANGS = CATALOG_LANGS
 
 
 def check_lang(lang: str) -> str:

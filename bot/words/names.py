@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from images.mural import MAIN_ACTION
 from rules.artsee.data import CATEGORY_NAMES
 from rules.mural.data import COLOUR_NAMES, TECHNIQUES
 from rules.street_art.data import CARDS
@@ -28,6 +29,8 @@ def component_names() -> Iterator[tuple[str, str]]:
         yield colour, "A Mural paint (its colour, or advanced)."
     for technique in TECHNIQUES.values():
         yield technique.name, f"A Basquiat technique; the rulebook's name: {technique.portuguese}."
+        effect = technique.effect.replace(MAIN_ACTION, "")
+        yield effect, "What a Basquiat technique does, as its tile on the board says."
     for stat in STAT_NAMES.values():
         yield stat, "A Street Kings car stat."
 

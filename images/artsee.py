@@ -537,7 +537,7 @@ def _draw_panels(
 def board_image(
     view: dict[str, Any], names: dict[str, str], last: Sequence[str], lang: str = "en"
 ) -> Image.Image:
-    names = kit.display_names(view, names)
+    names = kit.display_names(view, names, lang)
     geo = geometry(view)
     shown = view["players"][:ON_BOARD]
     rows = [shown[i : i + geo.per_row] for i in range(0, len(shown), geo.per_row)]
@@ -567,7 +567,7 @@ def render_more_galleries(
     more = view["players"][ON_BOARD:]
     if not more:
         return None
-    names = kit.display_names(view, names)
+    names = kit.display_names(view, names, lang)
     geo = geometry(view)
     height = MARGIN + max(panel_height(p, geo) for p in more) + MARGIN
     cols = min(len(more), geo.per_row)

@@ -812,7 +812,7 @@ def draw_header(
 
 
 def board_image(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> Image.Image:
-    names = kit.display_names(view, names)
+    names = kit.display_names(view, names, lang)
     grid = view["mural"]
     mural_bottom = mural_origin(view)[1] + len(grid) * CELL + TOKEN_BAND
     players_top = max(mural_bottom, MIDDLE_TOP + middle_height(view)) + 14

@@ -816,7 +816,7 @@ def _pile_icon() -> Image.Image:
 def board_image(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> Image.Image:
     """The board of ``view`` as an RGB image."""
     players = view["players"]
-    names = display_names(view, names)
+    names = display_names(view, names, lang)
     rows = -(-len(players) // columns(len(players)))
     height = MARGIN + HEADER_H + STATUS_H + rows * (TILE_H + GAP) - GAP + MARGIN
     im = background(height)

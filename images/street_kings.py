@@ -915,7 +915,7 @@ def board_image(
 ) -> Image.Image:
     """The board of ``view`` as an RGB image: what changes turn to turn (the dealership and
     the shop are the market picture)."""
-    names = kit.display_names(view, names)
+    names = kit.display_names(view, names, lang)
     pawns = pawns_of(view, names)
     players = view["players"]
     tile_h = max(_tile_height(p) for p in players)
@@ -1081,7 +1081,7 @@ class RaceScene:
 def _race_scene(
     view: dict[str, Any], last: dict[str, Any], names: dict[str, str], lang: str
 ) -> RaceScene:
-    names = kit.display_names(view, names)
+    names = kit.display_names(view, names, lang)
     pawns = pawns_of(view, names)
     order = last["order"]
     length = last["finish_line"]

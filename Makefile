@@ -5,8 +5,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 GAME   ?= street-art
 OPTIONS ?=
+DEMO_LANG ?= en
 
-.PHONY: demo test test-postgres run sync lint bench arena clean
+.PHONY: demo test test-postgres run sync lint bench arena clean messages
 
 # Installs pin every package to constraints.txt, so a new release cannot break a fresh clone.
 $(STAMP): pyproject.toml constraints.txt
@@ -15,8 +16,8 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
-demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/
-	$(BIN)/python -m bot demo --game $(GAME) --options "$(OPTIONS)"
+demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/ (DEMO_LANG=pt_BR)
+	$(BIN)/python -m bot demo --game $(GAME) --options "$(OPTIONS)" --lang $(DEMO_LANG)
 
 test: $(STAMP)  ## the whole test suite
 	$(BIN)/python -m pytest -q
@@ -40,6 +41,18 @@ bench: $(STAMP)  ## figures as ratios to this machine's own floor
 
 arena: $(STAMP)  ## the AI league: every game and pair of levels, ARENA_GAMES each (10: ~1.5 h)
 	$(BIN)/python -m bench.ai --arena --games $(or $(ARENA_GAMES),10)
+
+# The catalogs: every _() / _n() / N_() sentence and every slash command string (names,
+# descriptions, options, choices: an extractor walks the command tree) into
+# locales/messages.pot (python -m locales.extract), each locales/<lang>/LC_MESSAGES/messages.po
+# updated from it (new sentences come in untranslated: the catalog test lists them), then
+# compiled to the .mo files the bot reads. Translate, run it again, commit all three.
+LOCALES  := locales
+messages: $(STAMP)  ## extract, update and compile the message catalogs (translate, then again)
+	$(BIN)/python -m locales.extract
+	$(BIN)/pybabel -q update -i $(LOCALES)/messages.pot -d $(LOCALES) -D messages \
+		--ignore-obsolete --no-wrap
+	$(BIN)/pybabel compile --statistics -d $(LOCALES) -D messages
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

@@ -20,6 +20,7 @@ from bot.options import parse_options
 from bot.pool import WorkerPool
 from bot.replay import ReplayFileError, render_file
 from bot.store import DamagedDatabase, StoreError, is_postgres, open_store, sqlite_path
+from locales import LANGS
 from rules import GAMES
 from rules.protocol import player_range
 
@@ -85,8 +86,13 @@ async def backup(settings: Settings, target: str) -> None:
     print(f"Backed up {games} games to {target}. To restore: README.md, Backups.")
 
 
-def demo(settings: Settings, game: str, players: int, seed: str, options: str = "") -> None:
+def demo(
+    settings: Settings, game: str, players: int, seed: str, options: str = "", lang: str = "en"
+) -> None:
     engine = GAMES[game]
+    lang = lang.strip().replace("-", "_")  # as gettext (pt_BR) or Discord (pt-BR) names it
+    if lang not in LANGS:
+        raise SystemExit(f"--lang must be one of {', '.join(LANGS)} (got {lang[:20]!r}).")
     try:
         chosen = parse_options(options)
     except ServiceError as error:
@@ -108,6 +114,7 @@ def demo(settings: Settings, game: str, players: int, seed: str, options: str = 
                 seed,
                 chosen,
                 WorkerPool.from_settings(settings),
+                lang,
             )
         )
     except ServiceError as error:  # an unknown option or a bad seat count, in the game's words
@@ -163,6 +170,11 @@ def parser() -> argparse.ArgumentParser:
     )
     demo_parser.add_argument(
         "--options", default="", help="game options, e.g. 'shorter_game=true, no_noz=true'"
+    )
+    demo_parser.add_argument(
+        "--lang",
+        default="en",
+        help=f"the language of the boards and the log: {', '.join(LANGS)} (en)",
     )
     backup_parser = sub.add_parser(
         "backup", help="copy the database to a new file, safely while the bot runs"
@@ -233,7 +245,7 @@ def main(argv: list[str] | None = None) -> None:
         replay_command(settings, args.file, args.out)
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
-        demo(settings, args.game, args.players, args.seed, args.options)
+        demo(settings, args.game, args.players, args.seed, args.options, args.lang)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.ai import RandomAgent
+from bot.i18n import _, use
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService, Step
@@ -45,11 +46,28 @@ async def run_demo(
     seed: str = "demo",
     options: dict[str, str] | None = None,
     pool: WorkerPool | None = None,
+    lang: str = "en",
 ) -> DemoResult:
     """Play one game with AI agents in every seat; return where the boards and log went.
 
-    Pictures are drawn in ``pool`` (closed here), by default one worker process per core.
+    Pictures are drawn in ``pool`` (closed here), by default one worker process per core; the
+    boards and the log are in ``lang``, as a server of that language would see them.
     """
+    with use(lang):
+        return await _play_demo(game, database_url, out_dir, players, seed, options, pool, lang)
+
+
+async def _play_demo(
+    game: str,
+    database_url: str,
+    out_dir: Path,
+    players: int,
+    seed: str,
+    options: dict[str, str] | None,
+    pool: WorkerPool | None,
+    lang: str,
+) -> DemoResult:
+    """``run_demo``'s game, its sentences in the language ``run_demo`` set."""
     if game not in GAMES:
         raise SystemExit(f"Unknown game {game!r}; games: {', '.join(GAMES)}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -73,7 +91,11 @@ async def run_demo(
         result = await service.start(guild, channel, seats[0], record.id)
         record = result.record
         boards: list[Path] = []
-        log_lines = [f"{GAMES[game].title} · game {record.id} · seed {seed}"]
+        log_lines = [
+            _("{title} · game {id} · seed {seed}").format(
+                title=GAMES[game].title, id=record.id, seed=seed
+            )
+        ]
 
         async def publish(steps: list[Step]) -> None:
             told = tell(game, [(s.player, s.events) for s in steps], names)
@@ -82,19 +104,21 @@ async def run_demo(
             view = service.view(record, None)
             path = out_dir / f"{stem}.png"
             at = (record.id, record.version, game, view, names)
-            path.write_bytes(await pictures.board(*at, told))
+            path.write_bytes(await pictures.board(*at, told, lang=lang))
             boards.append(path)
             events = [event for step in steps for event in step.events]
-            extras = await pictures.second_pictures(*at) + await pictures.turn_extras(*at, events)
+            extras = await pictures.second_pictures(*at, lang=lang)
+            extras += await pictures.turn_extras(*at, events, lang=lang)
             for name, data in extras:  # a race replayed, say
                 (out_dir / f"{stem}-{name}").write_bytes(data)
                 log_lines.append(f"-- {stem}-{name}")
             waiting = ", ".join(names.get(p, p) for p in service.to_move(record))
             if waiting:
-                log_lines.append(f"-- board {path.name}; next: {waiting}")
+                line = _("-- board {file}; next: {names}").format(file=path.name, names=waiting)
+                log_lines.append(line)
 
         await publish([])
-        for _ in range(MAX_DECISIONS):
+        for _decision in range(MAX_DECISIONS):
             waiting = service.to_move(record)
             if not waiting:
                 break
@@ -109,8 +133,10 @@ async def run_demo(
         if outcome is None:
             raise RuntimeError(f"demo game {record.id} did not finish")
         named = {names[p]: s for p, s in outcome.scores.items()}
-        log_lines.append("Final scores: " + ", ".join(f"{n} {s}" for n, s in named.items()))
-        log_lines.append("Winner(s): " + ", ".join(names[p] for p in outcome.winners))
+        scores = ", ".join(f"{n} {s}" for n, s in named.items())
+        log_lines.append(_("Final scores: {scores}").format(scores=scores))
+        winners = ", ".join(names[p] for p in outcome.winners)
+        log_lines.append(_("Winner(s): {names}").format(names=winners))
         log_path = out_dir / "log.txt"
         log_path.write_text("\n".join(log_lines) + "\n", encoding="utf-8")
         return DemoResult(record.id, boards, log_path, named, [names[p] for p in outcome.winners])

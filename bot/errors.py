@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.i18n import _
+
 if TYPE_CHECKING:
     from bot.store.base import GameRecord
 
@@ -20,5 +22,5 @@ class StaleRequest(ServiceError):
     """A click on a message older than the game's current version: never applied to a later turn."""
 
     def __init__(self, record: GameRecord) -> None:
-        super().__init__("That board is out of date: here is the current one.")
+        super().__init__(_("That board is out of date: here is the current one."))
         self.record = record

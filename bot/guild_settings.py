@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from locales import LANGS
+
 HOUR = 3600.0
 #: The clocks a server or a host may choose: the time a player has for a decision before
 #: their AI decides for them (a reminder comes at half of it). ``off``: no clock at all.
@@ -31,12 +33,15 @@ def clock_seconds(clock: str) -> tuple[float | None, float | None]:
 class GuildSettings:
     """One server's settings; the defaults are what a server that never chose gets.
 
-    ``clock`` None: the bot's own (REMIND_HOURS and TURN_TIMEOUT_HOURS).
+    ``clock`` None: the bot's own (REMIND_HOURS and TURN_TIMEOUT_HOURS). ``language``: the
+    language of the server's public posts and pictures (``locales.LANGS``); None: the server's
+    own preferred locale, as Discord tells it.
     """
 
     threads: bool = True
     lobby_hours: int = 24
     clock: str | None = None
+    language: str | None = None
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> GuildSettings:
@@ -63,6 +68,8 @@ class GuildSettings:
                 raise ValueError(f"LOBBY_HOURS must be a whole number from {low} to {high}")
         if changes.get("clock") is not None:
             clock_seconds(changes["clock"])
+        if changes.get("language") is not None and changes["language"] not in LANGS:
+            raise ValueError(f"language must be one of {', '.join(LANGS)}")
         return replace(self, **changes)
 
     def stored(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from bot.errors import ServiceError
+from bot.i18n import _, say
 from rules import Game, IllegalAction, merge_options
 
 #: The most characters of a player's text repeated in a refusal: an echo must never push a
@@ -49,7 +50,10 @@ def parse_int(text: object, low: int, high: int, what: str, refusal: str | None 
         if low <= value <= high:
             return value
     raise ServiceError(
-        refusal or f"{what} must be a whole number from {low} to {high} (got `{echo(raw)}`)."
+        refusal
+        or _("{what} must be a whole number from {low} to {high} (got `{raw}`).").format(
+            what=what, low=low, high=high, raw=echo(raw)
+        )
     )
 
 
@@ -59,7 +63,9 @@ def parse_options(text: str | None) -> dict[str, str]:
     written = (text or "").strip()
     if len(written) > OPTIONS_TEXT_LIMIT:
         raise ServiceError(
-            f"That is {len(written)} characters of options; write at most {OPTIONS_TEXT_LIMIT}."
+            _("That is {n} characters of options; write at most {most}.").format(
+                n=len(written), most=OPTIONS_TEXT_LIMIT
+            )
         )
     options: dict[str, str] = {}
     for part in written.replace(";", ",").split(","):
@@ -68,7 +74,9 @@ def parse_options(text: str | None) -> dict[str, str]:
         key, sep, raw = part.partition("=")
         if not sep or not key.strip():
             raise ServiceError(
-                f"Write options as `name=value`, e.g. `two_players=true` (got `{echo(part)}`)."
+                _("Write options as `name=value`, e.g. `two_players=true` (got `{raw}`).").format(
+                    raw=echo(part)
+                )
             )
         options[key.strip()] = raw.strip()
     return options
@@ -82,16 +90,22 @@ def _option_value(key: str, default: Any, value: Any) -> Any:
         word = str(value).strip().lower()
         if word in _TRUE or word in _FALSE:
             return word in _TRUE
-        raise ServiceError(f"The option {key} is true or false (got `{echo(value)}`).")
+        raise ServiceError(
+            _("The option {key} is true or false (got `{raw}`).").format(key=key, raw=echo(value))
+        )
     if isinstance(default, int):
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         if isinstance(value, str):
-            return parse_int(value, 1, OPTION_INT_MAX, f"The option {key}")
-        raise ServiceError(f"The option {key} is a whole number (got `{echo(value)}`).")
+            return parse_int(value, 1, OPTION_INT_MAX, _("The option {key}").format(key=key))
+        raise ServiceError(
+            _("The option {key} is a whole number (got `{raw}`).").format(key=key, raw=echo(value))
+        )
     if isinstance(default, str) and isinstance(value, str):
         return value.strip()
-    raise ServiceError(f"The option {key} cannot be set to `{echo(value)}`.")
+    raise ServiceError(
+        _("The option {key} cannot be set to `{raw}`.").format(key=key, raw=echo(value))
+    )
 
 
 def check_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -102,14 +116,18 @@ def check_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
     defaults = game.default_options
     unknown = sorted(key for key in options or {} if key not in defaults)
     if unknown:
-        known = ", ".join(sorted(defaults)) or "none"
+        known = ", ".join(sorted(defaults)) or _("none")
         names = ", ".join(echo(key) for key in unknown[:3])
-        raise ServiceError(f"{game.title} has no option {names} (options: {known}).")
+        raise ServiceError(
+            _("{title} has no option {names} (options: {known}).").format(
+                title=game.title, names=names, known=known
+            )
+        )
     typed = {key: _option_value(key, defaults[key], v) for key, v in (options or {}).items()}
     try:
         merged = merge_options(game, typed)
         seats = [_PROBE_SEAT.format(i) for i in range(game.max_players)]
         game.start(seats, "options-check", merged)
     except IllegalAction as error:
-        raise ServiceError(error.reason) from error
+        raise ServiceError(say(error.reason)) from error
     return merged

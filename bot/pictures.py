@@ -6,7 +6,8 @@ worker process, see ``bot.pool``) and serves the bytes from a byte-bounded LRU a
 Requests for a picture that is being drawn wait for that drawing instead of starting another.
 
 A key always names the viewer (``None`` for the public board), so one player's hand is never
-served to another.
+served to another, and the language of the words drawn (``lang``, a parameter all the way to
+the worker: a contextvar does not cross into another process).
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ DEFAULT_CACHE_MB = 64
 
 @dataclass(frozen=True)
 class PictureKey:
-    """What a picture depends on: the game record, its version, who looks and which picture."""
+    """What a picture depends on: the game record, its version, who looks, which picture, and
+    the language of its words."""
 
     record_id: str
     version: int
     viewer: str | None
     kind: str
+    lang: str = "en"
 
 
 def size_of(picture: Any) -> int:
@@ -103,28 +106,40 @@ class RenderCache:
 # -- the jobs a worker runs (top level, so they pickle by name) ------------------------------
 
 
-def draw_board(game_id: str, view: dict[str, Any], names: dict[str, str], last: list[str]) -> bytes:
+def draw_board(
+    game_id: str,
+    view: dict[str, Any],
+    names: dict[str, str],
+    last: list[str],
+    lang: str = "en",
+) -> bytes:
     """The board PNG of ``view``, with the last turn told in ``last``."""
-    return images.render(game_id, view, names=names, last=last)
+    return images.render(game_id, view, names=names, last=last, lang=lang)
 
 
 def draw_second_pictures(
-    game_id: str, view: dict[str, Any], names: dict[str, str]
+    game_id: str, view: dict[str, Any], names: dict[str, str], lang: str = "en"
 ) -> list[tuple[str, bytes]]:
     """What does not fit the landscape board (a market, more galleries): [(filename, PNG)]."""
-    return images.extra_pictures(game_id, view, names=names)
+    return images.extra_pictures(game_id, view, names=names, lang=lang)
 
 
-def draw_hand(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes | None:
+def draw_hand(
+    game_id: str, view: dict[str, Any], names: dict[str, str], lang: str = "en"
+) -> bytes | None:
     """The viewer's hand PNG, or None where the game draws no hand or it is empty."""
-    return images.render_hand(game_id, view, names=names)
+    return images.render_hand(game_id, view, names=names, lang=lang)
 
 
 def draw_turn_extras(
-    game_id: str, view: dict[str, Any], names: dict[str, str], events: list[dict[str, Any]]
+    game_id: str,
+    view: dict[str, Any],
+    names: dict[str, str],
+    events: list[dict[str, Any]],
+    lang: str = "en",
 ) -> list[tuple[str, bytes]]:
     """The pictures a turn adds to its post (a race replayed): [(filename, PNG)]."""
-    return images.turn_extras(game_id, view, events, names=names)
+    return images.turn_extras(game_id, view, events, names=names, lang=lang)
 
 
 # -- the facade -------------------------------------------------------------------------------
@@ -151,6 +166,8 @@ class Pictures:
         view: dict[str, Any],
         names: dict[str, str],
         last: list[str] | None = None,
+        *,
+        lang: str = "en",
     ) -> bytes:
         """The public board of ``record_id`` at ``version`` (``view`` is the public view).
 
@@ -158,9 +175,9 @@ class Pictures:
         so a later Board click at the same version shows the same picture. (After a restart a
         Board click may be the first to draw it, and then it has no last turn to tell.)
         """
-        key = PictureKey(record_id, version, None, BOARD)
+        key = PictureKey(record_id, version, None, BOARD, lang)
         return await self.cache.get(
-            key, lambda: self.pool.run(draw_board, game_id, view, names, last or [])
+            key, lambda: self.pool.run(draw_board, game_id, view, names, last or [], lang)
         )
 
     async def second_pictures(
@@ -170,11 +187,13 @@ class Pictures:
         game_id: str,
         view: dict[str, Any],
         names: dict[str, str],
+        *,
+        lang: str = "en",
     ) -> list[tuple[str, bytes]]:
         """The public pictures beside the board at ``version``: what does not fit on it."""
-        key = PictureKey(record_id, version, None, SECOND)
+        key = PictureKey(record_id, version, None, SECOND, lang)
         return await self.cache.get(
-            key, lambda: self.pool.run(draw_second_pictures, game_id, view, names)
+            key, lambda: self.pool.run(draw_second_pictures, game_id, view, names, lang)
         )
 
     async def hand(
@@ -185,10 +204,14 @@ class Pictures:
         viewer: str,
         view: dict[str, Any],
         names: dict[str, str],
+        *,
+        lang: str = "en",
     ) -> bytes | None:
         """``viewer``'s own hand (``view`` is their view), None if the game draws none."""
-        key = PictureKey(record_id, version, viewer, HAND)
-        return await self.cache.get(key, lambda: self.pool.run(draw_hand, game_id, view, names))
+        key = PictureKey(record_id, version, viewer, HAND, lang)
+        return await self.cache.get(
+            key, lambda: self.pool.run(draw_hand, game_id, view, names, lang)
+        )
 
     async def turn_extras(
         self,
@@ -198,6 +221,8 @@ class Pictures:
         view: dict[str, Any],
         names: dict[str, str],
         events: list[dict[str, Any]],
+        *,
+        lang: str = "en",
     ) -> list[tuple[str, bytes]]:
         """The extra pictures of the turn that led to ``version`` (public; most turns: none).
 
@@ -206,7 +231,7 @@ class Pictures:
         """
         if not events:
             return []
-        key = PictureKey(record_id, version, None, EXTRAS)
+        key = PictureKey(record_id, version, None, EXTRAS, lang)
         return await self.cache.get(
-            key, lambda: self.pool.run(draw_turn_extras, game_id, view, names, events)
+            key, lambda: self.pool.run(draw_turn_extras, game_id, view, names, events, lang)
         )

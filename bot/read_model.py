@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from bot.errors import ServiceError
+from bot.i18n import _, _n, current, say
 from bot.pictures import Pictures
 from bot.store.base import ACTIVE, FINISHED, LOBBY, GameRecord
 from rules import Game, IllegalAction, Outcome
@@ -22,10 +23,12 @@ Action = dict[str, Any]
 def not_active_message(record: GameRecord) -> str:
     """Why a game that is not running takes no move, and what to do instead."""
     if record.status == LOBBY:
-        return f"Game `{record.id}` has not started yet — the host can `/game start`."
-    if record.status == FINISHED:
-        return f"Game `{record.id}` is over — `/game new` starts another."
-    return f"Game `{record.id}` was abandoned — `/game new` starts another."
+        text = _("Game `{id}` has not started yet — the host can `/game start`.")
+    elif record.status == FINISHED:
+        text = _("Game `{id}` is over — `/game new` starts another.")
+    else:
+        text = _("Game `{id}` was abandoned — `/game new` starts another.")
+    return text.format(id=record.id)
 
 
 def turn_steps(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -117,8 +120,10 @@ class ReadModel:
         waiting = [self.names.get(p, p) for p in self.to_move]
         if not waiting:
             return not_active_message(self.record)
-        verb = "turn" if len(waiting) == 1 else "turns"
-        return f"It is {' and '.join(waiting)}'s {verb}."
+        together = _(" and ").join(waiting)
+        return _n("It is {names}'s turn.", "It is {names}'s turns.", len(waiting)).format(
+            names=together
+        )
 
     def refusal(self, user: str, action: Action) -> str | None:
         """Why the rules would refuse ``action`` by ``user`` now, or ``None`` if they would
@@ -126,7 +131,7 @@ class ReadModel:
         try:
             self.engine.play(self.load(), user, action)
         except IllegalAction as error:
-            return error.reason
+            return say(error.reason)
         return None
 
     async def board_pictures(
@@ -134,15 +139,23 @@ class ReadModel:
     ) -> tuple[bytes, list[tuple[str, bytes]]]:
         """The public board at this version (``last``: its last turn told), and the pictures
         beside it: what does not fit on the board, then what the turn that ``events`` tell adds
-        (a race replayed; nothing for a Board click). Each drawn once, then cached."""
+        (a race replayed; nothing for a Board click). Each drawn once, then cached, with its
+        words in the language of the post it is drawn for."""
         at = (self.record.id, self.record.version, self.record.game, self.view(None), self.names)
-        board = await self.pictures.board(*at, last)
-        second = await self.pictures.second_pictures(*at)
-        return board, [*second, *await self.pictures.turn_extras(*at, events)]
+        lang = current()
+        board = await self.pictures.board(*at, last, lang=lang)
+        second = await self.pictures.second_pictures(*at, lang=lang)
+        return board, [*second, *await self.pictures.turn_extras(*at, events, lang=lang)]
 
     async def hand_picture(self, viewer: str) -> bytes | None:
         """``viewer``'s own hand drawn from their view, or None where the game draws none."""
         record = self.record
         return await self.pictures.hand(
-            record.id, record.version, record.game, viewer, self.view(viewer), self.names
+            record.id,
+            record.version,
+            record.game,
+            viewer,
+            self.view(viewer),
+            self.names,
+            lang=current(),
         )

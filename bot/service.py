@@ -29,6 +29,7 @@ from bot.ai import (
 )
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
+from bot.i18n import N_, _, say
 from bot.options import check_options
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
@@ -133,7 +134,7 @@ def replay(
 
 
 def new_game_id() -> str:
-    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+    return "".join(secrets.choice(ID_ALPHABET) for _letter in range(ID_LENGTH))
 
 
 class GameService:
@@ -178,15 +179,18 @@ class GameService:
         game = self.games.get(record.game)
         if game is None:
             raise ServiceError(
-                f"Game `{record.id}` is unavailable: this bot does not know the game type "
-                f"`{record.game[:40]}`."
+                _(
+                    "Game `{id}` is unavailable: this bot does not know the game type `{game}`."
+                ).format(id=record.id, game=record.game[:40])
             )
         return game
 
     def title(self, record: GameRecord) -> str:
         """The game's title for lists, or why it is unavailable."""
         game = self.games.get(record.game)
-        return game.title if game is not None else f"unavailable ({record.game[:40]})"
+        if game is not None:
+            return game.title
+        return _("unavailable ({game})").format(game=record.game[:40])
 
     def read(self, record: GameRecord) -> ReadModel:
         """The one object a cog reads a game from: state, names, views, legal actions."""
@@ -231,7 +235,9 @@ class GameService:
         steps, exact = await asyncio.to_thread(replay, self.engine(record), record, rows)
         if not exact:
             log.error("game %s: replaying the log does not reproduce the snapshot", record.id)
-            raise ServiceError(f"Game `{record.id}`: its history could not be replayed exactly.")
+            raise ServiceError(
+                _("Game `{id}`: its history could not be replayed exactly.").format(id=record.id)
+            )
         return steps
 
     async def get(self, game_id: str, guild: str | None = None) -> GameRecord:
@@ -239,7 +245,9 @@ class GameService:
         record = await self.store.get_game(game_id.strip().lower())
         if record is None or (guild is not None and record.guild != guild):
             raise ServiceError(
-                f"There is no game `{game_id}` on this server — `/game list` shows them."
+                _("There is no game `{id}` on this server — `/game list` shows them.").format(
+                    id=game_id
+                )
             )
         return record
 
@@ -323,7 +331,7 @@ class GameService:
             if seat is not None and not seat.ai:
                 return record
         raise ServiceError(
-            "You are not in a game in this channel — `/game list` shows the games here."
+            _("You are not in a game in this channel — `/game list` shows the games here.")
         )
 
     async def watch(
@@ -344,9 +352,11 @@ class GameService:
         if len(found) == 1 or threaded or mine:
             return found[0]
         if not found:
-            raise ServiceError("No game is played here — `/game list` shows the games.")
+            raise ServiceError(_("No game is played here — `/game list` shows the games."))
         ids = ", ".join(f"`{r.id}`" for r in found[:10])
-        raise ServiceError(f"Several games are played here ({ids}): name one with `game:`.")
+        raise ServiceError(
+            _("Several games are played here ({ids}): name one with `game:`.").format(ids=ids)
+        )
 
     # -- lobby ---------------------------------------------------------------------------
 
@@ -365,7 +375,11 @@ class GameService:
         game = self.games.get(game_id)
         if game is None:
             known = ", ".join(sorted(self.games))
-            raise ServiceError(f"There is no game called `{game_id}` (games: {known}).")
+            raise ServiceError(
+                _("There is no game called `{id}` (games: {known}).").format(
+                    id=game_id, known=known
+                )
+            )
         options = check_options(game, options)
         await self._ensure_free(guild, channel, host)
         prefs = await self._table_prefs(guild, prefs or {})
@@ -387,7 +401,7 @@ class GameService:
     ) -> GameRecord:
         """Store a new lobby under a free id; it closes unstarted after its lobby hours."""
         now = self._clock()
-        for _ in range(10):
+        for _attempt in range(10):
             record = GameRecord(
                 id=new_game_id(),
                 game=game.id,
@@ -407,7 +421,7 @@ class GameService:
             if await self.store.get_game(record.id) is None:
                 await self.store.create_game(record)
                 return record
-        raise ServiceError("Could not find a free game id; please try again.")
+        raise ServiceError(_("Could not find a free game id; please try again."))
 
     async def _table_prefs(self, guild: str, chosen: dict[str, Any]) -> dict[str, Any]:
         """The host's choices for a new table over the server's settings of the moment (kept
@@ -415,10 +429,14 @@ class GameService:
         settings = await self.guild_settings(guild)
         clock = chosen.get("clock", settings.clock)
         if clock is not None and clock not in CLOCKS:
-            raise ServiceError(f"There is no clock `{str(clock)[:20]}`.")
+            raise ServiceError(_("There is no clock `{clock}`.").format(clock=str(clock)[:20]))
         level = chosen.get("ai_level", NORMAL)
         if level not in LEVELS:
-            raise ServiceError(f"There is no AI level `{str(level)[:20]}` ({', '.join(LEVELS)}).")
+            raise ServiceError(
+                _("There is no AI level `{level}` ({levels}).").format(
+                    level=str(level)[:20], levels=", ".join(LEVELS)
+                )
+            )
         prefs = {
             "thread": chosen.get("thread", settings.threads),
             "autostart": bool(chosen.get("autostart", False)),
@@ -434,12 +452,14 @@ class GameService:
     ) -> GameRecord:
         record = await self._lobby_to_join(guild, channel, ref)
         if record.seat_of(user) is not None:
-            raise ServiceError(f"You are already in game `{record.id}`.")
+            raise ServiceError(_("You are already in game `{id}`.").format(id=record.id))
         await self._ensure_free(guild, channel, user)
         most = self.seat_range(record)[1]
         if len(record.seats) >= most:
             raise ServiceError(
-                f"Game `{record.id}` is full ({most} players) — start another with `/game new`."
+                _("Game `{id}` is full ({n} players) — start another with `/game new`.").format(
+                    id=record.id, n=most
+                )
             )
         record.seats.append(Seat(user=user, name=name))
         return await self._save_lobby(record, f"{user} joined")
@@ -452,10 +472,10 @@ class GameService:
         record = await self.resolve(guild, channel, user, ref)
         level = level or record.prefs.get("ai_level", NORMAL)
         self._require_lobby(record)
-        self._require_host(record, user, "add an AI player")
+        self._require_host(record, user, N_("Only the host ({host}) can add an AI player."))
         most = self.seat_range(record)[1]
         if len(record.seats) >= most:
-            raise ServiceError(f"Game `{record.id}` is full ({most} players).")
+            raise ServiceError(_("Game `{id}` is full ({n} players).").format(id=record.id, n=most))
         number = 1 + sum(1 for seat in record.seats if is_ai(seat.user))
         try:
             user_id = ai_id(level, number)
@@ -479,11 +499,13 @@ class GameService:
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             seat = record.seat_of(user)
             if seat is None or seat.ai:
-                raise ServiceError(f"You are not in game `{record.id}`.")
+                raise ServiceError(_("You are not in game `{id}`.").format(id=record.id))
             if lobby_only and record.status != LOBBY:
                 raise ServiceError(
-                    f"That lobby is closed: game `{record.id}` has started. To hand your seat "
-                    "to an AI, use `/game leave`."
+                    _(
+                        "That lobby is closed: game `{id}` has started. To hand your seat to an "
+                        "AI, use `/game leave`."
+                    ).format(id=record.id)
                 )
             return await self._unseat(record, seat, f"{user} left")
 
@@ -499,7 +521,7 @@ class GameService:
                 record.host = humans[0].user
             return self._result(await self._save_lobby(record, what))
         if record.status != ACTIVE:
-            raise ServiceError(f"Game `{record.id}` is over already.")
+            raise ServiceError(_("Game `{id}` is over already.").format(id=record.id))
         seat.ai, seat.away = True, False
         seat.name = f"{seat.name} (AI)"
         if record.host == seat.user:
@@ -532,10 +554,12 @@ class GameService:
 
         async with GameService._RecordLock(self, resolver) as record:
             if by != record.host and not is_admin:
-                raise ServiceError("Only the host or someone with Manage Server can kick a player.")
+                raise ServiceError(
+                    _("Only the host or someone with Manage Server can kick a player.")
+                )
             seat = record.seat_of(target)
             if seat is None or seat.ai:
-                raise ServiceError(f"They are not playing in game `{record.id}`.")
+                raise ServiceError(_("They are not playing in game `{id}`.").format(id=record.id))
             return await self._unseat(record, seat, f"{target} kicked by {by}")
 
     async def away(
@@ -546,18 +570,22 @@ class GameService:
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             seat = record.seat_of(user)
             if record.status != ACTIVE or seat is None:
-                raise ServiceError(f"Game `{record.id}` is not running: nothing to be away from.")
+                raise ServiceError(
+                    _("Game `{id}` is not running: nothing to be away from.").format(id=record.id)
+                )
             if seat.away == away:
                 raise ServiceError(
-                    "You are away already — `/game back` when you are."
+                    _("You are away already — `/game back` when you are.")
                     if away
-                    else "You are not away — `/game away` hands your seat to its AI."
+                    else _("You are not away — `/game away` hands your seat to its AI.")
                 )
             others = [s for s in record.seats if s is not seat and not s.played_by_ai]
             if away and not others:
                 raise ServiceError(
-                    "Nobody else plays here: the AI would play the game to its end. "
-                    "`/game leave` or `/game abandon` instead."
+                    _(
+                        "Nobody else plays here: the AI would play the game to its end. "
+                        "`/game leave` or `/game abandon` instead."
+                    )
                 )
             seat.away = away
             self._arm_timers(record)
@@ -577,7 +605,7 @@ class GameService:
         """The host changes options (variants) while the lobby is still open."""
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             self._require_lobby(record)
-            self._require_host(record, user, "change the options")
+            self._require_host(record, user, N_("Only the host ({host}) can change the options."))
             record.options = check_options(self.engine(record), {**record.options, **changes})
             return await self._save_lobby(record, f"options {changes}")
 
@@ -586,7 +614,7 @@ class GameService:
     ) -> MoveResult:
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             self._require_lobby(record)
-            self._require_host(record, user, "start it")
+            self._require_host(record, user, N_("Only the host ({host}) can start it."))
             return await self._start(record)
 
     def is_full(self, record: GameRecord) -> bool:
@@ -612,15 +640,18 @@ class GameService:
         async with self._lock(game_id):
             old = await self.get(game_id, guild)
             if old.status != FINISHED:
-                raise ServiceError(f"Game `{old.id}` is not over: no rematch yet.")
+                raise ServiceError(_("Game `{id}` is not over: no rematch yet.").format(id=old.id))
             seat = old.seat_of(user)
             if seat is None or seat.ai:
-                raise ServiceError(f"Only the players of game `{old.id}` can ask for its rematch.")
+                raise ServiceError(
+                    _("Only the players of game `{id}` can ask for its rematch.").format(id=old.id)
+                )
             if self._clock() > old.updated_at + REMATCH_WINDOW:
                 raise ServiceError(
-                    f"A rematch of game `{old.id}` could be asked for within "
-                    f"{int(REMATCH_WINDOW // 60)} minutes of its end — open a game with "
-                    "`/game new`."
+                    _(
+                        "A rematch of game `{id}` could be asked for within {n} minutes of its "
+                        "end — open a game with `/game new`."
+                    ).format(id=old.id, n=int(REMATCH_WINDOW // 60))
                 )
             found = [
                 r
@@ -629,7 +660,9 @@ class GameService:
             ]
             if found:
                 if found[0].status != LOBBY:
-                    raise ServiceError(f"The rematch of game `{old.id}` has started already.")
+                    raise ServiceError(
+                        _("The rematch of game `{id}` has started already.").format(id=old.id)
+                    )
                 return await self.join(guild, old.channel, user, name, found[0].id), False
             await self._ensure_free(guild, old.channel, user)
             record = await self._open(
@@ -666,11 +699,11 @@ class GameService:
             state = game.start(players, seed, record.options)
         except IllegalAction as error:
             hint = (
-                " Invite others to `/game join`, or add an AI."
+                " " + _("Invite others to `/game join`, or add an AI.")
                 if len(players) < game.max_players
                 else ""
             )
-            raise ServiceError(error.reason + hint) from error
+            raise ServiceError(say(error.reason) + hint) from error
         record.seed = seed
         record.state = game.dump(state)
         record.status = ACTIVE
@@ -700,10 +733,10 @@ class GameService:
     ) -> GameRecord:
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             if record.status not in OPEN_STATUSES:
-                raise ServiceError(f"Game `{record.id}` is over already.")
+                raise ServiceError(_("Game `{id}` is over already.").format(id=record.id))
             if user != record.host and not is_admin:
                 raise ServiceError(
-                    "Only the host or someone with Manage Server can abandon a game."
+                    _("Only the host or someone with Manage Server can abandon a game.")
                 )
             record.status = ABANDONED
             record.remind_at = record.deadline = None
@@ -741,7 +774,7 @@ class GameService:
                     continue
                 await self._run_ai(record, result)
                 return result
-            raise ServiceError("The game was busy; please try that again.")
+            raise ServiceError(_("The game was busy; please try that again."))
 
     def refusal(self, record: GameRecord, user: str, action: dict[str, Any]) -> str | None:
         """Why the rules would refuse ``action`` by ``user`` now (``ReadModel.refusal``)."""
@@ -755,14 +788,14 @@ class GameService:
         game = self.engine(record)
         state = self.state(record)
         if record.seat_of(user) is None:
-            raise ServiceError(f"You are not playing in game `{record.id}`.")
+            raise ServiceError(_("You are not playing in game `{id}`.").format(id=record.id))
         standing = user not in game.to_move(state) and game.is_standing_order(action)
         if user not in game.to_move(state) and not standing:
             raise ServiceError(self.turn_message(record))
         try:
             new_state, events = game.play(state, user, action)
         except IllegalAction as error:
-            raise ServiceError(error.reason) from error
+            raise ServiceError(say(error.reason)) from error
         record.state = game.dump(new_state)
         if game.outcome(new_state) is not None:
             record.status = FINISHED
@@ -812,7 +845,7 @@ class GameService:
         """Let AI seats decide until a human owes a decision or the game ends."""
         ai_seats = {seat.user for seat in record.seats if seat.played_by_ai}
         game = self.engine(record)
-        for _ in range(MAX_AI_STEPS):
+        for _attempt in range(MAX_AI_STEPS):
             if record.status != ACTIVE:
                 return
             state = self.state(record)
@@ -822,7 +855,9 @@ class GameService:
             player = waiting[0]
             action = await self._decide(record, state, player, level_of(player))
             await self._commit(record, self._apply(record, player, action), result)
-        raise ServiceError(f"Game `{record.id}`: the AI seats did not finish their turns.")
+        raise ServiceError(
+            _("Game `{id}`: the AI seats did not finish their turns.").format(id=record.id)
+        )
 
     async def _decide(self, record: GameRecord, state: Any, player: str, level: str) -> dict:
         """An AI decision for ``player`` from their seat's view and legal moves only, awaited
@@ -911,7 +946,7 @@ class GameService:
             game = self.engine(record)
             for player in [p for p in self.waiting_humans(record) if p in late]:
                 result.timed_out.append(player)
-                for _ in range(MAX_AI_STEPS):
+                for _attempt in range(MAX_AI_STEPS):
                     state = self.state(record)
                     if record.status != ACTIVE or player not in game.to_move(state):
                         break
@@ -1007,11 +1042,13 @@ class GameService:
         ]
         if not lobbies:
             raise ServiceError(
-                "No game is waiting for players in this channel — open one with `/game new`."
+                _("No game is waiting for players in this channel — open one with `/game new`.")
             )
         if len(lobbies) > 1:
             ids = ", ".join(f"`{r.id}`" for r in lobbies)
-            raise ServiceError(f"Several games are waiting here ({ids}): `/game join game:<id>`.")
+            raise ServiceError(
+                _("Several games are waiting here ({ids}): `/game join game:<id>`.").format(ids=ids)
+            )
         return lobbies[0]
 
     async def _ensure_free(self, guild: str, channel: str, user: str) -> None:
@@ -1020,8 +1057,10 @@ class GameService:
             seat = record.seat_of(user)
             if seat is not None and not seat.ai:
                 raise ServiceError(
-                    f"You are already in game `{record.id}` in this channel — "
-                    "`/game leave` it first, or play it out."
+                    _(
+                        "You are already in game `{id}` in this channel — `/game leave` it "
+                        "first, or play it out."
+                    ).format(id=record.id)
                 )
 
     async def _save_lobby(self, record: GameRecord, what: str) -> GameRecord:
@@ -1038,15 +1077,19 @@ class GameService:
     def _require_lobby(self, record: GameRecord) -> None:
         if record.status != LOBBY:
             raise ServiceError(
-                f"Game `{record.id}` has already started — open a new one with `/game new`."
+                _("Game `{id}` has already started — open a new one with `/game new`.").format(
+                    id=record.id
+                )
                 if record.status == ACTIVE
                 else self._not_active_message(record)
             )
 
-    def _require_host(self, record: GameRecord, user: str, what: str) -> None:
+    def _require_host(self, record: GameRecord, user: str, refusal: str) -> None:
+        """``refusal``: the sentence (an ``N_`` message id with a ``{host}`` field) for anyone
+        but the host."""
         if user != record.host:
-            host = self.names(record).get(record.host, "the host")
-            raise ServiceError(f"Only the host ({host}) can {what}.")
+            host = self.names(record).get(record.host, _("the host"))
+            raise ServiceError(_(refusal).format(host=host))
 
     def _not_active_message(self, record: GameRecord) -> str:
         return not_active_message(record)

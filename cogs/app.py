@@ -20,12 +20,14 @@ from discord.ext import commands
 
 from bot.ai import decide
 from bot.config import Settings
+from bot.i18n import _, language_of, set_language
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
 from cogs import EXTENSIONS, flows, inbox, items
 from cogs import replay as viewers
+from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,12 @@ class GameTree(app_commands.CommandTree):
     ``CommandInvokeError.original`` and becomes the same ephemeral sentence a component's
     guard gives; a failed check or a bad value becomes a sentence too."""
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every slash command and autocomplete answers in its player's language: set here,
+        first, for the interaction's own task (public posts switch to the server's)."""
+        set_language(language_of(interaction.locale))
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -42,11 +50,15 @@ class GameTree(app_commands.CommandTree):
             await flows.report(interaction, error.original)
             return
         if isinstance(error, app_commands.NoPrivateMessage):
-            message = "Games are played in server channels — try this command in a server."
+            message = _("Games are played in server channels — try this command in a server.")
+        elif isinstance(error, app_commands.MissingPermissions):
+            message = _("You need the Manage Server permission for this command.")
         elif isinstance(error, app_commands.CheckFailure):
-            message = str(error) or "You cannot use this command here."
+            message = str(error) or _("You cannot use this command here.")
         elif isinstance(error, app_commands.TransformerError):
-            message = f"“{error.value}” is not a valid value here — pick one from the list."
+            message = _("“{value}” is not a valid value here — pick one from the list.").format(
+                value=error.value
+            )
         else:
             await flows.report(interaction, error)
             return
@@ -103,6 +115,8 @@ class TabletopBot(commands.Bot):
             decide=functools.partial(self.pool.run, decide),
             ai_budget=self.settings.ai_budget_seconds,
         )
+        # Every command's names and descriptions in each language we speak, when synced.
+        await self.tree.set_translator(CatalogTranslator())
         for extension in self.initial_extensions:
             await self.load_extension(extension)
         # Registered once: every button on any old message keeps working after a restart.

@@ -15,10 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.i18n import N_, _
 from bot.words import artsee as words
+from bot.words.common import capitalized
 from cogs import flows
 from cogs.typed import Text
-from rules.artsee.data import CATEGORY_NAMES, EXHIBITS
+from rules.artsee.data import EXHIBITS
 
 GAME_ID = "artsee"
 NO_CLAIM = "none"
@@ -31,7 +33,7 @@ async def my_view(interaction: discord.Interaction) -> tuple[dict[str, Any], lis
         read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return {}, []
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     return read.view(user), read.legal(user)
 
 
@@ -75,16 +77,19 @@ async def column_autocomplete(
     if me is None or not any(a["type"] in ("card", "place") for a in legal):
         return []
     card = EXHIBITS.get(str(getattr(interaction.namespace, "card", "") or ""))
-    arrow = f" · arrow {words.ARROWS[card.arrow]}" if card else ""
+    arrow = " · " + _("arrow {arrow}").format(arrow=words.ARROWS[card.arrow]) if card else ""
     choices = [
         app_commands.Choice(
-            name=f"Column {n} (front: {CATEGORY_NAMES[EXHIBITS[col[-1]].featured]}){arrow}",
+            name=_("Column {n} (front: {category})").format(
+                n=n, category=words.category(EXHIBITS[col[-1]].featured)
+            )
+            + arrow,
             value=str(n),
         )
         for n, col in enumerate(me["columns"], 1)
     ]
     choices += [
-        app_commands.Choice(name=f"New column at the {side} end{arrow}", value=side)
+        app_commands.Choice(name=capitalized(words.place_label(side)) + arrow, value=side)
         for side in ("left", "right")
     ]
     return matching(current, choices)
@@ -99,7 +104,7 @@ async def legal_choices(
 ) -> list[app_commands.Choice[str]]:
     """The caller's legal actions of ``kind`` as choices (value: the action's own argument),
     then ``last`` (the way to decline), or nothing when they have no such decision now."""
-    _, legal = await my_view(interaction)
+    legal = (await my_view(interaction))[1]
     values = [a[ARGUMENTS[kind]] for a in legal if a["type"] == kind]
     if not values:
         return []
@@ -114,7 +119,7 @@ async def token_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The masterpieces the caller may claim now, and claiming none."""
-    none = app_commands.Choice(name="Claim no masterpiece", value=NO_CLAIM)
+    none = app_commands.Choice(name=_("Claim no masterpiece"), value=NO_CLAIM)
     return await legal_choices(interaction, current, "claim", words.token_label, none)
 
 
@@ -128,7 +133,7 @@ async def slot_autocomplete(
         return []
     taken = {m["slot"] for m in me["masterpieces"]}
     choices = [
-        app_commands.Choice(name=words.slot_label(s).capitalize(), value=str(s))
+        app_commands.Choice(name=capitalized(words.slot_label(s)), value=str(s))
         for s in range(len(me["columns"]) + 1)
         if s not in taken
     ]
@@ -139,27 +144,34 @@ async def welcome_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The columns the caller may welcome a visitor on now, and stopping."""
-    stop = app_commands.Choice(name="No more visitors this turn", value=NO_MORE)
+    stop = app_commands.Choice(name=_("No more visitors this turn"), value=NO_MORE)
     return await legal_choices(
-        interaction, current, "welcome", lambda c: f"Welcome a visitor on column {c}", stop
+        interaction,
+        current,
+        "welcome",
+        lambda c: _("Welcome a visitor on column {n}").format(n=c),
+        stop,
     )
 
 
 # -- parsing what was typed ---------------------------------------------------------------------
 
 
-def whole_number(text: str, what: str) -> int:
+def whole_number(text: str, refusal: str) -> int:
+    """``text`` as a number, or the ``refusal`` sentence (an ``N_`` id with a ``{text}``)."""
     try:
         return int(text.strip())
     except ValueError:
-        raise ServiceError(
-            f"“{text[:30]}” is not a {what} number — pick one from the list."
-        ) from None
+        raise ServiceError(_(refusal).format(text=text[:30])) from None
+
+
+NOT_A_COLUMN = N_("“{text}” is not a column number — pick one from the list.")
+NOT_A_SLOT = N_("“{text}” is not a slot number — pick one from the list.")
 
 
 def column_value(text: str) -> int | str:
     text = text.strip().lower()
-    return text if text in ("left", "right") else whole_number(text, "column")
+    return text if text in ("left", "right") else whole_number(text, NOT_A_COLUMN)
 
 
 # -- the commands ---------------------------------------------------------------------------------
@@ -202,7 +214,7 @@ class ArtSee(commands.Cog):
             return
         action: dict[str, Any] = {"type": "claim", "token": token}
         if slot is not None:
-            action["slot"] = whole_number(slot, "slot")
+            action["slot"] = whole_number(slot, NOT_A_SLOT)
         await self._play(interaction, action)
 
     @artsee.command(name="draw")
@@ -225,7 +237,9 @@ class ArtSee(commands.Cog):
         if column.strip().lower() == NO_MORE:
             await self._play(interaction, {"type": "enough"})
             return
-        await self._play(interaction, {"type": "welcome", "column": whole_number(column, "column")})
+        await self._play(
+            interaction, {"type": "welcome", "column": whole_number(column, NOT_A_COLUMN)}
+        )
 
     @artsee.command(name="visitors")
     @app_commands.describe(policy="always (the default), never, or ask me each time")

@@ -15,19 +15,21 @@ from typing import Any
 import discord
 
 from bot.errors import ServiceError, StaleRequest
+from bot.i18n import N_, _, set_language, use
 from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord
 from bot.words import WORDS
 from cogs import memory, messages, threads
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
+from cogs.language import in_public, player_language
 from cogs.messages import Post
 from cogs.threads import LOBBY_MESSAGE
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
-OOPS = (
+OOPS = N_(
     "Something went wrong on our side. `/game board` shows where the game stands; please try again."
 )
 
@@ -54,7 +56,11 @@ async def my_game(interaction: discord.Interaction, game_id: str) -> ReadModel:
     read = service.read(await service.resolve(guild, channel, user))
     if read.record.game != game_id:
         wanted = service.games[game_id].title
-        raise ServiceError(f"Your game here is {read.title}, not {wanted} — use its own commands.")
+        raise ServiceError(
+            _("Your game here is {title}, not {wanted} — use its own commands.").format(
+                title=read.title, wanted=wanted
+            )
+        )
     return read
 
 
@@ -141,7 +147,9 @@ async def reply_error(interaction: discord.Interaction, message: str) -> None:
 
 async def guard(interaction: discord.Interaction, flow: Awaitable[Any]) -> None:
     """Run a component's flow; turn every failure into an ephemeral sentence (never "This
-    interaction failed"). Slash commands need no guard: their errors reach ``GameTree``."""
+    interaction failed"). Slash commands need no guard: their errors reach ``GameTree``.
+    Its answers are in the player's language (its public posts switch to the server's)."""
+    set_language(player_language(interaction))
     try:
         await flow
     except Exception as error:
@@ -161,7 +169,7 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     else:
         log.exception("unexpected error in interaction %s", interaction.id, exc_info=error)
         try:
-            await reply_error(interaction, OOPS)
+            await reply_error(interaction, _(OOPS))
         except discord.HTTPException:
             log.warning("could not tell the user about the error in %s", interaction.id)
 
@@ -184,23 +192,38 @@ async def show_board(
 
 async def show_hand(interaction: discord.Interaction, record: GameRecord) -> None:
     service = service_of(interaction)
-    _, _, user = where(interaction)
+    user = where(interaction)[2]
     seat = record.seat_of(user)
     if seat is None or seat.ai:
         raise ServiceError(
-            f"You are not playing in game `{record.id}` — `/game list` shows the games here."
+            _("You are not playing in game `{id}` — `/game list` shows the games here.").format(
+                id=record.id
+            )
         )
     if record.state is None:
-        raise ServiceError(f"Game `{record.id}` has not started yet — the host can `/game start`.")
+        raise ServiceError(
+            _("Game `{id}` has not started yet — the host can `/game start`.").format(id=record.id)
+        )
     await acknowledge(interaction, private=True)
     panel = await messages.hand_panel(service.read(record), user)
     await send(interaction, panel, ephemeral=True)
 
 
+def rules_text(game_id: str) -> str:
+    """A game's rules summary in the current language (its words' ``rules()`` where the
+    summary has figures to fill in, else its ``RULES`` translated)."""
+    words = WORDS[game_id]
+    filled = getattr(words, "rules", None)
+    return str(filled()) if filled else _(words.RULES)
+
+
 async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
     service = service_of(interaction)
     title = service.games[game_id].title
-    embed = discord.Embed(title=f"{title}: how to play", description=WORDS[game_id].RULES[:4096])
+    embed = discord.Embed(
+        title=_("{title}: how to play").format(title=title),
+        description=rules_text(game_id)[:4096],
+    )
     await send(interaction, Post(embed=embed), ephemeral=True)
 
 
@@ -215,9 +238,10 @@ async def publish(
     the interaction expired, the board goes to the channel directly, so the table still sees
     the turn."""
     await acknowledge(interaction)
-    ratings = memory.rating_line(result.results, result.read.names)
-    post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
-    await post_to_game(interaction, result.record, post)
+    async with in_public(interaction):
+        ratings = memory.rating_line(result.results, result.read.names)
+        post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
+        await post_to_game(interaction, result.record, post)
     if result.record.status != ACTIVE:
         await threads.finish(interaction.client, result.read)
 
@@ -230,7 +254,10 @@ async def post_to_game(interaction: discord.Interaction, record: GameRecord, pos
         message = await send(interaction, post)
     else:
         message = await threads.post(interaction.client, record, post)
-        note = f"Posted in {threads.link(record)}, where game `{record.id}` is played."
+        with use(player_language(interaction)):  # the public post's note, for its player
+            note = _("Posted in {place}, where game `{id}` is played.").format(
+                place=threads.link(record), id=record.id
+            )
         await send(interaction, Post(content=note), ephemeral=True)
     if message is not None:
         await service_of(interaction).remember_message(
@@ -256,7 +283,7 @@ async def play(
         reason = read.refusal(user, action)
         if reason is not None:
             await acknowledge(interaction, private=True)
-            note = f"{reason}\n**Finish your turn first.**"
+            note = f"{reason}\n" + _("**Finish your turn first.**")
             panel = await messages.hand_panel(read, user, note)
             await send(interaction, panel, ephemeral=True)
             return
@@ -268,7 +295,7 @@ async def play(
     after = result.read
     if result.turn_over:
         if from_panel:
-            done = WORDS[after.record.game].action_label(action, after.names)
+            done = WORDS[after.record.game].action_label(action, after.names)  # its panel's
             await update(interaction, content=f"✅ {done}", view=None, attachments=[])
         await publish(interaction, result)
         return
@@ -286,13 +313,13 @@ async def play_index(
     """A choice on a hand panel: ``index`` into ``legal()`` as it was at ``version``. A choice
     that cannot be taken back (a Mural pass) asks first; ``sure``: the player confirmed it."""
     service = service_of(interaction)
-    guild, _, user = where(interaction)
+    guild, _channel, user = where(interaction)
     read = service.read(await service.get(game, guild))
     if read.version != version:
         raise StaleRequest(read.record)
     legal = read.legal(user)
     if not 0 <= index < len(legal):
-        raise ServiceError(read.turn_message() if legal == [] else "That choice is not available.")
+        raise ServiceError(read.turn_message() if legal == [] else _(UNAVAILABLE))
     if not sure and messages.confirmation(read, legal[index]):
         await acknowledge(interaction)
         panel = await messages.hand_panel(read, user, confirm=index)
@@ -342,7 +369,8 @@ async def new_game(
     await acknowledge(interaction)
     name = display_name(interaction)
     record = await service.new_game(game, guild, channel, user, name, options, prefs)
-    await post_lobby(interaction, record, messages.lobby_post(service.read(record)))
+    async with in_public(interaction):
+        await post_lobby(interaction, record, messages.lobby_post(service.read(record)))
 
 
 async def join(interaction: discord.Interaction, ref: str | None) -> None:
@@ -351,7 +379,9 @@ async def join(interaction: discord.Interaction, ref: str | None) -> None:
     await acknowledge(interaction)
     record = await service.join(guild, channel, user, display_name(interaction), ref)
     if not await started_by_itself(interaction, record, clicked_lobby=on_lobby(interaction)):
-        await lobby_change(interaction, record, f"{display_name(interaction)} joined.")
+        async with in_public(interaction):
+            note = _("{name} joined.").format(name=display_name(interaction))
+            await lobby_change(interaction, record, note)
 
 
 async def add_ai(interaction: discord.Interaction, ref: str | None) -> None:
@@ -360,7 +390,8 @@ async def add_ai(interaction: discord.Interaction, ref: str | None) -> None:
     await acknowledge(interaction)
     record = await service.add_ai(guild, channel, user, ref)
     if not await started_by_itself(interaction, record, clicked_lobby=on_lobby(interaction)):
-        await lobby_change(interaction, record, "An AI player sat down.")
+        async with in_public(interaction):
+            await lobby_change(interaction, record, _("An AI player sat down."))
 
 
 async def start(interaction: discord.Interaction, ref: str | None) -> None:
@@ -395,10 +426,13 @@ async def begin(interaction: discord.Interaction, result: MoveResult, clicked_lo
     ``clicked_lobby``: the interaction is a click on the lobby message, which it updates."""
     record, names = result.record, result.read.names
     seated = ", ".join(names[s.user] for s in record.seats)
-    headline = f"🎲 **{result.read.title}** begins: {seated}."
-    stays = await threads.open_thread(interaction, result.read)
-    await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
-    await publish(interaction, result, headline)
+    stays = await threads.open_thread(interaction, result.read)  # for the player who started
+    async with in_public(interaction):
+        headline = _("🎲 **{title}** begins: {players}.").format(
+            title=result.read.title, players=seated
+        )
+        await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
+        await publish(interaction, result, headline)
     if stays is not None:
         await send(interaction, Post(content=stays), ephemeral=True)
 
@@ -407,23 +441,26 @@ async def rematch(interaction: discord.Interaction, game_id: str) -> None:
     """The Rematch button of a finished game: the first player opens the rematch's lobby in
     the game's channel, the others sit down at it; it starts once all of them have."""
     service = service_of(interaction)
-    guild, _, user = where(interaction)
+    guild, _channel, user = where(interaction)
     await acknowledge(interaction)
     record, opened = await service.rematch(guild, user, display_name(interaction), game_id)
     if await started_by_itself(interaction, record, clicked_lobby=False):
         return
-    note = f"Rematch of game `{game_id}`: its players sit down again with **Rematch**."
     read = service.read(record)
-    if not opened:
-        await threads.edit_lobby(interaction.client, read, note)
-    else:
-        message = await threads.post(interaction.client, record, messages.lobby_post(read, note))
-        await service.remember_message(
-            record, LOBBY_MESSAGE, str(message.channel.id), str(message.id)
+    async with in_public(interaction):
+        note = _("Rematch of game `{id}`: its players sit down again with **Rematch**.").format(
+            id=game_id
         )
-    await send(
-        interaction, Post(content=f"You sit at the rematch, game `{record.id}`."), ephemeral=True
-    )
+        if not opened:
+            await threads.edit_lobby(interaction.client, read, note)
+        else:
+            lobby = messages.lobby_post(read, note)
+            message = await threads.post(interaction.client, record, lobby)
+            await service.remember_message(
+                record, LOBBY_MESSAGE, str(message.channel.id), str(message.id)
+            )
+    sit = _("You sit at the rematch, game `{id}`.").format(id=record.id)
+    await send(interaction, Post(content=sit), ephemeral=True)
 
 
 async def leave(interaction: discord.Interaction, ref: str | None) -> None:
@@ -435,11 +472,14 @@ async def leave(interaction: discord.Interaction, ref: str | None) -> None:
     result = await service.leave(guild, channel, user, ref, lobby_only=from_lobby)
     record = result.record
     name = display_name(interaction)
-    if record.state is None:
-        await lobby_change(interaction, record, f"{name} left.")
-        return
-    headline = f"{name} left game `{record.id}`; an AI plays their seat."
-    await publish(interaction, result, headline)
+    async with in_public(interaction):
+        if record.state is None:
+            await lobby_change(interaction, record, _("{name} left.").format(name=name))
+            return
+        headline = _("{name} left game `{id}`; an AI plays their seat.").format(
+            name=name, id=record.id
+        )
+        await publish(interaction, result, headline)
 
 
 async def away(interaction: discord.Interaction, away: bool, ref: str | None) -> None:
@@ -450,12 +490,13 @@ async def away(interaction: discord.Interaction, away: bool, ref: str | None) ->
     await acknowledge(interaction)
     result = await service.away(guild, channel, user, away, ref)
     name = display_name(interaction)
-    headline = (
-        f"{name} is away: their AI plays the seat until `/game back`."
-        if away
-        else f"{name} is back and plays their own seat again."
-    )
-    await publish(interaction, result, headline)
+    async with in_public(interaction):
+        headline = (
+            _("{name} is away: their AI plays the seat until `/game back`.")
+            if away
+            else _("{name} is back and plays their own seat again.")
+        ).format(name=name)
+        await publish(interaction, result, headline)
 
 
 async def kick(interaction: discord.Interaction, player: discord.abc.User, ref: str | None) -> None:
@@ -469,16 +510,20 @@ async def kick(interaction: discord.Interaction, player: discord.abc.User, ref: 
         guild, channel, user, str(player.id), is_admin, ref, in_thread=in_thread
     )
     name = player.display_name[:64]
-    if result.record.state is None:
-        await lobby_change(interaction, result.record, f"{name} was taken out of the lobby.")
-        return
-    await publish(interaction, result, f"{name}'s seat was handed to an AI.")
+    async with in_public(interaction):
+        if result.record.state is None:
+            note = _("{name} was taken out of the lobby.").format(name=name)
+            await lobby_change(interaction, result.record, note)
+            return
+        headline = _("{name}'s seat was handed to an AI.").format(name=name)
+        await publish(interaction, result, headline)
 
 
-STRAY = (
+STRAY = N_(
     "That button or menu is not one this bot can use (any more) — `/game board` shows "
     "your game as it stands."
 )
+UNAVAILABLE = N_("That choice is not available.")
 
 
 def is_ours(client: discord.Client, custom_id: str) -> bool:
@@ -517,14 +562,15 @@ async def answer_stray(interaction: discord.Interaction) -> None:
     if is_ours(interaction.client, custom_id) and offers(interaction.message, custom_id, kind):
         return
     log.info("interaction %s: component %r is none of ours", interaction.id, custom_id[:100])
-    await guard(interaction, reply_error(interaction, STRAY))
+    set_language(player_language(interaction))
+    await guard(interaction, reply_error(interaction, _(STRAY)))
 
 
 def picked_index(click: Click) -> int:
     """The legal-action index a select sent; a crafted value is refused with a sentence."""
     value = click.values[0] if len(click.values) == 1 else ""
     if not (value.isascii() and value.isdigit() and len(value) <= 4):
-        raise ServiceError("That choice is not available.")
+        raise ServiceError(_(UNAVAILABLE))
     return int(value)
 
 
@@ -558,7 +604,7 @@ async def dispatch_click(interaction: discord.Interaction, click: Click) -> None
     elif verb == "board":
         record = await service.get(game, guild)
         stale = turn_version(record) != version
-        note = "That board is out of date: here is the current one." if stale else None
+        note = _("That board is out of date: here is the current one.") if stale else None
         await show_board(interaction, record, note)
     elif verb == "rematch":
         await rematch(interaction, game)

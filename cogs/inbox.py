@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.errors import ServiceError
+from bot.i18n import N_, _
 from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord
@@ -29,14 +30,14 @@ LINE_LIMIT = 160
 MINE, HERE, SERVER = "mine", "here", "server"
 PAGE_TEMPLATE = rf"i:(?P<scope>{MINE}|{HERE}|{SERVER}):(?P<page>[0-9]{{1,4}})"
 TITLES = {
-    MINE: "Your games on this server",
-    HERE: "Games in this channel",
-    SERVER: "Games on this server",
+    MINE: N_("Your games on this server"),
+    HERE: N_("Games in this channel"),
+    SERVER: N_("Games on this server"),
 }
 EMPTY = {
-    MINE: "You sit in no game on this server — open one with `/game new`.",
-    HERE: "No games in this channel yet — open one with `/game new`.",
-    SERVER: "No games on this server yet — open one with `/game new`.",
+    MINE: N_("You sit in no game on this server — open one with `/game new`."),
+    HERE: N_("No games in this channel yet — open one with `/game new`."),
+    SERVER: N_("No games on this server yet — open one with `/game new`."),
 }
 
 
@@ -44,9 +45,9 @@ def waited(seconds: float) -> str:
     """A rough age: 4m, 3h, 2d."""
     minutes = max(0, int(seconds // 60))
     if minutes < 60:
-        return f"{minutes}m"
+        return _("{n}m").format(n=minutes)
     hours = minutes // 60
-    return f"{hours}h" if hours < 48 else f"{hours // 24}d"
+    return _("{n}h").format(n=hours) if hours < 48 else _("{n}d").format(n=hours // 24)
 
 
 def jump_url(guild: str, channel: str, message: str) -> str:
@@ -58,12 +59,12 @@ def whose_move(read: ReadModel, user: str | None, seats: int) -> str:
     the most a lobby seats)."""
     record = read.record
     if record.status != ACTIVE:
-        return f"lobby, {len(record.seats)}/{seats} seated"
+        return _("lobby, {seated}/{seats} seated").format(seated=len(record.seats), seats=seats)
     waiting = read.to_move
     if user is not None and user in waiting:
-        return "**your move**"
+        return _("**your move**")
     names = ", ".join(read.names.get(p, p) for p in waiting[:3])
-    return f"waiting for {names}" if names else "AI seats at work"
+    return _("waiting for {names}").format(names=names) if names else _("AI seats at work")
 
 
 def inbox_line(
@@ -76,9 +77,10 @@ def inbox_line(
         state = whose_move(read, user, service.seat_range(record)[1])
         title = read.title
     except ServiceError:  # an unavailable game type: listed, with what can be said of it
-        state, title = record.status, service.title(record)
+        state, title = messages.status_word(record.status), service.title(record)
     age = waited(time.time() - record.updated_at)
-    link = f" · [latest post]({jump_url(record.guild, *post)})" if post else ""
+    latest = _("latest post")
+    link = f" · [{latest}]({jump_url(record.guild, *post)})" if post else ""
     line = f"`{record.id}` · {title} · <#{record.home}> · {state} · {age}{link}"
     return messages.clip(line, LINE_LIMIT)
 
@@ -137,9 +139,14 @@ async def set_aside(service: GameService, guild: str, channel: str, host: str) -
             continue
         title = service.games[found.game].title if found.game in service.games else found.game
         lines.append(
-            f"⚠️ Game `{found.id}` ({messages.clip(title, 40)}) could not be loaded and is set "
-            f"aside ({messages.clip(found.reason, 120)}). An admin can restore a backup "
-            "(README, Backups); the other games here go on."
+            _(
+                "⚠️ Game `{id}` ({title}) could not be loaded and is set aside ({reason}). An "
+                "admin can restore a backup (README, Backups); the other games here go on."
+            ).format(
+                id=found.id,
+                title=messages.clip(title, 40),
+                reason=messages.clip(found.reason, 120),
+            )
         )
     return lines
 
@@ -156,21 +163,24 @@ async def inbox_post(
         found = await service.games_in_guild(guild, where, limit=PAGE_SIZE + 1, offset=offset)
     shown, more = found[:PAGE_SIZE], len(found) > PAGE_SIZE
     if not shown and page == 0:
-        return Post(content=EMPTY[scope])
+        return Post(content=_(EMPTY[scope]))
     lobbies = await service.latest_posts([r for r in shown if r.state is None], LOBBY_MESSAGE)
     posts = {**lobbies, **await service.latest_posts(shown, LATEST_POST)}
     viewer = user if scope == MINE else None
     lines = [inbox_line(service, r, posts.get(r.id), viewer) for r in shown]
     first = offset + 1
     embed = discord.Embed(
-        title=TITLES[scope],
-        description="\n".join(lines) or "No more games.",
+        title=_(TITLES[scope]),
+        description="\n".join(lines) or _("No more games."),
         colour=messages.COLOURS[ACTIVE],
     )
-    embed.set_footer(text=f"Games {first}–{offset + len(shown)} · page {page + 1}")
+    footer = _("Games {first}–{last} · page {page}").format(
+        first=first, last=offset + len(shown), page=page + 1
+    )
+    embed.set_footer(text=footer)
     view = discord.ui.View(timeout=None)
     if page > 0:
-        view.add_item(PageButton.make(scope, page - 1, "◀ Previous"))
+        view.add_item(PageButton.make(scope, page - 1, _("◀ Previous")))
     if more:
-        view.add_item(PageButton.make(scope, page + 1, "Next ▶"))
+        view.add_item(PageButton.make(scope, page + 1, _("Next ▶")))
     return Post(embed=embed, view=view if view.children else None)

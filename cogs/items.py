@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.i18n import _
+
 GAME_ID = r"(?P<game>[a-z0-9]{4,12})"
 BUTTON_VERBS = "join|leave|start|addai|hand|board|rules|act|sure|rematch|undoyes|undono"
 PICK = "pick"
@@ -138,7 +140,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         first = page * SELECT_LIMIT
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=click.custom_id,
-            placeholder=placeholder or "Choose your move…",
+            placeholder=placeholder or _("Choose your move…"),
             options=[
                 discord.SelectOption(label=label, value=str(first + i))
                 for i, label in enumerate(labels)

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.ai import NORMAL
+from bot.i18n import N_, _, _n
 from bot.read_model import ReadModel
 from bot.service import Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
@@ -39,12 +40,29 @@ BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
 #: The alt text of each picture a board post shows (a screen reader reads it).
 ALT_TEXT = {
-    BOARD_FILE: "The board after move {version}",
-    MARKET_FILE: "The dealership and the shop",
-    MORE_GALLERIES_FILE: "The galleries beyond the first four",
-    "race.gif": "The race, replayed",
+    BOARD_FILE: N_("The board after move {version}"),
+    MARKET_FILE: N_("The dealership and the shop"),
+    MORE_GALLERIES_FILE: N_("The galleries beyond the first four"),
+    "race.gif": N_("The race, replayed"),
 }
 COLOURS = {LOBBY: 0x3B82F6, ACTIVE: 0x10B981, FINISHED: 0xF59E0B, ABANDONED: 0x6B7280}
+#: A game's status in a list, as a word.
+STATUS_WORDS = {
+    LOBBY: N_("lobby"),
+    ACTIVE: N_("active"),
+    FINISHED: N_("finished"),
+    ABANDONED: N_("abandoned"),
+}
+
+
+def status_word(status: str) -> str:
+    """A game's status as a player reads it in a list."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+
+
+def title_of(read: ReadModel) -> str:
+    """ "<Game> · game <id>", the title of every post about one game."""
+    return _("{title} · game {id}").format(title=read.engine.title, id=read.record.id)
 
 
 def button(
@@ -107,34 +125,41 @@ class Post:
 
 def lobby_embed(read: ReadModel) -> discord.Embed:
     record, game, names = read.record, read.engine, read.names
+    host = " " + _("(host)")
     seats = "\n".join(
-        f"{i}. {names[s.user]}{' 🤖' if s.ai else ''}{' (host)' if s.user == record.host else ''}"
+        f"{i}. {names[s.user]}{' 🤖' if s.ai else ''}{host if s.user == record.host else ''}"
         for i, s in enumerate(record.seats, 1)
     )
     low, high = player_range(game, record.options)
     status = {
-        LOBBY: f"Waiting for players ({len(record.seats)}/{high}; {low}–{high} with these "
-        "options).",
-        ACTIVE: "Started!",
-        ABANDONED: "Abandoned.",
-        FINISHED: "Finished.",
+        LOBBY: _("Waiting for players ({seated}/{high}; {low}–{high} with these options).").format(
+            seated=len(record.seats), low=low, high=high
+        ),
+        ACTIVE: _("Started!"),
+        ABANDONED: _("Abandoned."),
+        FINISHED: _("Finished."),
     }[record.status]
     embed = discord.Embed(
-        title=clip(f"{game.title} · game {record.id}", 256),
+        title=clip(title_of(read), 256),
         description=clip(f"{status}\n\n{seats}", EMBED_DESCRIPTION_LIMIT),
         colour=COLOURS[record.status],
     )
     options = {k: v for k, v in record.options.items() if game.default_options.get(k) != v}
     if options:
         embed.add_field(
-            name="Options", value=clip(", ".join(f"{k}={v}" for k, v in options.items()), 1024)
+            name=_("Options"),
+            value=clip(", ".join(f"{k}={v}" for k, v in options.items()), 1024),
         )
     if record.status == LOBBY:
         level = record.prefs.get("ai_level", NORMAL)
-        embed.add_field(name="Add AI", value=f"seats play at level **{level}**")
+        embed.add_field(
+            name=_("Add AI"), value=_("seats play at level **{level}**").format(level=level)
+        )
         embed.set_footer(
-            text=f"{WORDS[record.game].PLAYERS}. Join with the button or /game join; "
-            "the host starts with Start or /game start."
+            text=_(
+                "{players}. Join with the button or /game join; the host starts with Start or "
+                "/game start."
+            ).format(players=_(WORDS[record.game].PLAYERS))
         )
     return embed
 
@@ -146,15 +171,15 @@ def options_post(read: ReadModel) -> Post:
     lines = []
     for key, default in game.default_options.items():
         value = record.options.get(key, default)
-        changed = "" if value == default else f" (default {default})"
-        lines.append(f"`{key}={value}`{changed}: {explained[key]}")
+        changed = "" if value == default else " " + _("(default {value})").format(value=default)
+        lines.append(f"`{key}={value}`{changed}: {_(explained[key])}")
     how = (
-        "The host changes them with `/game settings options:name=value` before the start."
+        _("The host changes them with `/game settings options:name=value` before the start.")
         if record.status == LOBBY
-        else "They are fixed once the game has started."
+        else _("They are fixed once the game has started.")
     )
     embed = discord.Embed(
-        title=clip(f"{game.title} · game {record.id}: options", 256),
+        title=clip(_("{title}: options").format(title=title_of(read)), 256),
         description=clip("\n".join([*lines, "", how]), EMBED_DESCRIPTION_LIMIT),
         colour=COLOURS[record.status],
     )
@@ -166,10 +191,10 @@ def lobby_view(read: ReadModel) -> discord.ui.View | None:
     if record.status != LOBBY:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(button(read, "join", "Join", discord.ButtonStyle.success))
-    view.add_item(button(read, "leave", "Leave", discord.ButtonStyle.secondary))
-    view.add_item(button(read, "addai", "Add AI", discord.ButtonStyle.secondary))
-    view.add_item(button(read, "start", "Start", discord.ButtonStyle.primary))
+    view.add_item(button(read, "join", _("Join"), discord.ButtonStyle.success))
+    view.add_item(button(read, "leave", _("Leave"), discord.ButtonStyle.secondary))
+    view.add_item(button(read, "addai", _("Add AI"), discord.ButtonStyle.secondary))
+    view.add_item(button(read, "start", _("Start"), discord.ButtonStyle.primary))
     return view
 
 
@@ -198,11 +223,11 @@ def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.Ac
         style = discord.ButtonStyle.success
         row.add_item(button(read, "hand", clip(question, 80), style, QUESTION_ARG))
     if active:
-        row.add_item(button(read, "hand", "My hand", discord.ButtonStyle.primary))
-    row.add_item(button(read, "board", "Board", discord.ButtonStyle.secondary))
-    row.add_item(button(read, "rules", "Rules", discord.ButtonStyle.secondary))
+        row.add_item(button(read, "hand", _("My hand"), discord.ButtonStyle.primary))
+    row.add_item(button(read, "board", _("Board"), discord.ButtonStyle.secondary))
+    row.add_item(button(read, "rules", _("Rules"), discord.ButtonStyle.secondary))
     if read.record.status == FINISHED:  # its players may sit down again (issue 13)
-        row.add_item(button(read, "rematch", "Rematch", discord.ButtonStyle.success))
+        row.add_item(button(read, "rematch", _("Rematch"), discord.ButtonStyle.success))
     return row
 
 
@@ -227,7 +252,7 @@ def your_move(read: ReadModel) -> str:
     """The line that pings the humans to move ("move", not "turn": an ArtSee player asked
     about visitors decides on another's turn); empty when no human is waiting."""
     mentions = [m for m in (mention(p) for p in read.waiting_humans) if m]
-    return f"{' '.join(mentions)} — your move!" if mentions else ""
+    return _("{mentions} — your move!").format(mentions=" ".join(mentions)) if mentions else ""
 
 
 def next_line(read: ReadModel) -> str:
@@ -235,7 +260,8 @@ def next_line(read: ReadModel) -> str:
     waiting = read.to_move
     if read.record.status == FINISHED or not waiting:
         return ""
-    return "**Next:** " + ", ".join(f"**{read.names.get(p, p)}**" for p in waiting)
+    names = ", ".join(f"**{read.names.get(p, p)}**" for p in waiting)
+    return _("**Next:** {names}").format(names=names)
 
 
 def outcome_line(read: ReadModel, lead: bool = False) -> str:
@@ -248,9 +274,10 @@ def outcome_line(read: ReadModel, lead: bool = False) -> str:
     ranking = sorted(outcome.scores.items(), key=lambda item: -item[1])
     scores = " · ".join(f"{names.get(p, p)} {s}" for p, s in ranking)
     winners = ", ".join(f"**{names.get(p, p)}**" for p in outcome.winners)
-    plural = "s" if len(outcome.winners) > 1 else ""
-    over = "🏁 **Game over.**\n" if lead else ""
-    return f"{over}**Final scores:** {scores}\n**Winner{plural}:** {winners}"
+    over = _("🏁 **Game over.**") + "\n" if lead else ""
+    final = _("**Final scores:** {scores}").format(scores=scores)
+    won = _n("**Winner:** {names}", "**Winners:** {names}", len(outcome.winners))
+    return f"{over}{final}\n{won.format(names=winners)}"
 
 
 def ended_in(steps: list[Step]) -> bool:
@@ -261,8 +288,10 @@ def footer(read: ReadModel) -> str:
     """Small print under the board: the move number, and while the game runs, where the
     player's own cards are (a finished game has no hand to point to)."""
     if read.record.status == ACTIVE:
-        return f"-# Move {read.record.version} · /game hand shows your cards"
-    return f"-# Move {read.record.version} · final"
+        small = _("Move {version} · /game hand shows your cards")
+    else:
+        small = _("Move {version} · final")
+    return "-# " + small.format(version=read.record.version)
 
 
 def last_lines(lines: list[str], budget: int) -> str:
@@ -279,7 +308,9 @@ def gallery(files: list[discord.File], version: int) -> list[discord.ui.MediaGal
         discord.ui.MediaGallery(
             discord.MediaGalleryItem(
                 f"attachment://{f.filename}",
-                description=ALT_TEXT.get(f.filename, "").format(version=version) or None,
+                description=_(ALT_TEXT[f.filename]).format(version=version)
+                if f.filename in ALT_TEXT
+                else None,
             )
         )
         for f in files
@@ -298,8 +329,8 @@ async def board_post(
     happened and whose move it is, the board (and the turn's second pictures), the small print
     and the buttons. ``private``: the copy one player asked for, which pings nobody.
     ``ratings``: the final post's line of rating changes (``cogs.memory.rating_line``)."""
-    record, game = read.record, read.engine
-    title = f"## {clip(f'{game.title} · game {record.id}', 256)}"
+    record = read.record
+    title = f"## {clip(title_of(read), 256)}"
     ping = "" if private else your_move(read)
     finished = record.status == FINISHED
     tail = outcome_line(read, lead=not ended_in(steps)) if finished else next_line(read)
@@ -351,7 +382,9 @@ async def hand_panel(
     view: discord.ui.View | None = None
     if legal:
         mid_turn = read.mid_turn
-        lines.append("**Your move:** choose below." if not mid_turn else "**Your move continues:**")
+        lines.append(
+            _("**Your move:** choose below.") if not mid_turn else _("**Your move continues:**")
+        )
         view = discord.ui.View(timeout=None)
         labels = [clip(label_for(record.game, a, names, view_data), 80) for a in legal]
         question = None
@@ -359,7 +392,8 @@ async def hand_panel(
             question = confirmation(read, legal[confirm])
         if confirm is not None and question:  # asked, with its button on a row of its own
             lines.append(question)
-            sure = button(read, "sure", clip(f"Yes: {labels[confirm]}", 80), DANGER, confirm)
+            yes = _("Yes: {choice}").format(choice=labels[confirm])
+            sure = button(read, "sure", clip(yes, 80), DANGER, confirm)
             sure.row = 0
             view.add_item(sure)
         rows = MAX_ROWS - 1 if question else MAX_ROWS
@@ -373,7 +407,9 @@ async def hand_panel(
             for page, page_labels in enumerate(pages[:rows]):
                 first = page * SELECT_LIMIT + 1
                 placeholder = (
-                    f"Choose your move ({first}–{first + len(page_labels) - 1} of {len(labels)})…"
+                    _("Choose your move ({first}–{last} of {total})…").format(
+                        first=first, last=first + len(page_labels) - 1, total=len(labels)
+                    )
                     if len(pages) > 1
                     else ""
                 )
@@ -383,7 +419,12 @@ async def hand_panel(
             shown = rows * SELECT_LIMIT
             if len(labels) > shown:  # never hide a move silently: say where the rest are
                 hidden = len(labels) - shown
-                lines.append(f"({hidden} more moves than fit here: use the game's slash commands.)")
+                more = _n(
+                    "({n} more move than fit here: use the game's slash commands.)",
+                    "({n} more moves than fit here: use the game's slash commands.)",
+                    hidden,
+                )
+                lines.append(more.format(n=hidden))
     elif record.status == ACTIVE:
         lines.append(read.turn_message())
     png = await read.hand_picture(user)

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.i18n import _, say
 from bot.options import echo, parse_int
 from bot.read_model import ReadModel
 from bot.words import WORDS
@@ -34,7 +35,7 @@ def after(read: ReadModel, user: str, steps: list[Action]) -> list[Action]:
     legal), computed on a copy: nothing is stored."""
     game, state = read.engine, read.load()
     for step in steps:
-        state, _ = game.play(state, user, step)
+        state = game.play(state, user, step)[0]
     return game.legal(state, user)
 
 
@@ -43,20 +44,24 @@ def after(read: ReadModel, user: str, steps: list[Action]) -> list[Action]:
 
 def parse_discs(text: str) -> list[int]:
     """ "2" or "2+3" (discs numbered 1-4 from the left)."""
-    refusal = f"Name a disc 1-{DISCS}, or two adjacent ones like 2+3 — pick from the list."
-    return [parse_int(part, 1, DISCS, "A disc", refusal) - 1 for part in text.split("+")]
+    refusal = _("Name a disc 1-{n}, or two adjacent ones like 2+3 — pick from the list.").format(
+        n=DISCS
+    )
+    return [parse_int(part, 1, DISCS, _("A disc"), refusal) - 1 for part in text.split("+")]
 
 
 def parse_steps(text: str) -> list[int]:
     """ "+1", "-3" or "+1,-2": steps per disc, + clockwise."""
-    refusal = "Say how far to turn, like +1 (clockwise) or -2 — pick from the list."
-    return [parse_int(part, -SLOTS, SLOTS, "A turn", refusal) for part in text.split(",")]
+    refusal = _("Say how far to turn, like +1 (clockwise) or -2 — pick from the list.")
+    return [parse_int(part, -SLOTS, SLOTS, _("A turn"), refusal) for part in text.split(",")]
 
 
 def parse_card(text: str) -> str:
     card = text.strip().upper().split(" ")[0]
     if card not in CARDS:
-        raise ServiceError(f"There is no Graffiti card “{text[:40]}” — pick one from the list.")
+        raise ServiceError(
+            _("There is no Graffiti card “{card}” — pick one from the list.").format(card=text[:40])
+        )
     return card
 
 
@@ -64,16 +69,16 @@ def parse_cell(text: str) -> tuple[int, int]:
     """ "B2": column letter, row number (as the board labels them)."""
     cell = text.strip().upper()
     rows = max(layout.rows for layout in MURALS.values())
-    refusal = f"“{echo(text)}” is not a mural cell; cells look like B2."
+    refusal = _("“{text}” is not a mural cell; cells look like B2.").format(text=echo(text))
     if len(cell) < 2 or cell[0] not in COLUMNS:
         raise ServiceError(refusal)
-    return parse_int(cell[1:], 1, rows, "A mural row", refusal) - 1, COLUMNS.index(cell[0])
+    return parse_int(cell[1:], 1, rows, _("A mural row"), refusal) - 1, COLUMNS.index(cell[0])
 
 
 def parse_paints(text: str) -> list[str]:
     paints = [p for p in text.upper().replace(" ", "").split("+") if p]
     if len(paints) != 2 or any(p not in PAINTS for p in paints):
-        raise ServiceError("Mix two basic paints, like R+Y — pick from the list.")
+        raise ServiceError(_("Mix two basic paints, like R+Y — pick from the list."))
     return paints
 
 
@@ -82,7 +87,9 @@ def parse_technique(text: str) -> str:
     for tile in TECHNIQUES.values():
         if wanted in (tile.id.lower(), tile.name.lower(), tile.portuguese.lower()):
             return tile.id
-    raise ServiceError(f"There is no technique “{text[:40]}” — pick one from the list.")
+    raise ServiceError(
+        _("There is no technique “{text}” — pick one from the list.").format(text=text[:40])
+    )
 
 
 def encode(action: Action) -> str:
@@ -130,7 +137,7 @@ async def choices_after(
     """The legal ``kind`` moves after ``steps``, labelled as on the panel."""
     try:
         read = await flows.my_game(interaction, GAME_ID)
-        _, _, user = flows.where(interaction)
+        user = flows.where(interaction)[2]
         legal = after(read, user, steps)
     except (ServiceError, IllegalAction):
         return []
@@ -197,7 +204,7 @@ async def play_steps(interaction: discord.Interaction, steps: list[Action]) -> N
         try:
             after(read, user, steps)
         except IllegalAction as error:
-            raise ServiceError(error.reason) from error
+            raise ServiceError(say(error.reason)) from error
     await flows.acknowledge(interaction)
     for step in steps[:-1]:
         read = (await service.move(guild, channel, user, step, ref=read.record.id)).read

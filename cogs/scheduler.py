@@ -10,9 +10,11 @@ import time
 import discord
 from discord.ext import commands, tasks
 
+from bot.i18n import _
 from bot.service import GameService
 from bot.store.base import GameRecord, Shards
 from cogs import memory, messages, threads
+from cogs.language import in_server
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
@@ -118,9 +120,16 @@ class Scheduler(commands.Cog):
         if closed is None:
             return
         hours = closed.prefs.get("lobby_hours")
-        within = f" within {hours} hours" if hours else ""
-        note = f"This lobby closed: nobody started it{within}. Open another with `/game new`."
-        await threads.edit_lobby(self.bot, self.service.read(closed), note)
+        async with in_server(self.bot, closed.guild):
+            note = (
+                _(
+                    "This lobby closed: nobody started it within {hours} hours. Open another "
+                    "with `/game new`."
+                ).format(hours=hours)
+                if hours
+                else _("This lobby closed: nobody started it. Open another with `/game new`.")
+            )
+            await threads.edit_lobby(self.bot, self.service.read(closed), note)
 
     async def remind(self, record: GameRecord, now: float) -> None:
         users = await self.service.remind(record, now)
@@ -128,11 +137,12 @@ class Scheduler(commands.Cog):
         if not mentions:
             return
         title = self.service.engine(record).title
-        text = (
-            f"{mentions} ⏰ {title} `{record.id}` is waiting for you: press **My hand** on the "
-            "latest board, or `/game hand`."
-        )
-        await threads.post(self.bot, record, Post(content=text, pings=users))
+        async with in_server(self.bot, record.guild):
+            text = _(
+                "{mentions} ⏰ {title} `{id}` is waiting for you: press **My hand** on the "
+                "latest board, or `/game hand`."
+            ).format(mentions=mentions, title=title, id=record.id)
+            await threads.post(self.bot, record, Post(content=text, pings=users))
 
     async def time_out(self, record: GameRecord, now: float) -> None:
         result = await self.service.time_out(record.id, now)
@@ -140,10 +150,13 @@ class Scheduler(commands.Cog):
             return
         names = result.read.names
         who = ", ".join(names.get(p, p) for p in result.timed_out)
-        headline = f"⏰ Time ran out for {who}: the AI decided for them this time."
-        ratings = memory.rating_line(result.results, result.read.names)
-        post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
-        sent = await threads.post(self.bot, result.record, post)
+        async with in_server(self.bot, result.record.guild):
+            headline = _("⏰ Time ran out for {names}: the AI decided for them this time.").format(
+                names=who
+            )
+            ratings = memory.rating_line(result.results, result.read.names)
+            post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
+            sent = await threads.post(self.bot, result.record, post)
         await self.service.remember_message(
             result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)
         )

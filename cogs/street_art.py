@@ -7,7 +7,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.i18n import _
 from bot.words import WORDS
+from bot.words import street_art as words
 from cogs import flows
 from cogs.typed import Text
 from rules.street_art.data import CARDS
@@ -23,7 +25,7 @@ async def card_autocomplete(
         read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     words = WORDS[GAME_ID]
     choices = []
     for action in read.legal(user):
@@ -53,12 +55,18 @@ class StreetArt(commands.Cog):
 
         read = await flows.my_game(interaction, GAME_ID)
         card_id = card.strip().lower().replace(" ", "-")
-        if card_id not in CARDS:
-            by_name = {info.name.lower(): cid for cid, info in CARDS.items()}
+        if card_id not in CARDS:  # a name typed, in English or in the player's language
+            by_name = {
+                name.lower(): cid
+                for cid, info in CARDS.items()
+                for name in (info.name, words.card_name(cid))
+            }
             card_id = by_name.get(card.strip().lower(), "")
         if not card_id:
             raise ServiceError(
-                f"There is no Street Art card called “{card[:50]}” — pick one from the list."
+                _("There is no Street Art card called “{card}” — pick one from the list.").format(
+                    card=card[:50]
+                )
             )
         await flows.play(interaction, read, {"type": "play", "card": card_id})
 

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
+from bot.i18n import N_, _
 from bot.options import parse_int
 from bot.read_model import ReadModel
 from bot.words import street_kings as words
@@ -42,7 +43,13 @@ ARGUMENTS = {
 NOZ_ANSWERS = {"fire": True, "keep": False}
 #: Joins an upgrade and its car in one autocomplete value: ``engine1-3@D05``.
 FOR_CAR = "@"
-LANE_REFUSAL = f"Choose a lane by its number, from {LANES[0]} to {LANES[-1]}."
+LANE_REFUSAL = N_("Choose a lane by its number, from {low} to {high}.")
+#: What a typed name may be, in the sentence that says it names nothing.
+NOT_FOUND = {
+    "car": N_("There is no car called “{typed}” — pick one from the list."),
+    "location": N_("There is no location called “{typed}” — pick one from the list."),
+    "upgrade": N_("There is no upgrade called “{typed}” — pick one from the list."),
+}
 
 
 async def my_moves(interaction: discord.Interaction) -> list[dict[str, Any]]:
@@ -51,7 +58,7 @@ async def my_moves(interaction: discord.Interaction) -> list[dict[str, Any]]:
         read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     return read.legal(user)
 
 
@@ -103,7 +110,7 @@ async def noz_choices(
         read = await flows.my_game(interaction, GAME_ID)
     except ServiceError:
         return []
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     view = read.view(user)
     me = next((p for p in view["players"] if p["id"] == view["viewer"]), None)
     if me is None:
@@ -139,7 +146,7 @@ def by_id_or_name(typed: str, names: dict[str, str], what: str) -> str:
         return key
     found = {name.lower(): ident for ident, name in names.items()}.get(key.lower())
     if found is None:
-        raise ServiceError(f"There is no {what} called “{typed[:50]}” — pick one from the list.")
+        raise ServiceError(_(NOT_FOUND[what]).format(typed=typed[:50]))
     return found
 
 
@@ -185,12 +192,13 @@ def class_action(choice: str) -> dict[str, Any]:
     typed = choice.strip().upper()
     if any(ch.isdigit() or ch in "+-" for ch in typed):
         low, high = CUSTOM_FINISH_SPACES[0], CUSTOM_FINISH_SPACES[-1]
-        return {"type": "finish_line", "space": parse_int(typed, low, high, "A finish line space")}
+        space = parse_int(typed, low, high, _("A finish line space"))
+        return {"type": "finish_line", "space": space}
     return {"type": "class", "class": typed}
 
 
 def my_view(interaction: discord.Interaction, read: ReadModel) -> dict[str, Any]:
-    _, _, user = flows.where(interaction)
+    user = flows.where(interaction)[2]
     return read.view(user)
 
 
@@ -242,7 +250,7 @@ class StreetKings(commands.Cog):
         elif buy is not None and buy.strip().lower() == NOTHING:
             action = {"type": "buy_nothing"}
         elif buy is not None:
-            typed, _, for_car = buy.partition(FOR_CAR)
+            typed, _for, for_car = buy.partition(FOR_CAR)
             card = upgrade_card(typed, my_view(interaction, read)["shop"])
             target = car or for_car
             action = {"type": "buy", "card": card, "car": car_id(target) if target else None}
@@ -295,7 +303,7 @@ class StreetKings(commands.Cog):
             if card is None:
                 return {"type": "location"}
             if spot is None:
-                raise ServiceError("Say where to place it too: `spot:1` or `spot:2`.")
+                raise ServiceError(_("Say where to place it too: `spot:1` or `spot:2`."))
             return {"type": "place", "card": location_id(card), "spot": spot}
 
         await act(interaction, action())
@@ -309,7 +317,13 @@ class StreetKings(commands.Cog):
         def action() -> dict[str, Any]:
             return {
                 "type": "qualify",
-                "lane": parse_int(lane, LANES[0], LANES[-1], "A lane", LANE_REFUSAL),
+                "lane": parse_int(
+                    lane,
+                    LANES[0],
+                    LANES[-1],
+                    _("A lane"),
+                    _(LANE_REFUSAL).format(low=LANES[0], high=LANES[-1]),
+                ),
             }
 
         await act(interaction, action())

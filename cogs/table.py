@@ -9,10 +9,12 @@ from discord.ext import commands
 from bot.ai import LEVELS
 from bot.errors import ServiceError
 from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
+from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
 from cogs import flows, inbox, memory, messages, threads
 from cogs import replay as viewers
+from cogs.language import in_public
 from cogs.messages import Post
 from cogs.typed import GameRef, OptionsText
 from cogs.undo import propose as propose_undo
@@ -21,12 +23,15 @@ from rules import GAMES
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
 CLOCK_CHOICES = [app_commands.Choice(name=clock, value=clock) for clock in CLOCKS]
 AI_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=name, value=lang) for lang, name in LANGUAGE_NAMES.items()
+]
 
 
 def game_line(record: GameRecord, title: str) -> str:
     """One game in a list: its id, title (or why it is unavailable), status and players."""
     players = ", ".join(s.name or s.user for s in record.seats)
-    return f"`{record.id}` · {title} · {record.status} · {players}"
+    return f"`{record.id}` · {title} · {messages.status_word(record.status)} · {players}"
 
 
 async def channel_game_autocomplete(
@@ -34,7 +39,7 @@ async def channel_game_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """The open games of this channel, so nobody has to type an id."""
     service = flows.service_of(interaction)
-    guild, channel, _ = flows.where(interaction)
+    guild, channel = flows.where(interaction)[:2]
     choices = []
     for record in await service.channel_games(guild, channel):
         label = game_line(record, service.title(record))
@@ -45,11 +50,20 @@ async def channel_game_autocomplete(
 
 def settings_lines(settings: GuildSettings) -> str:
     """A server's settings, one a line, as `/game config` shows them."""
-    clock = settings.clock or "the bot's default"
-    return (
-        f"- threads: **{'on' if settings.threads else 'off'}**\n"
-        f"- lobby_hours: **{settings.lobby_hours}**\n"
-        f"- clock: **{clock}**"
+    clock = settings.clock or _("the bot's default")
+    language = (
+        LANGUAGE_NAMES[settings.language]
+        if settings.language
+        else _("the server's own (Discord's server settings)")
+    )
+    return _(
+        "- threads: **{threads}**\n- lobby_hours: **{hours}**\n- clock: **{clock}**\n"
+        "- language: **{language}**"
+    ).format(
+        threads=_("on") if settings.threads else _("off"),
+        hours=settings.lobby_hours,
+        clock=clock,
+        language=language,
     )
 
 
@@ -101,8 +115,10 @@ class Table(commands.Cog):
         threads="Whether new games get a thread of their own",
         lobby_hours="Hours a lobby waits for its start before it closes",
         clock="Time for each decision before the AI decides, for new games",
+        language="The language of this server's boards and posts (players' own answers "
+        "follow their Discord)",
     )
-    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def config(
         self,
@@ -111,11 +127,17 @@ class Table(commands.Cog):
         lobby_hours: app_commands.Range[int, LOBBY_HOURS_RANGE[0], LOBBY_HOURS_RANGE[1]]
         | None = None,
         clock: str | None = None,
+        language: str | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
         guild = flows.where(interaction)[0]
-        chosen = {"threads": threads, "lobby_hours": lobby_hours, "clock": clock}
+        chosen = {
+            "threads": threads,
+            "lobby_hours": lobby_hours,
+            "clock": clock,
+            "language": language,
+        }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)
         settings = (
@@ -123,8 +145,9 @@ class Table(commands.Cog):
             if changes
             else await service.guild_settings(guild)
         )
-        head = "Settings changed." if changes else "This server's settings:"
-        text = f"{head}\n{settings_lines(settings)}\nGames already open keep their own."
+        head = _("Settings changed.") if changes else _("This server's settings:")
+        keep = _("Games already open keep their own (their language follows these at once).")
+        text = f"{head}\n{settings_lines(settings)}\n{keep}"
         await flows.send(interaction, Post(content=text), ephemeral=True)
 
     @game.command(name="join")
@@ -175,11 +198,11 @@ class Table(commands.Cog):
         read = service.read(await flows.watched(interaction, game))
         embed = messages.lobby_embed(read)
         if read.record.status == ACTIVE:
-            embed.add_field(name="Turn", value=read.turn_message(), inline=False)
+            embed.add_field(name=_("Turn"), value=read.turn_message(), inline=False)
         outcome = messages.outcome_line(read)
         if outcome:
-            embed.add_field(name="Result", value=outcome[:1024], inline=False)
-        embed.set_footer(text=f"Move {read.record.version}")
+            embed.add_field(name=_("Result"), value=outcome[:1024], inline=False)
+        embed.set_footer(text=_("Move {version}").format(version=read.record.version))
         await flows.send(interaction, Post(embed=embed), ephemeral=True)
 
     @game.command(name="list")
@@ -259,7 +282,9 @@ class Table(commands.Cog):
             await flows.acknowledge(interaction)
             record = await service.set_options(guild, channel, user, changes, game)
             shown = ", ".join(f"{k}={record.options[k]}" for k in changes)  # as checked
-            await flows.lobby_change(interaction, record, f"Options changed: {shown}.")
+            async with in_public(interaction):
+                note = _("Options changed: {options}.").format(options=shown)
+                await flows.lobby_change(interaction, record, note)
             return
         record = await service.resolve(guild, channel, user, game)
         await flows.send(interaction, messages.options_post(service.read(record)), ephemeral=True)
@@ -309,8 +334,11 @@ class Table(commands.Cog):
         await flows.acknowledge(interaction)
         record = await service.abandon(guild, channel, user, is_admin, game)
         title, who = service.engine(record).title, flows.display_name(interaction)
-        text = f"Game `{record.id}` ({title}) was abandoned by {who}."
-        await flows.post_to_game(interaction, record, Post(content=text))
+        async with in_public(interaction):
+            text = _("Game `{id}` ({title}) was abandoned by {name}.").format(
+                id=record.id, title=title, name=who
+            )
+            await flows.post_to_game(interaction, record, Post(content=text))
         await threads.finish(interaction.client, service.read(record))
 
     @game.command(name="stats")

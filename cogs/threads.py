@@ -15,10 +15,12 @@ from typing import Literal
 
 import discord
 
+from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, GameRecord
 from cogs import memory, messages
+from cogs.language import in_server
 from cogs.messages import Post
 
 log = logging.getLogger(__name__)
@@ -33,7 +35,8 @@ NAME_LIMIT = 100
 ARCHIVE_AFTER = 3600.0
 #: Discord keeps an idle thread open this long (minutes) before archiving it by itself.
 IDLE_ARCHIVE_MINUTES: Literal[10080] = 10080
-#: The permissions a game's thread needs, with the names Discord's settings show.
+#: The permissions a game's thread needs (their names as Discord's settings show them in the
+#: player's language are Discord's own: kept in English, as Discord's API names them).
 NEEDED = (
     ("create_public_threads", "Create Public Threads"),
     ("send_messages_in_threads", "Send Messages in Threads"),
@@ -63,15 +66,21 @@ def cannot_thread(channel: object, permissions: discord.Permissions) -> str | No
     """Why a game started here stays in the channel, in a line for the host; None: it can
     have its thread. ``permissions``: the bot's in this channel."""
     if not isinstance(channel, discord.TextChannel):
-        return "this channel cannot have threads"
+        return _("this channel cannot have threads")
     for attribute, name in NEEDED:
         if not getattr(permissions, attribute):
-            return f"I am missing the **{name}** permission here"
+            return missing(name)
     return None
 
 
+def missing(permission: str) -> str:
+    return _("I am missing the **{permission}** permission here").format(permission=permission)
+
+
 def stays_here(record: GameRecord, why: str) -> str:
-    return f"Game `{record.id}` is played here in the channel, not in a thread: {why}."
+    return _("Game `{id}` is played here in the channel, not in a thread: {why}.").format(
+        id=record.id, why=why
+    )
 
 
 async def open_thread(interaction: discord.Interaction, read: ReadModel) -> str | None:
@@ -112,7 +121,7 @@ async def open_thread(interaction: discord.Interaction, read: ReadModel) -> str 
         if error.code != MISSING_PERMISSIONS:
             raise
         log.info("game %s stays in its channel: creating its thread was refused", record.id)
-        return stays_here(record, "I am missing the **Create Public Threads** permission here")
+        return stays_here(record, missing(NEEDED[0][1]))
     await service.set_thread(record, str(thread.id))
     log.info("game %s: plays in thread %s", record.id, thread.id)
     return None
@@ -131,15 +140,20 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
     record = read.record
     embed = messages.lobby_embed(read)
     where = link(record)
+    the_game = _("The game: {place}").format(place=where)
     if record.status == ACTIVE:
-        value = f"In progress in {where}." if record.thread else "In progress here, below."
+        value = (
+            _("In progress in {place}.").format(place=where)
+            if record.thread
+            else _("In progress here, below.")
+        )
     elif record.status == FINISHED:
-        value = messages.outcome_line(read) + (f"\nThe game: {where}" if record.thread else "")
+        value = messages.outcome_line(read) + (f"\n{the_game}" if record.thread else "")
     elif record.status == ABANDONED and record.state is not None:
-        value = "Abandoned." + (f" The game: {where}" if record.thread else "")
+        value = _("Abandoned.") + (f" {the_game}" if record.thread else "")
     else:
         return embed
-    embed.add_field(name="Game", value=messages.clip(value, 1024), inline=False)
+    embed.add_field(name=_("Game"), value=messages.clip(value, 1024), inline=False)
     return embed
 
 
@@ -173,10 +187,9 @@ def result_post(read: ReadModel, board: bytes, ratings: str = "") -> Post:
     container: discord.ui.Container = discord.ui.Container(
         accent_colour=messages.COLOURS[record.status]
     )
-    container.add_item(
-        discord.ui.TextDisplay(f"## {messages.clip(f'{read.title} · game {record.id}', 256)}")
-    )
-    lines = [messages.outcome_line(read, lead=True), ratings, f"The whole game: {link(record)}"]
+    container.add_item(discord.ui.TextDisplay(f"## {messages.clip(messages.title_of(read), 256)}"))
+    whole = _("The whole game: {place}").format(place=link(record))
+    lines = [messages.outcome_line(read, lead=True), ratings, whole]
     container.add_item(discord.ui.TextDisplay("\n".join(line for line in lines if line)))
     for item in messages.gallery(files, record.version):
         container.add_item(item)
@@ -195,16 +208,20 @@ async def post(client: discord.Client, record: GameRecord, content: Post) -> dis
 
 async def finish(client: discord.Client, read: ReadModel) -> None:
     """After the final board: the lobby message shows the result and, for a game played in a
-    thread, the channel gets the result post and the thread is archived an hour later."""
+    thread, the channel gets the result post and the thread is archived an hour later. Both
+    are public: in the server's language."""
     record, service = read.record, client.service  # type: ignore[attr-defined]
-    await edit_lobby(client, read)
-    if record.thread is None:
-        return
-    if record.status == FINISHED:
-        board, _ = await read.board_pictures([], [])
-        channel = client.get_partial_messageable(int(record.channel), guild_id=_guild_id(record))
-        ratings = memory.rating_line(await service.results.of_game(record.id), read.names)
-        await channel.send(**result_post(read, board, ratings).kwargs())
+    async with in_server(client, record.guild):
+        await edit_lobby(client, read)
+        if record.thread is None:
+            return
+        if record.status == FINISHED:
+            board = (await read.board_pictures([], []))[0]
+            channel = client.get_partial_messageable(
+                int(record.channel), guild_id=_guild_id(record)
+            )
+            ratings = memory.rating_line(await service.results.of_game(record.id), read.names)
+            await channel.send(**result_post(read, board, ratings).kwargs())
     await service.archive_later(record, ARCHIVE_AFTER)
 
 

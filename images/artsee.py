@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from images import kit
 from images.kit import Color
+from images.lang import N_, tr, tr_n
 from rules.artsee.data import CATEGORIES, CATEGORY_NAMES, EXHIBITS, MASTERPIECES
 
 WIDTH = 1200
@@ -63,13 +64,21 @@ SEAT_COLOURS: tuple[Color, ...] = (
 )
 ARROWS = {"L": "←", "R": "→"}
 MASTERPIECE_FRAME = kit.rgb("#C9A227")  # a masterpiece token's gold frame
+#: A standing answer about visitors, as the panel tags it.
+POLICIES = {"always": N_("always"), "never": N_("never"), "ask": N_("ask")}
 PHASES = {
-    "card": "to choose a card to play",
-    "column": "to choose a column for the card",
-    "claim": "may claim a masterpiece",
-    "slot": "to choose a slot for the masterpiece",
-    "draw": "to draw from pile 1 or 2",
+    "card": N_("to choose a card to play"),
+    "column": N_("to choose a column for the card"),
+    "claim": N_("may claim a masterpiece"),
+    "slot": N_("to choose a slot for the masterpiece"),
+    "draw": N_("to draw from pile 1 or 2"),
 }
+
+
+def letter(category: str, lang: str) -> str:
+    """A category's letter on cards and chips: the initial of its name in ``lang`` (A, L, P, S
+    in English; the four initials differ in each language the bot speaks)."""
+    return tr(lang, CATEGORY_NAMES[category])[:1] or LETTERS[category]
 
 
 @dataclass(frozen=True)
@@ -144,10 +153,10 @@ def geometry(view: dict[str, Any]) -> Geometry:
 
 
 @lru_cache(maxsize=64)
-def piece_chip(category: str, size: int) -> Image.Image:
+def piece_chip(category: str, size: int, lang: str = "en") -> Image.Image:
     """An art piece: a chip in its category colour with its letter."""
     colour = CATEGORY_COLOURS[category]
-    return kit.chip(size, colour, LETTERS[category], kit.readable_on(colour), kit.PAPER_INK)
+    return kit.chip(size, colour, letter(category, lang), kit.readable_on(colour), kit.PAPER_INK)
 
 
 def strip_h(card_w: int) -> int:
@@ -155,10 +164,10 @@ def strip_h(card_w: int) -> int:
     return max(16, round(card_w * 0.3))
 
 
-#: 80 exhibits at the ten or so card sizes the layouts use (20 KB a face): a process serving
-#: many tables keeps them all rather than redrawing faces as tables of other sizes come and go.
+#: 80 exhibits at the ten or so card sizes the layouts use (20 KB a face), per language: a
+#: process serving many tables keeps them all rather than redrawing faces as tables come and go.
 @lru_cache(maxsize=1024)
-def card_face(card: str, width: int, height: int) -> Image.Image:
+def card_face(card: str, width: int, height: int, lang: str = "en") -> Image.Image:
     """A whole exhibit: its featured colour, the art pieces in the top band (the part that stays
     visible when covered), the featured letter, and the arrow in the bottom row (visitors go in
     its other corner). The header's legend names the letters."""
@@ -170,11 +179,11 @@ def card_face(card: str, width: int, height: int) -> Image.Image:
     strip = arrow_row = strip_h(width)
     chip = min(strip - 4, (width - 8) // 3 - 2)
     for i, piece in enumerate(info.pieces):
-        kit.paste(im, piece_chip(piece, chip), (4 + i * (chip + 2), 2))
+        kit.paste(im, piece_chip(piece, chip, lang), (4 + i * (chip + 2), 2))
     body = height - strip - arrow_row  # between the pieces and the arrow row
     letter_font = kit.font(max(12, min(body + 4, width // 2)), bold=True)
     centre = (width / 2, strip + body / 2 + 1)
-    kit.draw_text(d, centre, LETTERS[info.featured], letter_font, ink, "mm")
+    kit.draw_text(d, centre, letter(info.featured, lang), letter_font, ink, "mm")
     arrow_font = kit.font(max(14, round(width * 0.28)), bold=True)
     x = width * (0.2 if info.arrow == "L" else 0.8)
     arrow = ARROWS[info.arrow]
@@ -184,11 +193,11 @@ def card_face(card: str, width: int, height: int) -> Image.Image:
 
 
 @lru_cache(maxsize=1024)
-def covered_face(card: str, width: int, height: int, strip: int) -> Image.Image:
+def covered_face(card: str, width: int, height: int, strip: int, lang: str) -> Image.Image:
     """The part of a card face that shows under the next card of its column (``strip`` px
     lower): its strip and the rows the next card's rounded corners leave open. The rest is
     hidden, and pasting it cost a blend of the whole face for every covered card."""
-    face = card_face(card, width, height)
+    face = card_face(card, width, height, lang)
     alpha = face.getchannel("A")
     # The next card covers this one's rows from ``strip`` down with its own rows from 0: only
     # where that card is wholly opaque (below its corners, and the soft rims of its chips).
@@ -202,7 +211,7 @@ def covered_face(card: str, width: int, height: int, strip: int) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def card_back(category: str | None, width: int, height: int) -> Image.Image:
+def card_back(category: str | None, width: int, height: int, lang: str = "en") -> Image.Image:
     """A card back shows its featured category: colour and letter; ``None`` is an empty pile."""
     if category is None:
         im = kit.rounded_card((width, height), kit.PANEL, kit.PANEL_EDGE, radius=8).copy()
@@ -219,7 +228,7 @@ def card_back(category: str | None, width: int, height: int) -> Image.Image:
     kit.draw_text(
         d,
         (width / 2, height / 2),
-        LETTERS[category],
+        letter(category, lang),
         kit.font(int(width * 0.5), bold=True),
         kit.readable_on(colour),
         "mm",
@@ -228,7 +237,7 @@ def card_back(category: str | None, width: int, height: int) -> Image.Image:
 
 
 @lru_cache(maxsize=256)  # every token at each size the header's room gives it
-def masterpiece_token(token: str, size: int) -> Image.Image:
+def masterpiece_token(token: str, size: int, lang: str = "en") -> Image.Image:
     """A masterpiece: a framed square in its category colour with letter and requirement."""
     info = MASTERPIECES[token]
     colour = CATEGORY_COLOURS[info.category]
@@ -240,7 +249,7 @@ def masterpiece_token(token: str, size: int) -> Image.Image:
 
     im = kit.supersampled((size, size), paint)
     d = ImageDraw.Draw(im)
-    label = f"{LETTERS[info.category]}{info.requirement}"
+    label = f"{letter(info.category, lang)}{info.requirement}"
     fnt = kit.fit_font(label, size - 8, int(size * 0.45), 10, bold=True)
     kit.draw_text(d, (size / 2, size / 2), label, fnt, kit.readable_on(colour), "mm")
     return im
@@ -262,12 +271,15 @@ def panel_height(player: dict[str, Any], geo: Geometry) -> int:
     return PANEL_HEAD_H + gallery_height(player, geo) + PANEL_PAD
 
 
-def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], width: int) -> None:
+def _draw_header(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, lang: str
+) -> None:
     kit.draw_text(d, (MARGIN, 10), "ArtSee", kit.font(42, bold=True))
-    kit.draw_text(d, (MARGIN, 62), f"Turn {view['turn']}", kit.font(28), kit.MUTED)
+    turn = tr(lang, "Turn {n}").format(n=view["turn"])
+    kit.draw_text(d, (MARGIN, 62), turn, kit.font(28), kit.MUTED, max_width=200 - MARGIN - 8)
     # the supply: per category, the requirements still unclaimed
     x = 200
-    kit.draw_text(d, (x, 8), "Masterpieces left", kit.font(22), kit.MUTED)
+    kit.draw_text(d, (x, 8), tr(lang, "Masterpieces left"), kit.font(22), kit.MUTED)
     supply = set(view["supply"])
     groups = [
         [t for t in sorted(MASTERPIECES) if MASTERPIECES[t].category == c and t in supply]
@@ -279,36 +291,47 @@ def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         tokens = [t for t in sorted(MASTERPIECES) if MASTERPIECES[t].category == category]
         left = [t for t in tokens if t in supply]
         for k, token in enumerate(left):
-            kit.paste(im, masterpiece_token(token, size), (x + k * (size + 3), 40))
+            kit.paste(im, masterpiece_token(token, size, lang), (x + k * (size + 3), 40))
         if not left:
-            kit.draw_text(d, (x, 46), f"no {LETTERS[category]}", kit.font(22), kit.MUTED)
+            none = tr(lang, "no {letter}").format(letter=letter(category, lang))
+            kit.draw_text(d, (x, 46), none, kit.font(22), kit.MUTED)
         x += max(3, len(left)) * (size + 3) + 14
     # the draw piles: the back of each top card, and the count
     for i, pile in enumerate(view["piles"]):
         px = width - MARGIN - (2 - i) * 136
-        kit.paste(im, card_back(pile["top"], 44, 60), (px, 8))
+        kit.paste(im, card_back(pile["top"], 44, 60, lang), (px, 8))
         fnt = kit.font(24, bold=True)
-        kit.draw_text(d, (px + 50, 10), f"Pile {i + 1}", fnt)
+        pile_label = tr(lang, "Pile {n}").format(n=i + 1)
+        fnt = kit.fit_font(pile_label, 136 - 50 - 6, 24, 16, bold=True)  # clear of the next pile
+        kit.draw_text(d, (px + 50, 10), pile_label, fnt)
         kit.draw_text(d, (px + 50, 40), str(pile["size"]), kit.font(28, bold=True))
 
 
-def _status_text(view: dict[str, Any], names: dict[str, str]) -> str:
+def _status_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
     outcome = view.get("outcome")
     if outcome is not None:
         ranking = sorted(outcome["scores"].items(), key=lambda item: -item[1])
         scores = " · ".join(f"{names.get(p, p)} {s}" for p, s in ranking)
         winners = ", ".join(names.get(p, p) for p in outcome["winners"])
-        verb = "wins" if len(outcome["winners"]) == 1 else "share the win"
-        return f"Game over — {winners} {verb} · {scores}"
+        over = tr_n(
+            lang,
+            "Game over — {winners} wins · {scores}",
+            "Game over — {winners} share the win · {scores}",
+            len(outcome["winners"]),
+        )
+        return over.format(winners=winners, scores=scores)
     current = names.get(view["current"], "?")
     if view["phase"] == "welcome":
-        played = CATEGORY_NAMES[EXHIBITS[view["played"]].featured]
+        played = tr(lang, CATEGORY_NAMES[EXHIBITS[view["played"]].featured])
         asked = ", ".join(names.get(p, p) for p in view["to_move"])
-        return f"{played} played by {current}: {asked} may welcome visitors"
-    text = f"{current} {PHASES[view['phase']]}"
+        return tr(lang, "{category} played by {who}: {asked} may welcome visitors").format(
+            category=played, who=current, asked=asked
+        )
+    text = f"{current} {tr(lang, PHASES[view['phase']])}"
     if view["played"]:
-        played = CATEGORY_NAMES[EXHIBITS[view["played"]].featured]
-        text += f" · played {played}, earned {view['earned']}"
+        played = tr(lang, CATEGORY_NAMES[EXHIBITS[view["played"]].featured])
+        earned = tr(lang, "played {category}, earned {n}")
+        text += " · " + earned.format(category=played, n=view["earned"])
     return text
 
 
@@ -319,6 +342,7 @@ def _draw_status(
     names: dict[str, str],
     width: int,
     last: Sequence[str],
+    lang: str,
 ) -> None:
     box = (MARGIN, HEADER_H, width - MARGIN, HEADER_H + STATUS_H - 8)
     kit.rounded_box(im, box, 12, kit.PANEL, kit.HIGHLIGHT, 3)
@@ -326,7 +350,7 @@ def _draw_status(
     kit.draw_text(
         d,
         (MARGIN + 16, (box[1] + box[3]) / 2),
-        prefix + _status_text(view, names),
+        prefix + _status_text(view, names, lang),
         kit.font(28, bold=True),
         anchor="lm",
         max_width=width - 2 * MARGIN - 32,
@@ -334,7 +358,8 @@ def _draw_status(
     told = kit.last_line(last)
     if told:
         y = HEADER_H + STATUS_H + LAST_H / 2 - 4
-        lw = kit.draw_text(d, (MARGIN + 4, y), "Last: ", kit.font(26, True), kit.MUTED, "lm")
+        label = tr(lang, "Last:") + " "
+        lw = kit.draw_text(d, (MARGIN + 4, y), label, kit.font(26, True), kit.MUTED, "lm")
         kit.draw_text(
             d,
             (MARGIN + 4 + lw, y),
@@ -355,6 +380,7 @@ def _draw_panel_head(
     names: dict[str, str],
     letters: dict[str, str],
     width: int,
+    lang: str,
 ) -> None:
     """Name (with the visitor colour and letter) and status on the left; the score (prestige,
     or the final total once the game is over), visitors in supply and the hand's card backs on
@@ -367,7 +393,7 @@ def _draw_panel_head(
     hand_x = right - max(3, len(player["hand"])) * (BACK_W - 6) - 6
     supply_x = hand_x - 96
     score = (
-        f"{outcome['details']['breakdown'][pid]['total']} pts"
+        tr(lang, "{n} pts").format(n=outcome["details"]["breakdown"][pid]["total"])
         if outcome is not None
         else f"★ {player['prestige']}"
     )
@@ -380,17 +406,19 @@ def _draw_panel_head(
     if outcome is not None:
         parts = outcome["details"]["breakdown"][pid]
         won = pid in outcome["winners"]
-        line = (
-            f"{'♛ WINNER · ' if won else ''}★ {parts['prestige']} + {parts['masterpieces']} "
-            f"tokens + {parts['bonus']} bonus"
+        line = tr(lang, "★ {prestige} + {tokens} tokens + {bonus} bonus").format(
+            prestige=parts["prestige"], tokens=parts["masterpieces"], bonus=parts["bonus"]
         )
+        if won:
+            line = "♛ " + tr(lang, "WINNER") + " · " + line
         fill = kit.HIGHLIGHT if won else kit.MUTED
         kit.draw_text(d, (x, top + 48), line, kit.font(22, bold=True), fill, max_width=right - x)
     else:
-        tags = ["▶ to move"] if pid in view["to_move"] else []
+        tags = ["▶ " + tr(lang, "to move")] if pid in view["to_move"] else []
         if pid == view["start"]:
-            tags.append("start")
-        tags.append(f"visitors: {player['policy']}")
+            tags.append(tr(lang, "start player"))
+        policy = tr(lang, POLICIES[player["policy"]]) if player["policy"] in POLICIES else ""
+        tags.append(tr(lang, "visitors: {policy}").format(policy=policy or player["policy"]))
         kit.draw_text(
             d,
             (x, top + 48),
@@ -403,7 +431,7 @@ def _draw_panel_head(
     kit.paste(im, visitor_pawn(colour, letters[pid], 30), (supply_x, top + 10))
     kit.draw_text(d, (supply_x + 34, top + 10), f"×{player['supply']}", kit.font(26, bold=True))
     for k, category in enumerate(player["hand"]):
-        back = card_back(category, BACK_W - 8, BACK_H - 12)
+        back = card_back(category, BACK_W - 8, BACK_H - 12, lang)
         kit.paste(im, back, (hand_x + k * (BACK_W - 6), top + 8))
 
 
@@ -416,6 +444,7 @@ def _draw_gallery(
     colour: Color,
     letter: str,
     played_here: int | None,
+    lang: str,
 ) -> None:
     left, top = xy
     number_font = kit.font(22, bold=True)
@@ -430,7 +459,9 @@ def _draw_gallery(
         if slot in slots:
             size = slot_w - 2
             kit.paste(
-                im, masterpiece_token(slots[slot], size), (int(centre - size / 2), card_top + 4)
+                im,
+                masterpiece_token(slots[slot], size, lang),
+                (int(centre - size / 2), card_top + 4),
             )
         else:
             d.line((centre, card_top + 8, centre, bottom - 8), fill=kit.PANEL_EDGE, width=2)
@@ -450,9 +481,9 @@ def _draw_gallery(
         )
         for k, card in enumerate(column):
             face = (
-                card_face(card, geo.card_w, geo.card_h)
+                card_face(card, geo.card_w, geo.card_h, lang)
                 if k == len(column) - 1
-                else covered_face(card, geo.card_w, geo.card_h, geo.strip)
+                else covered_face(card, geo.card_w, geo.card_h, geo.strip, lang)
             )
             kit.paste(im, face, (cx, card_top + k * geo.strip))
         front_top = card_top + (len(column) - 1) * geo.strip
@@ -492,6 +523,7 @@ def _draw_panels(
     top: int,
     geo: Geometry,
     names: dict[str, str],
+    lang: str,
 ) -> int:
     """``players``' galleries, ``geo.per_row`` to a row, from ``top``; returns the bottom."""
     letters = seat_letters(view, names)
@@ -510,7 +542,7 @@ def _draw_panels(
                 kit.HIGHLIGHT if moving else kit.PANEL_EDGE,
                 4 if moving else 2,
             )
-            _draw_panel_head(im, d, view, player, (x, top), names, letters, geo.panel_w)
+            _draw_panel_head(im, d, view, player, (x, top), names, letters, geo.panel_w, lang)
             played_here = view["column"] if pid == view["current"] else None
             colour = SEAT_COLOURS[player["seat"] % len(SEAT_COLOURS)]
             _draw_gallery(
@@ -522,13 +554,16 @@ def _draw_panels(
                 colour,
                 letters[pid],
                 played_here,
+                lang,
             )
         top += panel_h + PANEL_GAP
     return top - PANEL_GAP
 
 
-def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]) -> Image.Image:
-    names = kit.display_names(view, names)
+def board_image(
+    view: dict[str, Any], names: dict[str, str], last: Sequence[str], lang: str = "en"
+) -> Image.Image:
+    names = kit.display_names(view, names, lang)
     geo = geometry(view)
     shown = view["players"][:ON_BOARD]
     rows = [shown[i : i + geo.per_row] for i in range(0, len(shown), geo.per_row)]
@@ -536,9 +571,9 @@ def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]
     height = TOP_H + panels_h - PANEL_GAP + MARGIN
     im = Image.new("RGB", (geo.width, height), kit.TABLE)  # a fill is faster than a copy
     d = ImageDraw.Draw(im)
-    _draw_header(im, d, view, geo.width)
-    _draw_status(im, d, view, names, geo.width, last)
-    _draw_panels(im, d, view, shown, TOP_H, geo, names)
+    _draw_header(im, d, view, geo.width, lang)
+    _draw_status(im, d, view, names, geo.width, last, lang)
+    _draw_panels(im, d, view, shown, TOP_H, geo, names, lang)
     return im
 
 
@@ -547,7 +582,7 @@ def render(
 ) -> bytes:
     """The ArtSee board of ``view`` as PNG bytes (public parts only), with the last turn's
     sentences ``last`` on its "Last:" line."""
-    return kit.png_bytes(board_image(view, names, last), kit.module_palette(__name__))
+    return kit.png_bytes(board_image(view, names, last, lang), kit.module_palette(__name__))
 
 
 def render_more_galleries(
@@ -558,14 +593,14 @@ def render_more_galleries(
     more = view["players"][ON_BOARD:]
     if not more:
         return None
-    names = kit.display_names(view, names)
+    names = kit.display_names(view, names, lang)
     geo = geometry(view)
     height = MARGIN + max(panel_height(p, geo) for p in more) + MARGIN
     cols = min(len(more), geo.per_row)
     width = 2 * MARGIN + cols * geo.panel_w + (cols - 1) * PANEL_GAP
     im = Image.new("RGB", (width, height), kit.TABLE)
     d = ImageDraw.Draw(im)
-    _draw_panels(im, d, view, more, MARGIN, geo, names)
+    _draw_panels(im, d, view, more, MARGIN, geo, names, lang)
     return kit.png_bytes(im, kit.module_palette(__name__))
 
 
@@ -591,8 +626,8 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         if i == chosen:
             frame = (x - 6, MARGIN - 6, x + card_w + 6, MARGIN + card_h + 6)
             d.rounded_rectangle(frame, 14, outline=kit.HIGHLIGHT, width=5)
-        kit.paste(im, card_face(card, card_w, card_h), (x, MARGIN))
-        label = f"{i + 1} · chosen" if i == chosen else str(i + 1)
+        kit.paste(im, card_face(card, card_w, card_h, lang), (x, MARGIN))
+        label = f"{i + 1} · " + tr(lang, "chosen") if i == chosen else str(i + 1)
         centre = (x + card_w / 2, MARGIN + card_h + HAND_CAPTION_H / 2 + 4)
         kit.draw_text(d, centre, label, caption, kit.WHITE, "mm")
     return kit.png_bytes(im, kit.module_palette(__name__))

@@ -19,6 +19,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from images.lang import tr
+from locales import LANGS as CATALOG_LANGS
+
 Color = tuple[int, int, int]
 Box = tuple[int, int, int, int]
 
@@ -480,19 +483,19 @@ def badge(
 # -------------------------------------------------------------------------------------- names
 
 
-def display_names(view: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
+def display_names(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> dict[str, str]:
     """Player id -> a name the font can draw: ``names`` (the caller's display names) if given,
     else the id; a name with nothing drawable left (all emoji, say) becomes "Player <seat>"."""
     out = {}
     for i, player in enumerate(view["players"]):
         pid = player["id"]
         name = drawable(str(names.get(pid) or pid), bold=True)
-        out[pid] = name or f"Player {player.get('seat', i) + 1}"
+        out[pid] = name or tr(lang, "Player {n}").format(n=player.get("seat", i) + 1)
     return out
 
 
-#: The languages the boards draw their words in.
-LANGS = ("en",)
+#: The languages the boards draw their words in: every language of the catalogs.
+LANGS = CATALOG_LANGS
 
 
 def check_lang(lang: str) -> str:

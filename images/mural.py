@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw
 
 from images import kit
 from images.kit import Color
+from images.lang import N_, tr, tr_n
 from rules.mural.data import CARDS, SLOTS, TECHNIQUES
 
 WIDTH = 1200
@@ -71,17 +72,28 @@ WALL_CELL = kit.rgb("#5E544B")
 WALL_CELL_EDGE = kit.rgb("#7A6E63")
 WALL_CELL_INK = kit.rgb("#B9AEA3")
 PENDING_WORDS = {
-    "rotate": "is rotating",
-    "collect": "is collecting a paint",
-    "paint": "is painting",
-    "order": "is ordering the queue",
-    "insert": "is placing paints in the queue",
-    "discard": "is discarding down to 5",
-    "swap": "is using Swap",
-    "copy": "is using Copy",
-    "pick": "is using Queue Pick",
-    "transfer": "is using Transfer",
+    "rotate": N_("is rotating"),
+    "collect": N_("is collecting a paint"),
+    "paint": N_("is painting"),
+    "order": N_("is ordering the queue"),
+    "insert": N_("is placing paints in the queue"),
+    "discard": N_("is discarding down to 5"),
+    "swap": N_("is using Swap"),
+    "copy": N_("is using Copy"),
+    "pick": N_("is using Queue Pick"),
+    "transfer": N_("is using Transfer"),
 }
+#: What a technique's effect says of itself that its MAIN badge already says.
+MAIN_ACTION = " (main action)"
+
+
+def technique_name(tile: str, lang: str) -> str:
+    return tr(lang, TECHNIQUES[tile].name)
+
+
+def technique_effect(tile: str, lang: str) -> str:
+    """A technique's effect in ``lang``, without "(main action)" (its badge says it)."""
+    return tr(lang, TECHNIQUES[tile].effect.replace(MAIN_ACTION, ""))
 
 
 def ink_on(fill: Color) -> Color:
@@ -216,13 +228,14 @@ QUEUE_X = disc_centre(3)[0] + DISC_R + 28
 QUEUE_H = 70
 
 
-def draw_queue(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def draw_queue(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
     """The paint queue beside the discs: its 3 spaces on the board framed, then the rest; under
     it, the disc side in play and what the marks mean."""
     x0, y, x1 = QUEUE_X, DISCS_TOP, WIDTH - MARGIN
     kit.rounded_box(im, (x0, y, x1, y + QUEUE_H), 14, kit.PANEL, kit.PANEL_EDGE)
     cy = y + QUEUE_H // 2
-    x = x0 + 20 + kit.draw_text(d, (x0 + 12, cy), "Queue ▶", kit.font(26, True), anchor="lm")
+    queue_label = tr(lang, "Queue") + " ▶"
+    x = x0 + 20 + kit.draw_text(d, (x0 + 12, cy), queue_label, kit.font(26, True), anchor="lm")
     size, gap = 36, 6
     on_board = view["queue_on_board"]
     d.rounded_rectangle(
@@ -246,11 +259,22 @@ def draw_queue(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
     if len(shown) < len(rest):
         kit.draw_text(d, (x + 2, cy), f"+{len(rest) - len(shown)}", kit.font(24, True), anchor="lm")
     if not queue:
-        kit.draw_text(d, (x + 4, cy), "empty", kit.font(22), kit.MUTED, anchor="lm")
+        kit.draw_text(d, (x + 4, cy), tr(lang, "empty"), kit.font(22), kit.MUTED, anchor="lm")
     sides = sorted({disc["side"] for disc in view["discs"]})
-    legend = [f"Discs: side {'/'.join(sides)}", "★ = advanced paint", "= : contact matches"]
+    legend = [
+        tr(lang, "Discs: side {sides}").format(sides="/".join(sides)),
+        "★ = " + tr(lang, "advanced paint"),
+        "= : " + tr(lang, "contact matches"),
+    ]
     for k, line in enumerate(legend):
-        kit.draw_text(d, (x0 + 4, y + QUEUE_H + 12 + 28 * k), line, kit.font(22), kit.MUTED)
+        kit.draw_text(
+            d,
+            (x0 + 4, y + QUEUE_H + 12 + 28 * k),
+            line,
+            kit.font(22),
+            kit.MUTED,
+            max_width=x1 - x0 - 8,
+        )
 
 
 # -- the mural ---------------------------------------------------------------------------------
@@ -434,30 +458,39 @@ OFFER_H = 60
 
 
 def draw_techniques(
-    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: dict[str, str],
+    lang: str,
 ) -> None:
     """The revealed techniques: name, MAIN if it is a main action, the effect, and under it who
     used it this round (shape and initial, never colour alone)."""
     x0, y = SIDE_X, MIDDLE_TOP - 4
     width = WIDTH - MARGIN - x0
-    kit.draw_text(d, (x0, y), "Techniques", kit.font(26, True))
+    kit.draw_text(d, (x0, y), tr(lang, "Techniques"), kit.font(26, True), max_width=width)
     y += 36
     colours = player_colours(view)
     effect_font = kit.font(22)
     for tile in view["techniques"]:
         info = TECHNIQUES[tile]
         used = [p["id"] for p in view["players"] if tile in p["techniques"]]
-        effect = kit.wrap(info.effect.replace(" (main action)", ""), effect_font, width - 24, 3)
+        effect = kit.wrap(technique_effect(tile, lang), effect_font, width - 24, 3)
         height = 44 + 26 * len(effect) + (34 if used else 0)
         edge = kit.HIGHLIGHT if info.main else kit.PANEL_EDGE
         kit.rounded_box(im, (x0, y, x0 + width, y + height), 12, kit.PANEL, edge, 2)
-        main_w = 70 if info.main else 0
+        main = tr(lang, "MAIN")
+        main_w = kit.text_width(main, kit.font(18, True)) + 22 if info.main else 0
         name_w = kit.draw_text(
-            d, (x0 + 12, y + 8), info.name, kit.font(26, True), max_width=width - 36 - main_w
+            d,
+            (x0 + 12, y + 8),
+            technique_name(tile, lang),
+            kit.font(26, True),
+            max_width=width - 36 - main_w,
         )
         if info.main:
             kit.badge(
-                d, (x0 + 22 + name_w, y + 10), "MAIN", kit.font(18, True), kit.HIGHLIGHT, pad=(6, 2)
+                d, (x0 + 22 + name_w, y + 10), main, kit.font(18, True), kit.HIGHLIGHT, pad=(6, 2)
             )
         for k, line in enumerate(effect):
             kit.draw_text(d, (x0 + 12, y + 42 + 26 * k), line, effect_font, kit.MUTED)
@@ -480,26 +513,36 @@ def draw_techniques(
     if view["hidden_techniques"]:
         kit.rounded_box(im, (x0, y, x0 + width, y + 40), 12, kit.BLUE, kit.WHITE, 2)
         kit.centered_text(
-            d, (x0, y, x0 + width, y + 40), "+1 face down until round 2", kit.font(22, True)
+            d,
+            (x0, y, x0 + width, y + 40),
+            tr(lang, "+1 face down until round 2"),
+            kit.font(22, True),
         )
 
 
-def draw_display(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def draw_display(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
     """The display, cost side up, and the deck top under it."""
     x0, y = DISPLAY_X, MIDDLE_TOP - 4
-    kit.draw_text(d, (x0, y), "Display", kit.font(26, True))
-    kit.draw_text(
-        d, (x0 + DISPLAY_W, y + 4), f"deck {view['deck_size']}", kit.font(22), kit.MUTED, "ra"
-    )
+    deck = tr(lang, "deck {n}").format(n=view["deck_size"])
+    deck_w = kit.draw_text(d, (x0 + DISPLAY_W, y + 4), deck, kit.font(22), kit.MUTED, "ra")
+    title = tr(lang, "Display")
+    kit.draw_text(d, (x0, y), title, kit.font(26, True), max_width=DISPLAY_W - deck_w - 8)
     y += 36
     for card_id in view["display"]:
-        y = draw_offer(im, d, x0, y, DISPLAY_W, card_id, top=False)
+        y = draw_offer(im, d, x0, y, DISPLAY_W, card_id, top=False, lang=lang)
     if view["deck_top"]:
-        draw_offer(im, d, x0, y, DISPLAY_W, view["deck_top"], top=True)
+        draw_offer(im, d, x0, y, DISPLAY_W, view["deck_top"], top=True, lang=lang)
 
 
 def draw_offer(
-    im: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, width: int, card_id: str, top: bool
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    width: int,
+    card_id: str,
+    top: bool,
+    lang: str = "en",
 ) -> int:
     """A display card, cost side up: id, element, half-disc edges, cost cubes, points. The deck
     top is a card back with the same information, marked "deck top" (it cannot be painted)."""
@@ -508,7 +551,7 @@ def draw_offer(
     back = kit.BLUE if top else kit.PAPER
     ink = kit.WHITE if top else kit.PAPER_INK
     kit.rounded_box(im, (x, y, x + width, y + h), 10, back, ELEMENT_FILL[card.element], 4)
-    label = f"{card.id} · deck top" if top else card.id
+    label = f"{card.id} · " + tr(lang, "deck top") if top else card.id
     kit.draw_text(d, (x + 10, y + 6), label, kit.font(20, True), ink)
     if not top:
         d.rounded_rectangle(
@@ -518,7 +561,8 @@ def draw_offer(
             d, (x + 89, y + 18), ELEMENT_SHORT[card.element], kit.font(18, True), kit.BLACK, "mm"
         )
     points = "2+" if card.flexible else f"{card.points}"
-    kit.draw_text(d, (x + width - 10, y + 4), f"{points} pts", kit.font(24, True), ink, "ra")
+    points = tr(lang, "{n} pts").format(n=points)
+    kit.draw_text(d, (x + width - 10, y + 4), points, kit.font(24, True), ink, "ra")
     # The card's sides with a half-disc, drawn as a tiny card with bumps.
     mx, my, m = x + width - 40, y + 32, 26
     d.rectangle((mx, my, mx + m, my + m), outline=ink, width=2)
@@ -533,7 +577,10 @@ def draw_offer(
             (ex - 6, ey - 6, ex + 6, ey + 6), fill=ELEMENT_FILL[card.element], outline=kit.BLACK
         )
     if card.flexible:
-        kit.draw_text(d, (x + 10, y + 34), f"any {card.spaces} paints", kit.font(22, True), ink)
+        any_paints = tr(lang, "any {n} paints").format(n=card.spaces)
+        kit.draw_text(
+            d, (x + 10, y + 34), any_paints, kit.font(22, True), ink, max_width=width - 56
+        )
     else:
         cube_row(im, x + 10, y + 34, list(card.cost or ""), 24, 4)
     return y + h + 6
@@ -543,7 +590,12 @@ def draw_offer(
 
 
 def draw_players(
-    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], top: int
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: dict[str, str],
+    top: int,
+    lang: str,
 ) -> None:
     """One panel per player, all in one row."""
     colours = player_colours(view)
@@ -567,7 +619,8 @@ def draw_players(
         )
         d.rounded_rectangle((x, y, x + 12, y + PLAYER_H), radius=6, fill=fill)
         score = player["score"]
-        points = f"{score['total']} pt{'s' if score['total'] != 1 else ''}"
+        total = score["total"]
+        points = tr_n(lang, "{n} pt", "{n} pts", total).format(n=total)
         points_w = kit.draw_text(
             d, (x + width - 12, y + 8), points, kit.font(30, True), anchor="ra"
         )
@@ -579,13 +632,13 @@ def draw_players(
             fill,
             max_width=width - 48 - points_w,
         )
-        marks = ["▶ to move"] if current else []
+        marks = ["▶ " + tr(lang, "to move")] if current else []
         if pid in winners:
-            marks.append("♛ WINNER")
+            marks.append("♛ " + tr(lang, "WINNER"))
         if pid == view.get("first"):
-            marks.append("★1st")
+            marks.append("★" + tr(lang, "1st"))
         if player["passed"] and not outcome:
-            marks.append("passed")
+            marks.append(tr(lang, "passed"))
         kit.draw_text(
             d,
             (x + 24, y + 48),
@@ -607,20 +660,27 @@ def draw_players(
         size = min(30, (width - 40 - count_w - 12) // max(5, len(pack)) - 4)
         end = cube_row(im, x + 24, y + 96 - size // 2, pack, size, 4)
         if not pack:
-            kit.draw_text(d, (end, y + 96), "bag empty", kit.font(22), kit.MUTED, "lm")
+            empty = tr(lang, "bag empty")
+            room_left = width - (end - x) - 12
+            kit.draw_text(d, (end, y + 96), empty, kit.font(22), kit.MUTED, "lm", room_left)
         room = width - 36
-        breakdown = f"cards {score['cards']} + discs {score['discs']} + paints {score['paints']}"
+        breakdown = tr(lang, "cards {cards} + discs {discs} + paints {paints}").format(
+            cards=score["cards"], discs=score["discs"], paints=score["paints"]
+        )
+        rotations = tr(lang, "Big {big}/2 · Double {double}/2").format(
+            big=player["rotations"]["big"], double=player["rotations"]["double"]
+        )
         rows = [
-            (f"Sprays {player['sprays']}", kit.font(24, True), kit.INK),
-            (f"Grafiteiros {player['grafiteiros']}", kit.font(24, True), kit.INK),
+            (tr(lang, "Sprays {n}").format(n=player["sprays"]), kit.font(24, True), kit.INK),
             (
-                f"Big {player['rotations']['big']}/2 · Double {player['rotations']['double']}/2",
-                kit.font(22),
+                tr(lang, "Grafiteiros {n}").format(n=player["grafiteiros"]),
+                kit.font(24, True),
                 kit.INK,
             ),
+            (rotations, kit.fit_font(rotations, room, 22, 16), kit.INK),
             (
                 breakdown,
-                kit.fit_font(breakdown, room, 20, 16),
+                kit.fit_font(breakdown, room, 20, 14),  # a longer language may need 14 px
                 kit.MUTED,
             ),
         ]
@@ -631,24 +691,26 @@ def draw_players(
 # -- header ------------------------------------------------------------------------------------
 
 
-def status_line(view: dict[str, Any], names: dict[str, str]) -> str:
+def status_line(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
     outcome = view.get("outcome")
     if outcome:
         ranking = outcome["details"]["ranking"]
         scores = outcome["scores"]
-        return "Final: " + " · ".join(f"{names[p]} {scores[p]}" for p in ranking)
+        final = " · ".join(f"{names[p]} {scores[p]}" for p in ranking)
+        return tr(lang, "Final: {scores}").format(scores=final)
     current = view.get("current")
     pending = view["turn"]["pending"]
-    doing = (
-        PENDING_WORDS[pending["do"]]
-        if pending
-        else ("has taken the main action" if view["turn"]["main"] else "to move")
-    )
+    if pending:
+        doing = tr(lang, PENDING_WORDS[pending["do"]])
+    elif view["turn"]["main"]:
+        doing = tr(lang, "has taken the main action")
+    else:
+        doing = tr(lang, "to move")
     return f"▶ {names.get(str(current), current)} {doing}"
 
 
 #: How the latest turn's events read in the header, tersely (the post's embed tells it in full).
-def _event_note(event: dict[str, Any]) -> str:
+def _event_note(event: dict[str, Any], lang: str) -> str:
     kind = event["type"]
     if kind == "rotated":
         turns = ", ".join(
@@ -656,47 +718,51 @@ def _event_note(event: dict[str, Any]) -> str:
             for d, s in zip(event["discs"], event["steps"], strict=True)
             if s
         )
-        return f"turned disc {turns}"
+        return tr(lang, "turned disc {turns}").format(turns=turns)
     if kind in ("collected", "copied", "picked"):
-        return f"took {event['paint']}"
+        return tr(lang, "took {paint}").format(paint=event["paint"])
     if kind == "painted":
-        return f"painted {event['card']} in {'ABCDE'[event['cell'][1]]}{event['cell'][0] + 1}"
+        cell = f"{'ABCDE'[event['cell'][1]]}{event['cell'][0] + 1}"
+        return tr(lang, "painted {card} in {cell}").format(card=event["card"], cell=cell)
     if kind == "mixed":
-        return f"mixed {'+'.join(event['paints'])}"
+        return tr(lang, "mixed {paints}").format(paints="+".join(event["paints"]))
     if kind == "technique":
-        return TECHNIQUES[event["tile"]].name
+        return technique_name(event["tile"], lang)
     if kind == "swapped":
-        return f"swapped {event['give']}→{event['take']}"
+        return tr(lang, "swapped {give}→{take}").format(give=event["give"], take=event["take"])
     if kind == "transferred":
-        return f"moved {event['paint']} to disc {event['to'][0] + 1}"
+        return tr(lang, "moved {paint} to disc {n}").format(
+            paint=event["paint"], n=event["to"][0] + 1
+        )
     if kind == "discarded":
-        return f"discarded {' '.join(event['paints'])}"
+        return tr(lang, "discarded {paints}").format(paints=" ".join(event["paints"]))
     if kind == "passed":
-        return "passed"
+        return tr(lang, "passed")
     return ""
 
 
-def last_turn_text(view: dict[str, Any], names: dict[str, str]) -> str:
+def last_turn_text(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> str:
     """ "Last turn: Ana — turned disc 2 ↻1 · took R · mixed R+Y" (or the turn so far)."""
     in_progress = bool(view["turn"]["log"])
     events = recent_events(view)
-    notes = [note for note in map(_event_note, events) if note]
+    notes = [note for note in (_event_note(e, lang) for e in events) if note]
     if not notes:
         return ""
     who = view.get("current") if in_progress else (view.get("previous") or {}).get("player")
-    label = "This turn" if in_progress else "Last turn"
+    label = tr(lang, "This turn") if in_progress else tr(lang, "Last turn")
     return f"{label}: {names.get(str(who), who)} — {' · '.join(notes)}"
 
 
-def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]) -> None:
+def draw_header(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], lang: str
+) -> None:
     title_w = kit.draw_text(d, (MARGIN, 10), "Street Art: Mural", kit.font(36, True))
-    round_w = kit.draw_text(
-        d, (WIDTH - MARGIN, 14), f"Round {view['round']} of 2", kit.font(28, True), anchor="ra"
-    )
+    round_of = tr(lang, "Round {n} of 2").format(n=view["round"])
+    round_w = kit.draw_text(d, (WIDTH - MARGIN, 14), round_of, kit.font(28, True), anchor="ra")
     kit.draw_text(
         d,
         (MARGIN + title_w + 24, 16),
-        status_line(view, names),
+        status_line(view, names, lang),
         kit.font(28, True),
         kit.HIGHLIGHT,
         max_width=WIDTH - 2 * MARGIN - title_w - round_w - 48,
@@ -704,11 +770,11 @@ def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, s
     trigger = view.get("trigger")
     badge_w = 0
     if trigger and not view.get("outcome"):
-        why = "last spray" if trigger["reason"] == "sprays" else "mural full"
+        why = tr(lang, "last spray") if trigger["reason"] == "sprays" else tr(lang, "mural full")
         box = kit.badge(
             d,
             (WIDTH - MARGIN, 56),
-            f"Final lap: {why}",
+            tr(lang, "Final lap: {why}").format(why=why),
             kit.font(24, True),
             kit.VERMILLION,
             kit.WHITE,
@@ -716,7 +782,7 @@ def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, s
             "ra",
         )
         badge_w = box[2] - box[0] + 16
-    summary = last_turn_text(view, names)
+    summary = last_turn_text(view, names, lang)
     if summary:
         kit.draw_text(
             d,
@@ -728,21 +794,21 @@ def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, s
         )
 
 
-def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
-    names = kit.display_names(view, names)
+def board_image(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> Image.Image:
+    names = kit.display_names(view, names, lang)
     grid = view["mural"]
     mural_bottom = mural_origin(view)[1] + len(grid) * CELL + TOKEN_BAND
     players_top = max(mural_bottom, MIDDLE_TOP + middle_height(view)) + 14
     height = players_top + PLAYER_H + MARGIN
     im = Image.new("RGB", (WIDTH, height), kit.TABLE)
     d = ImageDraw.Draw(im)
-    draw_header(d, view, names)
+    draw_header(d, view, names, lang)
     draw_discs(im, d, view)
-    draw_queue(im, d, view)
+    draw_queue(im, d, view, lang)
     draw_mural(im, d, view, names)
-    draw_display(im, d, view)
-    draw_techniques(im, d, view, names)
-    draw_players(im, d, view, names, players_top)
+    draw_display(im, d, view, lang)
+    draw_techniques(im, d, view, names, lang)
+    draw_players(im, d, view, names, players_top, lang)
     return im
 
 
@@ -758,7 +824,7 @@ def render(
     """The Street Art: Mural board of ``view`` as PNG bytes (public parts only). The view
     carries the turn so far and the last turn, which the header tells tersely; ``last`` is for
     boards whose view does not."""
-    return kit.png_bytes(board_image(view, names), kit.module_palette(__name__))
+    return kit.png_bytes(board_image(view, names, lang), kit.module_palette(__name__))
 
 
 # -- the hand ----------------------------------------------------------------------------------
@@ -777,7 +843,8 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     im = Image.new("RGB", (width, MARGIN + HAND_CUBE + 30 + 130 + MARGIN), kit.TABLE)
     d = ImageDraw.Draw(im)
     head = kit.font(28, True)
-    kit.draw_text(d, (MARGIN, MARGIN + HAND_CUBE // 2), "Backpack", head, anchor="lm")
+    backpack = tr(lang, "Backpack")
+    kit.draw_text(d, (MARGIN, MARGIN + HAND_CUBE // 2), backpack, head, anchor="lm", max_width=150)
     x = MARGIN + 160
     for i in range(max(5, len(pack))):
         cx = x + i * (HAND_CUBE + 10) + HAND_CUBE / 2
@@ -793,7 +860,7 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     kit.draw_text(
         d,
         (x + max(5, len(pack)) * (HAND_CUBE + 10), MARGIN + HAND_CUBE // 2),
-        f"{len(pack)}/5{' — discard to 5' if over else ''}",
+        f"{len(pack)}/5" + (" — " + tr(lang, "discard to 5") if over else ""),
         kit.font(28, True),
         kit.VERMILLION if over else kit.INK,
         "lm",
@@ -805,11 +872,11 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     for label, count in items:
         w = kit.draw_text(d, (x, y + 18), f"{label} ×{count}", head, fill, "lm")
         x += w + 40
-    used = ", ".join(TECHNIQUES[t].name for t in me["techniques"]) or "none"
+    used = ", ".join(technique_name(t, lang) for t in me["techniques"]) or tr(lang, "none")
     kit.draw_text(
         d,
         (MARGIN, y + 66),
-        f"Techniques used this round: {used}",
+        tr(lang, "Techniques used this round: {techniques}").format(techniques=used),
         kit.font(26),
         kit.MUTED,
         max_width=width - 2 * MARGIN,
@@ -818,8 +885,9 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     kit.draw_text(
         d,
         (MARGIN, y + 106),
-        f"Score {score['total']}: cards {score['cards']} + discs {score['discs']} + paints "
-        f"{score['paints']}",
+        tr(lang, "Score {total}: cards {cards} + discs {discs} + paints {paints}").format(
+            total=score["total"], cards=score["cards"], discs=score["discs"], paints=score["paints"]
+        ),
         kit.font(26, True),
         max_width=width - 2 * MARGIN,
     )

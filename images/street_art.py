@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from images import kit
 from images.kit import Color
+from images.lang import N_, tr
 from rules.street_art.data import CARDS
 
 WIDTH = 1200
@@ -35,9 +36,9 @@ TILE_CARD = (128, 179)  # the top card on a tile: its name is written out beside
 WINNER = kit.WHITE
 
 PHASE_HINTS = {
-    "play": "to play a card",
-    "fireworks": "is choosing a Fireworks victim",
-    "brass-band": "is playing Brass Bands",
+    "play": N_("to play a card"),
+    "fireworks": N_("is choosing a Fireworks victim"),
+    "brass-band": N_("is playing Brass Bands"),
 }
 
 
@@ -78,10 +79,10 @@ CARTON = kit.rgb("#8C6A43")  # the Rain's carton (the box icon) and its flaps
 CARTON_FLAP = kit.rgb("#A98458")
 
 
-def card_name(card: str) -> str:
-    """The printed name of ``card`` (its id if the data does not know it)."""
+def card_name(card: str, lang: str = "en") -> str:
+    """The name of ``card`` in ``lang`` (its id if the data does not know it)."""
     info = CARDS.get(card)
-    return info.name if info else card
+    return tr(lang, info.name) if info else card
 
 
 def card_corner(card: str) -> str:
@@ -350,7 +351,7 @@ ICONS: dict[str, Painter] = {
 
 
 @lru_cache(maxsize=64)
-def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Image:
+def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "en") -> Image.Image:
     """The face of ``card`` (RGBA, cached): a coloured frame, its value (or symbol) in both top
     corners, its icon, and its name on a band of its colour. Read-only: paste it."""
     style = STYLES.get(card, UNKNOWN_STYLE)
@@ -399,7 +400,7 @@ def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Imag
     cfont = kit.fit_font(corner, corner_r * 2 - 6, round(corner_r * 1.35), 10, bold=True)
     for cx in (frame + corner_r + 2, w - frame - corner_r - 2):
         kit.draw_text(d, (cx, frame + corner_r + 2), corner, cfont, ink, "mm")
-    name = card_name(card)
+    name = card_name(card, lang)
     longest = max(name.split(), key=len, default=name)
     text_w = w - 2 * frame - 8
     name_font = kit.fit_font(longest, text_w, max(12, round(w * 0.135)), 10, bold=True)
@@ -412,19 +413,22 @@ def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Imag
 
 
 @lru_cache(maxsize=16)
-def faded_card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Image:
+def faded_card_face(
+    card: str, size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "en"
+) -> Image.Image:
     """``card`` at 40% opacity: played by the last move but no longer showing."""
-    im = card_face(card, size).copy()
+    im = card_face(card, size, lang).copy()
     im.putalpha(im.getchannel("A").point(lambda a: a * 2 // 5))
     return im
 
 
 @lru_cache(maxsize=8)
-def empty_slot(size: tuple[int, int] = (CARD_W, CARD_H)) -> Image.Image:
+def empty_slot(size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "en") -> Image.Image:
     """Where a player's pile would be when they have shown no card yet."""
     w, h = size
     im = kit.rounded_card(size, kit.PANEL, kit.PANEL_EDGE, round(w * 0.09), 3).copy()
-    kit.centered_text(ImageDraw.Draw(im), (0, 0, w, h), "empty", kit.font(24), kit.MUTED)
+    empty = tr(lang, "empty")
+    kit.centered_text(ImageDraw.Draw(im), (0, 0, w, h), empty, kit.font(24), kit.MUTED)
     return im
 
 
@@ -455,7 +459,7 @@ def heart_changes(events: list[dict[str, Any]]) -> dict[str, int]:
     return {p: n for p, n in delta.items() if n}
 
 
-def last_move_text(last: dict[str, Any] | None, names: dict[str, str]) -> str:
+def last_move_text(last: dict[str, Any] | None, names: dict[str, str], lang: str = "en") -> str:
     """One line saying what the last action did, e.g. "Ana played Fire Breather, stole 4 ♥ from Bo"
     (names shortened so the line keeps its point)."""
     if not last:
@@ -469,20 +473,27 @@ def last_move_text(last: dict[str, Any] | None, names: dict[str, str]) -> str:
     for e in last.get("events", []):
         kind = e.get("type")
         if kind == "played":
-            parts.append(f"{nm(e['player'])} played {card_name(e['card'])}")
+            said = tr(lang, "{who} played {card}")
+            parts.append(said.format(who=nm(e["player"]), card=card_name(e["card"], lang)))
         elif kind == "took":
-            parts.append(f"{nm(e['player'])} took {e['hearts']} ♥ from the middle")
+            said = tr(lang, "{who} took {n} ♥ from the middle")
+            parts.append(said.format(who=nm(e["player"]), n=e["hearts"]))
         elif kind == "stole":
-            parts.append(f"{nm(e['to'])} stole {e['hearts']} ♥ from {nm(e['from'])}")
+            said = tr(lang, "{who} stole {n} ♥ from {victim}")
+            parts.append(said.format(who=nm(e["to"]), n=e["hearts"], victim=nm(e["from"])))
         elif kind == "rain":
             losses = [f"{nm(p)} −{n}" for p, n in e.get("losses", {}).items() if n]
-            parts.append(", ".join(losses) + " ♥ to the box" if losses else "nobody lost hearts")
+            parts.append(
+                tr(lang, "{losses} ♥ to the box").format(losses=", ".join(losses))
+                if losses
+                else tr(lang, "nobody lost hearts")
+            )
         elif kind == "fizzled":
-            parts.append(f"{card_name(e['card'])} fizzled")
+            parts.append(tr(lang, "{card} fizzled").format(card=card_name(e["card"], lang)))
         elif kind == "reshuffled":
-            parts.append("draw pile reshuffled")
+            parts.append(tr(lang, "draw pile reshuffled"))
     if not parts and any(e.get("type") == "turn" for e in last.get("events", [])):
-        parts.append(f"{nm(last.get('player', ''))} ended their turn")
+        parts.append(tr(lang, "{who} ended their turn").format(who=nm(last.get("player", ""))))
     # "Ana stole" right after "Ana played" reads better as "stole"
     actor = nm(last.get("player", ""))
     return ", ".join(
@@ -518,15 +529,16 @@ def _tile_xy(index: int, count: int) -> tuple[int, int]:
     return left + col * (w + GAP), MARGIN + HEADER_H + STATUS_H + row * (TILE_H + GAP)
 
 
-def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
     kit.draw_text(d, (MARGIN, MARGIN + 2), "STREET ART", kit.font(44, True), kit.INK, "la")
     turn = view.get("turn")
     if turn:
-        kit.draw_text(d, (MARGIN + 2, MARGIN + 60), f"Turn {turn}", kit.font(30), kit.MUTED, "la")
+        turn_text = tr(lang, "Turn {n}").format(n=turn)
+        kit.draw_text(d, (MARGIN + 2, MARGIN + 60), turn_text, kit.font(30), kit.MUTED, "la")
     stats = [
-        (kit.heart(54), str(view.get("middle", 0)), "middle"),
-        (kit.card_back((40, 54)), str(view.get("draw_pile", 0)), "draw pile"),
-        (_box_icon(54), str(view.get("box", 0)), "lost to Rain"),
+        (kit.heart(54), str(view.get("middle", 0)), tr(lang, "middle")),
+        (kit.card_back((40, 54)), str(view.get("draw_pile", 0)), tr(lang, "draw pile")),
+        (_box_icon(54), str(view.get("box", 0)), tr(lang, "lost to Rain")),
     ]
     x = WIDTH - MARGIN
     num_font, cap_font = kit.font(46, True), kit.font(26)
@@ -584,7 +596,11 @@ def _box_icon(size: int) -> Image.Image:
 
 
 def _draw_status(
-    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: dict[str, str],
+    lang: str,
 ) -> None:
     top = MARGIN + HEADER_H
     x0, x1 = MARGIN, WIDTH - MARGIN
@@ -597,12 +613,16 @@ def _draw_status(
         best = max(scores.values()) if scores else None
         kit.rounded_box(im, line1, 14, kit.HIGHLIGHT)
         left = (
-            x0 + 20 + kit.draw_text(d, (x0 + 20, top + 30), "GAME OVER ·", fnt, kit.PAPER_INK, "lm")
+            x0
+            + 20
+            + kit.draw_text(
+                d, (x0 + 20, top + 30), tr(lang, "GAME OVER ·"), fnt, kit.PAPER_INK, "lm"
+            )
         )
         right = x1 - 20
         if best is not None:
             right -= kit.draw_text(d, (right, top + 30), f"{best} ♥", fnt, kit.PAPER_INK, "rm") + 16
-        suffix = " wins" if len(winners) == 1 else " win (tie)"
+        suffix = " " + (tr(lang, "wins") if len(winners) == 1 else tr(lang, "win (tie)"))
         room = right - left - 14 - kit.text_width(suffix, fnt)
         each = (room - kit.text_width(" & ", fnt) * (len(winners) - 1)) // max(1, len(winners))
         who = " & ".join(kit.ellipsize(w, fnt, max(60, each)) for w in winners)
@@ -619,9 +639,15 @@ def _draw_status(
         cur = view["current"]
         kit.rounded_box(im, line1, 14, kit.PANEL, kit.HIGHLIGHT, 4)
         box = kit.badge(
-            d, (x0 + 12, top + 30), "▶ TURN", kit.font(28, True), kit.HIGHLIGHT, anchor="lm"
+            d,
+            (x0 + 12, top + 30),
+            "▶ " + tr(lang, "TURN"),
+            kit.font(28, True),
+            kit.HIGHLIGHT,
+            anchor="lm",
         )
-        hint = PHASE_HINTS.get(view.get("phase", ""), "")
+        phase = view.get("phase", "")
+        hint = tr(lang, PHASE_HINTS[phase]) if phase in PHASE_HINTS else ""
         fnt = kit.font(32, True)
         name = kit.ellipsize(names.get(cur, cur), fnt, 460)
         kit.draw_text(
@@ -633,9 +659,10 @@ def _draw_status(
             "lm",
             max_width=x1 - box[2] - 32,
         )
-    text = last_move_text(view.get("last"), names)
+    text = last_move_text(view.get("last"), names, lang)
     if text:
-        lw = kit.draw_text(d, (x0 + 4, top + 86), "Last: ", kit.font(30, True), kit.MUTED, "lm")
+        label = tr(lang, "Last:") + " "
+        lw = kit.draw_text(d, (x0 + 4, top + 86), label, kit.font(30, True), kit.MUTED, "lm")
         room = x1 - x0 - lw - 8
         fnt = kit.fit_font(text, room, 30, 24)
         kit.draw_text(d, (x0 + 4 + lw, top + 86), text, fnt, kit.INK, "lm", max_width=room)
@@ -654,6 +681,7 @@ def _draw_tile(
     winner: bool,
     rank: int | None,
     is_viewer: bool,
+    lang: str,
 ) -> None:
     x, y, x1, y1 = box
     frame = kit.HIGHLIGHT if is_turn else WINNER if winner else kit.PANEL_EDGE
@@ -666,19 +694,21 @@ def _draw_tile(
     if is_turn or winner:
         d.rounded_rectangle(band, 12, fill=frame)
         ink = kit.PAPER_INK
-        prefix, tag = ("▶ ", "TURN") if is_turn else ("♛ ", "WINNER")
+        prefix, tag = ("▶ ", tr(lang, "TURN")) if is_turn else ("♛ ", tr(lang, "WINNER"))
     else:
         ink, prefix = kit.INK, ""
+    played_tag = tr(lang, "PLAYED")
     if rank is not None and not winner:
         tag = f"#{rank}"
     elif played and not tag:
-        tag = "PLAYED"
+        tag = played_tag
     if is_viewer:
-        tag = f"{tag} · YOU" if tag else "YOU"
+        you = tr(lang, "YOU")
+        tag = f"{tag} · {you}" if tag else you
     tag_font = kit.font(26, True)
     tag_w = kit.text_width(tag, tag_font) + 16 if tag else 0
     if tag:
-        tag_ink = kit.WHITE if tag == "PLAYED" else ink
+        tag_ink = kit.WHITE if tag == played_tag else ink
         kit.draw_text(d, (band[2] - 12, (band[1] + band[3]) / 2), tag, tag_font, tag_ink, "rm")
     kit.draw_text(
         d,
@@ -699,17 +729,17 @@ def _draw_tile(
             (cx - 6, cy - 6, cx + cw + 6, cy + ch + 6), 16, outline=kit.WHITE, width=5
         )
     if top:
-        kit.paste(im, card_face(top, TILE_CARD), (cx, cy))
+        kit.paste(im, card_face(top, TILE_CARD, lang), (cx, cy))
     elif played:
-        kit.paste(im, faded_card_face(played, TILE_CARD), (cx, cy))
+        kit.paste(im, faded_card_face(played, TILE_CARD, lang), (cx, cy))
     else:
-        kit.paste(im, empty_slot(TILE_CARD), (cx, cy))
+        kit.paste(im, empty_slot(TILE_CARD, lang), (cx, cy))
     if top:
-        top_name = card_name(top)
+        top_name = card_name(top, lang)
     elif played:
-        top_name = f"played {card_name(played)}"
+        top_name = tr(lang, "played {card}").format(card=card_name(played, lang))
     else:
-        top_name = "no card showing"
+        top_name = tr(lang, "no card showing")
     kit.draw_text(
         d, (cx - 2, y1 - 26), top_name, kit.font(28, True), kit.INK, "lm", max_width=x1 - cx - 14
     )
@@ -746,11 +776,12 @@ def _draw_tile(
     small = kit.font(30)
     py = cy + 128
     kit.paste(im, _pile_icon(), (sx, py - 20))
-    kit.draw_text(d, (sx + 44, py), f"{player.get('pile', 0)} in pile", small, kit.INK, "lm")
+    in_pile = tr(lang, "{n} in pile").format(n=player.get("pile", 0))
+    kit.draw_text(d, (sx + 44, py), in_pile, small, kit.INK, "lm")
     hy2 = cy + 170
     kit.paste(im, _hand_icon(), (sx, hy2 - 20))
     n = int(player.get("hand_size", 0))
-    kit.draw_text(d, (sx + 44, hy2), f"{n} in hand", small, kit.INK, "lm")
+    kit.draw_text(d, (sx + 44, hy2), tr(lang, "{n} in hand").format(n=n), small, kit.INK, "lm")
 
 
 @lru_cache(maxsize=2)
@@ -781,16 +812,16 @@ def _pile_icon() -> Image.Image:
     return kit.supersampled((36, 40), paint)
 
 
-def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
+def board_image(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> Image.Image:
     """The board of ``view`` as an RGB image."""
     players = view["players"]
-    names = display_names(view, names)
+    names = display_names(view, names, lang)
     rows = -(-len(players) // columns(len(players)))
     height = MARGIN + HEADER_H + STATUS_H + rows * (TILE_H + GAP) - GAP + MARGIN
     im = background(height)
     d = ImageDraw.Draw(im)
-    _draw_header(im, d, view)
-    _draw_status(im, d, view, names)
+    _draw_header(im, d, view, lang)
+    _draw_status(im, d, view, names, lang)
 
     last = view.get("last") or {}
     changes = heart_changes(last.get("events", []))
@@ -815,6 +846,7 @@ def board_image(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
             winner=pid in winners,
             rank=ranks.get(pid),
             is_viewer=pid == view.get("viewer"),
+            lang=lang,
         )
     return im
 
@@ -825,7 +857,7 @@ def render(
     """The Street Art board of ``view`` as PNG bytes (public parts only; ``hand`` is ignored).
     The view carries the last move's events, which the board tells itself, with the heart
     changes on the tiles; ``last`` is for boards whose view does not."""
-    return kit.png_bytes(board_image(view, names), kit.module_palette(__name__))
+    return kit.png_bytes(board_image(view, names, lang), kit.module_palette(__name__))
 
 
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
@@ -836,6 +868,6 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     im = background(CARD_H + 2 * MARGIN)
     im = im.crop((0, 0, MARGIN + len(hand) * (CARD_W + GAP) - GAP + MARGIN, im.height))
     for i, card in enumerate(hand):
-        face = card_face(card)
+        face = card_face(card, lang=lang)
         im.paste(face, (MARGIN + i * (CARD_W + GAP), MARGIN), face)
     return kit.png_bytes(im, kit.module_palette(__name__))

@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from images import kit
 from images.kit import Color
+from images.lang import N_, tr, tr_n
 from rules.street_kings.data import (
     CARS,
     CLASSES,
@@ -49,9 +50,9 @@ STAT_COLOURS: dict[str, Color] = {
     "NOZ": kit.REDDISH_PURPLE,
 }
 TROPHY_STYLE: dict[str, tuple[Color, str, str]] = {
-    "gold": (kit.rgb("#E8B923"), "G", "GOLD"),
-    "silver": (kit.rgb("#C9CED6"), "S", "SILVER"),
-    "bronze": (kit.rgb("#C7793A"), "B", "BRONZE"),
+    "gold": (kit.rgb("#E8B923"), "G", N_("GOLD")),
+    "silver": (kit.rgb("#C9CED6"), "S", N_("SILVER")),
+    "bronze": (kit.rgb("#C7793A"), "B", N_("BRONZE")),
     "fourth": (kit.rgb("#7D8FA3"), "4", ""),
 }
 #: Pawn fill and shape per seat: a player is told apart by shape and initial, not colour alone.
@@ -63,16 +64,25 @@ LANE_COLOUR = kit.rgb("#2B313B")
 LANE_EDGE = kit.rgb("#4A5361")
 
 PHASE_HINTS = {
-    "class": "is choosing the race class",
-    "action": "to take an action",
-    "shop-sell": "is at the shop, selling",
-    "shop-buy": "is at the shop, buying",
-    "dealer-sell": "is at the dealership, selling",
-    "dealer-buy": "is at the dealership, buying",
-    "place-location": "is placing a location card",
-    "race-car": "is choosing a car to race",
-    "noz": "may fire a NOZ",
+    "class": N_("is choosing the race class"),
+    "action": N_("to take an action"),
+    "shop-sell": N_("is at the shop, selling"),
+    "shop-buy": N_("is at the shop, buying"),
+    "dealer-sell": N_("is at the dealership, selling"),
+    "dealer-buy": N_("is at the dealership, buying"),
+    "place-location": N_("is placing a location card"),
+    "race-car": N_("is choosing a car to race"),
+    "noz": N_("may fire a NOZ"),
 }
+
+
+def place_name(place: int, lang: str) -> str:
+    """ "1st" to "4th" in ``lang``."""
+    return tr(lang, PLACE_NAMES[place])
+
+
+def stat_name(stat: str, lang: str) -> str:
+    return tr(lang, STAT_NAMES[stat]) if stat in STAT_NAMES else stat
 
 
 # ------------------------------------------------------------------------------ view helpers
@@ -126,7 +136,7 @@ def upgrade_short(card: str) -> tuple[str, str]:
     return info.stat, f"{info.stat}+{info.stars}"
 
 
-def status_line(view: dict[str, Any], names: dict[str, str]) -> str:
+def status_line(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> str:
     """Whose turn and what they are doing, or the winners when the game is over."""
     outcome = view.get("outcome")
     if outcome:
@@ -134,13 +144,20 @@ def status_line(view: dict[str, Any], names: dict[str, str]) -> str:
         golds = outcome.get("scores", {})
         who = " & ".join(names.get(p, p) for p in winners)
         best = max(golds.values()) if golds else 0
-        title = "STREET KINGS" if len(winners) > 1 else "the STREET KING"
-        return f"Game over: {who} {'are' if len(winners) > 1 else 'is'} {title} ({best} gold)"
+        over = tr_n(
+            lang,
+            "Game over: {who} is the STREET KING ({n} gold)",
+            "Game over: {who} are STREET KINGS ({n} gold)",
+            len(winners),
+        )
+        return over.format(who=who, n=best)
     movers = view.get("to_move") or []
     if not movers:
         return ""
     who = ", ".join(names.get(p, p) for p in movers)
-    return f"{who} {PHASE_HINTS.get(view.get('phase', ''), 'to move')}"
+    phase = view.get("phase", "")
+    doing = tr(lang, PHASE_HINTS[phase]) if phase in PHASE_HINTS else tr(lang, "to move")
+    return f"{who} {doing}"
 
 
 # ------------------------------------------------------------------------------ small shapes
@@ -268,6 +285,7 @@ def draw_track_base(
     finish_line: int | None,
     race_class: str | None,
     all_classes: bool,
+    lang: str = "en",
 ) -> None:
     """Lanes, spaces, class finish lines (the raced one thick and checkered) and empty places."""
     label_font = kit.font(26, True)
@@ -316,17 +334,19 @@ def draw_track_base(
     if finish_line is not None:
         _checkered_line(d, g.line_x(min(finish_line, g.length)), g.y, g.bottom)
         custom = FINISH_LINE.get(race_class or "") != finish_line
-        label = f"FINISH {race_class or ''}" + (f" at {finish_line} (custom)" if custom else "")
+        label = tr(lang, "FINISH") + f" {race_class or ''}"
+        if custom:
+            label += " " + tr(lang, "at {n} (custom)").format(n=finish_line)
         x = g.line_x(min(finish_line, g.length))
         anchor = _line_anchor(finish_line, g)
         kit.badge(d, (x + 4, g.y - 4), label, small, FINISH_COLOUR, kit.PAPER_INK, (8, 1), anchor)
     ruler = kit.font(18)
     for space in range(2, g.length + 1, 2):
         kit.draw_text(d, (g.cell_x(space), g.bottom + 4), str(space), ruler, kit.MUTED, "ma")
-    kit.draw_text(d, (g.cell_x(0), g.bottom + 4), "grid", ruler, kit.MUTED, "ma")
+    kit.draw_text(d, (g.cell_x(0), g.bottom + 4), tr(lang, "grid"), ruler, kit.MUTED, "ma")
     if g.places_w:
         for row in range(min(4, g.lanes)):
-            _place_slot(d, g, row + 1)
+            _place_slot(d, g, row + 1, lang)
 
 
 def _line_anchor(space: int, g: TrackGeometry) -> str:
@@ -343,7 +363,7 @@ def _checkered_line(d: ImageDraw.ImageDraw, x: int, top: int, bottom: int) -> No
             d.rectangle((x - square + j * square, y, x - 1 + j * square, y + square - 1), fill=fill)
 
 
-def _place_slot(d: ImageDraw.ImageDraw, g: TrackGeometry, place: int) -> None:
+def _place_slot(d: ImageDraw.ImageDraw, g: TrackGeometry, place: int, lang: str) -> None:
     """An empty trophy place: "1st" framed in its trophy's colour (the pawn lands on its right
     half)."""
     kind = ("gold", "silver", "bronze", "fourth")[place - 1]
@@ -354,10 +374,11 @@ def _place_slot(d: ImageDraw.ImageDraw, g: TrackGeometry, place: int) -> None:
     kit.draw_text(
         d,
         (box[0] + 10, (box[1] + box[3]) // 2),
-        PLACE_NAMES[place],
+        place_name(place, lang),
         kit.font(24, True),
         colour,
         "lm",
+        max_width=g.places_w - 20,
     )
 
 
@@ -382,7 +403,7 @@ CAR_CARD = (168, 222)
 
 
 @lru_cache(maxsize=64)
-def car_card(car_id: str, size: tuple[int, int] = CAR_CARD) -> Image.Image:
+def car_card(car_id: str, size: tuple[int, int] = CAR_CARD, lang: str = "en") -> Image.Image:
     """A dealership car: class letter, price, name, four stat rows of star pips, beauty."""
     info = CARS[car_id]
     w, h = size
@@ -397,12 +418,13 @@ def car_card(car_id: str, size: tuple[int, int] = CAR_CARD) -> Image.Image:
         stat_badge(d, (10, y - 11), stat, 17)
         pips(d, 62, y, info.stars[stat], 0)
         y += 22
-    kit.draw_text(d, (10, h - 12), f"show +{money(info.beauty)}", kit.font(19), kit.PAPER_INK, "ls")
+    show = tr(lang, "show +{credits}").format(credits=money(info.beauty))
+    kit.draw_text(d, (10, h - 12), show, kit.font(19), kit.PAPER_INK, "ls", max_width=w - 20)
     return im
 
 
 @lru_cache(maxsize=64)
-def upgrade_card(kind_id: str, size: tuple[int, int] = (218, 150)) -> Image.Image:
+def upgrade_card(kind_id: str, size: tuple[int, int] = (218, 150), lang: str = "en") -> Image.Image:
     """A shop card: a band in its stat's colour with the stat letters, name, effect, price and
     car-show value."""
     info = upgrade_of(f"{kind_id}-1")
@@ -410,10 +432,12 @@ def upgrade_card(kind_id: str, size: tuple[int, int] = (218, 150)) -> Image.Imag
     im = kit.rounded_card(size, kit.PAPER, kit.PANEL_EDGE, 14, 3).copy()
     d = ImageDraw.Draw(im)
     if info.kind == "crew":
-        band, tag, effect = kit.GREY, "CREW", f"+{info.stars} {info.stat} when racing"
+        band, tag = kit.GREY, tr(lang, "CREW")
+        effect = tr(lang, "+{n} {stat} when racing").format(n=info.stars, stat=info.stat)
         name = info.name.removeprefix("Crew: ")
     elif info.kind == "noz":
-        band, tag, effect, name = STAT_COLOURS["NOZ"], "NOZ", "+3 spaces, once", "Nitrous (NOZ)"
+        band, tag = STAT_COLOURS["NOZ"], "NOZ"
+        effect, name = tr(lang, "+3 spaces, once"), tr(lang, "Nitrous (NOZ)")
     else:
         assert info.stat is not None
         band, tag, effect, name = STAT_COLOURS[info.stat], info.stat, "", info.name
@@ -427,19 +451,21 @@ def upgrade_card(kind_id: str, size: tuple[int, int] = (218, 150)) -> Image.Imag
         d, (10, 52), name, kit.fit_font(name, w - 20, 22, 17, True), kit.PAPER_INK, max_width=w - 20
     )
     if effect:
-        kit.draw_text(d, (10, 84), effect, kit.fit_font(effect, w - 20, 20, 15), kit.PAPER_INK)
+        fnt = kit.fit_font(effect, w - 20, 20, 15)
+        kit.draw_text(d, (10, 84), effect, fnt, kit.PAPER_INK, max_width=w - 20)
     else:
         pips(d, 10, 96, 0, info.stars, r=9)
         kit.draw_text(
             d, (12 + info.stars * 22, 96), f"+{info.stars}", kit.font(22, True), kit.PAPER_INK, "lm"
         )
-    kit.draw_text(d, (10, h - 12), f"show +{money(info.beauty)}", kit.font(19), kit.PAPER_INK, "ls")
+    show = tr(lang, "show +{credits}").format(credits=money(info.beauty))
+    kit.draw_text(d, (10, h - 12), show, kit.font(19), kit.PAPER_INK, "ls", max_width=w - 20)
     return im
 
 
 @lru_cache(maxsize=64)
 def location_card(
-    loc_id: str, prizes_count: bool, size: tuple[int, int] = (276, 176)
+    loc_id: str, prizes_count: bool, size: tuple[int, int] = (276, 176), lang: str = "en"
 ) -> Image.Image:
     """A revealed location: name, its two stats in order, the red penalty stat, and the prizes
     for 4th to 1st (dimmed on the first spot, whose prizes are not used)."""
@@ -463,7 +489,7 @@ def location_card(
             kit.draw_text(d, (x, 62), "→", kit.font(26, True), kit.PAPER_INK, "lm")
             x += 34
     if info.red and prizes_count:  # only the second card's red icon is a penalty
-        label = f"! winner loses {info.red} part"
+        label = "! " + tr(lang, "winner loses {stat} part").format(stat=info.red)
         d.rounded_rectangle((10, 86, w - 10, 116), 8, outline=kit.VERMILLION, width=3)
         kit.draw_text(
             d, (w // 2, 101), label, kit.fit_font(label, w - 30, 20, 14, True), kit.VERMILLION, "mm"
@@ -473,7 +499,7 @@ def location_card(
     cell = (w - 20) // 4
     for i, prize in enumerate(info.prizes):
         cx = 10 + i * cell + cell // 2
-        kit.draw_text(d, (cx, h - 40), PLACE_NAMES[4 - i], kit.font(17), ink, "mm")
+        kit.draw_text(d, (cx, h - 40), place_name(4 - i, lang), kit.font(17), ink, "mm")
         kit.draw_text(d, (cx, h - 16), money(prize), prize_font, ink, "mm")
     return im
 
@@ -482,24 +508,29 @@ def location_card(
 
 
 def _header(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], last: Sequence[str]
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: dict[str, str],
+    last: Sequence[str],
+    lang: str,
 ) -> None:
     """Title, round and tags on one line, whose turn on the next, then the last turn (or the
     race in progress) in words."""
     y = 12
     x = MARGIN + kit.draw_text(d, (MARGIN, y), "STREET KINGS", kit.font(40, True)) + 20
     right = WIDTH - MARGIN
-    round_w = kit.draw_text(
-        d, (right, y + 2), f"Round {view['round']}", kit.font(36, True), anchor="ra"
-    )
+    round_n = tr(lang, "Round {n}").format(n=view["round"])
+    round_w = kit.draw_text(d, (right, y + 2), round_n, kit.font(36, True), anchor="ra")
     tags: list[tuple[str, Color]] = []
     if view.get("race_class"):
-        tags.append((f"CLASS {view['race_class']} RACE", FINISH_COLOUR))
+        race = tr(lang, "CLASS {cls} RACE").format(cls=view["race_class"])
+        tags.append((race, FINISH_COLOUR))
     if view.get("championship"):
-        tags.append(("★ CHAMPIONSHIP", kit.ORANGE))
+        tags.append(("★ " + tr(lang, "CHAMPIONSHIP"), kit.ORANGE))
     elif view.get("championship_next"):
-        tags.append(("★ championship next", kit.ORANGE))
-    tags.append((f"{view.get('golds_to_win', 7)} gold wins", kit.PANEL_EDGE))
+        tags.append(("★ " + tr(lang, "championship next"), kit.ORANGE))
+    golds = tr(lang, "{n} gold wins").format(n=view.get("golds_to_win", 7))
+    tags.append((golds, kit.PANEL_EDGE))
     for text, fill in tags:
         fnt = kit.font(24, True)
         if x + kit.text_width(text, fnt) + 28 > right - round_w - 12:
@@ -507,21 +538,21 @@ def _header(
         box = kit.badge(d, (x, y + 4), text, fnt, fill, kit.readable_on(fill), (12, 3))
         x = box[2] + 10
     y += 52
-    status = status_line(view, names)
+    status = status_line(view, names, lang)
     if status:
         prefix = "" if view.get("outcome") else "▶ "
         kit.draw_text(
             d, (MARGIN, y), prefix + status, kit.font(30, True), kit.HIGHLIGHT, max_width=INNER
         )
     y += 42
-    told = _race_on(view) or kit.last_line(last)
+    told = _race_on(view, lang) or kit.last_line(last)
     if told:
-        label = "" if view.get("race") else "Last: "
+        label = "" if view.get("race") else tr(lang, "Last:") + " "
         lw = kit.draw_text(d, (MARGIN, y), label, kit.font(26, True), kit.MUTED) if label else 0
         kit.draw_text(d, (MARGIN + lw, y), told, kit.font(26), kit.INK, max_width=INNER - lw)
 
 
-def _race_on(view: dict[str, Any]) -> str:
+def _race_on(view: dict[str, Any], lang: str) -> str:
     """The race in progress: lap, stat, how many finished ("" when no race is on)."""
     race = view.get("race")
     if not race or not race["log"]:
@@ -529,9 +560,11 @@ def _race_on(view: dict[str, Any]) -> str:
     step = race["log"][-1]["step"]
     stretches = 2 * sum(1 for spot in view["spots"] if spot["filled"]) or 1
     stat = race["log"][-1]["stat"]
-    return (
-        f"Race on: lap {step // stretches + 1}, {STAT_NAMES.get(stat, stat)}, "
-        f"{len(race['finished'])} of {len(race['order'])} finished"
+    return tr(lang, "Race on: lap {lap}, {stat}, {done} of {racers} finished").format(
+        lap=step // stretches + 1,
+        stat=stat_name(stat, lang),
+        done=len(race["finished"]),
+        racers=len(race["order"]),
     )
 
 
@@ -562,14 +595,17 @@ BOARD_TRACK = TrackGeometry(MARGIN, 30, 44, 60, 34, 46, 4, TRACK_LENGTH, 150)
 
 
 @kit.static_layer(maxsize=16)
-def board_track_layer(finish_line: int | None, race_class: str | None) -> Image.Image:
+def board_track_layer(
+    finish_line: int | None, race_class: str | None, lang: str = "en"
+) -> Image.Image:
     """The empty board track for one finish line (a fresh copy per call)."""
     g = BOARD_TRACK
     im = Image.new("RGB", (WIDTH, g.bottom + 30), kit.TABLE)
     d = ImageDraw.Draw(im)
-    draw_track_base(d, g, ["1", "2", "3", "4"], finish_line, race_class, True)
+    draw_track_base(d, g, ["1", "2", "3", "4"], finish_line, race_class, True, lang)
+    places = tr(lang, "PLACES")
     kit.draw_text(
-        d, (g.places_x + g.places_w // 2, g.y - 6), "PLACES", kit.font(20, True), kit.MUTED, "ms"
+        d, (g.places_x + g.places_w // 2, g.y - 6), places, kit.font(20, True), kit.MUTED, "ms"
     )
     return im
 
@@ -584,20 +620,21 @@ def _spots_and_show(
     y: int,
     names: dict[str, str],
     pawns: dict[str, Pawn],
+    lang: str,
 ) -> None:
     """The two location spots (a face-down card says who placed it) and the car show."""
     cw, ch = SPOT_CARD
     for i, spot in enumerate(view["spots"]):
         x = MARGIN + i * (cw + GAP)
         if spot.get("card"):
-            kit.paste(im, location_card(spot["card"], i == 1), (x, y))
+            kit.paste(im, location_card(spot["card"], i == 1, lang=lang), (x, y))
         elif spot.get("filled"):
             kit.paste(im, kit.card_back((cw, ch)), (x, y))
-            who = names.get(spot["by"], "?") if spot.get("by") else "the deck"
+            who = names.get(spot["by"], "?") if spot.get("by") else tr(lang, "the deck")
             kit.badge(
                 d,
                 (x + cw // 2, y + ch // 2 + 6),
-                "face down",
+                tr(lang, "face down"),
                 kit.font(24, True),
                 kit.WHITE,
                 kit.PAPER_INK,
@@ -606,7 +643,7 @@ def _spots_and_show(
             kit.draw_text(
                 d,
                 (x + cw // 2, y + ch - 12),
-                f"from {who}",
+                tr(lang, "from {who}").format(who=who),
                 kit.font(24, True),
                 kit.WHITE,
                 "ms",
@@ -614,8 +651,9 @@ def _spots_and_show(
                 stroke=(3, kit.BLUE),
             )
         else:
-            _empty_box(d, (x, y, x + cw, y + ch), "empty")
-        label = f"Spot {i + 1}" + (" · PRIZES" if i == 1 else " · no prizes")
+            _empty_box(d, (x, y, x + cw, y + ch), tr(lang, "empty"))
+        prizes = tr(lang, "PRIZES") if i == 1 else tr(lang, "no prizes")
+        label = tr(lang, "Spot {n}").format(n=i + 1) + " · " + prizes
         if not spot.get("card"):  # a revealed card shows its name, and its prizes dimmed or not
             kit.badge(
                 d,
@@ -632,7 +670,7 @@ def _spots_and_show(
     kit.draw_text(
         d,
         (WIDTH - MARGIN, y + 2),
-        f"location deck {decks.get('locations', 0)}",
+        tr(lang, "location deck {n}").format(n=decks.get("locations", 0)),
         kit.font(22),
         kit.MUTED,
         "ra",
@@ -644,7 +682,7 @@ def _spots_and_show(
         x = show_x + i * (sw + GAP)
         box = (x, top, x + sw, y + ch)
         if not slot:
-            _empty_box(d, box, "open")
+            _empty_box(d, box, tr(lang, "open"))
             continue
         info = CARS[slot["car"]]
         kit.rounded_box(im, box, 14, kit.PANEL, kit.PANEL_EDGE, 3)
@@ -670,10 +708,12 @@ def _empty_box(d: ImageDraw.ImageDraw, box: kit.Box, text: str) -> None:
     kit.centered_text(d, box, text, kit.font(22), kit.MUTED)
 
 
-def _market(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _market(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, lang: str
+) -> int:
     """The dealership (classes C, B, A, three cars each) and the shop."""
     head = kit.font(26, True)
-    kit.draw_text(d, (MARGIN, y), "DEALERSHIP", head)
+    kit.draw_text(d, (MARGIN, y), tr(lang, "DEALERSHIP"), head)
     y += 36
     cw, ch = CAR_CARD
     group_w = 40 + 3 * cw + 2 * 10
@@ -688,18 +728,19 @@ def _market(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: in
         for i in range(3):
             x = gx + 40 + i * (cw + 10)
             if i < len(row):
-                kit.paste(im, car_card(row[i]), (x, gy))
+                kit.paste(im, car_card(row[i], lang=lang), (x, gy))
             else:
-                _empty_box(d, (x, gy, x + cw, gy + ch), "not shown" if not row else "sold out")
+                gone = tr(lang, "not shown") if not row else tr(lang, "sold out")
+                _empty_box(d, (x, gy, x + cw, gy + ch), gone)
     # the shop sits next to class A
     sx = MARGIN + group_w + 24
     sy = y + ch + GAP
-    kit.draw_text(d, (sx, sy - 2), "SHOP", head)
+    kit.draw_text(d, (sx, sy - 2), tr(lang, "SHOP"), head)
     decks = view.get("decks", {})
     kit.draw_text(
         d,
         (WIDTH - MARGIN, sy),
-        f"upgrade deck {decks.get('upgrades', 0)}",
+        tr(lang, "upgrade deck {n}").format(n=decks.get("upgrades", 0)),
         kit.font(20),
         kit.MUTED,
         "ra",
@@ -711,7 +752,7 @@ def _market(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: in
             x, top = sx + i * (uw + 10), sy + 34
         else:
             x, top = sx + (i % 3) * (uw + 10), sy + 34 + (i // 3) * (uh + 10)
-        kit.paste(im, upgrade_card(upgrade_of(card).id, (uw, uh)), (x, top))
+        kit.paste(im, upgrade_card(upgrade_of(card).id, (uw, uh), lang), (x, top))
     shop_rows = 1 if len(shop) <= 3 else 2
     return max(y + 2 * (ch + GAP), sy + 34 + shop_rows * (uh + 10)) + 10
 
@@ -738,6 +779,7 @@ def _draw_tile(
     view: dict[str, Any],
     name: str,
     pawn: Pawn,
+    lang: str,
 ) -> None:
     x, y, x1, y1 = box
     w = x1 - x
@@ -753,16 +795,16 @@ def _draw_tile(
     kit.draw_text(
         d, (x + 58, y + 30), name, kit.font(28, True), kit.INK, "lm", max_width=w - 82 - credits_w
     )
-    tags = ["▶ TURN"] if turn else []
+    tags = ["▶ " + tr(lang, "TURN")] if turn else []
     if winner:
-        tags.append("♛ KING")
+        tags.append("♛ " + tr(lang, "KING"))
     if view.get("first") == pid:
-        tags.append("1st player")
+        tags.append(tr(lang, "1st player"))
     if player.get("lane"):
-        tags.append(f"lane {player['lane']}")
+        tags.append(tr(lang, "lane {n}").format(n=player["lane"]))
     elif player.get("passed"):
-        tags.append("passed")
-    tags.append(f"{player['hand_size']} in hand")
+        tags.append(tr(lang, "passed"))
+    tags.append(tr(lang, "{n} in hand").format(n=player["hand_size"]))
     text = " · ".join(tags)
     kit.draw_text(
         d,
@@ -782,20 +824,20 @@ def _draw_tile(
         tx += step
     cy = y + TILE_HEAD_H
     if not player["cars"]:
-        kit.draw_text(d, (x + 14, cy + 8), "no cars", kit.font(24), kit.MUTED)
+        kit.draw_text(d, (x + 14, cy + 8), tr(lang, "no cars"), kit.font(24), kit.MUTED)
     for car in player["cars"][:TILE_CARS]:
-        _car_row(d, (x + 8, cy, x1 - 8), car)
+        _car_row(d, (x + 8, cy, x1 - 8), car, lang)
         cy += CAR_ROW_H
     notes = []
     if len(player["cars"]) > TILE_CARS:
         more = len(player["cars"]) - TILE_CARS
-        notes.append(f"+{more} more car{'s' if more > 1 else ''}")
+        notes.append(tr_n(lang, "+{n} more car", "+{n} more cars", more).format(n=more))
     if player["crew"]:
         crew = ", ".join(
             f"{upgrade_of(c).name.removeprefix('Crew: ')} +1 {upgrade_of(c).stat}"
             for c in player["crew"]
         )
-        notes.append(f"Crew: {crew}")
+        notes.append(tr(lang, "Crew: {crew}").format(crew=crew))
     if notes:
         kit.draw_text(
             d,
@@ -807,7 +849,9 @@ def _draw_tile(
         )
 
 
-def _car_row(d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, Any]) -> None:
+def _car_row(
+    d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, Any], lang: str = "en"
+) -> None:
     """A player's car on two lines: class, name, "SHOW" if parked at the car show; its stat
     totals (upgrades marked +n), then its upgrades as pills with their letters, or the count of
     hidden ones."""
@@ -822,7 +866,7 @@ def _car_row(d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, 
         show = kit.badge(
             d,
             (right - 6, y + 4),
-            "SHOW",
+            tr(lang, "SHOW"),
             kit.font(16, True),
             kit.ORANGE,
             kit.PAPER_INK,
@@ -848,14 +892,16 @@ def _car_row(d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, 
     if upgrades is None:
         count = car.get("hidden_upgrades", 0)
         if count:
-            kit.badge(d, (sx, row_y), f"{count} hidden", fnt, kit.GREY, kit.PAPER_INK, (6, 0), "lm")
+            hidden = tr(lang, "{n} hidden").format(n=count)
+            kit.badge(d, (sx, row_y), hidden, fnt, kit.GREY, kit.PAPER_INK, (6, 0), "lm")
         return
     pill_font = kit.font(16, True)
     for k, card in enumerate(upgrades):
         stat, label = upgrade_short(card)
         rest = len(upgrades) - k
         if sx + kit.text_width(label, pill_font) + 14 + (40 if rest > 1 else 0) > right:
-            kit.draw_text(d, (sx, row_y), f"{rest} upgr.", pill_font, kit.INK, "lm")  # no room
+            more = tr(lang, "{n} upgr.").format(n=rest)
+            kit.draw_text(d, (sx, row_y), more, pill_font, kit.INK, "lm")  # no room
             return
         fill = STAT_COLOURS.get(stat, kit.GREY)
         pill = kit.badge(
@@ -864,20 +910,22 @@ def _car_row(d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, 
         sx = pill[2] + 4
 
 
-def board_image(view: dict[str, Any], names: dict[str, str], last: Sequence[str]) -> Image.Image:
+def board_image(
+    view: dict[str, Any], names: dict[str, str], last: Sequence[str], lang: str = "en"
+) -> Image.Image:
     """The board of ``view`` as an RGB image: what changes turn to turn (the dealership and
     the shop are the market picture)."""
-    names = kit.display_names(view, names)
+    names = kit.display_names(view, names, lang)
     pawns = pawns_of(view, names)
     players = view["players"]
     tile_h = max(_tile_height(p) for p in players)
-    im = board_layer(view.get("finish_line"), view.get("race_class"), len(players), tile_h)
+    im = board_layer(view.get("finish_line"), view.get("race_class"), len(players), tile_h, lang)
     d = ImageDraw.Draw(im)
-    _header(d, view, names, last)
+    _header(d, view, names, last, lang)
     _board_track(im, view, TRACK_TOP, pawns)
-    _spots_and_show(im, d, view, SPOTS_TOP, names, pawns)
+    _spots_and_show(im, d, view, SPOTS_TOP, names, pawns, lang)
     for player, box in zip(players, tile_boxes(len(players), tile_h), strict=True):
-        _draw_tile(im, d, box, player, view, names[player["id"]], pawns[player["id"]])
+        _draw_tile(im, d, box, player, view, names[player["id"]], pawns[player["id"]], lang)
     return im
 
 
@@ -902,16 +950,17 @@ def tile_boxes(count: int, tile_h: int) -> list[kit.Box]:
 
 @kit.static_layer(maxsize=32)
 def board_layer(
-    finish_line: int | None, race_class: str | None, players: int, tile_h: int
+    finish_line: int | None, race_class: str | None, players: int, tile_h: int, lang: str = "en"
 ) -> Image.Image:
     """What a board shares with every other of its table and track (a fresh copy per call): the
     table, the empty track with its lines, the car show's heading and the players' plain
     panels, built once per process and pasted instead of drawn."""
     im = Image.new("RGB", (WIDTH, TILES_TOP + tile_h + MARGIN), kit.TABLE)
     d = ImageDraw.Draw(im)
-    kit.paste(im, board_track_layer(finish_line, race_class), (0, TRACK_TOP))
+    kit.paste(im, board_track_layer(finish_line, race_class, lang), (0, TRACK_TOP))
+    car_show = tr(lang, "CAR SHOW")
     kit.draw_text(
-        d, (MARGIN + 2 * (SPOT_CARD[0] + GAP) + 4, SPOTS_TOP - 2), "CAR SHOW", kit.font(26, True)
+        d, (MARGIN + 2 * (SPOT_CARD[0] + GAP) + 4, SPOTS_TOP - 2), car_show, kit.font(26, True)
     )
     for x, y, x1, y1 in tile_boxes(players, tile_h):
         kit.paste(im, kit.rounded_card((x1 - x, y1 - y), kit.PANEL, kit.PANEL_EDGE, 16, 3), (x, y))
@@ -923,7 +972,7 @@ def render(
 ) -> bytes:
     """The Street Kings board of ``view`` as PNG bytes (public parts only), with the last
     turn's sentences ``last`` under the status."""
-    return kit.png_bytes(board_image(view, names, last), kit.module_palette(__name__))
+    return kit.png_bytes(board_image(view, names, last, lang), kit.module_palette(__name__))
 
 
 MARKET_FILE = "market.png"
@@ -933,7 +982,7 @@ def render_market(view: dict[str, Any], *, names: dict[str, str], lang: str = "e
     """The market, a second picture beside the board: the dealership by class and the shop."""
     im = Image.new("RGB", (WIDTH, 1000), kit.TABLE)
     d = ImageDraw.Draw(im)
-    bottom = _market(im, d, view, MARGIN)
+    bottom = _market(im, d, view, MARGIN, lang)
     return kit.png_bytes(im.crop((0, 0, WIDTH, bottom + MARGIN)), kit.module_palette(__name__))
 
 
@@ -952,21 +1001,24 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     d = ImageDraw.Draw(im)
     head = kit.font(26, True)
     y = MARGIN
-    kit.draw_text(d, (MARGIN, y), f"Your cars · {money(me['credits'])}", head)
+    yours = tr(lang, "Your cars · {credits}").format(credits=money(me["credits"]))
+    kit.draw_text(d, (MARGIN, y), yours, head)
     y += 36
     if not me["cars"]:
-        kit.draw_text(d, (MARGIN, y + 8), "no cars", kit.font(24), kit.MUTED)
+        kit.draw_text(d, (MARGIN, y + 8), tr(lang, "no cars"), kit.font(24), kit.MUTED)
     for i, car in enumerate(me["cars"]):
         x = MARGIN + (i % 2) * (col_w + GAP)
-        _car_row(d, (x, y + (i // 2) * CAR_ROW_H, x + col_w), car)
+        _car_row(d, (x, y + (i // 2) * CAR_ROW_H, x + col_w), car, lang)
     y += car_rows * CAR_ROW_H + 4
-    crew = ", ".join(upgrade_of(c).name.removeprefix("Crew: ") for c in me["crew"]) or "none"
-    kit.draw_text(d, (MARGIN, y), f"Crew: {crew}", kit.font(24), kit.MUTED, max_width=INNER)
+    crew = ", ".join(upgrade_of(c).name.removeprefix("Crew: ") for c in me["crew"])
+    crew_line = tr(lang, "Crew: {crew}").format(crew=crew or tr(lang, "none"))
+    kit.draw_text(d, (MARGIN, y), crew_line, kit.font(24), kit.MUTED, max_width=INNER)
     y += 40
-    kit.draw_text(d, (MARGIN, y), f"Location cards in hand: {len(cards)}", head)
+    in_hand = tr(lang, "Location cards in hand: {n}").format(n=len(cards))
+    kit.draw_text(d, (MARGIN, y), in_hand, head)
     y += 36
     for i, card in enumerate(cards):
-        kit.paste(im, location_card(card, True), (MARGIN + i * (cw + GAP), y))
+        kit.paste(im, location_card(card, True, lang=lang), (MARGIN + i * (cw + GAP), y))
     # a hand holds at most 4 location cards: they fit in a row
     return kit.png_bytes(im, kit.module_palette(__name__))
 
@@ -1020,14 +1072,17 @@ class RaceScene:
     geometry: TrackGeometry
     segments: list[tuple[str, str]]
     background: Image.Image
+    lang: str
 
     @property
     def rows(self) -> dict[str, int]:
         return {pid: i for i, pid in enumerate(self.last["order"])}
 
 
-def _race_scene(view: dict[str, Any], last: dict[str, Any], names: dict[str, str]) -> RaceScene:
-    names = kit.display_names(view, names)
+def _race_scene(
+    view: dict[str, Any], last: dict[str, Any], names: dict[str, str], lang: str
+) -> RaceScene:
+    names = kit.display_names(view, names, lang)
     pawns = pawns_of(view, names)
     order = last["order"]
     length = last["finish_line"]
@@ -1042,7 +1097,7 @@ def _race_scene(view: dict[str, Any], last: dict[str, Any], names: dict[str, str
     d = ImageDraw.Draw(bg)
     lanes = last.get("lanes") or {pid: i + 1 for i, pid in enumerate(order)}
     labels = [str(lanes.get(pid, i + 1)) for i, pid in enumerate(order)]
-    draw_track_base(d, g, labels, length, last["cls"], False)
+    draw_track_base(d, g, labels, length, last["cls"], False, lang)
     for row, pid in enumerate(order):
         cy = g.lane_y(row)
         kit.paste(bg, pawn_image(pawns[pid], 30), (g.x, cy - 15))
@@ -1065,14 +1120,17 @@ def _race_scene(view: dict[str, Any], last: dict[str, Any], names: dict[str, str
             "la",
             max_width=label_w - 70,
         )
-    title = f"Round {last['round']} · class {last['cls']} race to space {length}"
+    title = tr(lang, "Round {n} · class {cls} race to space {length}").format(
+        n=last["round"], cls=last["cls"], length=length
+    )
     kit.draw_text(d, (GIF_MARGIN, 10), title, kit.font(26, True), kit.INK, max_width=GIF_W - 24)
+    places = tr(lang, "PLACES")
     kit.draw_text(
-        d, (g.places_x + places_w // 2, g.y - 6), "PLACES", kit.font(16, True), kit.MUTED, "ms"
+        d, (g.places_x + places_w // 2, g.y - 6), places, kit.font(16, True), kit.MUTED, "ms"
     )
     segments = race_segments(last)
     _draw_route(d, g, segments)
-    return RaceScene(view, last, names, pawns, g, segments, bg)
+    return RaceScene(view, last, names, pawns, g, segments, bg, lang)
 
 
 ROUTE_BADGE = 20
@@ -1128,7 +1186,10 @@ def _draw_route(d: ImageDraw.ImageDraw, g: TrackGeometry, segments: list[tuple[s
 def _route_mark(d: ImageDraw.ImageDraw, scene: RaceScene, current: int | None, lap: int) -> None:
     """The lap number and a frame round the stat of the stretch being raced."""
     badges = route_layout(scene.geometry, scene.segments).badges
-    label = f"Lap {lap}" if current is not None else "Route"
+    if current is not None:
+        label = tr(scene.lang, "Lap {n}").format(n=lap)
+    else:
+        label = tr(scene.lang, "Route")
     y = scene.geometry.bottom + 30 + 24
     kit.draw_text(d, (GIF_MARGIN, y), label, kit.font(22, True), kit.INK, "lm")
     if current is not None and current < len(badges):
@@ -1147,7 +1208,7 @@ def _race_frame(
         step = group[0]["step"]
         place, stat = scene.segments[step % n_segments]
         lap = step // n_segments + 1
-        caption = f"{place}: {STAT_NAMES.get(stat, stat)}"
+        caption = f"{place}: {stat_name(stat, scene.lang)}"
         _route_mark(d, scene, step % n_segments, lap)
         moves = []
         for entry in group:
@@ -1160,7 +1221,8 @@ def _race_frame(
             word = "NOZ " if entry["stat"] == "NOZ" else ""
             moves.append(f"{scene.names.get(pid, pid)} {word}+{spaces}")
             if entry["from"] < g.length <= entry["to"]:
-                moves[-1] += f" finishes {PLACE_NAMES[finished.index(pid) + 1]}!"
+                place_n = place_name(finished.index(pid) + 1, scene.lang)
+                moves[-1] += " " + tr(scene.lang, "finishes {place}!").format(place=place_n)
         kit.draw_text(
             d, (GIF_MARGIN, 52), caption, kit.font(22, True), kit.HIGHLIGHT, max_width=GIF_W // 2
         )
@@ -1178,7 +1240,7 @@ def _race_frame(
         kit.draw_text(
             d,
             (GIF_MARGIN, 52),
-            "On the grid: lane 1 moves first",
+            tr(scene.lang, "On the grid: lane 1 moves first"),
             kit.font(22, True),
             kit.HIGHLIGHT,
         )
@@ -1200,7 +1262,8 @@ def _results_frame(scene: RaceScene) -> Image.Image:
         place_pawn(im, g, place["place"], scene.pawns[place["player"]], 34)
     box = (GIF_MARGIN + 4, 44, g.places_x - 12, im.height - 8)
     d.rounded_rectangle(box, 14, fill=kit.PANEL, outline=kit.HIGHLIGHT, width=4)
-    kit.draw_text(d, (box[0] + 16, box[1] + 10), "RESULTS", kit.font(26, True), kit.HIGHLIGHT)
+    results = tr(scene.lang, "RESULTS")
+    kit.draw_text(d, (box[0] + 16, box[1] + 10), results, kit.font(26, True), kit.HIGHLIGHT)
     prize_card = scene.last["locations"][-1]
     red = LOCATIONS[prize_card].red if prize_card else None
     places = scene.last["places"]
@@ -1214,7 +1277,8 @@ def _results_frame(scene: RaceScene) -> Image.Image:
         kit.paste(im, trophy_image(place["trophy"], row_h - 8), (box[0] + 14, y))
         _, _, word = TROPHY_STYLE[place["trophy"]]
         cy = y + (row_h - 8) // 2
-        label = f"{PLACE_NAMES[place['place']]} {word}".strip()
+        word = tr(scene.lang, word) if word else ""
+        label = f"{place_name(place['place'], scene.lang)} {word}".strip()
         kit.draw_text(d, (box[0] + 12 + row_h, cy), label, kit.font(24, True), kit.INK, "lm")
         car = CARS[scene.last["cars"][pid]]
         two_lines = row_h >= 52
@@ -1247,7 +1311,8 @@ def _results_frame(scene: RaceScene) -> Image.Image:
         kit.draw_text(
             d,
             (box[0] + 16, bottom),
-            f"! {winner} loses their {red} part, if any",
+            "! "
+            + tr(scene.lang, "{who} loses their {stat} part, if any").format(who=winner, stat=red),
             kit.font(20, True),
             kit.VERMILLION,
             "ls",
@@ -1261,7 +1326,9 @@ def _results_frame(scene: RaceScene) -> Image.Image:
         ),
         key=lambda item: -item[0],
     )
-    standing = "Gold trophies: " + " · ".join(f"{name} {n}" for n, name in golds)
+    standing = tr(scene.lang, "Gold trophies: {standing}").format(
+        standing=" · ".join(f"{name} {n}" for n, name in golds)
+    )
     kit.draw_text(
         d,
         (box[0] + 16, bottom),
@@ -1275,11 +1342,11 @@ def _results_frame(scene: RaceScene) -> Image.Image:
 
 
 def race_frames(
-    view: dict[str, Any], last: dict[str, Any], names: dict[str, str]
+    view: dict[str, Any], last: dict[str, Any], names: dict[str, str], lang: str = "en"
 ) -> tuple[list[Image.Image], list[int]]:
     """Every frame of the race and how long each is shown (ms): the grid, each move (or step),
     and the results, held longest."""
-    scene = _race_scene(view, last, names)
+    scene = _race_scene(view, last, names, lang)
     pos = dict.fromkeys(last["order"], 0)
     finished: list[str] = []
     frames = [_race_frame(scene, pos, finished, None)]
@@ -1297,13 +1364,13 @@ def race_frames(
     return frames, durations
 
 
-def render_race(view: dict[str, Any], names: dict[str, str]) -> bytes | None:
+def render_race(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> bytes | None:
     """``view["last_race"]`` as an animated GIF (one shared palette) played once, ending on the
     results, or None when no race has been run yet. Without a loop count a GIF plays once."""
     last = view.get("last_race")
     if not last or not last.get("log"):
         return None
-    frames, durations = race_frames(view, last, names)
+    frames, durations = race_frames(view, last, names, lang)
     sample = Image.new("RGB", (GIF_W, frames[0].height * 2))
     sample.paste(frames[len(frames) // 2], (0, 0))
     sample.paste(frames[-1], (0, frames[0].height))
@@ -1328,5 +1395,5 @@ def turn_extras(
     a ``race_over`` event), and nothing on any other post."""
     if not any(event.get("type") == "race_over" for event in events):
         return []
-    gif = render_race(view, names)
+    gif = render_race(view, names, lang)
     return [("race.gif", gif)] if gif else []

@@ -16,6 +16,28 @@ Event = dict[str, Any]
 View = dict[str, Any]
 
 
+class Refusal(str):
+    """A refusal in English that keeps its template and fields. rules/ has no message catalog (it
+    stays pure), so the layer that has one says the same sentence in the player's language from
+    the template (``bot.i18n.say``); everything else reads it as the English it is."""
+
+    template: str
+    fields: dict[str, Any]
+
+    def __new__(cls, template: str, /, **fields: Any) -> Refusal:
+        refusal = super().__new__(cls, template.format(**fields) if fields else template)
+        refusal.template, refusal.fields = template, fields
+        return refusal
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole (a refusal may come back from a worker process)."""
+        return (_refusal, (self.template, self.fields))
+
+
+def _refusal(template: str, fields: dict[str, Any]) -> Refusal:
+    return Refusal(template, **fields)
+
+
 class IllegalAction(Exception):
     """An action the rules refuse; ``reason`` is a sentence a player understands."""
 
@@ -182,5 +204,12 @@ def merge_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
     unknown = sorted(set(options) - set(game.default_options))
     if unknown:
         known = ", ".join(sorted(game.default_options)) or "none"
-        raise IllegalAction(f"{game.title} has no option {', '.join(unknown)} (options: {known}).")
+        raise IllegalAction(
+            Refusal(
+                "{title} has no option {names} (options: {known}).",
+                title=game.title,
+                names=", ".join(unknown),
+                known=known,
+            )
+        )
     return {**game.default_options, **options}

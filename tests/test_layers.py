@@ -106,11 +106,14 @@ def test_no_rules_module_names_an_io_library(path: Path):
 
 #: Our packages from the bottom layer up, with the packages of ours each may import and the
 #: outside packages it may not (rules' are ``BANNED``, checked above, through imports too).
+#: ``locales`` (the message catalogs) sits beside rules at the bottom: it imports nothing of
+#: ours, so images (in their worker processes) and bot translate through the same catalogs.
 LAYERS: dict[str, tuple[set[str], set[str]]] = {
     "rules": ({"rules"}, set()),
-    "images": ({"rules", "images"}, {"discord", "aiosqlite"}),
-    "bot": ({"rules", "images", "bot"}, {"discord"}),
-    "cogs": ({"rules", "images", "bot", "cogs"}, set()),
+    "locales": ({"locales"}, {"discord", "aiosqlite", "PIL"}),
+    "images": ({"rules", "locales", "images"}, {"discord", "aiosqlite"}),
+    "bot": ({"rules", "locales", "images", "bot"}, {"discord"}),
+    "cogs": ({"rules", "locales", "images", "bot", "cogs"}, set()),
 }
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import N_, _, _n
 from bot.words.common import game_over, join_names, name_of
 from rules.artsee.data import CATEGORY_BONUS, CATEGORY_NAMES, EXHIBITS, MASTERPIECES
 
-RULES = f"""\
+RULES = N_("""\
 **ArtSee** — 2 to 5 players. Build the most prestigious gallery.
 Every exhibit card has a **featured category** (its colour, also on its back: Abstract, \
 Landscape, Portrait, Still life), 2–3 **art pieces** and an **arrow** ← or →. Card backs are \
@@ -28,45 +29,66 @@ arrow points across gives +1 (also to the neighbour facing an end slot).
 5. **Draw** the top card of pile 1 or 2 (`/artsee draw pile:`).
 **End**: after the turn that leaves both piles and all hands empty (the player to the right of \
 the start player plays last). Add masterpiece values (requirement − 5) and a bonus for \
-categories held ({" / ".join(str(b) for b in CATEGORY_BONUS[1:])} for 1–4). Ties: most visitors \
-still in the gallery, then a shared win."""
+categories held ({bonus} for 1–4). Ties: most visitors still in the gallery, then a shared win.""")
+#: The bonus for categories held, as the rules summary quotes it.
+BONUS = " / ".join(str(b) for b in CATEGORY_BONUS[1:])
 
-PLAYERS = "2–5 players"
+
+def rules() -> str:
+    """The rules summary in the current language, with the bonus table filled in."""
+    return _(RULES).format(bonus=BONUS)
+
+
+PLAYERS = N_("2–5 players")
 
 #: ArtSee has no variants: the rulebook and the component notes offer none.
 OPTIONS: dict[str, str] = {}
 
 ARROWS = {"L": "←", "R": "→"}
 POLICY_SENTENCES = {
-    "always": "will now always welcome visitors",
-    "never": "will now never welcome visitors",
-    "ask": "will now be asked about visitors",
+    "always": N_("{who} will now always welcome visitors."),
+    "never": N_("{who} will now never welcome visitors."),
+    "ask": N_("{who} will now be asked about visitors."),
 }
+#: A standing answer's name as players choose it (`/artsee visitors policy:`).
+POLICY_NAMES = {"always": N_("always"), "never": N_("never"), "ask": N_("ask")}
 
 
 def category(code: str) -> str:
-    return CATEGORY_NAMES[code]
+    return _(CATEGORY_NAMES[code])
 
 
-def a_or_an(word: str) -> str:
-    return f"{'an' if word[0] in 'AEIOU' else 'a'} {word}"
+def starts_with_vowel(code: str) -> bool:
+    """Whether a category's English name takes "an" (the English sentence picks its article;
+    a translation has a sentence of its own for each)."""
+    return CATEGORY_NAMES[code][0] in "AEIOU"
+
+
+def policy_name(policy: str) -> str:
+    return _(POLICY_NAMES[policy]) if policy in POLICY_NAMES else policy
 
 
 def card_label(card: str) -> str:
     """ "Portrait (Abstract, Landscape, Still life; arrow ←)"."""
     info = EXHIBITS[card]
     pieces = ", ".join(category(p) for p in info.pieces)
-    return f"{category(info.featured)} ({pieces}; arrow {ARROWS[info.arrow]})"
+    return _("{featured} ({pieces}; arrow {arrow})").format(
+        featured=category(info.featured), pieces=pieces, arrow=ARROWS[info.arrow]
+    )
 
 
 def token_label(token: str) -> str:
     """ "Portrait 7 (worth 2)"."""
     info = MASTERPIECES[token]
-    return f"{category(info.category)} {info.requirement} (worth {info.value})"
+    return _("{category} {requirement} (worth {value})").format(
+        category=category(info.category), requirement=info.requirement, value=info.value
+    )
 
 
 def slot_label(slot: int) -> str:
-    return "slot 0, the left end" if slot == 0 else f"slot {slot}, right of column {slot}"
+    if slot == 0:
+        return _("slot 0, the left end")
+    return _("slot {n}, right of column {n}").format(n=slot)
 
 
 def _place(target: str) -> int | str:
@@ -75,9 +97,11 @@ def _place(target: str) -> int | str:
 
 
 def place_label(column: int | str) -> str:
-    if column in ("left", "right"):
-        return f"a new column at the {column} end"
-    return f"column {column}"
+    if column == "left":
+        return _("a new column at the left end")
+    if column == "right":
+        return _("a new column at the right end")
+    return _("column {n}").format(n=column)
 
 
 # -- events -------------------------------------------------------------------------------------
@@ -100,7 +124,7 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
             welcomed = {}
         if kind in ("visitors_scored", "arrow"):
             if placed is None:  # placed before the opponents were asked: a sentence of its own
-                lines.append(f"{name_of(names, event['player'])}'s card scored.")
+                lines.append(_("{who}'s card scored.").format(who=name_of(names, event["player"])))
                 placed = len(lines) - 1
             lines[placed] = lines[placed][:-1] + _scored(event, names)
             continue
@@ -117,21 +141,29 @@ def _welcomed(welcomed: dict[str, list[int]], names: dict[str, str]) -> str:
     parts = []
     for player, columns in welcomed.items():
         where = join_names([str(c) for c in columns])
-        plural = "s" if len(columns) > 1 else ""
-        parts.append(f"{name_of(names, player)} on column{plural} {where}")
-    return f"Visitors welcomed: {'; '.join(parts)}."
+        on = _n("{who} on column {columns}", "{who} on columns {columns}", len(columns))
+        parts.append(on.format(who=name_of(names, player), columns=where))
+    return _("Visitors welcomed: {parts}.").format(parts="; ".join(parts))
 
 
 def _scored(event: dict[str, Any], names: dict[str, str]) -> str:
     """The scoring part of the placed card's sentence."""
     if event["type"] == "visitors_scored":
-        return f", +{event['prestige']} from visitors on the covered card."
-    owner = "" if event["owner"] == event["player"] else f"{name_of(names, event['owner'])}'s "
-    extra = f" + {event['masterpieces']} masterpiece" if event["masterpieces"] else ""
-    return (
-        f"; arrow {ARROWS[event['direction']]} to {owner}column {event['column']}: "
-        f"{event['pieces']} piece{'s' if event['pieces'] != 1 else ''}{extra} = "
-        f"+{event['prestige']}."
+        return _(", +{n} from visitors on the covered card.").format(n=event["prestige"])
+    pieces = _n("{n} piece", "{n} pieces", event["pieces"]).format(n=event["pieces"])
+    if event["masterpieces"]:
+        extra = _n("{n} masterpiece", "{n} masterpieces", event["masterpieces"])
+        pieces += " + " + extra.format(n=event["masterpieces"])
+    if event["owner"] == event["player"]:
+        text = _("; arrow {arrow} to column {column}: {pieces} = +{n}.")
+    else:
+        text = _("; arrow {arrow} to {owner}'s column {column}: {pieces} = +{n}.")
+    return text.format(
+        arrow=ARROWS[event["direction"]],
+        owner=name_of(names, event["owner"]),
+        column=event["column"],
+        pieces=pieces,
+        n=event["prestige"],
     )
 
 
@@ -140,27 +172,32 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
     who = name_of(names, event.get("player"))
     if kind == "placed":
         where = place_label(event["new"] or event["column"])
-        return f"{who} played **{card_label(event['card'])}** onto {where}."
+        return _("{who} played **{card}** onto {place}.").format(
+            who=who, card=card_label(event["card"]), place=where
+        )
     if kind == "claimed":
-        return (
-            f"{who} claimed the masterpiece **{token_label(event['token'])}** into "
-            f"{slot_label(event['slot'])}."
+        return _("{who} claimed the masterpiece **{token}** into {slot}.").format(
+            who=who, token=token_label(event["token"]), slot=slot_label(event["slot"])
         )
     if kind == "passed":
-        return f"{who} claimed no masterpiece."
+        return _("{who} claimed no masterpiece.").format(who=who)
     if kind == "drew":
-        return f"{who} drew {a_or_an(category(event['category']))} from pile {event['pile']}."
-    if kind == "moved":
-        return (
-            f"Pile {event['to']} ran out: the top card of pile {event['from']} "
-            f"({category(event['category'])}) moved over."
+        drew = (
+            _("{who} drew an {category} from pile {pile}.")
+            if starts_with_vowel(event["category"])
+            else _("{who} drew a {category} from pile {pile}.")
         )
+        return drew.format(who=who, category=category(event["category"]), pile=event["pile"])
+    if kind == "moved":
+        return _(
+            "Pile {to} ran out: the top card of pile {source} ({category}) moved over."
+        ).format(to=event["to"], source=event["from"], category=category(event["category"]))
     if kind == "policy":
-        return f"{who} {POLICY_SENTENCES[event['policy']]}."
+        return _(POLICY_SENTENCES[event["policy"]]).format(who=who)
     if kind == "skipped":
-        return f"{who} has no cards left and is skipped."
+        return _("{who} has no cards left and is skipped.").format(who=who)
     if kind == "game_over":
-        return game_over(event, names, lambda n: f"{n} prestige")
+        return game_over(event, names, lambda n: _("{n} prestige").format(n=n))
     return ""  # "turn" is shown by the board and the mention
 
 
@@ -170,28 +207,34 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
 def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
     kind = action["type"]
     if kind == "card":
-        return f"Play {card_label(action['card'])}"
+        return _("Play {card}").format(card=card_label(action["card"]))
     if kind == "place":
-        return f"Onto {place_label(action['column'])}"
+        return _("Onto {place}").format(place=place_label(action["column"]))
     if kind == "play":
-        return f"Play {card_label(action['card'])} onto {place_label(action['column'])}"
+        return _("Play {card} onto {place}").format(
+            card=card_label(action["card"]), place=place_label(action["column"])
+        )
     if kind == "back":
-        return "↩ Choose again"
+        return _("↩ Choose again")
     if kind == "claim":
-        label = f"Claim {token_label(action['token'])}"
-        return f"{label} into {slot_label(action['slot'])}" if "slot" in action else label
+        token = token_label(action["token"])
+        if "slot" in action:
+            return _("Claim {token} into {slot}").format(
+                token=token, slot=slot_label(action["slot"])
+            )
+        return _("Claim {token}").format(token=token)
     if kind == "slot":
-        return f"Masterpiece into {slot_label(action['slot'])}"
+        return _("Masterpiece into {slot}").format(slot=slot_label(action["slot"]))
     if kind == "pass":
-        return "Claim no masterpiece"
+        return _("Claim no masterpiece")
     if kind == "draw":
-        return f"Draw from pile {action['pile']}"
+        return _("Draw from pile {pile}").format(pile=action["pile"])
     if kind == "welcome":
-        return f"Welcome a visitor on column {action['column']}"
+        return _("Welcome a visitor on column {n}").format(n=action["column"])
     if kind == "enough":
-        return "No more visitors this turn"
+        return _("No more visitors this turn")
     if kind == "policy":
-        return f"Visitors: {action['policy']}"
+        return _("Visitors: {policy}").format(policy=policy_name(action["policy"]))
     return kind
 
 
@@ -200,42 +243,55 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
 
 def question(view: dict[str, Any]) -> str | None:
     """The turn post's button for players on ``ask`` whose front cards match the played card."""
-    return "Welcome visitors?" if view.get("asking") else None
+    return _("Welcome visitors?") if view.get("asking") else None
 
 
 def hand_text(view: dict[str, Any]) -> str:
     cards = view.get("hand_cards")
     if cards is None:
-        return "You are watching: you hold no cards in this game."
+        return _("You are watching: you hold no cards in this game.")
     me = next(p for p in view["players"] if p["id"] == view["viewer"])
+    held = "; ".join(card_label(c) for c in cards) if cards else _("empty")
     lines = [
-        "Your hand: " + ("; ".join(card_label(c) for c in cards) if cards else "empty"),
-        f"Visitors in your supply: {me['supply']} · policy **{me['policy']}** "
-        "(`/artsee visitors` changes it)",
+        _("Your hand: {cards}").format(cards=held),
+        _(
+            "Visitors in your supply: {n} · policy **{policy}** (`/artsee visitors` changes it)"
+        ).format(n=me["supply"], policy=policy_name(me["policy"])),
     ]
     if view.get("chosen"):
-        lines.append(f"Chosen to play: **{card_label(view['chosen'])}** — now pick its column.")
+        lines.append(
+            _("Chosen to play: **{card}** — now pick its column.").format(
+                card=card_label(view["chosen"])
+            )
+        )
     if view.get("previews"):
         gains = ", ".join(f"{place_label(_place(t))} +{n}" for t, n in view["previews"].items())
-        lines.append(f"It would earn: {gains}.")
+        lines.append(_("It would earn: {gains}.").format(gains=gains))
     if view.get("token"):
-        lines.append(f"Chosen masterpiece: **{token_label(view['token'])}** — now pick its slot.")
+        lines.append(
+            _("Chosen masterpiece: **{token}** — now pick its slot.").format(
+                token=token_label(view["token"])
+            )
+        )
     if view["phase"] in ("claim", "slot") and view["current"] == view["viewer"]:
-        lines.append(f"Prestige earned this turn: {view['earned']}.")
+        lines.append(_("Prestige earned this turn: {n}.").format(n=view["earned"]))
     if view["phase"] == "draw" and view["current"] == view["viewer"]:
         tops = [
-            f"pile {n}: {category(p['top'])} on top ({p['size']} cards)"
+            _("pile {n}: {category} on top ({size} cards)").format(
+                n=n, category=category(p["top"]), size=p["size"]
+            )
             for n, p in enumerate(view["piles"], 1)
             if p["top"]
         ]
-        lines.append("Draw " + ", ".join(tops) + ".")
+        lines.append(_("Draw {piles}.").format(piles=", ".join(tops)))
     asked = view["asking"].get(view["viewer"])
     if asked and view["played"]:
-        played = category(EXHIBITS[view["played"]].featured)
+        featured = EXHIBITS[view["played"]].featured
         columns = join_names([str(c) for c in asked])
-        article = a_or_an(played)
-        lines.append(
-            f"{article[0].upper()}{article[1:]} was played: you may welcome a visitor on "
-            f"column(s) {columns}."
+        played = (
+            _("An {category} was played: you may welcome a visitor on column(s) {columns}.")
+            if starts_with_vowel(featured)
+            else _("A {category} was played: you may welcome a visitor on column(s) {columns}.")
         )
+        lines.append(played.format(category=category(featured), columns=columns))
     return "\n".join(lines)

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.words.common import game_over, join_names, name_of
+from bot.i18n import N_, _, _n
+from bot.words.common import capitalized, game_over, join_names, name_of
 from rules.mural.data import CARDS, COLOUR_NAMES, TECHNIQUES
 from rules.mural.state import cell_name
 
-PLAYERS = "2–4 players"
+PLAYERS = N_("2–4 players")
 
 OPTIONS = {
-    "disc_sides": "Which side of the four paint discs is used: A (recommended for a first "
-    "game), B, or random per disc.",
-    "master_turn_may_hold": "The Master turn technique may leave one of its two discs still.",
-    "painting_discards": "Where a painting's paid paints go: queue_end (the rulebook) or "
-    "after_first_3 (anywhere after the queue's first three spaces).",
+    "disc_sides": N_(
+        "Which side of the four paint discs is used: A (recommended for a first game), B, or "
+        "random per disc."
+    ),
+    "master_turn_may_hold": N_("The Master turn technique may leave one of its two discs still."),
+    "painting_discards": N_(
+        "Where a painting's paid paints go: queue_end (the rulebook) or after_first_3 (anywhere "
+        "after the queue's first three spaces)."
+    ),
 }
 
-RULES = """\
+RULES = N_("""\
 **Street Art: Mural** (*Street Art*, MeepleBR) — 2 to 4 graffiti artists paint one mural.
 **Setup**: 4 paint discs (*discos*) in a row, 8 coloured segments each (R red, Y yellow, B blue, \
 W white), a paint cube on every segment; 3 touching pairs of equal colours. A paint queue \
@@ -60,53 +65,63 @@ marks the discs turned and a yellow frame the card painted in the latest turn.
 (technique 6 may leave one disc still), `painting_discards=after_first_3` (paid paints go \
 anywhere after the queue's first 3).
 Play with `/mural rotate`, `/mural paint`, `/mural mix`, `/mural technique`, `/mural pass`, \
-`/mural end-turn`, or the **My hand** button."""
+`/mural end-turn`, or the **My hand** button.""")
 
 #: Each technique in a few words, for a button or select option.
 TECHNIQUE_LABELS = {
-    "BT1": "Swap: a backpack paint for a basic of your choice",
-    "BT2": "Copy: take a paint like one in your backpack",
-    "BT3": "Queue Pick: take 1 of the first 3 queue paints",
-    "BT4": "Transfer: move a paint to another disc",
-    "BT5": "Thrift (main action): paint a card with 1 basic less",
-    "BT6": "Master Turn (main action): 2 adjacent discs ≤ 2 steps, collect 1",
+    "BT1": N_("Swap: a backpack paint for a basic of your choice"),
+    "BT2": N_("Copy: take a paint like one in your backpack"),
+    "BT3": N_("Queue Pick: take 1 of the first 3 queue paints"),
+    "BT4": N_("Transfer: move a paint to another disc"),
+    "BT5": N_("Thrift (main action): paint a card with 1 basic less"),
+    "BT6": N_("Master Turn (main action): 2 adjacent discs ≤ 2 steps, collect 1"),
 }
-STEP_WORDS = {1: "1 step", 2: "2 steps", 3: "3 steps", 4: "4 steps"}
+#: A rotation's kind, as its sentence names it.
+ROTATIONS = {
+    "simple": N_("simple rotation ({discs})"),
+    "big": N_("big rotation ({discs})"),
+    "double": N_("double rotation ({discs})"),
+    "master": N_("Master Turn rotation ({discs})"),
+}
 
 
 def paint_name(paint: str | None) -> str:
-    return "empty" if paint is None else COLOUR_NAMES[paint]
+    return _("empty") if paint is None else _(COLOUR_NAMES[paint])
 
 
 def paints_text(paints: list[str]) -> str:
-    return " ".join(paints) if paints else "nothing"
+    return " ".join(paints) if paints else _("nothing")
 
 
 def disc_name(position: int) -> str:
-    return f"disc {position + 1}"
+    return _("disc {n}").format(n=position + 1)
 
 
 def turn_text(steps: int) -> str:
     arrow = "↻" if steps > 0 else "↺"
-    return f"{STEP_WORDS[abs(steps)]} {arrow}" if steps else "stays"
+    if not steps:
+        return _("stays")
+    return _n("{n} step", "{n} steps", abs(steps)).format(n=abs(steps)) + f" {arrow}"
 
 
 def technique_name(tile: str) -> str:
-    return TECHNIQUES[tile].name
+    return _(TECHNIQUES[tile].name)
 
 
 def card_cost(card_id: str) -> str:
     card = CARDS[card_id]
     if card.flexible:
-        return f"any {card.spaces} paints"
+        return _("any {n} paints").format(n=card.spaces)
     return " ".join(card.cost or "")
 
 
 def card_label(card_id: str) -> str:
     """E.g. "G05 DJ · cost A Y W · 7 pts · half-discs E S"."""
     card = CARDS[card_id]
-    points = "2+paints" if card.flexible else f"{card.points} pts"
-    return f"{card.id} {card.element} · cost {card_cost(card_id)} · {points} · discs {card.edges}"
+    points = _("2+paints") if card.flexible else _("{n} pts").format(n=card.points)
+    return _("{id} {element} · cost {cost} · {points} · discs {edges}").format(
+        id=card.id, element=card.element, cost=card_cost(card_id), points=points, edges=card.edges
+    )
 
 
 # -- events ------------------------------------------------------------------------------------
@@ -119,12 +134,15 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
     rotated: dict[str, Any] | None = None
     for event in events:
         if rotated is not None:
-            said = f"{name_of(names, rotated['player'])} made a {_rotation(rotated)}"
+            who, rotation = name_of(names, rotated["player"]), _rotation(rotated)
             rotated = None
             if event["type"] == "collected":
-                lines.append(f"{said} and collected {paint_name(event['paint'])}.")
+                line = _("{who} made a {rotation} and collected {paint}.").format(
+                    who=who, rotation=rotation, paint=paint_name(event["paint"])
+                )
+                lines.append(line)
                 continue
-            lines.append(said + ".")
+            lines.append(_("{who} made a {rotation}.").format(who=who, rotation=rotation))
         if event["type"] == "rotated":
             rotated = event
             continue
@@ -132,7 +150,11 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
         if line:
             lines.append(line)
     if rotated is not None:
-        lines.append(f"{name_of(names, rotated['player'])} made a {_rotation(rotated)}.")
+        lines.append(
+            _("{who} made a {rotation}.").format(
+                who=name_of(names, rotated["player"]), rotation=_rotation(rotated)
+            )
+        )
     return lines
 
 
@@ -141,56 +163,82 @@ def _rotation(event: dict[str, Any]) -> str:
         f"{disc_name(d)}: {turn_text(s)}"
         for d, s in zip(event["discs"], event["steps"], strict=True)
     ]
-    kind = {"simple": "simple", "big": "big", "double": "double", "master": "Master Turn"}
-    return f"{kind[event['kind']]} rotation ({join_names(parts)})"
+    return _(ROTATIONS[event["kind"]]).format(discs=join_names(parts))
 
 
 def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
     kind = event["type"]
     who = name_of(names, event.get("player"))
+    paint = paint_name(event.get("paint"))
     if kind == "collected":
-        return f"{who} collected {paint_name(event['paint'])}."
+        return _("{who} collected {paint}.").format(who=who, paint=paint)
     if kind == "painted":
-        where = cell_name(*event["cell"])
-        thrift = " with Thrift" if event["thrift"] else ""
-        return (
-            f"{who} painted **{event['card']}** ({CARDS[event['card']].element}) in {where}"
-            f"{thrift}, paying {paints_text(event['paid'])}."
+        text = (
+            _("{who} painted **{card}** ({element}) in {cell} with Thrift, paying {paid}.")
+            if event["thrift"]
+            else _("{who} painted **{card}** ({element}) in {cell}, paying {paid}.")
+        )
+        return text.format(
+            who=who,
+            card=event["card"],
+            element=CARDS[event["card"]].element,
+            cell=cell_name(*event["cell"]),
+            paid=paints_text(event["paid"]),
         )
     if kind == "mixed":
         a, b = (paint_name(p) for p in event["paints"])
-        return f"{who} mixed {a} and {b} into an advanced paint."
+        return _("{who} mixed {a} and {b} into an advanced paint.").format(who=who, a=a, b=b)
     if kind == "technique":
-        return f"{who} used the technique **{technique_name(event['tile'])}**."
+        return _("{who} used the technique **{technique}**.").format(
+            who=who, technique=technique_name(event["tile"])
+        )
     if kind == "swapped":
-        return f"{who} swapped {paint_name(event['give'])} for {paint_name(event['take'])}."
+        return _("{who} swapped {give} for {take}.").format(
+            who=who, give=paint_name(event["give"]), take=paint_name(event["take"])
+        )
     if kind == "copied":
-        return f"{who} copied {paint_name(event['paint'])} from the stock."
+        return _("{who} copied {paint} from the stock.").format(who=who, paint=paint)
     if kind == "picked":
-        return f"{who} took {paint_name(event['paint'])} from the queue."
+        return _("{who} took {paint} from the queue.").format(who=who, paint=paint)
     if kind == "transferred":
-        return (
-            f"{who} moved {paint_name(event['paint'])} from {disc_name(event['from'][0])} "
-            f"to {disc_name(event['to'][0])}."
+        return _("{who} moved {paint} from {source} to {target}.").format(
+            who=who,
+            paint=paint,
+            source=disc_name(event["from"][0]),
+            target=disc_name(event["to"][0]),
         )
     if kind == "discarded":
-        return f"{who} discarded {paints_text(event['paints'])} down to 5 paints."
-    if kind == "passed":
-        return f"{who} passed."
-    if kind == "first_player":
-        return f"{who} takes the first-player marker."
-    if kind == "end_triggered":
-        why = "placed their last spray" if event["reason"] == "sprays" else "filled the mural"
-        return f"⏳ {who} {why}: the game ends after the player right of the first player."
-    if kind == "round_over":
-        return (
-            f"🔁 Round 1 is over: grafiteiros back, **{technique_name(event['revealed'])}** "
-            "revealed, discs refilled. Round 2 begins."
+        return _("{who} discarded {paints} down to 5 paints.").format(
+            who=who, paints=paints_text(event["paints"])
         )
+    if kind == "passed":
+        return _("{who} passed.").format(who=who)
+    if kind == "first_player":
+        return _("{who} takes the first-player marker.").format(who=who)
+    if kind == "end_triggered":
+        text = (
+            _(
+                "⏳ {who} placed their last spray: the game ends after the player right of the "
+                "first player."
+            )
+            if event["reason"] == "sprays"
+            else _(
+                "⏳ {who} filled the mural: the game ends after the player right of the first "
+                "player."
+            )
+        )
+        return text.format(who=who)
+    if kind == "round_over":
+        return _(
+            "🔁 Round 1 is over: grafiteiros back, **{technique}** revealed, discs refilled. "
+            "Round 2 begins."
+        ).format(technique=technique_name(event["revealed"]))
     if kind == "game_over":
-        return game_over(event, names, lambda n: f"{n} points")
+        return game_over(event, names, lambda n: _("{n} points").format(n=n))
     if kind == "inserted":
-        return f"{who} put {paint_name(event['paint'])} at queue space {event['position'] + 1}."
+        return _("{who} put {paint} at queue space {n}.").format(
+            who=who, paint=paint, n=event["position"] + 1
+        )
     return ""  # "queued", "ordered" and "turn" are shown by the board and the mention
 
 
@@ -204,58 +252,73 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
 
 def _label(action: dict[str, Any]) -> str:
     kind = action["type"]
+    paint = paint_name(action.get("paint"))
     if kind == "rotate":
-        return {
-            "simple": "Rotate: simple (1 disc, 1 step)",
-            "big": "Rotate: big (1 disc up to 4 steps, 1 grafiteiro)",
-            "double": "Rotate: double (2 adjacent discs 1 step each, 1 grafiteiro)",
-        }[action["kind"]]
+        return _(ROTATE_LABELS[action["kind"]])
     if kind == "disc":
-        return " + ".join(disc_name(d) for d in action["discs"]).capitalize()
+        return capitalized(" + ".join(disc_name(d) for d in action["discs"]))
     if kind == "turn":
         parts = [
             f"{disc_name(d)}: {turn_text(s)}"
             for d, s in zip(action["discs"], action["steps"], strict=True)
         ]
-        return "Turn " + ", ".join(parts)
+        return _("Turn {discs}").format(discs=", ".join(parts))
     if kind == "collect":
-        where = f"{disc_name(action['disc'])} ({action['at']})"
-        return f"Collect {paint_name(action['paint'])} from {where}"
+        return _("Collect {paint} from {disc} ({at})").format(
+            paint=paint, disc=disc_name(action["disc"]), at=action["at"]
+        )
     if kind == "segment":
-        where = f"{disc_name(action['disc']).capitalize()}, {action['at']} segment"
-        return f"{where} ({paint_name(action['paint'])})"
+        return _("{disc}, {at} segment ({paint})").format(
+            disc=capitalized(disc_name(action["disc"])), at=action["at"], paint=paint
+        )
     if kind == "paint":
-        return f"Paint {card_label(action['card'])}"
+        return _("Paint {card}").format(card=card_label(action["card"]))
     if kind == "cell":
-        return f"Into cell {cell_name(action['row'], action['col'])}"
+        return _("Into cell {cell}").format(cell=cell_name(action["row"], action["col"]))
     if kind == "skip":
-        return f"Leave {paint_name(action['paint'])} unpaid (Thrift)"
+        return _("Leave {paint} unpaid (Thrift)").format(paint=paint)
     if kind == "fill":
         if action["paint"] is None:
-            return "Leave this space empty (Thrift)"
-        return f"Put {paint_name(action['paint'])} on the card"
+            return _("Leave this space empty (Thrift)")
+        return _("Put {paint} on the card").format(paint=paint)
     if kind == "place":
-        return f"Place {paint_name(action['paint'])} next"
+        return _("Place {paint} next").format(paint=paint)
     if kind == "insert":
-        return f"Put {paint_name(action['paint'])} at queue space {action['position'] + 1}"
+        return _("Put {paint} at queue space {n}").format(paint=paint, n=action["position"] + 1)
     if kind == "places":
-        return f"Queue spaces {action['first'] + 1}–{action['last'] + 1}…"
+        return _("Queue spaces {first}–{last}…").format(
+            first=action["first"] + 1, last=action["last"] + 1
+        )
     if kind == "queue":
-        return f"{paint_name(action['paint']).capitalize()} next to the queue end"
+        return _("{paint} next to the queue end").format(paint=capitalized(paint))
     if kind == "mix":
         a, b = action["paints"]
-        return f"Mix {paint_name(a)} + {paint_name(b)} → advanced"
+        return _("Mix {a} + {b} → advanced").format(a=paint_name(a), b=paint_name(b))
     if kind == "technique":
-        return f"Technique {TECHNIQUE_LABELS[action['tile']]}"
+        return _("Technique {label}").format(label=_(TECHNIQUE_LABELS[action["tile"]]))
     if kind == "swap":
-        return f"Swap {paint_name(action['give'])} → {paint_name(action['take'])}"
+        return _("Swap {give} → {take}").format(
+            give=paint_name(action["give"]), take=paint_name(action["take"])
+        )
     if kind == "copy":
-        return f"Copy {paint_name(action['paint'])} from the stock"
+        return _("Copy {paint} from the stock").format(paint=paint)
     if kind == "pick":
-        return f"Take {paint_name(action['paint'])} (queue space {action['index'] + 1})"
+        return _("Take {paint} (queue space {n})").format(paint=paint, n=action["index"] + 1)
     if kind == "discard":
-        return f"Discard {paint_name(action['paint'])} to the queue end"
-    return {"back": "← Back", "pass": "Pass (out until next round)", "end_turn": "End turn"}[kind]
+        return _("Discard {paint} to the queue end").format(paint=paint)
+    return _(FIXED_LABELS[kind])
+
+
+ROTATE_LABELS = {
+    "simple": N_("Rotate: simple (1 disc, 1 step)"),
+    "big": N_("Rotate: big (1 disc up to 4 steps, 1 grafiteiro)"),
+    "double": N_("Rotate: double (2 adjacent discs 1 step each, 1 grafiteiro)"),
+}
+FIXED_LABELS = {
+    "back": N_("← Back"),
+    "pass": N_("Pass (out until next round)"),
+    "end_turn": N_("End turn"),
+}
 
 
 def confirm(action: dict[str, Any]) -> str | None:
@@ -263,7 +326,7 @@ def confirm(action: dict[str, Any]) -> str | None:
     so the panel asks first ("Pass (out until next round)" sits among everyday choices)."""
     if action["type"] != "pass":
         return None
-    return (
+    return _(
         "**Pass?** You will be out until the next round: no more turns this round. "
         "Confirm below, or choose another move."
     )
@@ -275,22 +338,32 @@ def confirm(action: dict[str, Any]) -> str | None:
 def hand_text(view: dict[str, Any]) -> str:
     me = next((p for p in view["players"] if p["id"] == view.get("viewer")), None)
     if me is None:
-        return "You are watching: you have no board in this game."
-    pack = ", ".join(paint_name(p) for p in me["backpack"]) or "empty"
+        return _("You are watching: you have no board in this game.")
+    pack = ", ".join(paint_name(p) for p in me["backpack"]) or _("empty")
     used = [technique_name(t) for t in me["techniques"]]
     score = me["score"]
     lines = [
-        f"**Backpack** ({len(me['backpack'])}/5): {pack}",
-        f"**Grafiteiros** {me['grafiteiros']} · **sprays** {me['sprays']} · big rotations "
-        f"{me['rotations']['big']}/2 · double {me['rotations']['double']}/2 this round",
-        f"**Techniques used this round**: {', '.join(used) or 'none'}",
-        f"**Score so far** {score['total']} (cards {score['cards']}, discs {score['discs']}, "
-        f"paints {score['paints']})",
+        _("**Backpack** ({n}/5): {paints}").format(n=len(me["backpack"]), paints=pack),
+        _(
+            "**Grafiteiros** {grafiteiros} · **sprays** {sprays} · big rotations {big}/2 · "
+            "double {double}/2 this round"
+        ).format(
+            grafiteiros=me["grafiteiros"],
+            sprays=me["sprays"],
+            big=me["rotations"]["big"],
+            double=me["rotations"]["double"],
+        ),
+        _("**Techniques used this round**: {techniques}").format(
+            techniques=", ".join(used) or _("none")
+        ),
+        _("**Score so far** {total} (cards {cards}, discs {discs}, paints {paints})").format(
+            total=score["total"], cards=score["cards"], discs=score["discs"], paints=score["paints"]
+        ),
     ]
     if me["passed"]:
-        lines.append("You have passed this round.")
+        lines.append(_("You have passed this round."))
     if view.get("current") == me["id"]:
-        lines.append(f"**Now:** {decision_text(view['turn'])}")
+        lines.append(_("**Now:** {decision}").format(decision=decision_text(view["turn"])))
     return "\n".join(lines)
 
 
@@ -299,29 +372,41 @@ def decision_text(turn: dict[str, Any]) -> str:
     pending = turn["pending"]
     if pending is None:
         if turn["main"]:
-            return "main action done — take free actions or End turn."
-        return "free actions, then one main action (rotate, paint, a main technique) or pass."
+            return _("main action done — take free actions or End turn.")
+        return _("free actions, then one main action (rotate, paint, a main technique) or pass.")
     do = pending["do"]
     if do == "rotate":
         if "discs" not in pending:
-            return f"choose the disc(s) for your {pending['kind']} rotation."
-        return f"choose how far to turn {' and '.join(disc_name(d) for d in pending['discs'])}."
+            return _(ROTATION_CHOICES[pending["kind"]])
+        discs = join_names([disc_name(d) for d in pending["discs"]])
+        return _("choose how far to turn {discs}.").format(discs=discs)
     if do == "paint":
         if "card" not in pending:
-            return "choose a card to paint with Thrift."
+            return _("choose a card to paint with Thrift.")
         if "cell" not in pending:
-            return f"choose a free cell for {pending['card']}."
+            return _("choose a free cell for {card}.").format(card=pending["card"])
         if "paints" in pending:
             spaces = CARDS[pending["card"]].spaces
-            return f"fill {pending['card']}'s spaces ({len(pending['paints'])} of {spaces} done)."
-        return "choose the basic paint Thrift leaves unpaid."
-    return {
-        "collect": "choose the paint to collect.",
-        "order": "choose which paint goes to the end of the queue next.",
-        "insert": "choose where your paints go in the queue, after its first 3.",
-        "discard": "discard down to 5 paints.",
-        "swap": "choose the paint to swap and the basic to take.",
-        "copy": "choose the paint to copy.",
-        "pick": "choose a paint from the front of the queue.",
-        "transfer": "choose where the paint moves from and to.",
-    }[do]
+            return _("fill {card}'s spaces ({done} of {spaces} done).").format(
+                card=pending["card"], done=len(pending["paints"]), spaces=spaces
+            )
+        return _("choose the basic paint Thrift leaves unpaid.")
+    return _(DECISIONS[do])
+
+
+ROTATION_CHOICES = {
+    "simple": N_("choose the disc(s) for your simple rotation."),
+    "big": N_("choose the disc(s) for your big rotation."),
+    "double": N_("choose the disc(s) for your double rotation."),
+    "master": N_("choose the disc(s) for your master rotation."),
+}
+DECISIONS = {
+    "collect": N_("choose the paint to collect."),
+    "order": N_("choose which paint goes to the end of the queue next."),
+    "insert": N_("choose where your paints go in the queue, after its first 3."),
+    "discard": N_("discard down to 5 paints."),
+    "swap": N_("choose the paint to swap and the basic to take."),
+    "copy": N_("choose the paint to copy."),
+    "pick": N_("choose a paint from the front of the queue."),
+    "transfer": N_("choose where the paint moves from and to."),
+}

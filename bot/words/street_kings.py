@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import N_, _, _n
 from bot.words.common import join_names, name_of
 from rules.street_kings.data import CARS, LOCATIONS, STAT_NAMES, upgrade_of
 from rules.street_kings.table import classify_finish
 
-RULES = """\
+RULES = N_("""\
 **Street Kings** — 2 to 4 players. Buy, upgrade and race cars; win gold trophies. \
 Money is in thousands: 3k = 3000 credits.
 **Setup:** two D cars and 2k each, 3 location cards in hand, 3 C cars at the dealership, \
@@ -45,43 +46,58 @@ silver, bronze, fourth, then credits.
 **Options** (`/game new options:`): custom_finish_line, no_crew, no_noz, hidden_upgrades, \
 shorter_game (5 golds, no championship), super_store, infinite_actions, elite_class, round_cap. \
 Betting is not offered: the rulebook gives it no stakes or limits.
-Play with `/kings …` or the **My hand** button under the board."""
+Play with `/kings …` or the **My hand** button under the board.""")
 
-PLAYERS = "2–4 players"
+PLAYERS = N_("2–4 players")
 
 #: One sentence per option of ``STREET_KINGS.default_options``: what it changes.
 OPTIONS: dict[str, str] = {
-    "custom_finish_line": (
+    "custom_finish_line": N_(
         "The first player puts the finish line on any space 1–24 whose nearest class letter is "
         "a class they own; that letter sets the race class."
     ),
-    "no_crew": "No crew cards in the upgrade deck.",
-    "no_noz": "No NOZ cards in the upgrade deck.",
-    "hidden_upgrades": (
+    "no_crew": N_("No crew cards in the upgrade deck."),
+    "no_noz": N_("No NOZ cards in the upgrade deck."),
+    "hidden_upgrades": N_(
         "Upgrades on other players' cars are hidden; only their number shows. A race never "
         "stops to ask about a NOZ: your NOZ policy (first chance or never) answers."
     ),
-    "shorter_game": (
+    "shorter_game": N_(
         "Start with a D and a C car, each with a random upgrade; the first to race a 5th gold "
         "wins, with no championship."
     ),
-    "super_store": "Each upgrade bought at the shop is replaced at once from the deck.",
-    "infinite_actions": "The action phase goes on, even once everyone qualified, until all pass.",
-    "elite_class": (
+    "super_store": N_("Each upgrade bought at the shop is replaced at once from the deck."),
+    "infinite_actions": N_(
+        "The action phase goes on, even once everyone qualified, until all pass."
+    ),
+    "elite_class": N_(
         "Start with one car of each class, each upgraded, and 5k; the class cycles D, C, B, A "
         "by itself."
     ),
-    "round_cap": "A safety net: the game ends after this many rounds (default 100).",
+    "round_cap": N_("A safety net: the game ends after this many rounds (default 100)."),
 }
 
-TROPHY_NAMES = {"gold": "gold", "silver": "silver", "bronze": "bronze", "fourth": "fourth-place"}
-PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
-POLICY_MEANING = {
-    "ask": "ask me each time",
-    "first chance": "fire at the first chance",
-    "never": "never fire",
+TROPHY_NAMES = {
+    "gold": N_("gold"),
+    "silver": N_("silver"),
+    "bronze": N_("bronze"),
+    "fourth": N_("fourth-place"),
 }
-DECKS = {"locations": "location cards", "upgrades": "upgrades of the junk yard"}
+#: Two trophies traded for a better one, a sentence per kind given (its plural differs).
+TRADES = {
+    "fourth": N_("{who} trades two fourth-place trophies for a {got}."),
+    "bronze": N_("{who} trades two bronze trophies for a {got}."),
+    "silver": N_("{who} trades two silver trophies for a {got}."),
+}
+PLACES = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th")}
+POLICY_MEANING = {
+    "ask": N_("ask me each time"),
+    "first chance": N_("fire at the first chance"),
+    "never": N_("never fire"),
+}
+#: A NOZ policy's name as players choose it.
+POLICY_NAMES = {"ask": N_("ask"), "first chance": N_("first chance"), "never": N_("never")}
+DECKS = {"locations": N_("location cards"), "upgrades": N_("upgrades of the junk yard")}
 #: Events that belong to a shop or dealership visit, told in the visit's one sentence.
 VISIT_PARTS = ("sold_upgrade", "sold_car", "sale", "bought_upgrade", "bought_car", "bought_nothing")
 
@@ -90,19 +106,34 @@ def money(k: int) -> str:
     return f"{k}k"
 
 
+def trophy(kind: str) -> str:
+    return _(TROPHY_NAMES[kind])
+
+
+def place_name(place: int) -> str:
+    return _(PLACES[place]) if place in PLACES else str(place)
+
+
+def policy_text(policy: str) -> str:
+    """A NOZ policy with what it means: "never (never fire)"."""
+    return _("{policy} ({meaning})").format(
+        policy=_(POLICY_NAMES.get(policy, policy)), meaning=_(POLICY_MEANING[policy])
+    )
+
+
 def car_label(car: str) -> str:
     """A car's name and class, e.g. "Grey Hatch (D)"."""
     return f"{CARS[car].name} ({CARS[car].cls})"
 
 
 def stat_name(stat: str) -> str:
-    return STAT_NAMES.get(stat, stat)
+    return _(STAT_NAMES[stat]) if stat in STAT_NAMES else stat
 
 
 def upgrade_effect(card: str) -> str:
     info = upgrade_of(card)
     if info.kind == "noz":
-        return "+3 spaces once"
+        return _("+3 spaces once")
     return f"+{info.stars} {stat_name(info.stat or '')}"
 
 
@@ -115,18 +146,25 @@ def upgrade_label(card: str) -> str:
 def location_label(card: str) -> str:
     """A location with its two stats in order and its red stat, e.g. "Tunnel Exit: AC → BR"."""
     info = LOCATIONS[card]
-    red = f", red {info.red}" if info.red else ""
+    red = ", " + _("red {stat}").format(stat=info.red) if info.red else ""
     return f"{info.name}: {info.first} → {info.second}{red}"
 
 
 def location_sentence(card: str) -> str:
     info = LOCATIONS[card]
-    red = f"; red {stat_name(info.red)}" if info.red else ""
     prizes = "/".join(money(p) for p in reversed(info.prizes))
-    return (
-        f"**{info.name}** — {stat_name(info.first)}, then {stat_name(info.second)}"
-        f"{red}; prizes 1st–4th {prizes}"
-    )
+    fields = {
+        "name": info.name,
+        "first": stat_name(info.first),
+        "second": stat_name(info.second),
+        "red": stat_name(info.red or ""),
+        "prizes": prizes,
+    }
+    if info.red:
+        return _("**{name}** — {first}, then {second}; red {red}; prizes 1st–4th {prizes}").format(
+            **fields
+        )
+    return _("**{name}** — {first}, then {second}; prizes 1st–4th {prizes}").format(**fields)
 
 
 # -- events -------------------------------------------------------------------------------------
@@ -163,17 +201,19 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
     if visit is not None:
         lines.append(_visit_sentence(visit, names))
     if positions:  # the race stopped for a question: say where the pawns are
-        where = ", ".join(f"{name_of(names, p)} on space {n}" for p, n in positions.items())
-        lines.append(f"The race so far: {where}.")
+        where = ", ".join(
+            _("{who} on space {n}").format(who=name_of(names, p), n=n) for p, n in positions.items()
+        )
+        lines.append(_("The race so far: {where}.").format(where=where))
     return lines
 
 
 def _visit_sentence(visit: dict[str, Any], names: dict[str, str]) -> str:
     """ "**Ana** went to the shop: sold Engine Tune I for 1k; bought Turbo Kit II for Grey
     Hatch (4k)." """
-    place = "the shop" if visit["place"] == "shop" else "the dealership"
+    dealership = visit["place"] == "dealer"
     if visit["place"] in VISIT_PARTS:  # the visit began in an earlier message
-        place = "the dealership" if visit["place"] in ("sold_car", "bought_car") else "the shop"
+        dealership = visit["place"] in ("sold_car", "bought_car")
     sold: list[str] = []
     deals: list[str] = []
     for part in visit["parts"]:
@@ -181,76 +221,104 @@ def _visit_sentence(visit: dict[str, Any], names: dict[str, str]) -> str:
         if kind == "sold_upgrade":
             sold.append(upgrade_of(part["card"]).name)
         elif kind == "sold_car":
-            extra = f" with {part['upgrades']} upgrade(s)" if part["upgrades"] else ""
-            sold.append(f"{car_label(part['car'])}{extra}")
+            car = car_label(part["car"])
+            if part["upgrades"]:
+                car = _("{car} with {n} upgrade(s)").format(car=car, n=part["upgrades"])
+            sold.append(car)
         elif kind == "sale":
-            what = f" {join_names(sold)}" if sold else ""
-            deals.append(f"sold{what} for {money(part['credits'])}")
+            credits = money(part["credits"])
+            deals.append(
+                _("sold {what} for {credits}").format(what=join_names(sold), credits=credits)
+                if sold
+                else _("sold for {credits}").format(credits=credits)
+            )
             sold = []
         elif kind == "bought_upgrade":
             deals.append(_bought_upgrade(part))
         elif kind == "bought_car":
-            deals.append(f"bought {car_label(part['car'])} for {money(part['price'])}")
+            deals.append(
+                _("bought {car} for {price}").format(
+                    car=car_label(part["car"]), price=money(part["price"])
+                )
+            )
         elif kind == "bought_nothing":
-            deals.append("bought nothing")
+            deals.append(_("bought nothing"))
     if sold:
-        deals.append(f"sold {join_names(sold)}")
+        deals.append(_("sold {what}").format(what=join_names(sold)))
     who = name_of(names, visit["player"])
     if not deals:
-        return f"{who} goes to {place}."
-    return f"{who} went to {place}: {'; '.join(deals)}."
+        goes = _("{who} goes to the dealership.") if dealership else _("{who} goes to the shop.")
+        return goes.format(who=who)
+    went = (
+        _("{who} went to the dealership: {deals}.")
+        if dealership
+        else _("{who} went to the shop: {deals}.")
+    )
+    return went.format(who=who, deals="; ".join(deals))
 
 
 def _bought_upgrade(event: dict[str, Any]) -> str:
     card, price = event["card"], money(event["price"])
     info = upgrade_of(card)
+    fields = {"name": info.name, "effect": upgrade_effect(card), "price": price}
     if info.kind == "crew":
-        return f"hired {info.name} ({upgrade_effect(card)}) for {price}"
+        return _("hired {name} ({effect}) for {price}").format(**fields)
     if event["car"] is None:  # Hidden Upgrades: which car is secret
-        return f"bought {info.name} for {price} and fitted it out of sight"
-    return f"bought {info.name} ({upgrade_effect(card)}) for {CARS[event['car']].name} ({price})"
+        return _("bought {name} for {price} and fitted it out of sight").format(**fields)
+    return _("bought {name} ({effect}) for {car} ({price})").format(
+        car=CARS[event["car"]].name, **fields
+    )
 
 
 def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
     kind = event["type"]
     who = name_of(names, event.get("player"))
     if kind == "round":
-        return f"**Round {event['round']}** — {name_of(names, event['first'])} is first player."
+        return _("**Round {n}** — {first} is first player.").format(
+            n=event["round"], first=name_of(names, event["first"])
+        )
     if kind == "class_chosen":
-        race = f"a **{event['cls']}** race (finish line on space {event['finish_line']})"
+        fields = {"who": who, "cls": event["cls"], "space": event["finish_line"]}
         if event["player"] is None:
-            return f"This round is {race}."
-        return f"{who} chooses {race}."
+            return _("This round is a **{cls}** race (finish line on space {space}).").format(
+                **fields
+            )
+        return _("{who} chooses a **{cls}** race (finish line on space {space}).").format(**fields)
     if kind == "championship":
-        return "🏆 **Championship round!** A cars only, on a random track; no location cards."
+        return _("🏆 **Championship round!** A cars only, on a random track; no location cards.")
     if kind == "championship_next":
         players = join_names([name_of(names, p) for p in event["players"]])
-        return f"{players} raced to the winning gold: the next round is the **championship**."
+        return _(
+            "{players} raced to the winning gold: the next round is the **championship**."
+        ).format(players=players)
     if kind == "passed":
-        return f"{who} passes{' (nothing else to do)' if event['forced'] else ''}."
+        passes = _("{who} passes (nothing else to do).") if event["forced"] else _("{who} passes.")
+        return passes.format(who=who)
     if kind == "qualified":
-        return f"{who} qualifies in lane {event['lane']}."
+        return _("{who} qualifies in lane {lane}.").format(who=who, lane=event["lane"])
     if kind == "car_show":
-        return (
-            f"{who} shows their {car_label(event['car'])} at the car show: "
-            f"+{money(event['credits'])}."
+        return _("{who} shows their {car} at the car show: +{credits}.").format(
+            who=who, car=car_label(event["car"]), credits=money(event["credits"])
         )
     if kind == "location_drawn":
         if not event["drew"]:
-            return f"{who} finds no location card to draw."
-        return f"{who} draws a location card."
+            return _("{who} finds no location card to draw.").format(who=who)
+        return _("{who} draws a location card.").format(who=who)
     if kind == "location_placed":
-        return f"{who} places a location card face down on spot {event['spot']}."
+        return _("{who} places a location card face down on spot {spot}.").format(
+            who=who, spot=event["spot"]
+        )
     if kind == "noz_policy":
-        return f"{who} sets their NOZ policy to “{event['policy']}”."
+        policy = _(POLICY_NAMES.get(event["policy"], event["policy"]))
+        return _("{who} sets their NOZ policy to “{policy}”.").format(who=who, policy=policy)
     if kind == "dealership_revealed":
         cars = join_names([CARS[car].name for car in event["cars"]])
-        return f"New at the dealership ({event['cls']} cars): {cars}."
+        return _("New at the dealership ({cls} cars): {cars}.").format(cls=event["cls"], cars=cars)
     if kind == "shop_restocked":
-        return f"The shop restocks: {upgrade_label(event['card'])}."
+        return _("The shop restocks: {card}.").format(card=upgrade_label(event["card"]))
     if kind == "reshuffled":
-        deck = DECKS.get(event["deck"], event["deck"])
-        return f"The discarded {deck} are shuffled into a new deck."
+        deck = _(DECKS[event["deck"]]) if event["deck"] in DECKS else event["deck"]
+        return _("The discarded {deck} are shuffled into a new deck.").format(deck=deck)
     return _describe_race(event, names)
 
 
@@ -258,35 +326,50 @@ def _describe_race(event: dict[str, Any], names: dict[str, str]) -> str:
     kind = event["type"]
     who = name_of(names, event.get("player"))
     if kind == "no_race":
-        return "Nobody qualified: no race this round."
+        return _("Nobody qualified: no race this round.")
     if kind == "race_setup":
-        return "🚦 **Race time!** The racers choose their cars."
+        return _("🚦 **Race time!** The racers choose their cars.")
     if kind == "entered":
-        crew = f" with {event['crew']} crew" if event["crew"] else ""
-        return f"{who} races the {car_label(event['car'])}{crew}."
+        car = car_label(event["car"])
+        if event["crew"]:
+            return _("{who} races the {car} with {n} crew.").format(
+                who=who, car=car, n=event["crew"]
+            )
+        return _("{who} races the {car}.").format(who=who, car=car)
     if kind == "location_revealed":
-        return f"Location {event['spot']}: {location_sentence(event['card'])}."
+        return _("Location {spot}: {location}.").format(
+            spot=event["spot"], location=location_sentence(event["card"])
+        )
     if kind == "noz":
-        return f"{who} fires a NOZ: 3 spaces more!"
+        return _("{who} fires a NOZ: 3 spaces more!").format(who=who)
     if kind == "finished":
-        return f"🏁 {who} crosses the line **{PLACES.get(event['place'], event['place'])}**."
+        return _("🏁 {who} crosses the line **{place}**.").format(
+            who=who, place=place_name(event["place"])
+        )
     if kind == "results":
         places = ", ".join(
-            f"{PLACES.get(p['place'], p['place'])} {name_of(names, p['player'])} "
-            f"({TROPHY_NAMES[p['trophy']]}, +{money(p['credits'])})"
+            _("{place} {who} ({trophy}, +{credits})").format(
+                place=place_name(p["place"]),
+                who=name_of(names, p["player"]),
+                trophy=trophy(p["trophy"]),
+                credits=money(p["credits"]),
+            )
             for p in event["places"]
         )
-        return f"Prizes of {LOCATIONS[event['location']].name}: {places}."
+        return _("Prizes of {location}: {places}.").format(
+            location=LOCATIONS[event["location"]].name, places=places
+        )
     if kind == "penalty":
         stat = stat_name(event["stat"])
         if event["card"] is None:
-            return f"The red {stat} costs {who} nothing: no {stat} part on that car."
-        return f"The red {stat} costs {who} their {upgrade_of(event['card']).name}."
-    if kind == "traded_up":
-        return (
-            f"{who} trades two {TROPHY_NAMES[event['gave']]} trophies for a "
-            f"{TROPHY_NAMES[event['got']]}."
+            return _("The red {stat} costs {who} nothing: no {stat} part on that car.").format(
+                stat=stat, who=who
+            )
+        return _("The red {stat} costs {who} their {card}.").format(
+            stat=stat, who=who, card=upgrade_of(event["card"]).name
         )
+    if kind == "traded_up":
+        return _(TRADES[event["gave"]]).format(who=who, got=trophy(event["got"]))
     if kind == "game_over":
         return _game_over(event, names)
     return ""  # "race_over", the pawn steps and "turn" (a new post) are shown by the board
@@ -295,9 +378,13 @@ def _describe_race(event: dict[str, Any], names: dict[str, str]) -> str:
 def _game_over(event: dict[str, Any], names: dict[str, str]) -> str:
     winners = join_names([name_of(names, p) for p in event["winners"]])
     golds = max(event["scores"].values(), default=0)
-    title = "the Street King" if len(event["winners"]) == 1 else "the Street Kings"
-    why = " The round cap is reached." if event["ended_by"] == "round_cap" else ""
-    return f"🏁 **Game over!**{why} {winners}: {title}, with {golds} gold."
+    line = _n(
+        "{winners}: the Street King, with {golds} gold.",
+        "{winners}: the Street Kings, with {golds} gold.",
+        len(event["winners"]),
+    ).format(winners=winners, golds=golds)
+    why = " " + _("The round cap is reached.") if event["ended_by"] == "round_cap" else ""
+    return _("🏁 **Game over!**") + f"{why} {line}"
 
 
 # -- actions ------------------------------------------------------------------------------------
@@ -311,48 +398,56 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
 def _label(action: dict[str, Any]) -> str:
     kind = action["type"]
     if kind == "class":
-        return f"Race class {action['class']} (you may race {action['class']} or one below)"
+        return _("Race class {cls} (you may race {cls} or one below)").format(cls=action["class"])
     if kind == "finish_line":
-        return f"Finish line on space {action['space']} ({classify_finish(action['space'])} race)"
+        return _("Finish line on space {space} ({cls} race)").format(
+            space=action["space"], cls=classify_finish(action["space"])
+        )
     if kind == "sell":
         info = upgrade_of(action["card"])
-        return f"Sell {info.name} (half of {money(info.price)})"
+        return _("Sell {name} (half of {price})").format(name=info.name, price=money(info.price))
     if kind == "buy":
-        car = f" for {CARS[action['car']].name}" if action.get("car") else " (crew)"
-        return f"Buy {upgrade_label(action['card'])}{car}"
+        card = upgrade_label(action["card"])
+        if action.get("car"):
+            return _("Buy {card} for {car}").format(card=card, car=CARS[action["car"]].name)
+        return _("Buy {card} (crew)").format(card=card)
     if kind == "sell_car":
-        return f"Sell {car_label(action['car'])} with its upgrades"
+        return _("Sell {car} with its upgrades").format(car=car_label(action["car"]))
     if kind == "buy_car":
-        return f"Buy {car_label(action['car'])} for {money(CARS[action['car']].price)}"
+        return _("Buy {car} for {price}").format(
+            car=car_label(action["car"]), price=money(CARS[action["car"]].price)
+        )
     if kind == "show":
-        return f"Car show: {car_label(action['car'])}"
+        return _("Car show: {car}").format(car=car_label(action["car"]))
     if kind == "place":
-        return f"Place {location_label(action['card'])} on spot {action['spot']}"
+        return _("Place {card} on spot {spot}").format(
+            card=location_label(action["card"]), spot=action["spot"]
+        )
     if kind == "qualify":
-        return f"Qualify in lane {action['lane']}"
+        return _("Qualify in lane {lane}").format(lane=action["lane"])
     if kind == "race":
-        return f"Race {car_label(action['car'])}"
+        return _("Race {car}").format(car=car_label(action["car"]))
     if kind == "noz":
-        return "Fire NOZ now (+3 spaces)" if action["use"] else "Keep the NOZ for later"
+        return _("Fire NOZ now (+3 spaces)") if action["use"] else _("Keep the NOZ for later")
     if kind == "noz_policy":
-        return f"NOZ policy: {action['policy']} ({POLICY_MEANING[action['policy']]})"
+        return _("NOZ policy: {policy}").format(policy=policy_text(action["policy"]))
     if kind == "narrow":  # a long shop list, first narrowed to a car, the crew or a shop card
         target = action["to"]
         if target == "crew":
-            return "Sell crew…"
+            return _("Sell crew…")
         if target in CARS:
-            return f"Sell from {car_label(target)}…"
-        return f"Buy {upgrade_label(target)}…"
-    return FIXED_LABELS.get(kind, kind)
+            return _("Sell from {car}…").format(car=car_label(target))
+        return _("Buy {card}…").format(card=upgrade_label(target))
+    return _(FIXED_LABELS[kind]) if kind in FIXED_LABELS else kind
 
 
 FIXED_LABELS = {
-    "shop": "Go to the shop (sell upgrades, buy one)",
-    "dealer": "Go to the dealership (sell a car, buy one)",
-    "location": "Draw a location card and place one",
-    "pass": "Pass (no more actions this round)",
-    "done_selling": "Done selling",
-    "buy_nothing": "Buy nothing",
+    "shop": N_("Go to the shop (sell upgrades, buy one)"),
+    "dealer": N_("Go to the dealership (sell a car, buy one)"),
+    "location": N_("Draw a location card and place one"),
+    "pass": N_("Pass (no more actions this round)"),
+    "done_selling": N_("Done selling"),
+    "buy_nothing": N_("Buy nothing"),
 }
 
 
@@ -362,7 +457,7 @@ FIXED_LABELS = {
 def question(view: dict[str, Any]) -> str | None:
     """The turn post's button when a race asks a player on ``ask`` whether to fire their NOZ."""
     race = view.get("race") or {}
-    return "Fire your NOZ?" if race.get("asking") else None
+    return _("Fire your NOZ?") if race.get("asking") else None
 
 
 def hand_text(view: dict[str, Any]) -> str:
@@ -370,34 +465,41 @@ def hand_text(view: dict[str, Any]) -> str:
     hand = view.get("hand")
     me = next((p for p in view.get("players", []) if p["id"] == view.get("viewer")), None)
     if hand is None or me is None:
-        return "You are watching: you hold nothing in this game."
-    cards = "; ".join(location_label(card) for card in hand) or "none"
+        return _("You are watching: you hold nothing in this game.")
+    cards = "; ".join(location_label(card) for card in hand) or _("none")
     lines = [
-        f"**Credits:** {money(me['credits'])} · **Trophies:** {_trophies(me['trophies'])}",
-        f"**Location cards:** {cards}",
-        "**Cars:**",
+        _("**Credits:** {credits} · **Trophies:** {trophies}").format(
+            credits=money(me["credits"]), trophies=_trophies(me["trophies"])
+        ),
+        _("**Location cards:** {cards}").format(cards=cards),
+        _("**Cars:**"),
         *(f"• {_car_line(car)}" for car in me["cars"]),
     ]
     if not me["cars"]:
-        lines.append("• none")
+        lines.append("• " + _("none"))
     if me["crew"]:
-        lines.append("**Crew:** " + ", ".join(upgrade_label(card) for card in me["crew"]))
-    policy = me["noz_policy"]
-    lines.append(f"**NOZ policy:** {policy} ({POLICY_MEANING[policy]})")
+        crew = ", ".join(upgrade_label(card) for card in me["crew"])
+        lines.append(_("**Crew:** {crew}").format(crew=crew))
+    lines.append(_("**NOZ policy:** {policy}").format(policy=policy_text(me["noz_policy"])))
     if me["lane"] is not None:
-        lines.append(f"You have qualified in lane {me['lane']}.")
+        lines.append(_("You have qualified in lane {lane}.").format(lane=me["lane"]))
     return "\n".join(lines)
 
 
 def _trophies(trophies: dict[str, int]) -> str:
-    held = [f"{n} {TROPHY_NAMES[t]}" for t, n in trophies.items() if n]
-    return ", ".join(held) or "none"
+    held = [f"{n} {trophy(t)}" for t, n in trophies.items() if n]
+    return ", ".join(held) or _("none")
 
 
 def _car_line(car: dict[str, Any]) -> str:
     info = CARS[car["id"]]
     stars = " ".join(f"{stat} {n}" for stat, n in info.stars.items())
     upgrades = car["upgrades"] or []
-    fitted = ", ".join(f"{upgrade_of(c).name} ({upgrade_effect(c)})" for c in upgrades) or "stock"
-    parked = " — at the car show" if car["at_show"] else ""
-    return f"{car_label(car['id'])}, beauty {money(info.beauty)}: {stars}; {fitted}{parked}"
+    fitted = ", ".join(f"{upgrade_of(c).name} ({upgrade_effect(c)})" for c in upgrades)
+    line = _("{car}, beauty {beauty}: {stars}; {fitted}").format(
+        car=car_label(car["id"]),
+        beauty=money(info.beauty),
+        stars=stars,
+        fitted=fitted or _("stock"),
+    )
+    return line + (" — " + _("at the car show") if car["at_show"] else "")

@@ -64,6 +64,7 @@ from rules.protocol import (
     Game,
     IllegalAction,
     Outcome,
+    Refusal,
     View,
     merge_options,
     rng,
@@ -93,7 +94,11 @@ def category_name(category: str) -> str:
 def token_name(token: str) -> str:
     """ "Portrait 7" for ``PO-7``."""
     info = MASTERPIECES[token]
-    return f"{category_name(info.category)} {info.requirement}"
+    return Refusal(
+        "{category} {requirement}",
+        category=category_name(info.category),
+        requirement=info.requirement,
+    )
 
 
 @dataclass(frozen=True)
@@ -378,25 +383,30 @@ class _Table:
         featured = EXHIBITS[played].featured
         name = token_name(token)
         if token not in self.tokens:
-            return f"The {name} masterpiece has been claimed already; choose another."
+            return Refusal(
+                "The {name} masterpiece has been claimed already; choose another.", name=name
+            )
         if info.category != featured:
-            kind = category_name(featured)
-            return (
-                f"You played a {kind} exhibit this turn, so you may only claim a {kind} "
-                "masterpiece."
+            return Refusal(
+                "You played a {kind} exhibit this turn, so you may only claim a {kind} "
+                "masterpiece.",
+                kind=category_name(featured),
             )
         if any(MASTERPIECES[t].category == info.category for t in self.masterpieces[seat]):
-            return (
-                f"You already have a {category_name(info.category)} masterpiece; each player "
-                "may claim only one of each category."
+            return Refusal(
+                "You already have a {kind} masterpiece; each player may claim only one of each "
+                "category.",
+                kind=category_name(info.category),
             )
         if info.requirement > self.progress.earned:
-            return (
-                f"You earned {self.progress.earned} prestige this turn; the {name} needs "
-                f"{info.requirement}."
+            return Refusal(
+                "You earned {earned} prestige this turn; the {name} needs {requirement}.",
+                earned=self.progress.earned,
+                name=name,
+                requirement=info.requirement,
             )
         if not self.free_slots(seat):
-            return "Your gallery has no free slot for a masterpiece."
+            return Refusal("Your gallery has no free slot for a masterpiece.")
         return None
 
     def claimable(self) -> list[str]:
@@ -627,8 +637,11 @@ def _column_number(width: int, value: Any) -> int | str:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= width:
         return value - 1
     raise IllegalAction(
-        f"Your gallery has columns 1 to {width}: choose one of them, or left or right for a new "
-        "column at that end."
+        Refusal(
+            "Your gallery has columns 1 to {width}: choose one of them, or left or right for a "
+            "new column at that end.",
+            width=width,
+        )
     )
 
 
@@ -944,23 +957,23 @@ class ArtSee(Game):
 # -- checking and applying each kind of action ----------------------------------------------------
 
 PHASE_HINTS = {
-    CARD: "choose a card from your hand to play",
-    COLUMN: "choose the column for your card",
-    CLAIM: "claim a masterpiece or pass",
-    SLOT: "choose a slot for your masterpiece",
-    DRAW: "draw from pile 1 or pile 2",
-    WELCOME: "welcome visitors or say enough",
+    CARD: Refusal("choose a card from your hand to play"),
+    COLUMN: Refusal("choose the column for your card"),
+    CLAIM: Refusal("claim a masterpiece or pass"),
+    SLOT: Refusal("choose a slot for your masterpiece"),
+    DRAW: Refusal("draw from pile 1 or pile 2"),
+    WELCOME: Refusal("welcome visitors or say enough"),
 }
 
 
 def _finish_first(table: _Table) -> IllegalAction:
-    return IllegalAction(f"First {PHASE_HINTS[table.phase]}.")
+    return IllegalAction(Refusal("First {hint}.", hint=PHASE_HINTS[table.phase]))
 
 
 def _not_your_move(state: ArtSeeState) -> str:
     if state.phase == WELCOME:
-        return "Other players are welcoming visitors; your turn comes after them."
-    return f"It is {state.players[state.current]}'s turn, not yours."
+        return Refusal("Other players are welcoming visitors; your turn comes after them.")
+    return Refusal("It is {player}'s turn, not yours.", player=state.players[state.current])
 
 
 def _card(table: _Table, player: str, action: Action) -> None:
@@ -1030,19 +1043,24 @@ def _claim(table: _Table, player: str, action: Action) -> None:
 def _late_claim(table: _Table, token: str) -> str:
     """Why a claim comes too late in the turn, saying the rule that blocks it if one does."""
     if table.progress.claimed:
-        return f"You already claimed {token_name(table.progress.claimed)} this turn; draw a card."
+        return Refusal(
+            "You already claimed {token} this turn; draw a card.",
+            token=token_name(table.progress.claimed),
+        )
     refusal = table.claim_refusal(token)
     if refusal:
         return refusal
-    return "You chose not to claim a masterpiece this turn."
+    return Refusal("You chose not to claim a masterpiece this turn.")
 
 
 def _slot_refusal(table: _Table) -> str:
     slots = ", ".join(str(s) for s in table.free_slots(table.current))
     width = len(table.columns[table.current])
-    return (
-        f"Choose a free slot: {slots} (0 is the left end, {width} the right end, and k lies "
-        f"between columns k and k+1)."
+    return Refusal(
+        "Choose a free slot: {slots} (0 is the left end, {width} the right end, and k lies "
+        "between columns k and k+1).",
+        slots=slots,
+        width=width,
     )
 
 
@@ -1068,9 +1086,17 @@ def _draw(table: _Table, player: str, action: Action) -> None:
     if not table.piles[pile - 1]:
         other = 3 - pile
         if table.piles[other - 1]:
-            raise IllegalAction(f"Draw pile {pile} is empty; draw from pile {other}.")
+            raise IllegalAction(
+                Refusal(
+                    "Draw pile {pile} is empty; draw from pile {other}.", pile=pile, other=other
+                )
+            )
         raise IllegalAction(
-            f"Draw pile {pile} is empty, and so is pile {other}: nothing is left to draw."
+            Refusal(
+                "Draw pile {pile} is empty, and so is pile {other}: nothing is left to draw.",
+                pile=pile,
+                other=other,
+            )
         )
     if table.phase != DRAW:
         raise _finish_first(table)
@@ -1088,15 +1114,24 @@ def _welcome(table: _Table, player: str, action: Action) -> None:
     wanted = category_name(EXHIBITS[played].featured)
     width = len(table.columns[seat])
     if not isinstance(column, int) or isinstance(column, bool) or not 1 <= column <= width:
-        raise IllegalAction(f"Your gallery has columns 1 to {width}; choose one of them.")
+        raise IllegalAction(
+            Refusal("Your gallery has columns 1 to {width}; choose one of them.", width=width)
+        )
     if column - 1 not in open_columns:
         front = EXHIBITS[table.columns[seat][column - 1][-1]].featured
         if front != EXHIBITS[played].featured:
             raise IllegalAction(
-                f"The front exhibit of your column {column} is {category_name(front)}; "
-                f"visitors may only go on a {wanted} front card this turn."
+                Refusal(
+                    "The front exhibit of your column {column} is {front}; visitors may only go "
+                    "on a {wanted} front card this turn.",
+                    column=column,
+                    front=category_name(front),
+                    wanted=wanted,
+                )
             )
-        raise IllegalAction(f"You already welcomed a visitor on column {column} this turn.")
+        raise IllegalAction(
+            Refusal("You already welcomed a visitor on column {column} this turn.", column=column)
+        )
     table.welcome(player, column - 1)
 
 

@@ -40,6 +40,7 @@ from rules.protocol import (
     Game,
     IllegalAction,
     Outcome,
+    Refusal,
     View,
     merge_options,
     rng,
@@ -141,14 +142,10 @@ def _last_action(player: str, events: list[Event]) -> str:
     return json.dumps({"player": player, "events": events})
 
 
-def _article_name(card: str) -> str:
-    return f"a {CARDS[card].name} card"
-
-
 def _options_from(merged: dict[str, Any]) -> Options:
     for key in ("two_players", "fireworks_may_take_from_middle", "keep_top_on_reshuffle"):
         if not isinstance(merged[key], bool):
-            raise IllegalAction(f"The option {key} must be true or false.")
+            raise IllegalAction(Refusal("The option {key} must be true or false.", key=key))
     cap = merged["turn_cap"]
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
         raise IllegalAction("The option turn_cap must be a whole number of at least 1.")
@@ -688,7 +685,7 @@ class StreetArt(Game):
         if not isinstance(card, str) or card not in CARDS:
             raise IllegalAction("Choose one of the cards in your hand to play.")
         if card not in state.seats[state.current].hand:
-            raise IllegalAction(f"You do not hold {_article_name(card)}.")
+            raise IllegalAction(Refusal("You do not hold a {card} card.", card=CARDS[card].name))
 
     @staticmethod
     def _check_aim(state: StreetArtState, player: str, action: Action) -> None:

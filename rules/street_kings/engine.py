@@ -31,6 +31,7 @@ from rules.protocol import (
     Game,
     IllegalAction,
     Outcome,
+    Refusal,
     View,
     load_dict_state,
     merge_options,
@@ -82,7 +83,7 @@ State = dict[str, Any]
 def _options_from(merged: dict[str, Any]) -> dict[str, Any]:
     for key, default in DEFAULT_OPTIONS.items():
         if isinstance(default, bool) and not isinstance(merged[key], bool):
-            raise IllegalAction(f"The option {key} must be true or false.")
+            raise IllegalAction(Refusal("The option {key} must be true or false.", key=key))
     cap = merged["round_cap"]
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
         raise IllegalAction("The option round_cap must be a whole number of at least 1.")
@@ -317,7 +318,7 @@ def _set_standing_policy(t: Round, player: str, action: Action) -> None:
     if policy not in noz_policies(t.options):
         raise IllegalAction(refusal(t, player, action))
     if t.seat(player)["noz_policy"] == policy:
-        raise IllegalAction(f"Your NOZ policy is already {policy}.")
+        raise IllegalAction(Refusal("Your NOZ policy is already {policy}.", policy=policy))
     _set_policy(t, player, policy)
 
 

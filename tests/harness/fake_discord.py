@@ -372,6 +372,9 @@ class World:
     #: Permissions the bot is denied in every channel (an overwrite for its role), e.g.
     #: Create Public Threads, so a test can see what the bot does without them.
     bot_denied: int = 0
+    #: The server's preferred locale (its Community setting), in GUILD_CREATE and every
+    #: interaction's ``guild_locale``.
+    locale: str = "en-US"
 
     def channel_json(self, channel: Channel, owner_id: int) -> dict[str, Any]:
         """A channel as Discord sends it, the bot's denied permissions as an overwrite on

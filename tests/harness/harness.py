@@ -188,6 +188,7 @@ class Harness:
         channels: list[Channel] | None = None,
         members: list[User] | None = None,
         guild_name: str = "Harness Guild",
+        guild_locale: str = "en-US",
         everyone_permissions: discord.Permissions = DEFAULT_MEMBER_PERMISSIONS,
         bot_denied: discord.Permissions | None = None,
         token: str = "harness.token",
@@ -221,6 +222,7 @@ class Harness:
                 bot_role_id=fake.snowflake(),
                 member_role_ids={u.id: fake.snowflake() for u in members},
                 bot_denied=bot_denied.value if bot_denied else 0,
+                locale=guild_locale,
             )
         fake.set_world(world)
         fake.gateway_outbox.clear()

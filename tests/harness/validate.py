@@ -505,9 +505,9 @@ def modal_issues(data: Mapping[str, Any]) -> list[str]:
     return issues
 
 
-def _longest(node: Mapping[str, Any], key: str) -> int:
-    """A field's length as Discord counts it against the 4000: its longest localization."""
-    texts = [str(node.get(key) or ""), *(node.get(f"{key}_localizations") or {}).values()]
+def _longest(node: Mapping[str, Any], field: str) -> int:
+    """A field's length as Discord counts it: its longest localization, the default included."""
+    texts = [str(node.get(field) or ""), *(node.get(f"{field}_localizations") or {}).values()]
     return max(len(text) for text in texts)
 
 

@@ -67,7 +67,7 @@ def settings_lines(settings: GuildSettings) -> str:
     )
 
 
-GAME_REF = "A game id from /game list, if several run here"
+GAME_REF = "Game id from /game list, if several run here"
 
 
 class Table(commands.Cog):
@@ -115,8 +115,7 @@ class Table(commands.Cog):
         threads="Whether new games get a thread of their own",
         lobby_hours="Hours a lobby waits for its start before it closes",
         clock="Time for each decision before the AI decides, for new games",
-        language="The language of this server's boards and posts (players' own answers "
-        "follow their Discord)",
+        language="Language of public posts and boards (private answers follow each player)",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -176,7 +175,7 @@ class Table(commands.Cog):
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def board(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """The current board of a game here, yours or the one of this thread (only to you)."""
+        """The current board of a game here or of this thread (only you see it)."""
         await flows.show_board(interaction, await flows.watched(interaction, game))
 
     @game.command(name="hand")
@@ -219,7 +218,7 @@ class Table(commands.Cog):
 
     @game.command(name="mine")
     async def mine(self, interaction: discord.Interaction) -> None:
-        """Every game on this server where you sit: whose move, since when, where (only you)."""
+        """Your games on this server: whose move, since when, where (only you)."""
         await inbox.show(interaction, inbox.MINE)
 
     @game.command(name="rules")
@@ -258,7 +257,7 @@ class Table(commands.Cog):
     async def export(
         self, interaction: discord.Interaction, game: GameRef | None = None, gif: bool = False
     ) -> None:
-        """A game's log as a JSON file: players, options and actions (only you get it)."""
+        """A game's log as JSON: players, options, actions (only you get it)."""
         await viewers.export(interaction, game, gif)
 
     @game.command(name="settings")
@@ -319,7 +318,7 @@ class Table(commands.Cog):
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def undo(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """Propose taking back your last move; the other players accept with buttons."""
+        """Propose taking back your last move; the others accept with buttons."""
         await propose_undo(interaction, game)
 
     @game.command(name="abandon")
@@ -352,7 +351,7 @@ class Table(commands.Cog):
         user: discord.Member | None = None,
         game: str | None = None,
     ) -> None:
-        """Games played, wins, average place, best score and rating on this server (only you)."""
+        """Your games, wins, average place, best score and rating here (only you)."""
         await memory.show_stats(interaction, user, game)
 
     @game.command(name="leaderboard")
@@ -364,7 +363,7 @@ class Table(commands.Cog):
         game: str,
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        """This server's players ranked by their rating in one game, AI levels among them."""
+        """This server's ratings in one game, AI levels among them."""
         await memory.show_leaderboard(interaction, game, page)
 
 

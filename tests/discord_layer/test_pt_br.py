@@ -296,7 +296,7 @@ async def test_the_synced_commands_carry_their_portuguese_names(
     assert game["name_localizations"][PT] == "jogo"
     new = next(o for o in game["options"] if o["name"] == "new")
     assert new["name_localizations"][PT] == "novo"
-    assert new["description_localizations"][PT].startswith("Abra um jogo novo")
+    assert new["description_localizations"][PT].startswith("Abra um jogo neste canal")
 
 
 # -- one language per message -------------------------------------------------------------------

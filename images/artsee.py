@@ -193,7 +193,7 @@ def card_face(card: str, width: int, height: int, lang: str = "en") -> Image.Ima
 
 
 @lru_cache(maxsize=1024)
-def covered_face(card: str, width: int, height: int, strip: int, lang: str) -> Image.Image:
+def covered_face(card: str, width: int, height: int, strip: int, lang: str = "en") -> Image.Image:
     """The part of a card face that shows under the next card of its column (``strip`` px
     lower): its strip and the rows the next card's rounded corners leave open. The rest is
     hidden, and pasting it cost a blend of the whole face for every covered card."""

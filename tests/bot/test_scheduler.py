@@ -26,7 +26,7 @@ class Channel:
 
 
 class Bot:
-    """What the scheduler uses of the bot: its service, readiness and channels."""
+    """What the scheduler uses of the bot: its service, readiness, channels and servers."""
 
     def __init__(self, service: GameService) -> None:
         self.service = service
@@ -37,6 +37,10 @@ class Bot:
 
     def get_partial_messageable(self, channel_id: int, **_: Any) -> Channel:
         return self.channels.setdefault(channel_id, Channel())
+
+    def get_guild(self, guild_id: int) -> None:
+        """No server is cached: public posts fall back to the default language."""
+        return None
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""ArtSee rules, one test per rule of the rulebook (../shared/rulebooks/artsee.txt) and per chosen
+"""ArtSee rules, one test per rule of the rulebook and per chosen
 reading of the component notes A5; names say which."""
 
 from __future__ import annotations

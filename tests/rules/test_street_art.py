@@ -1,4 +1,4 @@
-"""Street Art, rule by rule, in the rulebook's order (../shared/rulebooks/street-art.txt), with
+"""Street Art, rule by rule, in the rulebook's order (the Street Art rulebook), with
 the rulings B4 where it is silent. Tables are built by hand with ``table()``, never by hunting
 for a seed."""
 

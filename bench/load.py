@@ -553,9 +553,15 @@ def rounds_for(level: int, samples: int) -> int:
 
 
 async def load(
-    folder: Path, levels: list[int], samples: int, rng: random.Random, url: str = ""
+    folder: Path,
+    levels: list[int],
+    samples: int,
+    rng: random.Random,
+    url: str = "",
+    checks: DeferredChecks | None = None,
 ) -> dict:
-    """The load scenario on the store at ``url`` (default: a SQLite file in ``folder``)."""
+    """The load scenario on the store at ``url`` (default: a SQLite file in ``folder``);
+    ``checks``: the payload checks deferred to after each level's timed phases."""
     channels = [Channel(id=10_000 + i, name=f"table-{i}") for i in range(max(levels))]
     sample = sample_views(len(GAMES), rng)
     png = draw_board(*next(v for v in sample if v[0] == GAME))
@@ -575,6 +581,7 @@ async def load(
                 lock.waits.clear()
             high = await project_level(project, tables, level, rounds, rng)
             waits = list(lock.waits) if lock is not None else []
+            issues = checks.run() if checks is not None else []
             results.append(
                 {
                     "in_flight": level,
@@ -585,9 +592,12 @@ async def load(
                     "store_lock_wait_p99_ms": round(quantile(waits, 0.99) * 1000, 1),
                     "ratio_p99": round(quantile(high.acks, 0.99) / quantile(low.acks, 0.99), 2),
                     "ratio_lag_max": round(max(high.lag) / max(low.lag), 2),
+                    "payload_issues": issues,
                 }
             )
             print(table_row(results[-1]), flush=True)
+            if issues:
+                print(f"{len(issues)} requests broke Discord's rules: {issues[:3]}", flush=True)
     finally:
         gc.unfreeze()
         await floor.close()
@@ -613,12 +623,45 @@ def table_row(row: dict[str, Any]) -> str:
     )
 
 
+class DeferredChecks:
+    """The fake Discord's check of every request against Discord's limits and OpenAPI spec,
+    run after each timed phase instead of inside it (``--payload-checks after``, the default).
+
+    Discord does that checking on its own servers; in the harness it would run on the bot's
+    event loop, where it is most of a board post's cost, and a bot with richer posts than the
+    floor's would pay more of it. Deferred, every request is still checked, with the checks'
+    own code, and the figures say how many broke a rule (there should be none); only the clock
+    no longer counts them. ``inline`` keeps them on the loop; ``off`` skips them."""
+
+    def __init__(self) -> None:
+        self.hard = payload_checks.hard_issues
+        self.policy = payload_checks.policy_issues
+        self.pending: list[tuple[Any, set[str] | None]] = []
+        self.checked = 0
+
+    def install(self) -> None:
+        def later(request: Any, attached: set[str] | None = None) -> list[str]:
+            self.pending.append((request, attached))
+            return []
+
+        def nothing(request: Any) -> list[str]:
+            return []
+
+        payload_checks.hard_issues = nothing
+        payload_checks.policy_issues = later
+
+    def run(self) -> list[str]:
+        """Check every request recorded since the last run; the rules each one broke."""
+        issues = []
+        for request, attached in self.pending:
+            issues += self.hard(request) + self.policy(request, attached)
+        self.checked += len(self.pending)
+        self.pending.clear()
+        return issues
+
+
 def skip_payload_checks() -> None:
-    """Switch off the fake Discord's check of every request against Discord's limits and
-    OpenAPI spec, for both bots. Discord does that work on its own servers; in the harness it
-    runs on the bot's event loop, where it is most of a board post's cost, and a bot with richer
-    posts than the floor's pays more of it. The tests keep the checks; only the bench drops
-    them, and only when asked (``--no-payload-checks``), to show what the bot itself costs."""
+    """``--payload-checks off``: no request is checked, for either bot."""
 
     def none(request: Any, attached: set[str] | None = None) -> list[str]:
         return []
@@ -627,7 +670,9 @@ def skip_payload_checks() -> None:
     payload_checks.policy_issues = none
 
 
-async def load_on_postgres(server: str, folder: Path, args: argparse.Namespace) -> list[dict]:
+async def load_on_postgres(
+    server: str, folder: Path, args: argparse.Namespace, checks: DeferredChecks | None
+) -> list[dict]:
     """Each level on SQLite and then at once on PostgreSQL (a fresh database for each, a fresh
     schema dropped after), so both meet the same machine; PostgreSQL's first responses and loop
     lag as ratios to SQLite's, and each against its own floor."""
@@ -639,12 +684,16 @@ async def load_on_postgres(server: str, folder: Path, args: argparse.Namespace) 
             rng = random.Random(f"{args.seed}-{level}")
             if name == "sqlite":
                 url = f"sqlite:///{folder / f'pair-{level}.db'}"
-                pair[name] = (await load(folder, [level], args.samples, rng, url))["levels"][0]
+                pair[name] = (await load(folder, [level], args.samples, rng, url, checks))[
+                    "levels"
+                ][0]
                 continue
             schema = await fresh_schema(server)
             try:
                 url = with_schema(server, schema)
-                pair[name] = (await load(folder, [level], args.samples, rng, url))["levels"][0]
+                pair[name] = (await load(folder, [level], args.samples, rng, url, checks))[
+                    "levels"
+                ][0]
             finally:
                 await drop_schema(server, schema)
         sq, pg = pair["sqlite"]["project"], pair["postgres"]["project"]
@@ -676,7 +725,10 @@ POSTGRES_HEADER = (
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     workers = args.workers or Settings.load().render_workers
-    if not args.payload_checks:
+    checks = DeferredChecks() if args.payload_checks == "after" else None
+    if checks is not None:
+        checks.install()
+    elif args.payload_checks == "off":
         skip_payload_checks()
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -689,12 +741,14 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         figures["boards_per_second"] = await boards_per_second(workers, rng)
         print("boards a second:", json.dumps(figures["boards_per_second"]), flush=True)
         print(HEADER, flush=True)
-        figures["load"] = await load(folder, args.levels, args.samples, rng)
+        figures["load"] = await load(folder, args.levels, args.samples, rng, checks=checks)
+        if checks is not None:
+            figures["payload_requests_checked"] = checks.checked
         if args.postgres is not None:
             server = args.postgres or os.environ.get("TEST_POSTGRES_URL", "")
             if not server:
                 raise SystemExit("--postgres needs a URL, or TEST_POSTGRES_URL set")
-            figures["load_postgres"] = await load_on_postgres(server, folder, args)
+            figures["load_postgres"] = await load_on_postgres(server, folder, args, checks)
     figures["load_avg_at_end"] = os.getloadavg()
     return figures
 
@@ -713,10 +767,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=0, help="pool size (0: RENDER_WORKERS)")
     parser.add_argument("--seed", default="load")
     parser.add_argument(
-        "--no-payload-checks",
-        dest="payload_checks",
-        action="store_false",
-        help="the fake Discord does not check requests (both bots): the bot's own cost",
+        "--payload-checks",
+        choices=("after", "inline", "off"),
+        default="after",
+        help="when the fake Discord checks each request against Discord's rules: after each "
+        "timed phase (default: Discord checks on its servers, not on the bot's loop), inline "
+        "on the bot's loop, or never",
     )
     parser.add_argument(
         "--postgres",

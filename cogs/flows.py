@@ -253,11 +253,21 @@ async def post_to_game(interaction: discord.Interaction, record: GameRecord, pos
     if record.thread is None or str(interaction.channel_id) == record.thread:
         message = await send(interaction, post)
     else:
-        message = await threads.post(interaction.client, record, post)
-        with use(player_language(interaction)):  # the public post's note, for its player
-            note = _("Posted in {place}, where game `{id}` is played.").format(
-                place=threads.link(record), id=record.id
-            )
+        try:
+            message = await threads.post(interaction.client, record, post)
+            with use(player_language(interaction)):  # the public post's note, for its player
+                note = _("Posted in {place}, where game `{id}` is played.").format(
+                    place=threads.link(record), id=record.id
+                )
+        except discord.Forbidden:
+            # The thread is closed to the bot (an overwrite, a locked thread): the table still
+            # sees the turn, here, and the player learns what to ask an admin for.
+            message = await send(interaction, post)
+            with use(player_language(interaction)):
+                note = _(
+                    "I may not post in {place}, where game `{id}` is played, so the post is "
+                    "here instead: an admin can give the bot Send Messages in Threads there."
+                ).format(place=threads.link(record), id=record.id)
         await send(interaction, Post(content=note), ephemeral=True)
     if message is not None:
         await service_of(interaction).remember_message(

@@ -596,3 +596,22 @@ async def test_the_host_or_a_server_manager_kicks_a_player_to_an_ai(
     await h.click(CY, other, label="Join")
     await h.slash(BO, "game kick", player=CY, game=game_id(other))
     assert [s.user for s in (await record_of(h, other)).seats] == [str(BO.id)]
+
+
+async def test_a_thread_closed_to_the_bot_gets_the_post_here_and_the_player_is_told(
+    harness_factory, tmp_path: Path
+) -> None:
+    """A thread the bot may no longer post in (an overwrite changed after the start): a post
+    sent there from the channel comes back as the answer here, with what an admin can fix."""
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    await h.click(ANA, lobby, label="Start")
+    thread = h.thread(TABLE)
+    h.fake.fail_next(
+        "POST", "/channels/{channel_id}/messages", status=403, code=50001, message="Missing Access"
+    )
+    abandoned = await h.slash(ANA, "game abandon", channel=TABLE)
+    (post,) = [m for m in abandoned.public_messages if "abandoned" in m.text()]
+    assert post.channel_id == TABLE.id and post.channel_id != thread.id
+    assert "Send Messages in Threads" in abandoned.ephemeral_text()
+    assert "something went wrong" not in abandoned.ephemeral_text().lower()

@@ -99,10 +99,11 @@ class TabletopBot(commands.Bot):
         self.pool: WorkerPool | None = None
 
     async def setup_hook(self) -> None:
-        self.store = open_store(
-            self.settings.database_url, pool_size=self.settings.database_pool_size
-        )
-        await self.store.open()
+        if self.store is None:  # not opened already by ``python -m bot run``'s check
+            self.store = open_store(
+                self.settings.database_url, pool_size=self.settings.database_pool_size
+            )
+            await self.store.open()
         # Pictures (and AI decisions) are drawn in worker processes, never on the event loop.
         self.pool = WorkerPool.from_settings(self.settings)
         self.pool.start()
@@ -176,12 +177,13 @@ async def sync(settings: Settings, guild_id: str) -> None:
         print(f"Synced {len(commands_synced)} commands to {where}: {names}")
 
 
-def main(command: str, settings: Settings, guild_id: str = "") -> None:
-    """``python -m bot run|sync`` after its checks: connect, or register the commands."""
+def main(command: str, settings: Settings, guild_id: str = "", store: Store | None = None) -> None:
+    """``python -m bot run|sync`` after its checks: connect, or register the commands.
+    ``store`` is the one the checks opened, kept so the database is opened once."""
     if command == "run":
-        build(settings).run(
-            settings.discord_token, log_level=logging.getLevelName(settings.log_level)
-        )
+        bot = build(settings)
+        bot.store = store
+        bot.run(settings.discord_token, log_level=logging.getLevelName(settings.log_level))
     elif command == "sync":
         asyncio.run(sync(settings, guild_id))
     else:

@@ -27,6 +27,11 @@ class DamagedDatabase(StoreError):
     """The database file itself is damaged; the message names it and says to restore a backup."""
 
 
+class ReadOnlyDatabase(StoreError):
+    """The bot may read the database file but not write it (restored as another user, say):
+    the message is one sentence naming the file, its owner and the bot's user."""
+
+
 @dataclass
 class Seat:
     """One seat at a table: a Discord user id (as a string) or an AI id such as ``ai:1``."""
@@ -208,6 +213,10 @@ class Shards:
 class Store(Protocol):
     async def open(self) -> None:
         """Connect, create or migrate the schema. Raise StoreError naming an unusable path."""
+
+    async def check(self) -> None:
+        """The full integrity check (``python -m bot check``), in time that grows with the
+        data: raise DamagedDatabase (or StoreError) naming what is wrong."""
 
     async def close(self) -> None: ...
 

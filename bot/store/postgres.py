@@ -210,6 +210,19 @@ class PostgresStore:
             raise StoreError(f"cannot use the PostgreSQL database {self.where}: {exc}") from exc
         self._pool = pool
 
+    async def check(self) -> None:
+        """``python -m bot check``: PostgreSQL guards its own pages (WAL, checksums), so this
+        proves the server answers and every table of the schema can be read."""
+        async with self._connected().acquire() as conn:
+            try:
+                tables = await conn.fetch(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                )
+                for row in tables:
+                    await conn.fetchval(f'SELECT 1 FROM "{row[0]}" LIMIT 1')
+            except _FAILURES as exc:
+                raise StoreError(f"the PostgreSQL database {self.where}: {exc}") from exc
+
     async def close(self) -> None:
         """Close the pool once running operations end; safe to call twice."""
         pool, self._pool = self._pool, None

@@ -27,7 +27,9 @@ Faults stay in their game. Every row is decoded on its own (``bot.store.rows``):
 not decode is skipped and logged, a state snapshot that does not decode is rebuilt from the seed
 and the log when a ``rebuild`` function is given, and a game that cannot be saved that way is
 marked as needing attention (the ``attention`` column), listed by ``needing_attention`` and left
-out of every other read. A damaged file is refused at ``open`` (``PRAGMA quick_check``).
+out of every other read. A file that is not a database or may not be written is refused at
+``open``, in time that does not grow with the file (``bot.store.startup``); ``check`` reads
+every page.
 
 WAL mode lets readers proceed while a writer commits; ``synchronous = NORMAL`` is durable
 against application crashes in WAL mode and only risks the last commits on power loss, which is
@@ -75,6 +77,7 @@ from bot.store.rows import PROGRESS, Fault, decode, encode
 from bot.store.rows import check_bump as _check_bump
 from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
+from bot.store.startup import header_ok, quick_check, read_only, write_test
 
 #: One placeholder per column of ``_GAME_COLUMNS``.
 _MARKS = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
@@ -180,6 +183,8 @@ class SqliteStore:
             if self.path != MEMORY:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 await asyncio.to_thread(_probe, self.path)
+                if not await asyncio.to_thread(header_ok, self.path):
+                    raise _damaged(self.path, "its header is not a SQLite database's")
             conn = Connection(self.path, name="sqlite-writer", busy_timeout_ms=self.busy_timeout_ms)
             await conn.open()
             # Statement by statement until the store is open: nothing else uses the writer yet.
@@ -190,12 +195,10 @@ class SqliteStore:
                 if mode != "wal":
                     raise StoreError(f"cannot enable WAL mode on {self.path!r} (got {mode!r})")
             await conn.execute("PRAGMA synchronous = NORMAL")
-            await self._check_integrity(conn)
             await migrate(conn)
-            # migrate() writes nothing to an up-to-date file, so take the write lock once to
+            # migrate() writes nothing to an up-to-date file: write once (rolled back) to
             # find a read-only file now rather than at the first move.
-            await conn.execute("BEGIN IMMEDIATE")
-            await conn.execute("COMMIT")
+            await conn.call(lambda c: write_test(c, self.path))
             if self.path != MEMORY and self.readers > 0:
                 pool = ReaderPool(self.path, self.readers, self.busy_timeout_ms)
                 await pool.open()
@@ -207,6 +210,8 @@ class SqliteStore:
             raise StoreError(f"cannot use database {self.path!r}: {exc}") from exc
         except sqlite3.DatabaseError as exc:
             await self._discard(conn)
+            if "readonly" in str(exc).replace(" ", "").lower():  # a migration could not write
+                raise read_only(self.path) from exc
             if any(word in str(exc).lower() for word in _DAMAGE):
                 raise _damaged(self.path, str(exc)) from exc
             raise StoreError(f"cannot open database {self.path!r}: {exc}") from exc
@@ -218,11 +223,17 @@ class SqliteStore:
             raise
         self._conn = conn
 
-    async def _check_integrity(self, conn: Connection) -> None:
-        """``PRAGMA quick_check`` (the structure of every page, without the slow index
-        cross-check): a damaged file is refused now, with what to do, instead of failing one
-        game at a time later."""
-        rows = [str(row[0]) for row in await conn.execute_fetchall("PRAGMA quick_check")]
+    async def check(self) -> None:
+        """The full check of every page (``python -m bot check``; ``PRAGMA quick_check``,
+        without the slow index cross-check): O(file size), so run by the backup timer and
+        after a restore, never at start-up. A damaged file is a DamagedDatabase naming it."""
+        try:
+            with self._errors():
+                rows = await self._connection().call(quick_check)
+        except StoreError as exc:
+            if any(word in str(exc).lower() for word in _DAMAGE):
+                raise _damaged(self.path, str(exc.__cause__)) from exc
+            raise
         if rows != ["ok"]:
             raise _damaged(self.path, "; ".join(rows[:3]))
 

@@ -722,9 +722,10 @@ class PostgresStore:
         return [Rating(**dict(row)) for row in rows]
 
     async def finished_without_results(self, limit: int = 100) -> list[GameRecord]:
-        """Finished games with no result rows, the longest finished first."""
+        """Finished games with no result rows, the longest finished first: only those marked
+        as such (``results_pending``, kept by triggers), never the whole history."""
         return await self._records(
-            "status = $1 AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) "
+            "id IN (SELECT game_id FROM results_pending) AND status = $1 "
             "ORDER BY updated_at, ord LIMIT $2",
             (FINISHED, limit),
         )

@@ -811,11 +811,12 @@ class SqliteStore:
         return [_rating(row) for row in rows]
 
     async def finished_without_results(self, limit: int = 100) -> list[GameRecord]:
-        """Finished games with no result row, the longest finished first."""
+        """Finished games with no result row, the longest finished first: only those marked
+        as such (``results_pending``, kept by triggers), never the whole history."""
         return await self._records(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = ? AND attention IS NULL "
-            "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id) "
-            "ORDER BY updated_at, id LIMIT ?",
+            f"SELECT {_GAME_COLUMNS} FROM games "
+            "WHERE id IN (SELECT game_id FROM results_pending) AND status = ? "
+            "AND attention IS NULL ORDER BY updated_at, id LIMIT ?",
             (FINISHED, limit),
         )
 

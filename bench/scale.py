@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import os
 import statistics
 import tempfile
@@ -34,7 +33,7 @@ from typing import Any
 from bot.results import Results
 from bot.service import GameService
 from bot.store import FINISHED, GameRecord, Store, open_store
-from bot.store.base import ACTIVE, Rating, ResultRow
+from bot.store.base import ACTIVE, Rating, ResultRow, page_key
 from rules import GAMES
 from tests.backends import drop_schema, fresh_schema, with_schema
 
@@ -142,23 +141,13 @@ async def cold_start(url: str) -> float:
     return await timed(once, runs=3)
 
 
-def keyset() -> bool:
-    """Whether ``games_in_guild`` pages by a key (``after``) rather than an offset."""
-    return "after" in inspect.signature(open_store(":memory:").games_in_guild).parameters
-
-
 async def list_page(store: Store, page: int) -> float:
     """Milliseconds of the read of ``/game list``'s page ``page`` (1-based)."""
-    if not keyset():
-        offset = (page - 1) * PAGE
-        return await timed(lambda: store.games_in_guild(GUILD, None, limit=PAGE + 1, offset=offset))
     after = None
     for _ in range(page - 1):  # walked to, one page after another, as a player would
-        rows = await store.games_in_guild(GUILD, None, limit=PAGE + 1, after=after)  # type: ignore[call-arg]
-        after = rows[PAGE - 1].key  # type: ignore[attr-defined]
-    return await timed(
-        lambda: store.games_in_guild(GUILD, None, limit=PAGE + 1, after=after)  # type: ignore[call-arg]
-    )
+        rows = await store.games_in_guild(GUILD, None, limit=PAGE + 1, after=after)
+        after = page_key(rows[PAGE - 1])
+    return await timed(lambda: store.games_in_guild(GUILD, None, limit=PAGE + 1, after=after))
 
 
 async def measure(url: str, size: int) -> dict[str, Any]:

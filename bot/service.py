@@ -43,6 +43,7 @@ from bot.store.base import (
     OPEN_STATUSES,
     GameRecord,
     LoggedAction,
+    PageKey,
     ResultRow,
     Seat,
     Shards,
@@ -305,10 +306,19 @@ class GameService:
         return await self.store.games_of_player(guild, user, limit=limit, offset=offset)
 
     async def games_in_guild(
-        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+        self,
+        guild: str,
+        channel: str | None = None,
+        *,
+        limit: int,
+        after: PageKey | None = None,
+        before: PageKey | None = None,
     ) -> list[GameRecord]:
-        """A page of the open games on a server, or in one channel (and its threads)."""
-        return await self.store.games_in_guild(guild, channel, limit=limit, offset=offset)
+        """A page of the open games on a server, or in one channel (and its threads), the
+        latest moved first, by a key (``Store.games_in_guild``)."""
+        return await self.store.games_in_guild(
+            guild, channel, limit=limit, after=after, before=before
+        )
 
     async def latest_posts(
         self, records: list[GameRecord], kind: str

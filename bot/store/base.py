@@ -210,6 +210,15 @@ class Shards:
         return (int(guild) >> 22) % self.count in self.ids
 
 
+#: Where a page of ``games_in_guild`` ends: a game's ``(updated_at, id)``.
+PageKey = tuple[float, str]
+
+
+def page_key(record: GameRecord) -> PageKey:
+    """The key of ``record`` in ``games_in_guild``'s order."""
+    return (record.updated_at, record.id)
+
+
 class Store(Protocol):
     async def open(self) -> None:
         """Connect, create or migrate the schema. Raise StoreError naming an unusable path."""
@@ -239,9 +248,18 @@ class Store(Protocol):
         page of them."""
 
     async def games_in_guild(
-        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+        self,
+        guild: str,
+        channel: str | None = None,
+        *,
+        limit: int,
+        after: PageKey | None = None,
+        before: PageKey | None = None,
     ) -> list[GameRecord]:
-        """Open games of one server (of one channel, if given), oldest first; one page."""
+        """Open games of one server (of one channel, if given), the latest moved first; one
+        page, by a key rather than an offset (so page 40 costs what page 1 does): the games
+        after ``after`` (the last of the page before), or, newest first still, the ``limit``
+        games just before ``before`` (the first of the page after)."""
 
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         """(channel id, message id) of the last message of ``kind`` of each of these games."""

@@ -216,7 +216,8 @@ MIGRATIONS: list[Step] = [
     # marker. ``results_pending`` holds the finished games whose results are not yet written,
     # kept by triggers (a game finishing, a finished game copied in, its results written), so
     # the start-up sweep reads only those. ``games_open_by_update`` is /game list's keyset
-    # order over a server's open games, and holds open games only.
+    # order over a server's open games, and holds open games only; ``ratings_of_ai`` the AI
+    # identities' ratings read at a game's end.
     (
         """
         CREATE TABLE results_pending (
@@ -259,6 +260,8 @@ MIGRATIONS: list[Step] = [
         """,
         "CREATE INDEX games_open_by_update ON games (guild, updated_at, id) "
         "WHERE status IN ('lobby', 'active') AND attention IS NULL",
+        # The AI identities of a server's game (at most one per level), read at a game's end.
+        "CREATE INDEX ratings_of_ai ON ratings (guild, game) WHERE ai = 1",
     ),
 ]
 

@@ -40,6 +40,7 @@ from bot.store.base import (
     Attention,
     GameRecord,
     LoggedAction,
+    PageKey,
     RateGame,
     Rating,
     ResultRow,
@@ -399,18 +400,35 @@ class PostgresStore:
         )
 
     async def games_in_guild(
-        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+        self,
+        guild: str,
+        channel: str | None = None,
+        *,
+        limit: int,
+        after: PageKey | None = None,
+        before: PageKey | None = None,
     ) -> list[GameRecord]:
-        """Open games of a server or of one of its channels (its threads' games with it)."""
-        place = "" if channel is None else " AND (channel = $5 OR thread = $5)"
-        params: list[Any] = [guild, list(OPEN_STATUSES), limit, offset]
+        """Open games of a server or of one of its channels (its threads' games with it), the
+        latest moved first, a page by a key (``Store.games_in_guild``); the literal statuses
+        match the partial index ``games_open_by_update``."""
+        opened = ", ".join(f"'{status}'" for status in OPEN_STATUSES)
+        where = f"guild = $1 AND status IN ({opened})"
+        params: list[Any] = [guild]
         if channel is not None:
             params.append(channel)
-        return await self._records(
-            f"guild = $1 AND status = ANY($2::text[]){place} "
-            "ORDER BY created_at, ord LIMIT $3 OFFSET $4",
-            params,
+            where += f" AND (channel = ${len(params)} OR thread = ${len(params)})"
+        order = "DESC"
+        key = after if after is not None else before
+        if key is not None:
+            order = "DESC" if after is not None else "ASC"
+            params.extend(key)
+            side = "<" if order == "DESC" else ">"
+            where += f" AND (updated_at, id) {side} (${len(params) - 1}, ${len(params)})"
+        params.append(limit)
+        records = await self._records(
+            f"{where} ORDER BY updated_at {order}, id {order} LIMIT ${len(params)}", params
         )
+        return records if order == "DESC" else records[::-1]
 
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         if not game_ids:
@@ -648,7 +666,8 @@ class PostgresStore:
                 return False
             found = await conn.fetch(
                 f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = $1 AND game = $2 "
-                "AND (ai OR player IN (SELECT player FROM seats WHERE game_id = $3))",
+                "AND player IN (SELECT player FROM seats WHERE game_id = $3) UNION "
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = $1 AND game = $2 AND ai",
                 guild,
                 kind,
                 game_id,

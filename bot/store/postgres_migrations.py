@@ -204,7 +204,8 @@ MIGRATIONS: list[Step] = [
     ),
     # 8 (issue 28, scale; SQLite's step 8): ``results_pending``, the finished games whose
     # results are not yet written, kept by triggers so the start-up sweep reads only those;
-    # ``games_open_by_update``, /game list's keyset order over a server's open games.
+    # ``games_open_by_update``, /game list's keyset order over a server's open games;
+    # ``ratings_of_ai``, the AI identities' ratings read at a game's end.
     (
         """
         CREATE TABLE results_pending (
@@ -243,6 +244,7 @@ MIGRATIONS: list[Step] = [
         "FOR EACH ROW EXECUTE FUNCTION results_pending_done()",
         "CREATE INDEX games_open_by_update ON games (guild, updated_at DESC, id DESC) "
         "WHERE status IN ('lobby', 'active') AND attention IS NULL",
+        "CREATE INDEX ratings_of_ai ON ratings (guild, game) WHERE ai",
     ),
 ]
 

@@ -57,6 +57,7 @@ from bot.store.base import (
     DamagedDatabase,
     GameRecord,
     LoggedAction,
+    PageKey,
     RateGame,
     Rating,
     ResultRow,
@@ -105,6 +106,24 @@ def _on_shards(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
         return "", ()
     marks = ",".join("?" * len(shards.ids))
     return f"AND ((CAST(guild AS INTEGER) >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
+
+
+#: The open statuses as SQL literals, as the partial index ``games_open_by_update`` names them.
+_OPEN_LITERALS = "({})".format(", ".join(f"'{status}'" for status in OPEN_STATUSES))
+
+
+def _in_place(guild: str, channel: str, statuses: Sequence[str]) -> tuple[str, list[Any]]:
+    """The games of a channel or of a thread, with one of ``statuses``: each by its own index
+    (``channel = ? OR thread = ?`` would leave SQLite only the guild column of either, a
+    visit of every game the server ever had)."""
+    marks = ",".join("?" * len(statuses))
+    return (
+        "rowid IN ("
+        f"SELECT rowid FROM games WHERE guild = ? AND channel = ? AND status IN ({marks}) "
+        "UNION ALL "
+        f"SELECT rowid FROM games WHERE guild = ? AND thread = ? AND status IN ({marks}))",
+        [guild, channel, *statuses, guild, channel, *statuses],
+    )
 
 
 def _probe(path: str) -> None:
@@ -463,13 +482,11 @@ class SqliteStore:
         oldest first (rowid breaks ties of equal ``created_at``, i.e. insertion order)."""
         if not statuses:
             return []
-        marks = ",".join("?" * len(statuses))
+        place, params = _in_place(guild, channel, statuses)
         return await self._records(
-            f"SELECT {_GAME_COLUMNS} FROM games "
-            "WHERE guild = ? AND (channel = ? OR thread = ?) "
-            f"AND status IN ({marks}) AND attention IS NULL "
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {place} AND attention IS NULL "
             "ORDER BY created_at, rowid",
-            (guild, channel, channel, *statuses),
+            params,
         )
 
     async def games_of_player(
@@ -488,18 +505,34 @@ class SqliteStore:
         )
 
     async def games_in_guild(
-        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+        self,
+        guild: str,
+        channel: str | None = None,
+        *,
+        limit: int,
+        after: PageKey | None = None,
+        before: PageKey | None = None,
     ) -> list[GameRecord]:
-        """Open games of a server or of one of its channels (its threads' games with it)."""
-        marks = ",".join("?" * len(OPEN_STATUSES))
-        where, params = "guild = ?", [guild]
-        if channel is not None:
-            where, params = "guild = ? AND (channel = ? OR thread = ?)", [guild, channel, channel]
-        return await self._records(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} AND status IN ({marks}) "
-            "AND attention IS NULL ORDER BY created_at, rowid LIMIT ? OFFSET ?",
-            (*params, *OPEN_STATUSES, limit, offset),
+        """Open games of a server or of one of its channels (its threads' games with it), the
+        latest moved first, a page by a key (``Store.games_in_guild``): a server's by
+        ``games_open_by_update``, a channel's by its two indexes."""
+        params: list[Any]
+        if channel is None:  # the literals match the partial index's own condition
+            where, params = f"guild = ? AND status IN {_OPEN_LITERALS}", [guild]
+        else:
+            where, params = _in_place(guild, channel, OPEN_STATUSES)
+        order = "DESC"
+        if after is not None:
+            where, params = f"{where} AND (updated_at, id) < (?, ?)", [*params, *after]
+        elif before is not None:
+            where, params = f"{where} AND (updated_at, id) > (?, ?)", [*params, *before]
+            order = "ASC"
+        records = await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} AND attention IS NULL "
+            f"ORDER BY updated_at {order}, id {order} LIMIT ?",
+            (*params, limit),
         )
+        return records if order == "DESC" else records[::-1]
 
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         if not game_ids:
@@ -742,10 +775,11 @@ class SqliteStore:
             if not found:
                 raise StoreError(f"unknown game {game_id!r}")
             guild, game = str(found[0][0]), str(found[0][1])
-            rows = conn.execute(
+            rows = conn.execute(  # by the key of each, never the server's whole game
                 f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? "
-                "AND (ai = 1 OR player IN (SELECT user FROM seats WHERE game_id = ?))",
-                (guild, game, game_id),
+                "AND player IN (SELECT user FROM seats WHERE game_id = ?) UNION "
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? AND ai = 1",
+                (guild, game, game_id, guild, game),
             ).fetchall()
             current = {rating.player: rating for rating in map(_rating, rows)}
             results, ratings = rate(current)

@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -61,6 +62,9 @@ AI_PREFIX = "ai:"
 #: Seconds after a game's end in which its players may ask for a rematch.
 REMATCH_WINDOW = 600.0
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
+#: How many games' last played states a service keeps (``GameService._known``): the games
+#: moving now, a few kilobytes each.
+PLAYED_KEPT = 512
 
 
 @dataclass(frozen=True)
@@ -91,11 +95,14 @@ class MoveResult:
     timed_out: list[str] = field(default_factory=list)
     #: The game's result rows with each seat's rating change, once a step finished it.
     results: list[ResultRow] = field(default_factory=list)
+    #: The state the last step played, which ``record.state`` is the snapshot of (None before
+    #: a step): the cogs read it rather than load the snapshot once more.
+    played: Any = None
 
     @cached_property
     def read(self) -> ReadModel:
         """The game as the change left it, for the cogs to show (read once the change is over)."""
-        return ReadModel(self.record, self.engine, self.pictures)
+        return ReadModel(self.record, self.engine, self.pictures, self.played)
 
     @property
     def finished(self) -> bool:
@@ -171,6 +178,8 @@ class GameService:
         self.results = Results(store, self.games)
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: The states last played, by game, with the snapshot dumped from each (``_known``).
+        self._played: OrderedDict[str, tuple[dict[str, Any], Any]] = OrderedDict()
 
     # -- reading -------------------------------------------------------------------------
 
@@ -195,7 +204,27 @@ class GameService:
 
     def read(self, record: GameRecord) -> ReadModel:
         """The one object a cog reads a game from: state, names, views, legal actions."""
-        return ReadModel(record, self.engine(record), self.pictures)
+        return ReadModel(record, self.engine(record), self.pictures, self._known(record))
+
+    def _known(self, record: GameRecord) -> Any:
+        """The state ``record.state`` was dumped from by a move of this process, if it is still
+        that very snapshot: a move's checks, its clocks, the AI turns after it and its post
+        read that state instead of loading the snapshot three or four times more (a load is
+        a good share of a move's time on the loop; rules never change a state they are
+        given). None otherwise."""
+        known = self._played.get(record.id)
+        if known is None or known[0] is not record.state:
+            return None
+        return known[1]
+
+    def _remember(self, record: GameRecord, state: Any) -> None:
+        """``state`` is what ``record.state`` was just dumped from (the last few hundred
+        games moved are kept)."""
+        assert record.state is not None
+        self._played[record.id] = (record.state, state)
+        self._played.move_to_end(record.id)
+        if len(self._played) > PLAYED_KEPT:
+            self._played.popitem(last=False)
 
     def seat_range(self, record: GameRecord) -> tuple[int, int]:
         """How many may sit at this table under its chosen options (an option may widen the
@@ -796,7 +825,7 @@ class GameService:
     def _apply(self, record: GameRecord, user: str, action: dict[str, Any]) -> Step:
         """Play ``action`` on the record's state (in memory; ``_commit`` persists it)."""
         game = self.engine(record)
-        state = self.state(record)
+        state = self.read(record).state
         if record.seat_of(user) is None:
             raise ServiceError(_("You are not playing in game `{id}`.").format(id=record.id))
         standing = user not in game.to_move(state) and game.is_standing_order(action)
@@ -807,6 +836,7 @@ class GameService:
         except IllegalAction as error:
             raise ServiceError(say(error.reason)) from error
         record.state = game.dump(new_state)
+        self._remember(record, new_state)
         if game.outcome(new_state) is not None:
             record.status = FINISHED
         return Step(user, action, events, standing, game.turn(new_state) != game.turn(state))
@@ -845,6 +875,7 @@ class GameService:
         if record.status == FINISHED:  # after the commit: a failure here cannot lose the move
             result.results = await self.results.record(record)
         result.steps.append(step)
+        result.played = self._known(record)
         if turn_over:
             told = turn_steps(journal)
             result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told)
@@ -858,7 +889,7 @@ class GameService:
         for _attempt in range(MAX_AI_STEPS):
             if record.status != ACTIVE:
                 return
-            state = self.state(record)
+            state = self.read(record).state
             waiting = [p for p in game.to_move(state) if p in ai_seats]
             if not waiting:
                 return
@@ -957,7 +988,7 @@ class GameService:
             for player in [p for p in self.waiting_humans(record) if p in late]:
                 result.timed_out.append(player)
                 for _attempt in range(MAX_AI_STEPS):
-                    state = self.state(record)
+                    state = self.read(record).state
                     if record.status != ACTIVE or player not in game.to_move(state):
                         break
                     action = await self._decide(record, state, player, STAND_IN)

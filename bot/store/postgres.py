@@ -21,7 +21,6 @@ server's own tools.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -62,6 +61,7 @@ from bot.store.rows import (
     decode,
     dumps,
     encode,
+    loads,
     progress,
 )
 
@@ -142,7 +142,7 @@ def _values(item: ResultRow | Rating) -> tuple[Any, ...]:
 
 def _result(row: asyncpg.Record) -> ResultRow:
     values = dict(row)
-    values["options"] = json.loads(values["options"])
+    values["options"] = loads(values["options"])
     return ResultRow(**values)
 
 
@@ -151,7 +151,7 @@ def _undone(game_id: str, row: asyncpg.Record, undone_at: float, by: str) -> Und
         game_id=game_id,
         seq=row["seq"],
         player=row["player"],
-        action=json.loads(row["action"]),
+        action=loads(row["action"]),
         at=row["at"],
         undone_at=undone_at,
         requested_by=by,
@@ -574,9 +574,7 @@ class PostgresStore:
         logged = []
         for seq, player, action, at in rows:
             try:
-                logged.append(
-                    LoggedAction(seq=seq, player=player, action=json.loads(action), at=at)
-                )
+                logged.append(LoggedAction(seq=seq, player=player, action=loads(action), at=at))
             except ValueError as exc:
                 raise StoreError(f"game {game_id}: action {seq} of its log is unreadable") from exc
         return logged

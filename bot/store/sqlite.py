@@ -39,7 +39,6 @@ the usual trade for a chat bot.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
 import time
@@ -74,7 +73,7 @@ from bot.store.migrations import migrate
 from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
 from bot.store.rows import COLUMNS as _GAME_COLUMNS
-from bot.store.rows import PROGRESS, Fault, decode, encode
+from bot.store.rows import PROGRESS, Fault, decode, encode, loads
 from bot.store.rows import check_bump as _check_bump
 from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
@@ -355,24 +354,25 @@ class SqliteStore:
             f"game {game_id}: expected version {expected}, stored version is {rows[0][0]}"
         )
 
-    @staticmethod
+    @classmethod
     def _games_and_seats(
-        sql: str, params: Sequence[Any]
-    ) -> Callable[[sqlite3.Connection], tuple[list[Any], list[Any]]]:
+        cls, sql: str, params: Sequence[Any]
+    ) -> Callable[[sqlite3.Connection], list[GameRecord | Fault]]:
         """A read of the ``games`` rows ``sql`` selects and the seats of every one of them,
-        from one snapshot (decoding is left to the event loop: see ``_decode``)."""
+        from one snapshot, decoded there in the connection's thread (``_decode``): the JSON of
+        each state, a good share of a move's time, is not read on the event loop."""
 
-        def fetch(conn: sqlite3.Connection) -> tuple[list[Any], list[Any]]:
+        def fetch(conn: sqlite3.Connection) -> list[GameRecord | Fault]:
             rows = conn.execute(sql, params).fetchall()
             ids = list(dict.fromkeys(row[0] for row in rows))
             if not ids:
-                return rows, []
+                return cls._decode(rows, [])
             seats = conn.execute(
                 "SELECT game_id, user, ai, name, away FROM seats "
                 f"WHERE game_id IN ({','.join('?' * len(ids))}) ORDER BY game_id, seat",
                 ids,
             ).fetchall()
-            return rows, seats
+            return cls._decode(rows, seats)
 
         return fetch
 
@@ -396,7 +396,7 @@ class SqliteStore:
         """The records of the games ``sql`` selects (``_GAME_COLUMNS``), faults contained:
         a game whose snapshot is unreadable is rebuilt, any other bad row is marked as
         needing attention and left out."""
-        decoded = self._decode(*await self._query(self._games_and_seats(sql, params)))
+        decoded = await self._query(self._games_and_seats(sql, params))
         records = []
         for item in decoded:
             record = await self._recover(item) if isinstance(item, Fault) else item
@@ -685,9 +685,7 @@ class SqliteStore:
         logged = []
         for seq, player, action, at in rows:
             try:
-                logged.append(
-                    LoggedAction(seq=seq, player=player, action=json.loads(action), at=at)
-                )
+                logged.append(LoggedAction(seq=seq, player=player, action=loads(action), at=at))
             except (TypeError, ValueError) as exc:
                 raise StoreError(f"game {game_id}: action {seq} of its log is unreadable") from exc
         return logged
@@ -958,7 +956,7 @@ class SqliteStore:
         tail = await self._transaction(undo)
         record.updated_at = now
         return [
-            UndoneAction(record.id, seq, player, json.loads(action), stamp, at, requested_by)
+            UndoneAction(record.id, seq, player, loads(action), stamp, at, requested_by)
             for seq, player, action, stamp in tail
         ]
 
@@ -969,7 +967,7 @@ class SqliteStore:
             (game_id,),
         )
         return [
-            UndoneAction(game_id, seq, player, json.loads(action), at, undone_at, by)
+            UndoneAction(game_id, seq, player, loads(action), at, undone_at, by)
             for seq, player, action, at, undone_at, by in rows
         ]
 
@@ -1035,7 +1033,7 @@ def _result_row(row: Sequence[Any]) -> ResultRow:
     """A ``results`` row (``_RESULT_COLUMNS``) as a ResultRow; options that do not read back
     read as none (the rest of the row still counts for stats)."""
     try:
-        options = json.loads(row[12])
+        options = loads(row[12])
     except (TypeError, ValueError):
         options = None
     return ResultRow(

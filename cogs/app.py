@@ -97,6 +97,7 @@ class TabletopBot(commands.Bot):
         self.store: Store | None = None
         self.service: GameService | None = None
         self.pool: WorkerPool | None = None
+        self.ai_pool: WorkerPool | None = None
 
     async def setup_hook(self) -> None:
         if self.store is None:  # not opened already by ``python -m bot run``'s check
@@ -104,16 +105,18 @@ class TabletopBot(commands.Bot):
                 self.settings.database_url, pool_size=self.settings.database_pool_size
             )
             await self.store.open()
-        # Pictures (and AI decisions) are drawn in worker processes, never on the event loop.
+        # Pictures and AI decisions are made in worker processes, never on the event loop,
+        # each in a pool of its own: a long think holds no worker a board waits for.
         self.pool = WorkerPool.from_settings(self.settings)
         self.pool.start()
+        self.ai_pool = WorkerPool.for_ai(self.settings)
+        self.ai_pool.start()
         self.service = GameService(
             self.store,
             remind_after=Settings.hours(self.settings.remind_hours),
             timeout_after=Settings.hours(self.settings.turn_timeout_hours),
             pictures=Pictures.from_settings(self.settings, self.pool),
-            # AI seats decide in the same worker processes, so a long think holds no game back.
-            decide=functools.partial(self.pool.run, decide),
+            decide=functools.partial(self.ai_pool.run, decide),
             ai_budget=self.settings.ai_budget_seconds,
         )
         # Every command's names and descriptions in each language we speak, when synced.
@@ -125,9 +128,10 @@ class TabletopBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
-        if self.pool is not None:
-            await self.pool.close()
-            self.pool = None
+        for pool in (self.pool, self.ai_pool):
+            if pool is not None:
+                await pool.close()
+        self.pool = self.ai_pool = None
         if self.store is not None:
             await self.store.close()
             self.store = None

@@ -28,6 +28,7 @@ from tests.backends import (
 )
 
 os.environ.setdefault("RENDER_WORKERS", "-1")
+os.environ.setdefault("AI_WORKERS", "-1")
 
 _skipped_postgres: list[str] = []
 

@@ -3,14 +3,19 @@
 A database of N games is built from one real Street Art game started through the service,
 copied N times through the store (``create_game``), so every row is one the bot itself wrote:
 30 % of them open in channels and threads of one busy server, the rest finished with their
-result rows (as ``Results`` writes them), as a server's history looks after a while.
+result rows and ratings (as ``Results`` writes them), each game with players of its own among a
+third as many as there are games, as a server's history looks after a while.
 
 Then, per size, it times what a player or a start waits for:
 
 - cold start: opening the store (its start-up checks and migrations) plus the results sweep;
 - resolve: the open games of a channel, as a command without ``game:`` finds them;
 - list page 1 and page 40: ``/game list`` of the server, 25 a page (page 40 walked to as a
-  player would, one page after another, and only its own read timed).
+  player would, one page after another, and only its own read timed);
+- game end: writing a finished game's results, which reads the ratings of its players;
+- move: one move through the service (the store's read, the engine, the commit), the cost that
+  must stay flat; and the event loop's own CPU time in it (``time.thread_time``: the store's
+  threads and the database server excluded).
 
 Medians of several runs, in milliseconds. Sizes are a flag: 100k takes long on a small machine.
 With ``--postgres URL`` (or TEST_POSTGRES_URL) the same runs again on a fresh schema there.
@@ -30,6 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bot.ai import RandomAgent
 from bot.results import Results
 from bot.service import GameService
 from bot.store import FINISHED, GameRecord, Store, open_store
@@ -55,10 +61,16 @@ async def template(store: Store) -> GameRecord:
     return (await service.start(GUILD, "template", host, record.id)).record
 
 
-def copy_of(record: GameRecord, i: int, now: float) -> GameRecord:
+def copy_of(record: GameRecord, i: int, now: float, size: int) -> GameRecord:
     """The ``i``-th game of the history: every third or so open, the rest finished; one
-    channel in 50, a thread of their own for the open ones every other time."""
+    channel in 50, a thread of their own for the open ones every other time; its players
+    among ``size // 3`` (each has played about nine games)."""
     game = replace(record, id=f"g{i:07d}", channel=f"c{i % 50}", status=ACTIVE)
+    players = max(size // 3, len(record.seats))
+    game.seats = [
+        replace(seat, user=str(1000 + (i * len(record.seats) + n) % players))
+        for n, seat in enumerate(record.seats)
+    ]
     game.thread = f"t{i}" if i % 2 else None
     game.created_at = game.updated_at = now - 10 * i
     game.remind_at = game.deadline = None
@@ -92,7 +104,22 @@ def result_rows(record: GameRecord) -> list[ResultRow]:
     ]
 
 
-async def build(url: str, size: int) -> None:
+def rated(record: GameRecord) -> Callable[[dict[str, Rating]], Any]:
+    """A ``RateGame`` writing ``record``'s result rows and a rating for each of its players."""
+    rows = result_rows(record)
+
+    def rate(_current: dict[str, Rating]) -> tuple[list[ResultRow], list[Rating]]:
+        ratings = [
+            Rating(r.guild, r.game, r.player, r.mu_after, r.sigma_after, games=1, name=r.name)
+            for r in rows
+        ]
+        return rows, ratings
+
+    return rate
+
+
+async def build(url: str, size: int) -> GameRecord:
+    """The database of ``size`` games at ``url``; returns the template, still in play."""
     store = open_store(url)
     await store.open()
     try:
@@ -100,20 +127,16 @@ async def build(url: str, size: int) -> None:
         now = time.time()
 
         async def one(i: int) -> None:
-            game = copy_of(record, i, now)
+            game = copy_of(record, i, now, size)
             await store.create_game(game)
             if game.status == FINISHED:
-                rows = result_rows(game)
-
-                def rate(_current: dict[str, Rating]) -> tuple[list[ResultRow], list[Rating]]:
-                    return rows, []
-
-                await store.record_results(game.id, rate)
+                await store.record_results(game.id, rated(game))
 
         for start in range(0, size, BATCH):
             await asyncio.gather(*(one(i) for i in range(start, min(size, start + BATCH))))
     finally:
         await store.close()
+    return record
 
 
 async def timed(work: Callable[[], Awaitable[Any]], runs: int = RUNS) -> float:
@@ -146,13 +169,47 @@ async def list_page(store: Store, page: int) -> float:
     after = None
     for _ in range(page - 1):  # walked to, one page after another, as a player would
         rows = await store.games_in_guild(GUILD, None, limit=PAGE + 1, after=after)
+        if len(rows) <= PAGE:  # a short list: its last page is timed
+            break
         after = page_key(rows[PAGE - 1])
     return await timed(lambda: store.games_in_guild(GUILD, None, limit=PAGE + 1, after=after))
 
 
+async def game_end(store: Store, record: GameRecord, size: int) -> float:
+    """Median milliseconds of writing a finished game's results (its players' ratings read
+    and written), each run a game of its own."""
+    samples = []
+    for run in range(RUNS + 1):
+        game = copy_of(record, size + run, time.time(), size)
+        game.status = FINISHED
+        await store.create_game(game)
+        start = time.perf_counter()
+        await store.record_results(game.id, rated(game))
+        samples.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(samples[1:]), 2)
+
+
+async def moves(store: Store, record: GameRecord, count: int = 30) -> tuple[float, float]:
+    """Median milliseconds of one move of ``record`` through the service, and of the event
+    loop's CPU in it."""
+    service = GameService(store, seed_factory=lambda: "scale")
+    agent = RandomAgent("scale")
+    walls, loops = [], []
+    for _ in range(count):
+        if record.status != ACTIVE:
+            break
+        player = service.to_move(record)[0]
+        action = agent.choose(service.engine(record), service.state(record), player)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        record = (await service.move(GUILD, record.channel, player, action, ref=record.id)).record
+        loops.append((time.thread_time() - cpu) * 1000)
+        walls.append((time.perf_counter() - wall) * 1000)
+    return round(statistics.median(walls), 2), round(statistics.median(loops), 2)
+
+
 async def measure(url: str, size: int) -> dict[str, Any]:
     start = time.perf_counter()
-    await build(url, size)
+    record = await build(url, size)
     built = round(time.perf_counter() - start, 1)
     cold = await cold_start(url)
     store = open_store(url)
@@ -162,6 +219,8 @@ async def measure(url: str, size: int) -> dict[str, Any]:
         sweep = await timed(lambda: store.finished_without_results(100))
         page1 = await list_page(store, 1)
         page40 = await list_page(store, 40)
+        end = await game_end(store, record, size)
+        move, loop = await moves(store, record)
     finally:
         await store.close()
     return {
@@ -172,19 +231,24 @@ async def measure(url: str, size: int) -> dict[str, Any]:
         "resolve_ms": resolve,
         "list_page1_ms": page1,
         "list_page40_ms": page40,
+        "game_end_ms": end,
+        "move_ms": move,
+        "move_loop_ms": loop,
     }
 
 
 HEADER = (
-    "| backend | games | cold start ms | sweep ms | resolve ms | list p1 ms | list p40 ms |\n"
-    "|---|---|---|---|---|---|---|"
+    "| backend | games | cold start ms | sweep ms | resolve ms | list p1 ms | list p40 ms "
+    "| game end ms | move ms | move loop ms |\n"
+    "|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
 def line(backend: str, row: dict[str, Any]) -> str:
     return (
         f"| {backend} | {row['games']} | {row['cold_start_ms']} | {row['sweep_ms']} "
-        f"| {row['resolve_ms']} | {row['list_page1_ms']} | {row['list_page40_ms']} |"
+        f"| {row['resolve_ms']} | {row['list_page1_ms']} | {row['list_page40_ms']} "
+        f"| {row['game_end_ms']} | {row['move_ms']} | {row['move_loop_ms']} |"
     )
 
 

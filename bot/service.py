@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot import undo
+from bot import undo, visibility
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -241,14 +241,13 @@ class GameService:
         return steps
 
     async def get(self, game_id: str, guild: str | None = None) -> GameRecord:
-        """A game by its short id; ``guild`` keeps one server from reaching another's games."""
+        """A game by its short id; ``guild`` keeps one server from reaching another's games,
+        and ``bot.visibility`` one member from a game in a channel they cannot see."""
         record = await self.store.get_game(game_id.strip().lower())
         if record is None or (guild is not None and record.guild != guild):
-            raise ServiceError(
-                _("There is no game `{id}` on this server — `/game list` shows them.").format(
-                    id=game_id
-                )
-            )
+            raise visibility.unknown_game(game_id)
+        if not await visibility.allowed(record):  # hidden from the asker: as if unknown
+            raise visibility.unknown_game(game_id)
         return record
 
     async def remember_message(

@@ -25,7 +25,7 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, inbox, items
+from cogs import EXTENSIONS, flows, inbox, items, visibility
 from cogs import replay as viewers
 from cogs.translator import CatalogTranslator
 
@@ -39,8 +39,10 @@ class GameTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Every slash command and autocomplete answers in its player's language: set here,
-        first, for the interaction's own task (public posts switch to the server's)."""
+        first, for the interaction's own task (public posts switch to the server's). Its
+        reads of games are the member's: ``cogs.visibility`` decides what they may see."""
         set_language(language_of(interaction.locale))
+        visibility.bind(interaction)
         return True
 
     async def on_error(

@@ -19,8 +19,9 @@ from bot.i18n import N_, _, set_language, use
 from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord
+from bot.visibility import unknown_game
 from bot.words import WORDS
-from cogs import memory, messages, threads
+from cogs import memory, messages, threads, visibility
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.language import in_public, player_language
 from cogs.messages import Post
@@ -69,7 +70,10 @@ async def watched(interaction: discord.Interaction, ref: str | None) -> GameReco
     (``GameService.watch``): the one of this thread, the caller's, or this channel's one."""
     guild, channel, user = where(interaction)
     in_thread = isinstance(interaction.channel, discord.Thread)
-    return await service_of(interaction).watch(guild, channel, user, ref, in_thread=in_thread)
+    record = await service_of(interaction).watch(guild, channel, user, ref, in_thread=in_thread)
+    if not await visibility.may_see(interaction, record):
+        raise unknown_game(record.id)
+    return record
 
 
 #: ``interaction.extras`` keys: whether a "thinking…" message waits for its first follow-up
@@ -148,8 +152,10 @@ async def reply_error(interaction: discord.Interaction, message: str) -> None:
 async def guard(interaction: discord.Interaction, flow: Awaitable[Any]) -> None:
     """Run a component's flow; turn every failure into an ephemeral sentence (never "This
     interaction failed"). Slash commands need no guard: their errors reach ``GameTree``.
-    Its answers are in the player's language (its public posts switch to the server's)."""
+    Its answers are in the player's language (its public posts switch to the server's), and
+    it reads only the games its member may see (``cogs.visibility``)."""
     set_language(player_language(interaction))
+    visibility.bind(interaction)
     try:
         await flow
     except Exception as error:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
+from bot import visibility
 from bot.errors import ServiceError
 from bot.i18n import N_, _
 from bot.read_model import ReadModel
@@ -151,16 +153,39 @@ async def set_aside(service: GameService, guild: str, channel: str, host: str) -
     return lines
 
 
+#: Games read from the store at a time while looking for the ones a member may see.
+CHUNK = 100
+
+
+async def visible_slice(
+    fetch: Callable[[int, int], Awaitable[list[GameRecord]]], start: int, count: int
+) -> list[GameRecord]:
+    """``count`` games from the ``start``-th on, counting only those the asker may see
+    (``bot.visibility``): pages, numbers and the Next button never count a hidden game."""
+    seen: list[GameRecord] = []
+    raw = 0
+    while len(seen) < start + count:
+        batch = await fetch(CHUNK, raw)
+        seen += await visibility.visible(batch)
+        raw += len(batch)
+        if len(batch) < CHUNK:
+            break
+    return seen[start : start + count]
+
+
 async def inbox_post(
     service: GameService, guild: str, channel: str, user: str, scope: str, page: int
 ) -> Post:
     """One page of a list, with buttons to the pages beside it."""
     offset = page * PAGE_SIZE
-    if scope == MINE:
-        found = await service.games_of_player(guild, user, limit=PAGE_SIZE + 1, offset=offset)
-    else:
+
+    async def fetch(limit: int, start: int) -> list[GameRecord]:
+        if scope == MINE:
+            return await service.games_of_player(guild, user, limit=limit, offset=start)
         where = channel if scope == HERE else None
-        found = await service.games_in_guild(guild, where, limit=PAGE_SIZE + 1, offset=offset)
+        return await service.games_in_guild(guild, where, limit=limit, offset=start)
+
+    found = await visible_slice(fetch, offset, PAGE_SIZE + 1)
     shown, more = found[:PAGE_SIZE], len(found) > PAGE_SIZE
     if not shown and page == 0:
         return Post(content=_(EMPTY[scope]))

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import visibility
 from bot.ai import LEVELS
 from bot.errors import ServiceError
 from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
@@ -41,7 +42,7 @@ async def channel_game_autocomplete(
     service = flows.service_of(interaction)
     guild, channel = flows.where(interaction)[:2]
     choices = []
-    for record in await service.channel_games(guild, channel):
+    for record in await visibility.visible(await service.channel_games(guild, channel)):
         label = game_line(record, service.title(record))
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))

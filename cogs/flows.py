@@ -18,7 +18,7 @@ from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _, set_language, use
 from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
-from bot.store.base import ACTIVE, GameRecord
+from bot.store.base import ACTIVE, GameRecord, StoreUnavailable
 from bot.visibility import unknown_game
 from bot.words import WORDS
 from cogs import memory, messages, threads, visibility
@@ -32,6 +32,13 @@ log = logging.getLogger(__name__)
 UNKNOWN_INTERACTION = 10062
 OOPS = N_(
     "Something went wrong on our side. `/game board` shows where the game stands; please try again."
+)
+#: The most characters of a message's content (Discord refuses more with a 400).
+MESSAGE_LIMIT = 2000
+#: The answer when the store cannot be reached or written: not a bug, and no command to try
+#: meanwhile (each would fail the same way).
+OUTAGE = N_(
+    "The game store is not reachable right now, so your move was not saved. Try again in a minute."
 )
 
 
@@ -164,20 +171,39 @@ async def guard(interaction: discord.Interaction, flow: Awaitable[Any]) -> None:
 
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
     """Tell the user about a failed interaction in a sentence: the service's own words, the
-    current board for an out-of-date click, an apology for a crash (which is logged)."""
+    current board for an out-of-date click, the store's outage, an apology for a crash (which
+    is logged). Nothing raised while telling them escapes: it is logged."""
+    try:
+        await explain(interaction, error)
+    except Exception:
+        log.exception("could not tell the user about the error in %s", interaction.id)
+
+
+async def explain(interaction: discord.Interaction, error: BaseException) -> None:
     if isinstance(error, StaleRequest):
         await show_board(interaction, error.record, note=error.message)
     elif isinstance(error, ServiceError):
-        await reply_error(interaction, error.message)
+        await tell(interaction, messages.clip(error.message, MESSAGE_LIMIT))
     elif isinstance(error, discord.NotFound) and expired(error):
         # The 15-minute token ran out; the game itself goes on.
         log.warning("interaction %s expired before we answered", interaction.id)
+    elif isinstance(error, StoreUnavailable):
+        log.warning("interaction %s: the store is unavailable: %s", interaction.id, error)
+        await tell(interaction, _(OUTAGE))
     else:
         log.exception("unexpected error in interaction %s", interaction.id, exc_info=error)
-        try:
-            await reply_error(interaction, _(OOPS))
-        except discord.HTTPException:
-            log.warning("could not tell the user about the error in %s", interaction.id)
+        await tell(interaction, _(OOPS))
+
+
+async def tell(interaction: discord.Interaction, message: str) -> None:
+    """The last word on a failed interaction; a failure to say it is logged, never raised
+    (nothing may escape the error handler). Autocomplete takes no message: it offers none."""
+    if interaction.type == discord.InteractionType.autocomplete:
+        return
+    try:
+        await reply_error(interaction, message)
+    except discord.HTTPException:
+        log.warning("could not tell the user about the error in %s", interaction.id)
 
 
 # -- reading -----------------------------------------------------------------------------------

@@ -19,6 +19,12 @@ class StoreError(Exception):
     """The store cannot do what was asked (unwritable path, unknown id); the message says why."""
 
 
+class StoreUnavailable(StoreError):
+    """The store cannot be reached or written just now (the server is down, the disk is full,
+    an I/O error): nothing was saved, and trying again later may work. Not a bug: the player
+    is told so in those words (``bot.store.outage``)."""
+
+
 class VersionConflict(StoreError):
     """A compare-and-swap lost: the game changed since it was read. Re-read and retry."""
 

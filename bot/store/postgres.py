@@ -46,11 +46,13 @@ from bot.store.base import (
     Seat,
     Shards,
     StoreError,
+    StoreUnavailable,
     UndoneAction,
     UndoRequest,
     VersionConflict,
 )
 from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
+from bot.store.outage import postgres_outage
 from bot.store.postgres_migrations import migrate
 from bot.store.recovery import Rebuild
 from bot.store.rows import (
@@ -232,7 +234,8 @@ class PostgresStore:
             async with pool.acquire() as conn:
                 yield conn
         except _FAILURES as exc:
-            raise StoreError(f"database {self.where}: {exc}") from exc
+            kind = StoreUnavailable if postgres_outage(exc) else StoreError
+            raise kind(f"database {self.where}: {exc}") from exc
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[asyncpg.Connection]:
@@ -243,7 +246,8 @@ class PostgresStore:
             async with pool.acquire() as conn, conn.transaction():
                 yield conn
         except _FAILURES as exc:
-            raise StoreError(f"database {self.where}: {exc}") from exc
+            kind = StoreUnavailable if postgres_outage(exc) else StoreError
+            raise kind(f"database {self.where}: {exc}") from exc
 
     @staticmethod
     async def _insert_seats(conn: asyncpg.Connection, game_id: str, seats: list[Seat]) -> None:

@@ -61,6 +61,7 @@ from bot.store.base import (
     Seat,
     Shards,
     StoreError,
+    StoreUnavailable,
     UndoneAction,
     UndoRequest,
     VersionConflict,
@@ -68,6 +69,7 @@ from bot.store.base import (
 from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
 from bot.store.connection import Closed, Connection, Held
 from bot.store.migrations import migrate
+from bot.store.outage import sqlite_outage
 from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
 from bot.store.rows import COLUMNS as _GAME_COLUMNS
@@ -257,7 +259,8 @@ class SqliteStore:
         try:
             yield
         except sqlite3.Error as exc:
-            raise StoreError(f"database {self.path!r}: {exc}") from exc
+            kind = StoreUnavailable if sqlite_outage(exc) else StoreError
+            raise kind(f"database {self.path!r}: {exc}") from exc
         except Closed as exc:
             raise StoreError(f"store {self.path!r} is not open") from exc
 

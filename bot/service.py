@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot import undo, visibility
+from bot import limits, undo, visibility
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -380,7 +380,7 @@ class GameService:
                 )
             )
         options = check_options(game, options)
-        await self._ensure_free(guild, channel, host)
+        await self._ensure_free(guild, channel, host, opening=True)
         prefs = await self._table_prefs(guild, prefs or {})
         record = await self._open(
             game, guild, channel, host, [Seat(user=host, name=host_name)], options, prefs
@@ -663,7 +663,7 @@ class GameService:
                         _("The rematch of game `{id}` has started already.").format(id=old.id)
                     )
                 return await self.join(guild, old.channel, user, name, found[0].id), False
-            await self._ensure_free(guild, old.channel, user)
+            await self._ensure_free(guild, old.channel, user, opening=True)
             record = await self._open(
                 self.engine(old),
                 guild,
@@ -691,6 +691,7 @@ class GameService:
 
     async def _start(self, record: GameRecord) -> MoveResult:
         """Deal the game of a lobby (under its lock) and let AI seats play their first turns."""
+        await limits.check_start(self.store, await self.guild_settings(record.guild), record.guild)
         game = self.engine(record)
         players = [seat.user for seat in record.seats]
         seed = self.seed_factory()
@@ -1043,16 +1044,20 @@ class GameService:
             raise ServiceError(
                 _("No game is waiting for players in this channel — open one with `/game new`.")
             )
-        if len(lobbies) > 1:
-            ids = ", ".join(f"`{r.id}`" for r in lobbies)
+        if len(lobbies) > 1:  # a few ids, never a list that grows past a message
+            ids = ", ".join(f"`{r.id}`" for r in lobbies[:5]) + (", …" if len(lobbies) > 5 else "")
             raise ServiceError(
                 _("Several games are waiting here ({ids}): `/game join game:<id>`.").format(ids=ids)
             )
         return lobbies[0]
 
-    async def _ensure_free(self, guild: str, channel: str, user: str) -> None:
-        """At most one open game per player per channel, so commands resolve without an id."""
-        for record in await self.store.games_in_channel(guild, channel):
+    async def _ensure_free(
+        self, guild: str, channel: str, user: str, *, opening: bool = False
+    ) -> None:
+        """At most one open game per player per channel, so commands resolve without an id;
+        and the caps of ``bot.limits`` on seats, and on lobbies when ``opening`` one."""
+        records = await self.store.games_in_channel(guild, channel)
+        for record in records:
             seat = record.seat_of(user)
             if seat is not None and not seat.ai:
                 raise ServiceError(
@@ -1061,6 +1066,9 @@ class GameService:
                         "first, or play it out."
                     ).format(id=record.id)
                 )
+        if opening:
+            await limits.check_new_lobby(self.store, guild, records, user)
+        await limits.check_seat(self.store, await self.guild_settings(guild), guild, user)
 
     async def _save_lobby(self, record: GameRecord, what: str) -> GameRecord:
         expected = record.version

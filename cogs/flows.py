@@ -21,7 +21,7 @@ from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord, StoreUnavailable
 from bot.visibility import unknown_game
 from bot.words import WORDS
-from cogs import memory, messages, threads, visibility
+from cogs import cooldowns, memory, messages, threads, visibility
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.language import in_public, player_language
 from cogs.messages import Post
@@ -125,6 +125,7 @@ async def send(
     first and follows up on its own.
     """
     kwargs = post.kwargs()
+    unheld(kwargs.get("view"))
     if interaction.extras.get(EXPIRED):
         if ephemeral or interaction.channel is None:
             log.warning("interaction %s expired; a private answer is dropped", interaction.id)
@@ -140,10 +141,23 @@ async def send(
     return await interaction.followup.send(**kwargs, ephemeral=ephemeral, wait=True)
 
 
+def unheld(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
+    """Let a view of persistent items only go out without a listener: its clicks reach the
+    dynamic items registered at start-up by their custom ids anyway, so discord.py need keep
+    no copy of it, nor (for an ephemeral panel) a 15-minute timeout task each. A stopped view
+    is still sent whole; it is only not listened to."""
+    if view is None:
+        return
+    items = list(view.walk_children())
+    if all(isinstance(i, discord.ui.DynamicItem) or not i.is_dispatchable() for i in items):
+        view.stop()
+
+
 async def update(interaction: discord.Interaction, **fields: Any) -> None:
     """Edit the clicked message (a lobby, a hand panel), after a deferred update or as the
     answer itself."""
     fields.setdefault("allowed_mentions", messages.NO_PINGS)
+    unheld(fields.get("view"))
     if interaction.extras.get(EXPIRED):
         log.warning("interaction %s expired; its message stays as it was", interaction.id)
     elif interaction.response.is_done():
@@ -644,6 +658,7 @@ async def dispatch_click(interaction: discord.Interaction, click: Click) -> None
     elif verb == "hand":
         await show_hand(interaction, await service.get(game, guild))
     elif verb == "board":
+        cooldowns.check(interaction, cooldowns.BOARD)
         record = await service.get(game, guild)
         stale = turn_version(record) != version
         note = _("That board is out of date: here is the current one.") if stale else None

@@ -9,11 +9,17 @@ from discord.ext import commands
 from bot import visibility
 from bot.ai import LEVELS
 from bot.errors import ServiceError
-from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
+from bot.guild_settings import (
+    CLOCKS,
+    LOBBY_HOURS_RANGE,
+    PLAYER_GAMES_RANGE,
+    SERVER_GAMES_RANGE,
+    GuildSettings,
+)
 from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
-from cogs import flows, inbox, memory, messages, threads
+from cogs import cooldowns, flows, inbox, memory, messages, threads
 from cogs import replay as viewers
 from cogs.language import in_public
 from cogs.messages import Post
@@ -57,14 +63,20 @@ def settings_lines(settings: GuildSettings) -> str:
         if settings.language
         else _("the server's own (Discord's server settings)")
     )
-    return _(
-        "- threads: **{threads}**\n- lobby_hours: **{hours}**\n- clock: **{clock}**\n"
-        "- language: **{language}**"
-    ).format(
-        threads=_("on") if settings.threads else _("off"),
-        hours=settings.lobby_hours,
-        clock=clock,
-        language=language,
+    return (
+        _(
+            "- threads: **{threads}**\n- lobby_hours: **{hours}**\n- clock: **{clock}**\n"
+            "- language: **{language}**"
+        ).format(
+            threads=_("on") if settings.threads else _("off"),
+            hours=settings.lobby_hours,
+            clock=clock,
+            language=language,
+        )
+        + "\n"
+        + _("- player_games: **{player}**\n- server_games: **{server}**").format(
+            player=settings.player_games, server=settings.server_games
+        )
     )
 
 
@@ -117,6 +129,8 @@ class Table(commands.Cog):
         lobby_hours="Hours a lobby waits for its start before it closes",
         clock="Time for each decision before the AI decides, for new games",
         language="Language of public posts and boards (private answers follow each player)",
+        player_games="Most open games per player",
+        server_games="Most running games here",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -128,6 +142,10 @@ class Table(commands.Cog):
         | None = None,
         clock: str | None = None,
         language: str | None = None,
+        player_games: app_commands.Range[int, PLAYER_GAMES_RANGE[0], PLAYER_GAMES_RANGE[1]]
+        | None = None,
+        server_games: app_commands.Range[int, SERVER_GAMES_RANGE[0], SERVER_GAMES_RANGE[1]]
+        | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
@@ -137,6 +155,8 @@ class Table(commands.Cog):
             "lobby_hours": lobby_hours,
             "clock": clock,
             "language": language,
+            "player_games": player_games,
+            "server_games": server_games,
         }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)
@@ -177,6 +197,7 @@ class Table(commands.Cog):
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def board(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """The current board of a game here or of this thread (only you see it)."""
+        cooldowns.check(interaction, cooldowns.BOARD)
         await flows.show_board(interaction, await flows.watched(interaction, game))
 
     @game.command(name="hand")

@@ -243,6 +243,12 @@ class Store(Protocol):
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         """(channel id, message id) of the last message of ``kind`` of each of these games."""
 
+    async def count_games(
+        self, guild: str, statuses: Sequence[str], *, player: str | None = None
+    ) -> int:
+        """How many games of a server are in one of ``statuses`` (with ``player``: where that
+        user holds a seat of their own): the caps of ``bot.limits`` count with it."""
+
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """Games of one channel that could not be loaded, and why, oldest first."""
 

@@ -415,6 +415,16 @@ class PostgresStore:
             )
         return {g: (c, m) for g, c, m in rows}
 
+    async def count_games(
+        self, guild: str, statuses: Sequence[str], *, player: str | None = None
+    ) -> int:
+        where, params = "guild = $1 AND status = ANY($2::text[])", [guild, list(statuses)]
+        if player is not None:
+            where += " AND id IN (SELECT game_id FROM seats WHERE player = $3 AND NOT ai)"
+            params.append(player)
+        async with self._one() as conn:
+            return int(await conn.fetchval(f"SELECT COUNT(*) FROM games WHERE {where}", *params))
+
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """The games of one channel that could not be loaded, and why, oldest first."""
         async with self._one() as conn:

@@ -504,6 +504,17 @@ class SqliteStore:
         )
         return {str(g): (str(c), str(m)) for g, c, m in rows}
 
+    async def count_games(
+        self, guild: str, statuses: Sequence[str], *, player: str | None = None
+    ) -> int:
+        marks = ",".join("?" * len(statuses))
+        where, params = f"guild = ? AND status IN ({marks})", [guild, *statuses]
+        if player is not None:
+            where += " AND id IN (SELECT game_id FROM seats WHERE user = ? AND ai = 0)"
+            params.append(player)
+        rows = await self._fetchall(f"SELECT COUNT(*) FROM games WHERE {where}", params)
+        return int(rows[0][0])
+
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """The games of one channel that could not be loaded, and why, oldest first: only
         plain text columns are read, so a damaged snapshot cannot hide its own game."""

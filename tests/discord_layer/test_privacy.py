@@ -5,11 +5,13 @@ learns nothing, not even that the game exists; the members who can see it still 
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import discord
 
 from bot.store.base import FINISHED
+from cogs import cooldowns
 from tests.discord_layer.test_threads import new_bot, play_out
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 
@@ -53,13 +55,18 @@ BY_ID: dict[str, dict[str, object]] = {
 
 
 async def world(harness_factory, tmp_path: Path) -> Harness:
-    return await harness_factory(
+    """The server, its cooldowns out of the way (every read comes a long while after the last:
+    a cooldown's refusal says nothing of a game, and is tested in ``test_limits``)."""
+    h = await harness_factory(
         new_bot(tmp_path),
         FakeDiscord(),
         guild_id=GUILD,
         channels=[PUBLIC, SECRET, PRIVATE_THREAD],
         members=[ANA, BO, OUT],
     )
+    later = itertools.count(step=3600)
+    cooldowns._OF[h.bot] = cooldowns.Cooldowns(clock=lambda: float(next(later)))
+    return h
 
 
 def game_id(message: SeenMessage) -> str:

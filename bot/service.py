@@ -49,6 +49,7 @@ from bot.store.base import (
     Store,
     VersionConflict,
 )
+from bot.store.forget import Forgotten
 from rules import GAMES, Game, IllegalAction, Outcome
 from rules.protocol import player_range
 
@@ -958,6 +959,29 @@ class GameService:
             return result
 
     # -- undo (bot.undo) -----------------------------------------------------------------
+
+    async def forget(self, user: str) -> tuple[Forgotten, list[MoveResult]]:
+        """`/game forget-me`, `python -m bot forget`: the player becomes a former player in
+        every game they sat in and their results and ratings go (``bot.store.forget``); then
+        their seats in running games pass to the AI and they leave the lobbies. Renamed first,
+        so nothing logged afterwards names them. Returns what changed, and the moves made."""
+        forgotten = await self.store.forget_player(user)
+        moved = []
+        for game_id, former in forgotten.seats:
+            async with self._lock(game_id):
+                record = await self.store.get_game(game_id)
+                seat = None if record is None else record.seat_of(former)
+                if record is None or record.status not in OPEN_STATUSES or seat is None:
+                    continue
+                if not seat.ai:
+                    moved.append(await self._unseat(record, seat, "a former player's seat"))
+        log.info(
+            "a player was forgotten: %d games, %d results, %d ratings",
+            len(forgotten.seats),
+            forgotten.results,
+            forgotten.ratings,
+        )
+        return forgotten, moved
 
     async def propose_undo(
         self, guild: str, channel: str, user: str, ref: str | None = None

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from bot.store.forget import Forgotten
 
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -398,6 +401,10 @@ class Store(Protocol):
 
     async def undo_request(self, game_id: str) -> UndoRequest | None:
         """The game's pending undo proposal (None: there is none)."""
+
+    async def forget_player(self, user: str) -> Forgotten:
+        """Rename ``user`` to a former player in every game they sat in, and delete their
+        results and ratings, in one transaction (``bot.store.forget``)."""
 
     async def drop_undo_request(self, game_id: str) -> None:
         """Forget the game's pending undo proposal (done, declined or lapsed)."""

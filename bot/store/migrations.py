@@ -212,6 +212,23 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
+    # (issue 23, forgetting a player): the log stays append-only, except that a forgotten
+    # player's rows are renamed to their former seat (``bot.store.forget``): who played a row,
+    # and an action that names them; nothing else about a row may change.
+    (
+        "DROP TRIGGER actions_append_only",
+        """
+        CREATE TRIGGER actions_append_only BEFORE UPDATE ON actions
+        WHEN NOT (
+            NEW.game_id = OLD.game_id AND NEW.seq = OLD.seq AND NEW.at = OLD.at
+            AND (NEW.player = OLD.player OR NEW.player LIKE 'former:%')
+            AND (NEW.action = OLD.action OR NEW.action LIKE '%"former:%')
+        )
+        BEGIN
+            SELECT RAISE(ABORT, 'the action log is append-only');
+        END
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -52,6 +52,7 @@ from bot.store.base import (
     VersionConflict,
 )
 from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
+from bot.store.forget import TABLES, Forgotten, alias, changes, former_name, game_column
 from bot.store.outage import postgres_outage
 from bot.store.postgres_migrations import migrate
 from bot.store.recovery import Rebuild
@@ -139,6 +140,11 @@ def _values(item: ResultRow | Rating) -> tuple[Any, ...]:
     options as JSON text)."""
     values = [getattr(item, f.name) for f in fields(item)]
     return tuple(dumps(v) if isinstance(v, dict) else v for v in values)
+
+
+def _count(status: str) -> int:
+    """The rows a statement touched, from its status ("DELETE 3")."""
+    return int(status.rsplit(" ", 1)[-1])
 
 
 def _result(row: asyncpg.Record) -> ResultRow:
@@ -789,6 +795,50 @@ class PostgresStore:
     async def drop_undo_request(self, game_id: str) -> None:
         async with self._one() as conn:
             await conn.execute("DELETE FROM undo_requests WHERE game_id = $1", game_id)
+
+    async def forget_player(self, user: str) -> Forgotten:
+        """``bot.store.forget``, in one transaction."""
+        async with self._write() as conn:
+            seats = await conn.fetch(
+                "SELECT game_id, seat, ai FROM seats WHERE player = $1 FOR UPDATE", user
+            )
+            for game_id, seat, ai in seats:
+                new = alias(seat)
+                await conn.execute(
+                    "UPDATE seats SET player = $1, name = $2 WHERE game_id = $3 AND seat = $4",
+                    new,
+                    former_name(seat, ai),
+                    game_id,
+                    seat,
+                )
+                for table in TABLES:
+                    columns = ", ".join((*table.keys, *table.ids, *table.texts))
+                    rows = await conn.fetch(
+                        f"SELECT {columns} FROM {table.name} WHERE {game_column(table)} = $1",
+                        game_id,
+                    )
+                    for row in rows:
+                        change = changes(table, row, user, new)
+                        sets = [f"{column} = ${i}" for i, column in enumerate(change, 1)]
+                        if table.name == "games":  # a writer holding the old snapshot loses
+                            sets.append("version = version + 1")
+                        if not sets:
+                            continue
+                        keys = table.keys
+                        where = " AND ".join(
+                            f"{key} = ${len(change) + i}" for i, key in enumerate(keys, 1)
+                        )
+                        await conn.execute(
+                            f"UPDATE {table.name} SET {', '.join(sets)} WHERE {where}",
+                            *change.values(),
+                            *list(row)[: len(keys)],
+                        )
+            results = await conn.execute(
+                "DELETE FROM results WHERE player = $1 OR rated_as = $1", user
+            )
+            ratings = await conn.execute("DELETE FROM ratings WHERE player = $1", user)
+        renamed = [(game_id, alias(seat)) for game_id, seat, _ai in seats]
+        return Forgotten(renamed, _count(results), _count(ratings))
 
     # -- copying a whole store (``python -m bot migrate``) ------------------------------------
 

@@ -202,6 +202,23 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # (issue 23, forgetting a player): the log stays append-only, except that a forgotten
+    # player's rows are renamed to their former seat (``bot.store.forget``): who played a row,
+    # and an action that names them; nothing else about a row may change.
+    (
+        """
+        CREATE OR REPLACE FUNCTION actions_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF NEW.game_id = OLD.game_id AND NEW.seq = OLD.seq AND NEW.at = OLD.at
+                AND (NEW.player = OLD.player OR NEW.player LIKE 'former:%')
+                AND (NEW.action = OLD.action OR NEW.action LIKE '%"former:%') THEN
+                RETURN NEW;
+            END IF;
+            RAISE EXCEPTION 'the action log is append-only';
+        END
+        $$
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -68,6 +68,7 @@ from bot.store.base import (
 )
 from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
 from bot.store.connection import Closed, Connection, Held
+from bot.store.forget import TABLES, Forgotten, alias, changes, former_name, game_column
 from bot.store.migrations import migrate
 from bot.store.outage import sqlite_outage
 from bot.store.pool import ReaderPool
@@ -958,6 +959,52 @@ class SqliteStore:
 
     async def drop_undo_request(self, game_id: str) -> None:
         await self._execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
+
+    async def forget_player(self, user: str) -> Forgotten:
+        """``bot.store.forget``, in one transaction; with ``secure_delete`` the old values
+        are overwritten in the file, and a checkpoint takes them out of the WAL."""
+
+        def work(conn: sqlite3.Connection) -> Forgotten:
+            conn.execute("PRAGMA secure_delete = ON")
+            seats = conn.execute(
+                "SELECT game_id, seat, ai FROM seats WHERE user = ?", (user,)
+            ).fetchall()
+            for game_id, seat, ai in seats:
+                new = alias(seat)
+                conn.execute(
+                    "UPDATE seats SET user = ?, name = ? WHERE game_id = ? AND seat = ?",
+                    (new, former_name(seat, bool(ai)), game_id, seat),
+                )
+                for table in TABLES:
+                    columns = ", ".join((*table.keys, *table.ids, *table.texts))
+                    rows = conn.execute(
+                        f"SELECT {columns} FROM {table.name} WHERE {game_column(table)} = ?",
+                        (game_id,),
+                    ).fetchall()
+                    for row in rows:
+                        change = changes(table, row, user, new)
+                        sets = [f"{column} = ?" for column in change]
+                        if table.name == "games":  # a writer holding the old snapshot loses
+                            sets.append("version = version + 1")
+                        if not sets:
+                            continue
+                        where = " AND ".join(f"{key} = ?" for key in table.keys)
+                        conn.execute(
+                            f"UPDATE {table.name} SET {', '.join(sets)} WHERE {where}",
+                            (*change.values(), *row[: len(table.keys)]),
+                        )
+            results = conn.execute(
+                "DELETE FROM results WHERE player = ? OR rated_as = ?", (user, user)
+            ).rowcount
+            ratings = conn.execute("DELETE FROM ratings WHERE player = ?", (user,)).rowcount
+            return Forgotten([(g, alias(seat)) for g, seat, _ai in seats], results, ratings)
+
+        forgotten = await self._transaction(work)
+        with self._errors():
+            await self._connection().call(
+                lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            )
+        return forgotten
 
 
 _RATING_COLUMNS = "guild, game, player, mu, sigma, games, ai, name"

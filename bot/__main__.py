@@ -1,4 +1,4 @@
-"""`python -m bot run|sync|demo|backup|migrate|replay`: the bot's command line.
+"""`python -m bot run|sync|demo|backup|migrate|replay|forget`: the bot's command line.
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -16,6 +16,7 @@ import bot.migrate
 from bot.config import Settings, configure_logging
 from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
+from bot.forgetting import forget_user
 from bot.options import parse_options
 from bot.pool import WorkerPool
 from bot.replay import ReplayFileError, render_file
@@ -205,6 +206,10 @@ def parser() -> argparse.ArgumentParser:
     replay_parser.add_argument(
         "--out", default=None, help="the folder for the boards (default: FILE without .json)"
     )
+    forget_parser = sub.add_parser(
+        "forget", help="forget a player: their games keep a former player, their results go"
+    )
+    forget_parser.add_argument("user", metavar="USER_ID", help="the player's Discord user id")
     return main_parser
 
 
@@ -243,6 +248,11 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"Cannot back up: {error}.") from error
     elif args.command == "replay":
         replay_command(settings, args.file, args.out)
+    elif args.command == "forget":
+        try:
+            print(asyncio.run(forget_user(settings, args.user)))
+        except (StoreError, ValueError) as error:
+            raise SystemExit(f"Cannot forget: {error}.") from error
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
         demo(settings, args.game, args.players, args.seed, args.options, args.lang)

@@ -25,7 +25,7 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, inbox, items, visibility
+from cogs import EXTENSIONS, flows, forget, inbox, items, visibility
 from cogs import replay as viewers
 from cogs.translator import CatalogTranslator
 
@@ -148,6 +148,7 @@ def build(settings: Settings) -> TabletopBot:
         "dynamic_items": (
             *items.bind(flows.on_click),
             *inbox.DYNAMIC_ITEMS,
+            *forget.DYNAMIC_ITEMS,
             *viewers.DYNAMIC_ITEMS,
         ),
     }

@@ -19,7 +19,7 @@ from bot.guild_settings import (
 from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
-from cogs import cooldowns, flows, inbox, memory, messages, threads
+from cogs import cooldowns, flows, forget, inbox, memory, messages, threads
 from cogs import replay as viewers
 from cogs.language import in_public
 from cogs.messages import Post
@@ -361,6 +361,11 @@ class Table(commands.Cog):
             )
             await flows.post_to_game(interaction, record, Post(content=text))
         await threads.finish(interaction.client, service.read(record))
+
+    @game.command(name="forget-me")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        """Erase your data from this bot (asks first)."""
+        await forget.ask(interaction)
 
     @game.command(name="stats")
     @app_commands.describe(

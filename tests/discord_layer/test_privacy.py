@@ -164,3 +164,28 @@ async def test_an_outsider_learns_nothing_of_games_in_private_places(harness_fac
     )
     board = await h.slash(ANA, "game board", channel=PUBLIC, game=hidden["channel"][0])
     assert board.ephemeral_messages and board.ephemeral_text() != unknown(hidden["channel"][0])
+
+
+async def test_forget_me_asks_first_then_leaves_a_former_player(harness_factory, tmp_path):
+    h = await world(harness_factory, tmp_path)
+    finished, _lobby = await played_game(h, PUBLIC, finish=True)
+    running, _lobby = await played_game(h, SECRET, finish=False)
+
+    asked = await h.slash(BO, "game forget-me", channel=PUBLIC)
+    question = asked.message
+    assert question.ephemeral and "cannot be undone" in question.text()
+    assert await h.bot.service.store.count_games(str(GUILD), ("active",), player=str(BO.id)) == 1
+
+    done = await h.click(BO, question, label="Forget me")
+    assert "you are forgotten" in done.text() and "2 games" in done.text()
+    told = [m for m in h.channel_messages(SECRET) if "an AI plays their seat" in m.text()]
+    assert told, "the running game's table is told"
+    for ref in (finished, running):
+        record = await h.bot.service.get(ref)
+        assert str(BO.id) not in {s.user for s in record.seats}
+        assert "Former player 2" in " ".join(s.name for s in record.seats)
+        await h.bot.service.history(record)  # replays exactly, or raises
+    replayed = await h.slash(ANA, "game replay", channel=PUBLIC, game=finished)
+    assert replayed.message.image() and BO.global_name not in replayed.text()
+    stats = await h.slash(ANA, "game stats", channel=PUBLIC, options={"user": BO})
+    assert "has not finished a game" in stats.text()

@@ -5,8 +5,12 @@ their id and name are nowhere in the store afterwards, nor in what the bot logs 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -23,6 +27,7 @@ from tests.store.games import GUILD, play
 GONE = "731000000000000042"
 NAME = "Zebulon Quixotic"
 OTHERS = ("731000000000000001", "731000000000000002")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -127,3 +132,51 @@ async def test_forgetting_someone_unknown_changes_nothing(service: GameService) 
     forgotten, moved = await service.forget("731000000000000099")
     assert forgotten.seats == [] and moved == []
     assert [s.user for s in (await service.get(game)).seats] == [OTHERS[0], GONE, OTHERS[1]]
+
+
+def test_an_admin_forgets_a_player_from_the_command_line(backend: Backend, tmp_path: Path) -> None:
+    """`python -m bot forget USER_ID` on the bot's database: the same forgetting, one line."""
+
+    async def prepare() -> str:
+        store = await backend.opened()
+        try:
+            service = GameService(store, seed_factory=lambda: "cli")
+            game = await seat(service, "c1")
+            await service.start(GUILD, "c1", OTHERS[0], game)
+            return game
+        finally:
+            await store.close()
+
+    game = asyncio.run(prepare())
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "forget", GONE],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT), "DATABASE_URL": backend.url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1 games now show a former player" in done.stdout
+    assert GONE not in done.stdout + done.stderr
+
+    async def check() -> None:
+        store = await backend.opened()
+        try:
+            record = await store.get_game(game)
+            assert record is not None and record.seats[1].user == "former:2"
+            assert record.seats[1].ai
+        finally:
+            await store.close()
+
+    asyncio.run(check())
+    refused = subprocess.run(
+        [sys.executable, "-m", "bot", "forget", "me"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT), "DATABASE_URL": backend.url},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 1 and "not a Discord user id" in refused.stderr

@@ -364,7 +364,7 @@ class Table(commands.Cog):
 
     @game.command(name="forget-me")
     async def forget_me(self, interaction: discord.Interaction) -> None:
-        """Erase your data from this bot (asks first)."""
+        """Erase your data (asks first)."""
         await forget.ask(interaction)
 
     @game.command(name="stats")

@@ -227,13 +227,17 @@ class Results:
         """Page ``page`` (from 1) of a server's ratings in one game, ``size`` a page, less
         the players rated in a game the asker may not see (``bot.visibility``)."""
         ratings = await self.store.leaderboard(guild, game, limit=size, offset=(page - 1) * size)
+        if not visibility.bound():
+            return ratings
         shown = []
-        for rating in ratings:
-            if not rating.ai:
-                rows = await self.store.player_results(guild, rating.player, game)
-                if await self._hidden({row.game_id for row in rows}):
-                    continue
-            shown.append(rating)
+        for rating in ratings:  # AI levels too: their games count, and a count may not leak
+            places = await self.store.rated_places(guild, game, rating.player)
+            seen = [
+                await visibility.allowed(GameRecord("", game, guild, channel, "", thread=thread))
+                for channel, thread in places
+            ]
+            if all(seen):
+                shown.append(rating)
         return shown
 
     async def _hidden(self, game_ids: set[str]) -> set[str]:

@@ -246,6 +246,13 @@ class Store(Protocol):
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         """(channel id, message id) of the last message of ``kind`` of each of these games."""
 
+    async def rated_places(
+        self, guild: str, game: str, rated_as: str
+    ) -> list[tuple[str, str | None]]:
+        """The places, (channel, thread), of the finished games of ``game`` on a server that
+        a rating (``rated_as``) was moved by: a leaderboard entry is shown only to those who
+        may see all of them."""
+
     async def count_games(
         self, guild: str, statuses: Sequence[str], *, player: str | None = None
     ) -> int:

@@ -421,6 +421,20 @@ class PostgresStore:
             )
         return {g: (c, m) for g, c, m in rows}
 
+    async def rated_places(
+        self, guild: str, game: str, rated_as: str
+    ) -> list[tuple[str, str | None]]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT DISTINCT g.channel, g.thread FROM results r "
+                "JOIN games g ON g.id = r.game_id "
+                "WHERE r.guild = $1 AND r.game = $2 AND r.rated_as = $3",
+                guild,
+                game,
+                rated_as,
+            )
+        return [(row[0], row[1]) for row in rows]
+
     async def count_games(
         self, guild: str, statuses: Sequence[str], *, player: str | None = None
     ) -> int:

@@ -505,6 +505,16 @@ class SqliteStore:
         )
         return {str(g): (str(c), str(m)) for g, c, m in rows}
 
+    async def rated_places(
+        self, guild: str, game: str, rated_as: str
+    ) -> list[tuple[str, str | None]]:
+        rows = await self._fetchall(
+            "SELECT DISTINCT g.channel, g.thread FROM results r JOIN games g ON g.id = r.game_id "
+            "WHERE r.guild = ? AND r.game = ? AND r.rated_as = ?",
+            (guild, game, rated_as),
+        )
+        return [(str(channel), None if thread is None else str(thread)) for channel, thread in rows]
+
     async def count_games(
         self, guild: str, statuses: Sequence[str], *, player: str | None = None
     ) -> int:

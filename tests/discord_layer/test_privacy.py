@@ -80,6 +80,7 @@ async def played_game(h: Harness, place: Channel, *, finish: bool) -> tuple[str,
     h.bot.service.remind_after, h.bot.service.timeout_after = None, 60.0
     lobby = (await h.slash(ANA, "game new", channel=place, game="artsee", thread=False)).message
     await h.click(BO, h.message(lobby), label="Join")
+    await h.click(ANA, h.message(lobby), label="Add AI")  # an AI level's rating, too
     await h.click(ANA, h.message(lobby), label="Start")
     ref = game_id(lobby)
     if finish:
@@ -146,6 +147,7 @@ async def test_an_outsider_learns_nothing_of_games_in_private_places(harness_fac
     board = await h.slash(OUT, "game leaderboard", channel=PUBLIC, game="artsee")
     tried += 2
     assert ANA.global_name not in board.text() and str(ANA.id) not in board.text()
+    assert "**1.**" not in board.text(), "not even an AI level rated in the hidden game"
     assert leaks == [], leaks
     assert tried >= 2 * len(BY_ID)
 
@@ -158,10 +160,8 @@ async def test_an_outsider_learns_nothing_of_games_in_private_places(harness_fac
     mine = await h.slash(BO, "game mine", channel=PUBLIC)
     assert hidden["thread"][0] in mine.text()
     assert "won" in (await h.slash(BO, "game stats", channel=PUBLIC, options={"user": ANA})).text()
-    assert (
-        f"<@{ANA.id}>"
-        in (await h.slash(BO, "game leaderboard", channel=PUBLIC, game="artsee")).text()
-    )
+    inside = (await h.slash(BO, "game leaderboard", channel=PUBLIC, game="artsee")).text()
+    assert f"<@{ANA.id}>" in inside and "**3.**" in inside, inside
     board = await h.slash(ANA, "game board", channel=PUBLIC, game=hidden["channel"][0])
     assert board.ephemeral_messages and board.ephemeral_text() != unknown(hidden["channel"][0])
 

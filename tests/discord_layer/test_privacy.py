@@ -151,6 +151,23 @@ async def test_an_outsider_learns_nothing_of_games_in_private_places(harness_fac
     assert leaks == [], leaks
     assert tried >= 2 * len(BY_ID)
 
+    # Crafted buttons: the outsider's own viewers of a public game, their ids turned to a
+    # hidden game's (replay steps, GIF, history pages, board): refused without a word of it.
+    public, _lobby = await played_game(h, PUBLIC, finish=False)
+    viewers = [
+        (await h.slash(OUT, command, channel=PUBLIC, game=public)).message
+        for command in ("game replay", "game history")
+    ]
+    for viewer in viewers:
+        for button in viewer.buttons:
+            for ref, _ in hidden.values():
+                crafted = button.custom_id.replace(f":{public}:", f":{ref}:")
+                data = {"custom_id": crafted, "component_type": 2}
+                response = await h.raw_component(OUT, viewer, data)
+                tried += 1
+                assert response.text(), "a crafted click is answered"
+                assert leaked(response, ref) == [], (crafted, response.text())
+
     # Those who can see the places still see their games.
     for where, (ref, _lobby) in hidden.items():
         shown = await h.slash(BO, "game status", channel=PUBLIC, game=ref)

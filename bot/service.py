@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot import undo
+from bot import outbox, undo
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -43,6 +43,7 @@ from bot.store.base import (
     OPEN_STATUSES,
     GameRecord,
     LoggedAction,
+    Owed,
     ResultRow,
     Seat,
     Shards,
@@ -90,6 +91,9 @@ class MoveResult:
     timed_out: list[str] = field(default_factory=list)
     #: The game's result rows with each seat's rating change, once a step finished it.
     results: list[ResultRow] = field(default_factory=list)
+    #: The keys of the outbox rows this change wrote (``bot.outbox``): the front door that
+    #: posts the change marks them sent, or gives them back to the delivery worker.
+    owed: list[str] = field(default_factory=list)
 
     @cached_property
     def read(self) -> ReadModel:
@@ -168,6 +172,8 @@ class GameService:
         self.seed_factory = seed_factory
         self._clock = clock
         self.results = Results(store, self.games)
+        #: This process, as the holder of the outbox rows its changes write (``bot.outbox``).
+        self.holder = outbox.process_id()
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -709,8 +715,10 @@ class GameService:
         record.status = ACTIVE
         record.remind_at = record.deadline = None  # the lobby's closing time is past concern
         self._arm_timers(record)
+        first = self._owe(record, outbox.START, {})
         record = await self._save_lobby(record, "started")
         result = self._result(record)
+        result.owed.append(first.key)
         await self._run_ai(record, result)
         return result
 
@@ -823,12 +831,20 @@ class GameService:
             self._arm_timers(record, mover=step.player)
         record.version = expected + 1
         record.updated_at = self._clock()
+        told = [*turn_steps(journal), entry] if turn_over else []
+        owed = (
+            self._owe(record, outbox.TURN, {"steps": told, "over": record.status != ACTIVE})
+            if turn_over
+            else None
+        )
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
         except VersionConflict:
-            record.version, record.journal = expected, journal
+            record.version, record.journal, record.owed = expected, journal, []
             record.remind_at, record.deadline, record.clocks = timers
             raise
+        if owed is not None:
+            result.owed.append(owed.key)
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
         )
@@ -836,10 +852,16 @@ class GameService:
             result.results = await self.results.record(record)
         result.steps.append(step)
         if turn_over:
-            told = turn_steps(journal)
-            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told)
+            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told[:-1])
             result.told.append(step)
         return turn_over
+
+    def _owe(self, record: GameRecord, kind: str, payload: dict[str, Any]) -> Owed:
+        """Add a post the change about to be saved owes the table (``bot.outbox``): the store
+        writes it in the change's transaction; this process's front door has the first go."""
+        owed = outbox.owed(kind, payload, self.holder, self._clock())
+        record.owed.append(owed)
+        return owed
 
     async def _run_ai(self, record: GameRecord, result: MoveResult) -> None:
         """Let AI seats decide until a human owes a decision or the game ends."""
@@ -909,20 +931,30 @@ class GameService:
         return await self.store.due_games(now, shards)
 
     async def remind(self, record: GameRecord, now: float) -> list[str]:
-        """Mark the reminders due at ``now`` sent; return who to remind (nobody if the game
-        moved since ``record`` was read). The version is untouched, so the board's buttons
-        stay valid."""
+        """Claim the reminders due at ``now`` (``claim_reminders``); who to remind."""
+        return (await self.claim_reminders(record, now))[0]
+
+    async def claim_reminders(self, record: GameRecord, now: float) -> tuple[list[str], str | None]:
+        """Claim the reminders due at ``now``: who to remind and the key of the reminder's
+        outbox row (nobody and None if the game moved since ``record`` was read, or another
+        scheduler claimed them first). The claim compares the reminder time read, so of two
+        schedulers on one database only one reminds. The version is untouched, so the
+        board's buttons stay valid."""
+        expected = record.remind_at
         clocks = self._legacy_clocks(record)
         due = [p for p, c in clocks.items() if c[0] is not None and c[0] <= now]
+        if expected is None or not due:
+            return [], None
         for player in due:
             clocks[player][0] = None
         record.clocks = clocks
         self._soonest(record)
-        if not await self.store.set_timers(
-            record.id, record.version, record.remind_at, record.deadline, clocks
+        owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
+        if not await self.store.claim_reminder(
+            record.id, record.version, expected, record.remind_at, record.deadline, clocks, [owed]
         ):
-            return []
-        return due
+            return [], None
+        return due, owed.key
 
     def _legacy_clocks(self, record: GameRecord) -> dict[str, list[float | None]]:
         """The seats' clocks; one game clock (stored before seats had their own) is every
@@ -1070,6 +1102,7 @@ class GameService:
         try:
             await self.store.save_lobby(record, expected)
         except VersionConflict as error:
+            record.owed = []
             raise ServiceError("The game changed meanwhile; please try again.") from error
         log.info("game %s v%d: %s", record.id, record.version, what)
         return record

@@ -20,7 +20,7 @@ from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord
 from bot.words import WORDS
-from cogs import memory, messages, threads
+from cogs import delivery, memory, messages, threads
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.language import in_public, player_language
 from cogs.messages import Post
@@ -238,18 +238,26 @@ async def publish(
     the interaction expired, the board goes to the channel directly, so the table still sees
     the turn."""
     await acknowledge(interaction)
-    async with in_public(interaction):
-        ratings = memory.rating_line(result.results, result.read.names)
-        post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
-        await post_to_game(interaction, result.record, post)
+    try:
+        async with in_public(interaction):
+            ratings = memory.rating_line(result.results, result.read.names)
+            post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
+            message = await post_to_game(interaction, result.record, post)
+    except BaseException:  # the post is owed in the outbox: the delivery worker sends it
+        await delivery.give_back(interaction.client, result.owed)
+        raise
+    await delivery.sent(interaction.client, result.owed, message)
     if result.record.status != ACTIVE:
         await threads.finish(interaction.client, result.read)
 
 
-async def post_to_game(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:
+async def post_to_game(
+    interaction: discord.Interaction, record: GameRecord, post: Post
+) -> discord.Message | None:
     """A public post of the game: the answer itself when the interaction came from where the
     game is played, else sent there (its thread) with a private line saying where it went.
-    The latest is remembered, so a player can be sent to it."""
+    The latest is remembered, so a player can be sent to it; returns it (None: it answered
+    the interaction's first response)."""
     if record.thread is None or str(interaction.channel_id) == record.thread:
         message = await send(interaction, post)
     else:
@@ -273,6 +281,7 @@ async def post_to_game(interaction: discord.Interaction, record: GameRecord, pos
         await service_of(interaction).remember_message(
             record, threads.LATEST_POST, str(message.channel.id), str(message.id)
         )
+    return message
 
 
 async def play(
@@ -434,15 +443,14 @@ async def started_by_itself(
 async def begin(interaction: discord.Interaction, result: MoveResult, clicked_lobby: bool) -> None:
     """A game has just started: its thread opened, its lobby closed, its first board posted.
     ``clicked_lobby``: the interaction is a click on the lobby message, which it updates."""
-    record, names = result.record, result.read.names
-    seated = ", ".join(names[s.user] for s in record.seats)
-    stays = await threads.open_thread(interaction, result.read)  # for the player who started
-    async with in_public(interaction):
-        headline = _("🎲 **{title}** begins: {players}.").format(
-            title=result.read.title, players=seated
-        )
-        await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
-        await publish(interaction, result, headline)
+    try:
+        stays = await threads.open_thread(interaction, result.read)  # for who started it
+        async with in_public(interaction):
+            await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
+            await publish(interaction, result, threads.begins(result.read))
+    except BaseException:  # the delivery worker finishes the start: thread, lobby, board
+        await delivery.give_back(interaction.client, result.owed)
+        raise
     if stays is not None:
         await send(interaction, Post(content=stays), ephemeral=True)
 

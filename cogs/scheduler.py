@@ -13,9 +13,9 @@ from discord.ext import commands, tasks
 from bot.i18n import _
 from bot.service import GameService
 from bot.store.base import GameRecord, Shards
-from cogs import memory, messages, threads
+from cogs import delivery, memory, messages, threads
 from cogs.language import in_server
-from cogs.messages import Post
+from cogs.retry import retrying
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +106,9 @@ class Scheduler(commands.Cog):
             except Exception:  # a containment boundary: whatever broke, it broke one game
                 log.exception("game %s: could not post its reminder or timeout", record.id)
                 await self._stop_clock(record)
+        worker = delivery.worker(self.bot)
+        if worker is not None:  # what a front door could not post, at every tick
+            await worker.drain(now)
 
     async def _stop_clock(self, record: GameRecord) -> None:
         """Stop a failing game's clock so it is not retried every minute (a move restarts it)."""
@@ -132,17 +135,19 @@ class Scheduler(commands.Cog):
             await threads.edit_lobby(self.bot, self.service.read(closed), note)
 
     async def remind(self, record: GameRecord, now: float) -> None:
-        users = await self.service.remind(record, now)
-        mentions = " ".join(m for m in (messages.mention(u) for u in users) if m)
-        if not mentions:
+        """Claim the due reminders in the store (of two schedulers, one wins), then post
+        them; a post Discord does not take stays owed, for the delivery worker."""
+        users, key = await self.service.claim_reminders(record, now)
+        if key is None:
             return
-        title = self.service.engine(record).title
-        async with in_server(self.bot, record.guild):
-            text = _(
-                "{mentions} ⏰ {title} `{id}` is waiting for you: press **My hand** on the "
-                "latest board, or `/game hand`."
-            ).format(mentions=mentions, title=title, id=record.id)
-            await threads.post(self.bot, record, Post(content=text, pings=users))
+        owed = [key]
+        try:
+            async with in_server(self.bot, record.guild):
+                sent = await delivery.remind(self.bot, self.service.read(record), users)
+        except BaseException:
+            await delivery.give_back(self.bot, owed)
+            raise
+        await delivery.sent(self.bot, owed, sent)
 
     async def time_out(self, record: GameRecord, now: float) -> None:
         result = await self.service.time_out(record.id, now)
@@ -150,13 +155,20 @@ class Scheduler(commands.Cog):
             return
         names = result.read.names
         who = ", ".join(names.get(p, p) for p in result.timed_out)
-        async with in_server(self.bot, result.record.guild):
-            headline = _("⏰ Time ran out for {names}: the AI decided for them this time.").format(
-                names=who
-            )
-            ratings = memory.rating_line(result.results, result.read.names)
-            post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
-            sent = await threads.post(self.bot, result.record, post)
+        try:
+            async with in_server(self.bot, result.record.guild):
+                headline = _(
+                    "⏰ Time ran out for {names}: the AI decided for them this time."
+                ).format(names=who)
+                ratings = memory.rating_line(result.results, result.read.names)
+                post = await messages.board_post(
+                    result.read, result.told, headline, ratings=ratings
+                )
+                sent = await retrying(lambda: threads.post(self.bot, result.record, post))
+        except BaseException:  # the timeout is saved: its notice stays owed, for the worker
+            await delivery.give_back(self.bot, result.owed)
+            raise
+        await delivery.sent(self.bot, result.owed, sent)
         await self.service.remember_message(
             result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)
         )

@@ -77,6 +77,9 @@ class GameRecord:
     prefs: dict[str, Any] = field(default_factory=dict)
     #: When the bot archives the game's thread (an hour after the end); None: nothing to do.
     archive_at: float | None = None
+    #: The public posts the change being saved owes the table (``bot.outbox``): the store
+    #: writes them to the outbox in the same transaction as the change, then empties this.
+    owed: list[Owed] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def home(self) -> str:
@@ -85,6 +88,33 @@ class GameRecord:
 
     def seat_of(self, user: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.user == user), None)
+
+
+@dataclass(frozen=True)
+class Owed:
+    """One public post a change owes the table, written with the change (the outbox): what
+    kind of post (``bot.outbox`` names them) and what it needs to be made again later.
+    ``holder`` (a process) has the first go at sending it until ``lease_until``; after that
+    any delivery worker may claim it."""
+
+    key: str
+    kind: str
+    payload: dict[str, Any]
+    holder: str | None = None
+    lease_until: float = 0.0
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """One pending row of the outbox as claimed by a delivery worker."""
+
+    seq: int
+    key: str
+    game_id: str
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+    attempts: int
 
 
 @dataclass(frozen=True)
@@ -269,6 +299,41 @@ class Store(Protocol):
         """Set a game's reminder time and deadline (and its seats' clocks, if given; else
         they are cleared) if it is still at ``version``, without changing the version; False
         if the game moved meanwhile (its clock restarted)."""
+
+    async def claim_reminder(
+        self,
+        game_id: str,
+        version: int,
+        expected_remind_at: float,
+        remind_at: float | None,
+        deadline: float | None,
+        clocks: dict[str, list[float | None]],
+        owed: Sequence[Owed] = (),
+    ) -> bool:
+        """Claim the reminders due at ``expected_remind_at``: set the timers as ``set_timers``
+        does only if the game is still at ``version`` and its ``remind_at`` is still
+        ``expected_remind_at`` (so of two schedulers only one sends it), and write ``owed``
+        (the reminder post) in the same transaction. False: someone else claimed it, or the
+        game moved."""
+
+    async def claim_outbox(
+        self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        """Claim for ``holder`` until ``now + lease`` the oldest unsent row of each game whose
+        rows are all unleased (or their lease ran out), oldest games first, at most ``limit``
+        (of the guilds on ``shards``; all, if None). A compare-and-swap: two workers on one
+        database never claim the same row. Each claim counts an attempt."""
+
+    async def outbox_sent(self, key: str, channel: str | None, message: str | None) -> None:
+        """Mark a row sent (Discord accepted it: its message, if any); it is never sent
+        again."""
+
+    async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
+        """Give back a row ``holder`` could not send: any worker may claim it from
+        ``retry_at``."""
+
+    async def unsent(self, game_id: str | None = None) -> list[OutboxRow]:
+        """The unsent rows (of one game, if given), oldest first."""
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         """Record the thread a game is played in, without changing its version (where the

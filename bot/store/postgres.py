@@ -32,6 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
+from bot.store import outbox_sql
 from bot.store.base import (
     ACTIVE,
     FINISHED,
@@ -40,6 +41,8 @@ from bot.store.base import (
     Attention,
     GameRecord,
     LoggedAction,
+    OutboxRow,
+    Owed,
     RateGame,
     Rating,
     ResultRow,
@@ -438,7 +441,8 @@ class PostgresStore:
             )
             await conn.execute("DELETE FROM seats WHERE game_id = $1", record.id)
             await self._insert_seats(conn, record.id, record.seats)
-        record.updated_at = now
+            await outbox_sql.pg_owe(conn, record.id, record.owed)
+        record.updated_at, record.owed = now, []
 
     async def commit_move(
         self,
@@ -459,7 +463,8 @@ class PostgresStore:
         now = time.time()
         values = progress(record, now)
         game, expected, who, what, at = (f"${i}" for i in range(len(values) + 1, len(values) + 6))
-        async with self._one() as conn:
+        # A move that owes a post writes it in the same transaction; others stay one statement.
+        async with self._write() if record.owed else self._one() as conn:
             seq: int | None = await conn.fetchval(
                 f"WITH moved AS (UPDATE games SET {_PROGRESS_SET} "
                 f"WHERE id = {game} AND version = {expected} RETURNING id) "
@@ -475,7 +480,8 @@ class PostgresStore:
             )
             if seq is None:
                 raise await self._lost(conn, record.id, expected_version)
-        record.updated_at = now
+            await outbox_sql.pg_owe(conn, record.id, record.owed)
+        record.updated_at, record.owed = now, []
         return seq
 
     async def set_timers(
@@ -499,6 +505,58 @@ class PostgresStore:
                 version,
             )
         return bool(status == "UPDATE 1")
+
+    async def claim_reminder(
+        self,
+        game_id: str,
+        version: int,
+        expected_remind_at: float,
+        remind_at: float | None,
+        deadline: float | None,
+        clocks: dict[str, list[float | None]],
+        owed: Sequence[Owed] = (),
+    ) -> bool:
+        """``set_timers`` that also compares the reminder time read, and writes the reminder
+        post's outbox row with the claim."""
+        async with self._write() as conn:
+            status = await conn.execute(
+                "UPDATE games SET remind_at = $1, deadline = $2, clocks = $3 "
+                "WHERE id = $4 AND version = $5 AND remind_at = $6",
+                remind_at,
+                deadline,
+                dumps(clocks),
+                game_id,
+                version,
+                expected_remind_at,
+            )
+            if status != "UPDATE 1":
+                return False
+            await outbox_sql.pg_owe(conn, game_id, owed)
+        return True
+
+    async def claim_outbox(
+        self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        params: list[Any] = [holder, now + lease, now, limit]
+        sql = outbox_sql.pg_claim_sql(_shards(shards, params))
+        async with self._one() as conn:
+            rows = await conn.fetch(sql, *params)
+        return sorted((outbox_sql.row(r) for r in rows), key=lambda r: r.seq)
+
+    async def outbox_sent(self, key: str, channel: str | None, message: str | None) -> None:
+        async with self._one() as conn:
+            await conn.execute(outbox_sql.PG_SENT, time.time(), channel, message, key)
+
+    async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
+        async with self._one() as conn:
+            await conn.execute(outbox_sql.PG_RELEASE, retry_at, key, holder)
+
+    async def unsent(self, game_id: str | None = None) -> list[OutboxRow]:
+        where = " AND o.game_id = $1" if game_id is not None else ""
+        params = (game_id,) if game_id is not None else ()
+        async with self._one() as conn:
+            rows = await conn.fetch(f"{outbox_sql.PG_UNSENT}{where} ORDER BY o.seq", *params)
+        return [outbox_sql.row(r) for r in rows]
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         async with self._one() as conn:

@@ -202,6 +202,27 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # (issue 22, delivery): the outbox, as in the SQLite step: every public post a change owes
+    # is a row written in the change's transaction, claimed and sent by a delivery worker.
+    (
+        """
+        CREATE TABLE outbox (
+            seq         bigserial PRIMARY KEY,
+            key         text NOT NULL UNIQUE,
+            game_id     text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind        text NOT NULL,
+            payload     text NOT NULL DEFAULT '{}',
+            created_at  double precision NOT NULL,
+            holder      text,
+            lease_until double precision NOT NULL DEFAULT 0,
+            attempts    integer NOT NULL DEFAULT 0,
+            sent_at     double precision,
+            channel     text,
+            message     text
+        )
+        """,
+        "CREATE INDEX outbox_unsent ON outbox (game_id, seq) WHERE sent_at IS NULL",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

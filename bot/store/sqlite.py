@@ -46,6 +46,7 @@ from contextlib import asynccontextmanager, contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.store import outbox_sql
 from bot.store.base import (
     ACTIVE,
     FINISHED,
@@ -55,6 +56,8 @@ from bot.store.base import (
     DamagedDatabase,
     GameRecord,
     LoggedAction,
+    OutboxRow,
+    Owed,
     RateGame,
     Rating,
     ResultRow,
@@ -536,9 +539,11 @@ class SqliteStore:
             )
             conn.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
             self._insert_seats(conn, record.id, record.seats)
+            outbox_sql.sqlite_owe(conn, record.id, owed)
 
+        owed = list(record.owed)
         await self._transaction(save)
-        record.updated_at = now
+        record.updated_at, record.owed = now, []
 
     async def commit_move(
         self,
@@ -571,10 +576,12 @@ class SqliteStore:
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
                 (record.id, seq, player, logged, now),
             )
+            outbox_sql.sqlite_owe(conn, record.id, owed)
             return int(seq)
 
+        owed = list(record.owed)
         seq = await self._transaction(commit)
-        record.updated_at = now
+        record.updated_at, record.owed = now, []
         return seq
 
     async def set_timers(
@@ -595,6 +602,52 @@ class SqliteStore:
             return conn.execute(sql + "WHERE id = ? AND version = ?", values).rowcount == 1
 
         return await self._transaction(set_timers)
+
+    async def claim_reminder(
+        self,
+        game_id: str,
+        version: int,
+        expected_remind_at: float,
+        remind_at: float | None,
+        deadline: float | None,
+        clocks: dict[str, list[float | None]],
+        owed: Sequence[Owed] = (),
+    ) -> bool:
+        """``set_timers`` that also compares the reminder time read, and writes the reminder
+        post's outbox row with the claim."""
+        values = (remind_at, deadline, _dumps(clocks), game_id, version, expected_remind_at)
+
+        def claim(conn: sqlite3.Connection) -> bool:
+            sql = (
+                "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
+                "WHERE id = ? AND version = ? AND remind_at = ?"
+            )
+            if conn.execute(sql, values).rowcount != 1:
+                return False
+            outbox_sql.sqlite_owe(conn, game_id, owed)
+            return True
+
+        return await self._transaction(claim)
+
+    async def claim_outbox(
+        self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        def claim(conn: sqlite3.Connection) -> list[OutboxRow]:
+            return outbox_sql.sqlite_claim(conn, holder, now, lease, limit, _on_shards(shards))
+
+        return await self._transaction(claim)
+
+    async def outbox_sent(self, key: str, channel: str | None, message: str | None) -> None:
+        await self._execute(outbox_sql.SQLITE_SENT, (time.time(), channel, message, key))
+
+    async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
+        await self._execute(outbox_sql.SQLITE_RELEASE, (retry_at, key, holder))
+
+    async def unsent(self, game_id: str | None = None) -> list[OutboxRow]:
+        where = " AND o.game_id = ?" if game_id is not None else ""
+        params = (game_id,) if game_id is not None else ()
+        rows = await self._fetchall(f"{outbox_sql.SQLITE_UNSENT}{where} ORDER BY o.seq", params)
+        return [outbox_sql.row(r) for r in rows]
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         """Record a game's thread; the version stays (no button on its posts goes stale)."""

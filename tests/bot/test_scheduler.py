@@ -63,14 +63,14 @@ async def test_a_failing_game_is_logged_and_the_others_are_still_reminded(
     broken, fine = await two_due_games(service)
     bot = Bot(service)
     scheduler = Scheduler(bot)  # type: ignore[arg-type]
-    remind = service.remind
+    remind = service.claim_reminders
 
-    async def remind_or_fail(record: Any, now: float) -> list[str]:
+    async def remind_or_fail(record: Any, now: float) -> tuple[list[str], str | None]:
         if record.id == broken.id:
             raise KeyError("an engine bug")  # neither HTTPException nor ServiceError
         return await remind(record, now)
 
-    monkeypatch.setattr(service, "remind", remind_or_fail)
+    monkeypatch.setattr(service, "claim_reminders", remind_or_fail)
     now = fine.remind_at + 1
     await scheduler.tick(now)
     assert len(bot.channels[22].sent) == 1 and "waiting for you" in bot.channels[22].sent[0]
@@ -79,7 +79,7 @@ async def test_a_failing_game_is_logged_and_the_others_are_still_reminded(
     stopped = await service.get(broken.id)
     assert stopped.remind_at is None and stopped.deadline is None  # not retried every minute
     # The next tick still runs: a new move restarts the broken game's clock and it is served.
-    monkeypatch.setattr(service, "remind", remind)
+    monkeypatch.setattr(service, "claim_reminders", remind)
     await service.store.set_timers(broken.id, broken.version, now, None)
     await scheduler.tick(now + 1)
     assert len(bot.channels[11].sent) == 1

@@ -1,0 +1,130 @@
+"""The outbox's statements for both backends (issue 22): written in a change's own transaction,
+claimed by compare-and-swap, marked sent. Kept apart from the stores so each store only calls
+them inside the transactions it already has.
+
+A worker claims only the oldest unsent row of a game, and only when its lease is free, so a
+game's posts go out in order and one at a time, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from bot.store.base import OutboxRow, Owed
+from bot.store.rows import dumps
+
+_COLUMNS = "o.seq, o.key, o.game_id, o.kind, o.payload, o.created_at, o.attempts"
+
+#: The oldest unsent row of its game, with a free lease (``{now}`` and the shard condition
+#: on the games table are filled in per backend).
+_CLAIMABLE = (
+    "FROM outbox o JOIN games g ON g.id = o.game_id "
+    "WHERE o.sent_at IS NULL AND o.lease_until <= {now} "
+    "AND o.seq = (SELECT MIN(i.seq) FROM outbox i WHERE i.game_id = o.game_id "
+    "AND i.sent_at IS NULL){shards} ORDER BY o.seq LIMIT {limit}"
+)
+
+
+def row(values: Sequence[Any]) -> OutboxRow:
+    seq, key, game_id, kind, payload, created_at, attempts = values
+    return OutboxRow(
+        int(seq), str(key), str(game_id), str(kind), json.loads(payload), created_at, attempts
+    )
+
+
+def _values(game_id: str, owed: Owed, now: float) -> tuple[Any, ...]:
+    return (owed.key, game_id, owed.kind, dumps(owed.payload), now, owed.holder, owed.lease_until)
+
+
+# -- SQLite (inside the writer's transaction) ---------------------------------------------------
+
+_SQLITE_INSERT = (
+    "INSERT INTO outbox (key, game_id, kind, payload, created_at, holder, lease_until) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def sqlite_owe(conn: sqlite3.Connection, game_id: str, owed: Sequence[Owed]) -> None:
+    """Write the posts a change owes, in the change's transaction."""
+    if not owed:
+        return
+    now = time.time()
+    conn.executemany(_SQLITE_INSERT, [_values(game_id, o, now) for o in owed])
+
+
+def sqlite_claim(
+    conn: sqlite3.Connection,
+    holder: str,
+    now: float,
+    lease: float,
+    limit: int,
+    shards: tuple[str, tuple[int, ...]],
+) -> list[OutboxRow]:
+    """Claim (in the writer's transaction, so nobody else claims between the read and the
+    write) the oldest claimable row of each game."""
+    on, params = shards
+    sql = _CLAIMABLE.format(now="?", shards=f" {on}" if on else "", limit="?")
+    found = [row(r) for r in conn.execute(f"SELECT {_COLUMNS} {sql}", (now, *params, limit))]
+    conn.executemany(
+        "UPDATE outbox SET holder = ?, lease_until = ?, attempts = attempts + 1 "
+        "WHERE seq = ? AND sent_at IS NULL AND lease_until <= ?",
+        [(holder, now + lease, r.seq, now) for r in found],
+    )
+    return [OutboxRow(**{**r.__dict__, "attempts": r.attempts + 1}) for r in found]
+
+
+SQLITE_SENT = (
+    "UPDATE outbox SET sent_at = ?, channel = ?, message = ?, holder = NULL "
+    "WHERE key = ? AND sent_at IS NULL"
+)
+SQLITE_RELEASE = (
+    "UPDATE outbox SET holder = NULL, lease_until = ? "
+    "WHERE key = ? AND sent_at IS NULL AND (holder = ? OR holder IS NULL)"
+)
+SQLITE_UNSENT = f"SELECT {_COLUMNS} FROM outbox o WHERE o.sent_at IS NULL"
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------------
+
+_PG_INSERT = (
+    "INSERT INTO outbox (key, game_id, kind, payload, created_at, holder, lease_until) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7)"
+)
+
+
+async def pg_owe(conn: asyncpg.Connection, game_id: str, owed: Sequence[Owed]) -> None:
+    """Write the posts a change owes, on the connection of the change's transaction."""
+    if not owed:
+        return
+    now = time.time()
+    await conn.executemany(_PG_INSERT, [_values(game_id, o, now) for o in owed])
+
+
+def pg_claim_sql(shards: str) -> str:
+    """The claim as one statement: rows locked with SKIP LOCKED, and the lease checked again
+    on the locked row (a compare-and-swap), so two workers never take the same row.
+    Parameters: $1 holder, $2 lease end, $3 now, $4 limit, then the shard condition's."""
+    inner = _CLAIMABLE.format(now="$3", shards=shards, limit="$4")
+    return (
+        "UPDATE outbox AS u SET holder = $1, lease_until = $2, attempts = u.attempts + 1 "
+        f"WHERE u.seq IN (SELECT o.seq {inner} FOR UPDATE OF o SKIP LOCKED) "
+        "AND u.sent_at IS NULL AND u.lease_until <= $3 "
+        "RETURNING u.seq, u.key, u.game_id, u.kind, u.payload, u.created_at, u.attempts"
+    )
+
+
+PG_SENT = (
+    "UPDATE outbox SET sent_at = $1, channel = $2, message = $3, holder = NULL "
+    "WHERE key = $4 AND sent_at IS NULL"
+)
+PG_RELEASE = (
+    "UPDATE outbox SET holder = NULL, lease_until = $1 "
+    "WHERE key = $2 AND sent_at IS NULL AND (holder = $3 OR holder IS NULL)"
+)
+PG_UNSENT = f"SELECT {_COLUMNS} FROM outbox o WHERE o.sent_at IS NULL"

@@ -29,7 +29,7 @@ from bot.store.base import ACTIVE, OutboxRow
 from cogs import memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
-from cogs.retry import retrying, transient
+from cogs.retry import transient
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +40,10 @@ ROUND_SECONDS = 60.0
 
 
 def worker(client: discord.Client) -> Delivery | None:
+    """The bot's delivery worker (None: a bot without it). Looked up by name, not by class:
+    discord.py loads an extension as a module of its own, so its class is not this one."""
     cog = client.get_cog("Delivery") if isinstance(client, commands.Bot) else None
-    return cog if isinstance(cog, Delivery) else None
+    return cog if hasattr(cog, "drain") else None  # type: ignore[return-value]
 
 
 async def sent(client: discord.Client, owed: list[str], message: discord.Message | None) -> None:
@@ -194,13 +196,10 @@ class Delivery(commands.Cog):
     async def _board(
         self, read: ReadModel, steps: list[Step], headline: str | None, over: Any = False
     ) -> discord.Message:
-        async def send() -> discord.Message:
-            results = await self.service.results.of_game(read.record.id) if over else []
-            ratings = memory.rating_line(results, read.names)
-            post = await messages.board_post(read, steps, headline, ratings=ratings)
-            return await threads.post(self.bot, read.record, post)
-
-        message = await retrying(send)
+        results = await self.service.results.of_game(read.record.id) if over else []
+        ratings = memory.rating_line(results, read.names)
+        post = await messages.board_post(read, steps, headline, ratings=ratings)
+        message = await threads.post(self.bot, read.record, post)  # retried there
         await self.service.remember_message(
             read.record, threads.LATEST_POST, str(message.channel.id), str(message.id)
         )
@@ -222,8 +221,7 @@ async def remind(
         "{mentions} ⏰ {title} `{id}` is waiting for you: press **My hand** on the "
         "latest board, or `/game hand`."
     ).format(mentions=mentions, title=read.title, id=read.record.id)
-    post = Post(content=text, pings=users)
-    return await retrying(lambda: threads.post(client, read.record, post))
+    return await threads.post(client, read.record, Post(content=text, pings=users))
 
 
 async def setup(bot: commands.Bot) -> None:

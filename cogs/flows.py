@@ -24,13 +24,21 @@ from cogs import delivery, memory, messages, threads
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.language import in_public, player_language
 from cogs.messages import Post
+from cogs.retry import fresh_kwargs, retrying, transient
 from cogs.threads import LOBBY_MESSAGE
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
+#: "Invalid Webhook Token": an interaction's token that died (with a 401).
+INVALID_WEBHOOK_TOKEN = 50027
 OOPS = N_(
     "Something went wrong on our side. `/game board` shows where the game stands; please try again."
+)
+
+
+LATER = N_(
+    "Done and saved. Discord is having a bad moment, so the table's post follows in a minute."
 )
 
 
@@ -78,8 +86,10 @@ THINKING = "tabletop.thinking"
 EXPIRED = "tabletop.expired"
 
 
-def expired(error: discord.NotFound) -> bool:
-    return error.code == UNKNOWN_INTERACTION
+def expired(error: discord.HTTPException) -> bool:
+    """Whether Discord says the interaction's token is dead (10062, 50027, or a 401 on its
+    webhook): the work goes on, and the public part goes out with the bot's token."""
+    return error.code in (UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN) or error.status == 401
 
 
 async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
@@ -97,7 +107,7 @@ async def acknowledge(interaction: discord.Interaction, *, private: bool = False
         else:
             await interaction.response.defer(thinking=True, ephemeral=private)
             interaction.extras[THINKING] = private
-    except discord.NotFound as error:
+    except discord.HTTPException as error:
         if not expired(error):
             raise
         log.warning("interaction %s expired before we could acknowledge it", interaction.id)
@@ -119,14 +129,19 @@ async def send(
             log.warning("interaction %s expired; a private answer is dropped", interaction.id)
             return None
         log.warning("interaction %s expired; posting in its channel instead", interaction.id)
-        return await interaction.channel.send(**kwargs)  # type: ignore[union-attr]
+        channel = interaction.channel
+        again = fresh_kwargs(post)
+        return await retrying(lambda: channel.send(**again()))  # type: ignore[union-attr]
     if not interaction.response.is_done():
         await interaction.response.send_message(**kwargs, ephemeral=ephemeral)
         return None
     thinking = interaction.extras.pop(THINKING, None)
     if thinking is not None and thinking != ephemeral:
         await interaction.delete_original_response()
-    return await interaction.followup.send(**kwargs, ephemeral=ephemeral, wait=True)
+    again = fresh_kwargs(post)
+    return await retrying(
+        lambda: interaction.followup.send(**again(), ephemeral=ephemeral, wait=True)
+    )
 
 
 async def update(interaction: discord.Interaction, **fields: Any) -> None:
@@ -163,9 +178,19 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
         await show_board(interaction, error.record, note=error.message)
     elif isinstance(error, ServiceError):
         await reply_error(interaction, error.message)
-    elif isinstance(error, discord.NotFound) and expired(error):
+    elif isinstance(error, discord.HTTPException) and expired(error):
         # The 15-minute token ran out; the game itself goes on.
         log.warning("interaction %s expired before we answered", interaction.id)
+    elif transient(error):
+        # Discord's bad moment outlasted our tries: what the change owes the table is in the
+        # outbox, and the delivery worker sends it (cogs.delivery).
+        log.warning(
+            "interaction %s: Discord failed (%s); its posts are owed", interaction.id, error
+        )
+        try:
+            await reply_error(interaction, _(LATER))
+        except discord.HTTPException:
+            log.warning("could not tell the user about the delay in %s", interaction.id)
     else:
         log.exception("unexpected error in interaction %s", interaction.id, exc_info=error)
         try:

@@ -8,14 +8,18 @@ change then waits in the outbox for the delivery worker's next round.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
 
 from bot import outbox
+
+if TYPE_CHECKING:
+    from cogs.messages import Post
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +28,23 @@ T = TypeVar("T")
 #: Seconds before the second try (then doubled, with jitter): short, so a mover whose post
 #: needed one retry is still answered within Discord's three seconds.
 FIRST_WAIT = 0.25
+
+
+def fresh_kwargs(post: Post) -> Callable[[], dict[str, Any]]:
+    """The keyword arguments of ``post`` anew at each call: discord.py closes a file once it
+    has sent it, so each try gets its pictures again (read once, here)."""
+    pictures = [(f.fp.read(), f.filename, f.description, f.spoiler) for f in post.files]
+
+    def kwargs() -> dict[str, Any]:
+        out = post.kwargs()
+        if pictures:
+            out["files"] = [
+                discord.File(io.BytesIO(data), name, description=text, spoiler=spoiler)
+                for data, name, text, spoiler in pictures
+            ]
+        return out
+
+    return kwargs
 
 
 def transient(error: BaseException) -> bool:

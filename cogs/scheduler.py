@@ -15,7 +15,6 @@ from bot.service import GameService
 from bot.store.base import GameRecord, Shards
 from cogs import delivery, memory, messages, threads
 from cogs.language import in_server
-from cogs.retry import retrying
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +163,7 @@ class Scheduler(commands.Cog):
                 post = await messages.board_post(
                     result.read, result.told, headline, ratings=ratings
                 )
-                sent = await retrying(lambda: threads.post(self.bot, result.record, post))
+                sent = await threads.post(self.bot, result.record, post)
         except BaseException:  # the timeout is saved: its notice stays owed, for the worker
             await delivery.give_back(self.bot, result.owed)
             raise

@@ -22,7 +22,7 @@ from bot.store.base import ABANDONED, ACTIVE, FINISHED, GameRecord
 from cogs import memory, messages
 from cogs.language import in_server
 from cogs.messages import Post
-from cogs.retry import retrying, transient
+from cogs.retry import fresh_kwargs, retrying, transient
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +229,8 @@ async def post(client: discord.Client, record: GameRecord, content: Post) -> dis
     """Send a post where the game is played (its thread, else its channel), not as an answer
     to an interaction."""
     channel = client.get_partial_messageable(int(record.home), guild_id=_guild_id(record))
-    return await channel.send(**content.kwargs())
+    again = fresh_kwargs(content)  # Discord's bad moments are tried again (``cogs.retry``)
+    return await retrying(lambda: channel.send(**again()))
 
 
 async def finish(client: discord.Client, read: ReadModel) -> None:

@@ -1,0 +1,151 @@
+"""Delivery (issue 22) through discord.py's real dispatch with faults injected in the fake
+Discord: every post a saved change owes reaches the table once, through a crash between the
+save and the post, Discord's 5xx and 429 on each route, and interaction tokens that died.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from bot import outbox
+from bot.service import MoveResult
+from cogs import delivery
+from cogs.delivery import Delivery
+from tests.discord_layer.test_threads import (
+    ANA,
+    BO,
+    GUILD,
+    TABLE,
+    boards,
+    game_id,
+    open_table,
+    table,
+)
+from tests.harness import Harness, SeenMessage
+from tests.harness.settle import BotError
+
+pytest_plugins = ["tests.harness.fixtures"]
+
+FOLLOWUP = "/webhooks/{application_id}/{interaction_token}"
+THREADS = "/channels/{channel_id}/messages/{message_id}/threads"
+MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+POSTS = "/channels/{channel_id}/messages"
+
+
+def worker(h: Harness) -> Delivery:
+    cog = delivery.worker(h.bot)
+    assert cog is not None
+    return cog
+
+
+def channel_boards(h: Harness, channel: int = TABLE.id) -> list[SeenMessage]:
+    return boards(h.fake.channel_messages(channel))
+
+
+async def one_turn(h: Harness, game: str) -> MoveResult:
+    """A whole turn saved by the service, as a front door would, without posting it."""
+    service = h.bot.service
+    while True:
+        record = await service.get(game)
+        player = service.to_move(record)[0]
+        action = service.legal(record, player)[0]
+        result = await service.move(str(GUILD), str(TABLE.id), player, action, ref=game)
+        if result.turn_over:
+            return result
+
+
+async def test_a_crash_between_save_and_post_is_posted_once_within_a_tick_of_the_restart(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO, thread=False)
+    await h.click(ANA, lobby, label="Start")
+    game = game_id(lobby)
+    assert await h.bot.service.store.unsent(game) == []  # the start's board was posted: sent
+    result = await one_turn(h, game)  # saved; the process dies before posting it
+    assert len(await h.bot.service.store.unsent(game)) == len(result.owed) == 1
+    before = len(channel_boards(h))
+    await h.close()
+
+    restarted = await table(harness_factory, tmp_path, fake=h.fake)
+    await restarted.settle()  # the start-up round: the dead front door's lease still runs
+    assert len(channel_boards(restarted)) == before
+    started = time.monotonic()
+    # The first tick once the lease ran out sends it, once.
+    assert await worker(restarted).drain(time.time() + outbox.FRONT_LEASE + 1) == 1
+    seconds = time.monotonic() - started
+    assert len(channel_boards(restarted)) == before + 1
+    assert await worker(restarted).drain(time.time() + 10 * outbox.FRONT_LEASE) == 0
+    assert len(channel_boards(restarted)) == before + 1
+    assert await restarted.bot.service.store.unsent(game) == []
+    print(f"restart -> owed post: {seconds:.3f} s of the tick; duplicates: 0")
+
+
+@pytest.mark.parametrize(
+    ("route", "status", "code"),
+    [
+        (FOLLOWUP, 503, 0),
+        (FOLLOWUP, 500, 0),
+        (FOLLOWUP, 429, 20028),  # the route's limit
+        (FOLLOWUP, 429, 0),  # the global limit
+        (THREADS, 503, 0),
+        (THREADS, 429, 20028),
+        (MESSAGE, 503, 0),
+        (POSTS, 503, 0),
+    ],
+)
+async def test_discord_faults_at_the_start_still_post_everything_and_answer_in_time(
+    harness_factory, tmp_path: Path, route: str, status: int, code: int
+) -> None:
+    """One fault of each kind on the first board (a follow-up, or the thread's message),
+    the thread's creation and the lobby's edit: the game starts whole, the board arrives
+    once, and the host is answered within 3 s."""
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    h.fake.fail_next("*", route, status=status, code=code, message="Discord's bad moment")
+    started = time.monotonic()
+    response = await h.slash(ANA, "game start")
+    seconds = time.monotonic() - started
+    assert response.acknowledged and seconds < 3
+    (thread,) = h.threads(TABLE)
+    assert len(channel_boards(h, thread.id)) == 1
+    assert "In progress in" in h.message(lobby).text()
+    assert await h.bot.service.store.unsent(game_id(lobby)) == []
+
+
+async def test_a_post_discord_keeps_refusing_is_sent_by_the_worker_once(
+    harness_factory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Three 503s in a row on the thread's first board: the start's own tries give up, the
+    row goes back to the outbox and the worker, woken at once, posts it with the bot."""
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    h.fake.fail_next("POST", POSTS, status=503, code=0, message="Unavailable", times=3)
+    response = await h.click(ANA, lobby, label="Start")
+    await h.settle()
+    assert response.acknowledged
+    (thread,) = h.threads(TABLE)
+    assert len(channel_boards(h, thread.id)) == 1
+    assert await h.bot.service.store.unsent(game_id(lobby)) == []
+    assert "Discord refused" not in caplog.text  # the worker's first try took it
+
+
+@pytest.mark.parametrize(("status", "code"), [(404, 10062), (401, 50027), (401, 0)])
+async def test_a_dead_token_still_gets_the_board_to_the_table(
+    harness_factory, tmp_path: Path, status: int, code: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO, thread=False)
+    h.fake.fail_next("POST", FOLLOWUP, status=status, code=code, message="dead token", times=5)
+    try:
+        await h.slash(ANA, "game start")
+    except BotError as error:  # a dead token cannot be answered: only that is wrong
+        assert "never followed up" in str(error)
+    await h.settle()
+    assert all("never followed up" in p for p in h.take_problems())
+    assert len(channel_boards(h)) == 1
+    assert await h.bot.service.store.unsent(game_id(lobby)) == []
+    assert "unexpected error" not in caplog.text

@@ -14,9 +14,11 @@ from bot import outbox
 from bot.service import MoveResult
 from cogs import delivery
 from cogs.delivery import Delivery
+from tests.backends import sqlite_backend
 from tests.discord_layer.test_threads import (
     ANA,
     BO,
+    CY,
     GUILD,
     TABLE,
     boards,
@@ -149,3 +151,28 @@ async def test_a_dead_token_still_gets_the_board_to_the_table(
     assert len(channel_boards(h)) == 1
     assert await h.bot.service.store.unsent(game_id(lobby)) == []
     assert "unexpected error" not in caplog.text
+
+
+async def test_an_unloadable_snapshot_leaves_every_listing_of_the_other_games_whole(
+    harness_factory, tmp_path: Path
+) -> None:
+    """A snapshot that is valid JSON but that its engine refuses: `/game list`, `/game list
+    scope:server` and `/game mine` still answer, with the other games, and name the broken
+    one as needing attention."""
+    h = await table(harness_factory, tmp_path)
+    broken = await open_table(h, "artsee", ANA, BO, thread=False)
+    await h.click(ANA, broken, label="Start")
+    kept = await open_table(h, "artsee", CY, thread=False)
+    await h.click(CY, kept, label="Start")
+    await sqlite_backend(tmp_path).tamper(
+        'UPDATE games SET state = \'{"not": "a state"}\' WHERE id = ?', game_id(broken)
+    )
+    for command, options in (("game list", {}), ("game list", {"scope": "server"})):
+        for user in (ANA, CY):
+            listed = await h.slash(user, command, options=options)
+            text = listed.message.text()
+            assert game_id(kept) in text and game_id(broken) in text
+            assert "needs attention" in text
+    mine = (await h.slash(ANA, "game mine")).message.text()
+    assert game_id(broken) in mine and "needs attention" in mine
+    assert game_id(kept) in (await h.slash(CY, "game mine")).message.text()

@@ -13,6 +13,7 @@ import functools
 import itertools
 import logging
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -191,7 +192,8 @@ async def serve(settings: Settings) -> None:
     async with bot:
         bot.drain.install()
         await login(bot, settings.discord_token)
-        await bot.connect()
+        if not bot.is_closed():  # a stop while it was still trying to reach Discord
+            await bot.connect()
 
 
 #: Seconds before the second try to reach Discord at start-up (then doubled, up to a minute).
@@ -200,8 +202,11 @@ LOGIN_WAIT = 2.0
 
 async def login(bot: discord.Client, token: str) -> None:
     """Log in; a network that is not there yet (or Discord's bad moment) is tried again with
-    backoff, one line per attempt. A rejected token is raised (``discord.LoginFailure``)."""
+    backoff, one line per attempt (until a stop closes the bot). A rejected token is raised
+    (``discord.LoginFailure``)."""
     for attempt in itertools.count(1):
+        if bot.is_closed():
+            return
         try:
             await bot.login(token)
             return
@@ -211,9 +216,12 @@ async def login(bot: discord.Client, token: str) -> None:
             if not transient(error):
                 raise
             reason = str(error)
+        await bot.http.close()  # the failed try's session: the next try opens its own
         wait = outbox.backoff(attempt, LOGIN_WAIT, cap=60.0)
         log.warning("cannot reach Discord (try %d: %s); again in %.1f s", attempt, reason, wait)
-        await asyncio.sleep(wait)
+        until = time.monotonic() + wait
+        while time.monotonic() < until and not bot.is_closed():  # a stop ends the wait
+            await asyncio.sleep(min(0.5, until - time.monotonic()))
 
 
 #: The one sentence for a token Discord refuses (the process then exits 2: no restart loop).

@@ -19,6 +19,8 @@ from cogs.language import in_server
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 60
+#: A process not seen on the database for this long (three ticks) is gone.
+ALIVE_SECONDS = 3 * TICK_SECONDS
 
 
 def served_shards(bot: commands.Bot) -> Shards | None:
@@ -27,6 +29,18 @@ def served_shards(bot: commands.Bot) -> Shards | None:
     if isinstance(bot, commands.AutoShardedBot) and bot.shard_count and bot.shard_ids:
         return Shards(bot.shard_count, tuple(sorted(bot.shard_ids)))
     return None
+
+
+def overlap(mine: Shards | None, theirs: Shards | None) -> bool:
+    """Whether two processes may serve one guild: one serves every shard, their shard counts
+    differ (the ranges cannot be compared), or their shard ids share one."""
+    if mine is None or theirs is None or mine.count != theirs.count:
+        return True
+    return bool(set(mine.ids) & set(theirs.ids))
+
+
+def describe(shards: Shards | None) -> str:
+    return "all" if shards is None else f"{list(shards.ids)} of {shards.count}"
 
 
 class Scheduler(commands.Cog):
@@ -46,6 +60,8 @@ class Scheduler(commands.Cog):
     def __init__(self, bot: commands.Bot, shards: Shards | None = None) -> None:
         self.bot = bot
         self.shards = shards if shards is not None else served_shards(bot)
+        #: The other processes already warned about (one warning each, not one a tick).
+        self._warned: set[str] = set()
 
     @property
     def service(self) -> GameService:
@@ -56,6 +72,10 @@ class Scheduler(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.every_minute.cancel()
+        try:
+            await self.service.store.forget_process(self.service.holder)
+        except Exception:  # the store closed first: the row ages out by itself
+            log.info("could not remove this process from the database's list", exc_info=True)
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def every_minute(self) -> None:
@@ -64,6 +84,7 @@ class Scheduler(commands.Cog):
     @every_minute.before_loop
     async def wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+        await self.announce(time.time())  # at start-up: another process on our shards?
         # Finished games a stop left without their results (it logs and never raises).
         await self.service.results.sweep()
 
@@ -82,8 +103,28 @@ class Scheduler(commands.Cog):
         if not self.every_minute.is_running():
             self.every_minute.start()
 
+    async def announce(self, now: float) -> None:
+        """Tell the database this process is alive and which shards it serves, and warn once
+        of each other live process whose shards overlap ours (a ``SHARD_IDS`` mistake: every
+        reminder is still claimed once, but each table is served twice)."""
+        store, holder = self.service.store, self.service.holder
+        for other, shards in await store.announce_process(
+            holder, self.shards, now, now - ALIVE_SECONDS
+        ):
+            if other in self._warned or not overlap(self.shards, shards):
+                continue
+            self._warned.add(other)
+            log.warning(
+                "another bot process on this database, %s, serves shards %s and this one %s: "
+                "they overlap; give each process its own SHARD_IDS",
+                other,
+                describe(shards),
+                describe(self.shards),
+            )
+
     async def tick(self, now: float) -> None:
         """Send what is due at ``now``; one game's failure never stops the others."""
+        await self.announce(now)
         for record in await self.service.threads_to_archive(now, self.shards):
             try:
                 await threads.archive(self.bot, record)

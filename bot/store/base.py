@@ -335,6 +335,15 @@ class Store(Protocol):
     async def unsent(self, game_id: str | None = None) -> list[OutboxRow]:
         """The unsent rows (of one game, if given), oldest first."""
 
+    async def announce_process(
+        self, holder: str, shards: Shards | None, now: float, alive_since: float
+    ) -> list[tuple[str, Shards | None]]:
+        """Record that process ``holder`` serving ``shards`` (None: all) is alive at ``now``;
+        the other processes seen since ``alive_since``, with their shards."""
+
+    async def forget_process(self, holder: str) -> None:
+        """Process ``holder`` stopped."""
+
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         """Record the thread a game is played in, without changing its version (where the
         game is shown is not part of it: no button goes out of date)."""

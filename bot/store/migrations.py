@@ -235,6 +235,16 @@ MIGRATIONS: list[Step] = [
         """,
         # The worker reads only what is unsent, by game and order.
         "CREATE INDEX outbox_unsent ON outbox (game_id, seq) WHERE sent_at IS NULL",
+        # The bot processes on this database and the shards each serves (None: all), seen at
+        # every scheduler tick: a start-up warns of another live process whose shards overlap.
+        """
+        CREATE TABLE processes (
+            holder     TEXT PRIMARY KEY,
+            shards     TEXT,
+            started_at REAL NOT NULL,
+            seen_at    REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
     ),
 ]
 

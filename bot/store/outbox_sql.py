@@ -16,7 +16,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.base import OutboxRow, Owed
+from bot.store.base import OutboxRow, Owed, Shards
 from bot.store.rows import dumps
 
 _COLUMNS = "o.seq, o.key, o.game_id, o.kind, o.payload, o.created_at, o.attempts"
@@ -40,6 +40,17 @@ def row(values: Sequence[Any]) -> OutboxRow:
 
 def _values(game_id: str, owed: Owed, now: float) -> tuple[Any, ...]:
     return (owed.key, game_id, owed.kind, dumps(owed.payload), now, owed.holder, owed.lease_until)
+
+
+def shards_text(shards: Shards | None) -> str | None:
+    return None if shards is None else dumps({"count": shards.count, "ids": list(shards.ids)})
+
+
+def shards_of(text: str | None) -> Shards | None:
+    if text is None:
+        return None
+    data = json.loads(text)
+    return Shards(int(data["count"]), tuple(int(i) for i in data["ids"]))
 
 
 # -- SQLite (inside the writer's transaction) ---------------------------------------------------
@@ -88,6 +99,13 @@ SQLITE_RELEASE = (
     "WHERE key = ? AND sent_at IS NULL AND (holder = ? OR holder IS NULL)"
 )
 SQLITE_UNSENT = f"SELECT {_COLUMNS} FROM outbox o WHERE o.sent_at IS NULL"
+SQLITE_ANNOUNCE = (
+    "INSERT INTO processes (holder, shards, started_at, seen_at) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (holder) DO UPDATE SET shards = excluded.shards, seen_at = excluded.seen_at"
+)
+SQLITE_LIVE = (
+    "SELECT holder, shards FROM processes WHERE holder <> ? AND seen_at >= ? ORDER BY holder"
+)
 
 
 # -- PostgreSQL -----------------------------------------------------------------------------------
@@ -128,3 +146,10 @@ PG_RELEASE = (
     "WHERE key = $2 AND sent_at IS NULL AND (holder = $3 OR holder IS NULL)"
 )
 PG_UNSENT = f"SELECT {_COLUMNS} FROM outbox o WHERE o.sent_at IS NULL"
+PG_ANNOUNCE = (
+    "INSERT INTO processes (holder, shards, started_at, seen_at) VALUES ($1, $2, $3, $4) "
+    "ON CONFLICT (holder) DO UPDATE SET shards = excluded.shards, seen_at = excluded.seen_at"
+)
+PG_LIVE = (
+    "SELECT holder, shards FROM processes WHERE holder <> $1 AND seen_at >= $2 ORDER BY holder"
+)

@@ -558,6 +558,20 @@ class PostgresStore:
             rows = await conn.fetch(f"{outbox_sql.PG_UNSENT}{where} ORDER BY o.seq", *params)
         return [outbox_sql.row(r) for r in rows]
 
+    async def announce_process(
+        self, holder: str, shards: Shards | None, now: float, alive_since: float
+    ) -> list[tuple[str, Shards | None]]:
+        async with self._write() as conn:
+            await conn.execute(
+                outbox_sql.PG_ANNOUNCE, holder, outbox_sql.shards_text(shards), now, now
+            )
+            rows = await conn.fetch(outbox_sql.PG_LIVE, holder, alive_since)
+        return [(str(r["holder"]), outbox_sql.shards_of(r["shards"])) for r in rows]
+
+    async def forget_process(self, holder: str) -> None:
+        async with self._one() as conn:
+            await conn.execute("DELETE FROM processes WHERE holder = $1", holder)
+
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         async with self._one() as conn:
             await conn.execute("UPDATE games SET thread = $1 WHERE id = $2", thread, game_id)

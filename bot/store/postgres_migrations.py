@@ -222,6 +222,16 @@ MIGRATIONS: list[Step] = [
         )
         """,
         "CREATE INDEX outbox_unsent ON outbox (game_id, seq) WHERE sent_at IS NULL",
+        # The bot processes on this database and the shards each serves (None: all), seen at
+        # every scheduler tick: a start-up warns of another live process whose shards overlap.
+        """
+        CREATE TABLE processes (
+            holder     text PRIMARY KEY,
+            shards     text,
+            started_at double precision NOT NULL,
+            seen_at    double precision NOT NULL
+        )
+        """,
     ),
 ]
 

@@ -649,6 +649,21 @@ class SqliteStore:
         rows = await self._fetchall(f"{outbox_sql.SQLITE_UNSENT}{where} ORDER BY o.seq", params)
         return [outbox_sql.row(r) for r in rows]
 
+    async def announce_process(
+        self, holder: str, shards: Shards | None, now: float, alive_since: float
+    ) -> list[tuple[str, Shards | None]]:
+        def announce(conn: sqlite3.Connection) -> list[Any]:
+            conn.execute(
+                outbox_sql.SQLITE_ANNOUNCE, (holder, outbox_sql.shards_text(shards), now, now)
+            )
+            return conn.execute(outbox_sql.SQLITE_LIVE, (holder, alive_since)).fetchall()
+
+        rows = await self._transaction(announce)
+        return [(str(h), outbox_sql.shards_of(s)) for h, s in rows]
+
+    async def forget_process(self, holder: str) -> None:
+        await self._execute("DELETE FROM processes WHERE holder = ?", (holder,))
+
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         """Record a game's thread; the version stays (no button on its posts goes stale)."""
         await self._execute("UPDATE games SET thread = ? WHERE id = ?", (thread, game_id))

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from bot import outbox
 from bot.store.base import Shards
 from cogs.scheduler import Scheduler
@@ -87,3 +89,23 @@ async def test_overlapping_shards_still_remind_each_table_once(
     assert len(posted) == len(games)  # each once, whichever process won the claim
     unsent = [r for g in games for r in await second.store.unsent(g.id)]
     assert [r for r in unsent if r.kind == outbox.REMINDER] == []  # each marked sent
+
+
+async def test_overlapping_shards_are_warned_of_once_naming_the_other_process(
+    open_process_store: OpenStore,  # noqa: F811
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    first, second = await processes(open_process_store)
+    now = time.time()
+    apart = [
+        Scheduler(Bot(service), Shards(SHARD_COUNT, ids))  # type: ignore[arg-type]
+        for service, ids in zip((first, second), RANGES, strict=True)
+    ]
+    for scheduler in apart:
+        await scheduler.announce(now)
+    assert "overlap" not in caplog.text  # disjoint ranges: no warning
+    everything = Scheduler(Bot(second), Shards(SHARD_COUNT, (0, 1)))  # type: ignore[arg-type]
+    await everything.announce(now + 1)
+    await everything.announce(now + 2)  # the next tick: no second warning
+    warnings = [r.getMessage() for r in caplog.records if "overlap" in r.getMessage()]
+    assert len(warnings) == 1 and first.holder in warnings[0]

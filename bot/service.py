@@ -41,9 +41,11 @@ from bot.store.base import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    Clock,
     GameRecord,
     LoggedAction,
     Owed,
+    ReminderClaim,
     ResultRow,
     Seat,
     Shards,
@@ -60,6 +62,8 @@ ID_LENGTH = 6
 AI_PREFIX = "ai:"
 #: Seconds after a game's end in which its players may ask for a rematch.
 REMATCH_WINDOW = 600.0
+#: Games handled between two yields to the event loop in a scheduler's bookkeeping.
+YIELD_EVERY = 100
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
 
 
@@ -935,26 +939,59 @@ class GameService:
         return (await self.claim_reminders(record, now))[0]
 
     async def claim_reminders(self, record: GameRecord, now: float) -> tuple[list[str], str | None]:
-        """Claim the reminders due at ``now``: who to remind and the key of the reminder's
-        outbox row (nobody and None if the game moved since ``record`` was read, or another
-        scheduler claimed them first). The claim compares the reminder time read, so of two
-        schedulers on one database only one reminds. The version is untouched, so the
-        board's buttons stay valid."""
-        expected = record.remind_at
-        clocks = self._legacy_clocks(record)
-        due = [p for p, c in clocks.items() if c[0] is not None and c[0] <= now]
-        if expected is None or not due:
-            return [], None
-        for player in due:
-            clocks[player][0] = None
-        record.clocks = clocks
-        self._soonest(record)
-        owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
-        if not await self.store.claim_reminder(
-            record.id, record.version, expected, record.remind_at, record.deadline, clocks, [owed]
-        ):
-            return [], None
-        return due, owed.key
+        """Claim the reminders of one game due at ``now``: who to remind and the key of the
+        reminder's outbox row (nobody and None if the game moved since ``record`` was read,
+        or another scheduler claimed them first). The version is untouched, so the board's
+        buttons stay valid."""
+        clock = Clock(
+            record.id,
+            record.game,
+            record.guild,
+            record.channel,
+            record.thread,
+            record.version,
+            record.remind_at,
+            record.deadline,
+            self._legacy_clocks(record),
+        )
+        for _clock, users, key in await self.claim_due_reminders([clock], now):
+            return users, key
+        return [], None
+
+    async def claim_due_reminders(
+        self, clocks: list[Clock], now: float
+    ) -> list[tuple[Clock, list[str], str]]:
+        """Claim the reminders due at ``now`` of these games (their clocks, as the store's
+        ``due_clocks`` gives them), in one transaction; for each game won: who to remind and
+        the key of the reminder's outbox row. A claim compares the reminder time read, so of
+        two schedulers on one database only one reminds each table. Pure bookkeeping between
+        two awaits: no state is loaded, and the event loop is given back every
+        ``YIELD_EVERY`` games."""
+        claims, due_of = [], {}
+        for n, clock in enumerate(clocks):
+            if n % YIELD_EVERY == YIELD_EVERY - 1:
+                await asyncio.sleep(0)
+            mine = {p: list(c) for p, c in clock.clocks.items()}
+            due = [p for p, c in mine.items() if c[0] is not None and c[0] <= now]
+            if clock.remind_at is None or not due:
+                continue
+            for player in due:
+                mine[player][0] = None
+            remind_at = min((c[0] for c in mine.values() if c[0] is not None), default=None)
+            deadline = min((c[1] for c in mine.values() if c[1] is not None), default=None)
+            owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
+            claims.append(
+                ReminderClaim(
+                    clock.id, clock.version, clock.remind_at, remind_at, deadline, mine, owed
+                )
+            )
+            due_of[clock.id] = (clock, due)
+        won = await self.store.claim_reminders(claims) if claims else []
+        return [
+            (*due_of[claim.game_id], claim.owed.key)
+            for claim, ok in zip(claims, won, strict=True)
+            if ok
+        ]
 
     def _legacy_clocks(self, record: GameRecord) -> dict[str, list[float | None]]:
         """The seats' clocks; one game clock (stored before seats had their own) is every

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import itertools
 import logging
 import sys
@@ -141,6 +142,14 @@ class TabletopBot(commands.Bot):
             self.store = None
 
 
+def settle_heap() -> None:
+    """Once start-up has loaded everything (engines, fonts, discord.py, catalogs), move those
+    objects out of the garbage collector's sight: a full collection then scans only what was
+    made since, instead of holding the event loop ~50 ms (issue 28: a tick never blocks)."""
+    gc.collect()
+    gc.freeze()
+
+
 class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
     """The same bot over several shards of one connection (``SHARD_COUNT``/``SHARD_IDS``):
     discord.py's ``AutoShardedBot`` runs the shards this process was given, while other
@@ -191,7 +200,8 @@ async def serve(settings: Settings) -> None:
     bot = build(settings)
     async with bot:
         bot.drain.install()
-        await login(bot, settings.discord_token)
+        await login(bot, settings.discord_token)  # runs setup_hook: everything is loaded
+        settle_heap()
         if not bot.is_closed():  # a stop while it was still trying to reach Discord
             await bot.connect()
 

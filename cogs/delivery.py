@@ -25,7 +25,7 @@ from bot import outbox
 from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService, Step
-from bot.store.base import ACTIVE, OutboxRow
+from bot.store.base import ACTIVE, Clock, GameRecord, OutboxRow
 from cogs import memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
@@ -206,22 +206,22 @@ class Delivery(commands.Cog):
         return message
 
     async def _remind(self, read: ReadModel, payload: dict[str, Any]) -> discord.Message | None:
-        return await remind(self.bot, read, payload["users"])
+        return await remind(self.bot, read.record, read.title, payload["users"])
 
 
 async def remind(
-    client: discord.Client, read: ReadModel, users: list[str]
+    client: discord.Client, where: GameRecord | Clock, title: str, users: list[str]
 ) -> discord.Message | None:
-    """Ping ``users`` that the game waits for them, where it is played (None: nobody to
-    ping: AI seats are never mentioned)."""
+    """Ping ``users`` that game ``where`` (its record, or only its clock) waits for them,
+    where it is played (None: nobody to ping: AI seats are never mentioned)."""
     mentions = " ".join(m for m in (messages.mention(u) for u in users) if m)
     if not mentions:
         return None
     text = _(
         "{mentions} ⏰ {title} `{id}` is waiting for you: press **My hand** on the "
         "latest board, or `/game hand`."
-    ).format(mentions=mentions, title=read.title, id=read.record.id)
-    return await threads.post(client, read.record, Post(content=text, pings=users))
+    ).format(mentions=mentions, title=title, id=where.id)
+    return await threads.post(client, where, Post(content=text, pings=users))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -6,19 +6,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Iterator
 
 import discord
 from discord.ext import commands, tasks
 
 from bot.i18n import _
 from bot.service import GameService
-from bot.store.base import GameRecord, Shards
+from bot.store.base import Clock, GameRecord, Shards
 from cogs import delivery, memory, messages, threads
 from cogs.language import in_server
 
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 60
+#: Reminders posted at once by a tick.
+CONCURRENT_POSTS = 10
+#: Due reminders read and claimed at once.
+PAGE = 200
 #: A process not seen on the database for this long (three ticks) is gone.
 ALIVE_SECONDS = 3 * TICK_SECONDS
 
@@ -136,6 +141,7 @@ class Scheduler(commands.Cog):
                 await self.close_lobby(record, now)
             except Exception:  # a containment boundary: whatever broke, it broke one lobby
                 log.exception("game %s: could not close its lobby", record.id)
+        await self.remind_due(now)
         for record in await self.service.due(now, self.shards):
             try:
                 # Each seat has its own clock: one may be late while another is reminded.
@@ -178,16 +184,40 @@ class Scheduler(commands.Cog):
         """Claim the due reminders in the store (of two schedulers, one wins), then post
         them; a post Discord does not take stays owed, for the delivery worker."""
         users, key = await self.service.claim_reminders(record, now)
-        if key is None:
-            return
-        owed = [key]
+        if key is not None:
+            await self.post_reminder(record, users, key)
+
+    async def post_reminder(self, where: GameRecord | Clock, users: list[str], key: str) -> None:
+        """Post a claimed reminder (its outbox row ``key``); one Discord does not take stays
+        owed, for the delivery worker."""
+        title = self.service.title(where)  # type: ignore[arg-type]
         try:
-            async with in_server(self.bot, record.guild):
-                sent = await delivery.remind(self.bot, self.service.read(record), users)
+            async with in_server(self.bot, where.guild):
+                sent = await delivery.remind(self.bot, where, title, users)
         except BaseException:
-            await delivery.give_back(self.bot, owed)
+            await delivery.give_back(self.bot, [key])
             raise
-        await delivery.sent(self.bot, owed, sent)
+        await delivery.sent(self.bot, [key], sent)
+
+    async def remind_due(self, now: float) -> None:
+        """Every reminder due at ``now``, in O(due): the games' clocks only (no state),
+        decoded off the event loop, claimed in one transaction, then posted at most
+        ``CONCURRENT_POSTS`` at a time (discord.py keeps within each route's rate limit)."""
+        while True:  # a page at a time: each read and claim stays short
+            clocks = await self.service.store.due_clocks(now, self.shards, limit=PAGE)
+            found = await self.service.claim_due_reminders(clocks, now)
+
+            async def poster(claimed: Iterator[tuple[Clock, list[str], str]]) -> None:
+                for clock, users, key in claimed:  # a few posters, never a task per game
+                    try:
+                        await self.post_reminder(clock, users, key)
+                    except Exception:  # a containment boundary: it stays owed in the outbox
+                        log.warning("game %s: its reminder waits for delivery", clock.id)
+
+            shared = iter(found)
+            await asyncio.gather(*(poster(shared) for _ in range(CONCURRENT_POSTS)))
+            if len(clocks) < PAGE or not found:  # the last page, or nothing left to claim
+                return
 
     async def time_out(self, record: GameRecord, now: float) -> None:
         result = await self.service.time_out(record.id, now)

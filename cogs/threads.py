@@ -18,7 +18,7 @@ import discord
 from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService
-from bot.store.base import ABANDONED, ACTIVE, FINISHED, GameRecord
+from bot.store.base import ABANDONED, ACTIVE, FINISHED, Clock, GameRecord
 from cogs import memory, messages
 from cogs.language import in_server
 from cogs.messages import Post
@@ -225,7 +225,9 @@ def result_post(read: ReadModel, board: bytes, ratings: str = "") -> Post:
     return Post(view=layout, files=files)
 
 
-async def post(client: discord.Client, record: GameRecord, content: Post) -> discord.Message:
+async def post(
+    client: discord.Client, record: GameRecord | Clock, content: Post
+) -> discord.Message:
     """Send a post where the game is played (its thread, else its channel), not as an answer
     to an interaction."""
     channel = client.get_partial_messageable(int(record.home), guild_id=_guild_id(record))
@@ -263,5 +265,5 @@ async def archive(client: discord.Client, record: GameRecord) -> None:
     log.info("game %s: archived its thread %s", record.id, record.thread)
 
 
-def _guild_id(record: GameRecord) -> int | None:
+def _guild_id(record: GameRecord | Clock) -> int | None:
     return int(record.guild) if record.guild.isdigit() else None

@@ -118,6 +118,39 @@ class OutboxRow:
 
 
 @dataclass(frozen=True)
+class Clock:
+    """What a reminder needs of a game: where it is played, its version and its clocks
+    (``GameRecord``'s fields of the same names), without its state."""
+
+    id: str
+    game: str
+    guild: str
+    channel: str
+    thread: str | None
+    version: int
+    remind_at: float | None
+    deadline: float | None
+    clocks: dict[str, list[float | None]]
+
+    @property
+    def home(self) -> str:
+        return self.thread or self.channel
+
+
+@dataclass(frozen=True)
+class ReminderClaim:
+    """One game's reminders to claim (``Store.claim_reminders``)."""
+
+    game_id: str
+    version: int
+    expected_remind_at: float
+    remind_at: float | None
+    deadline: float | None
+    clocks: dict[str, list[float | None]]
+    owed: Owed
+
+
+@dataclass(frozen=True)
 class Attention:
     """A game that could not be loaded (a row or a log that does not read back), so its host
     can be told: it is left out of every other read until someone restores or abandons it."""
@@ -300,21 +333,20 @@ class Store(Protocol):
         they are cleared) if it is still at ``version``, without changing the version; False
         if the game moved meanwhile (its clock restarted)."""
 
-    async def claim_reminder(
-        self,
-        game_id: str,
-        version: int,
-        expected_remind_at: float,
-        remind_at: float | None,
-        deadline: float | None,
-        clocks: dict[str, list[float | None]],
-        owed: Sequence[Owed] = (),
-    ) -> bool:
-        """Claim the reminders due at ``expected_remind_at``: set the timers as ``set_timers``
-        does only if the game is still at ``version`` and its ``remind_at`` is still
-        ``expected_remind_at`` (so of two schedulers only one sends it), and write ``owed``
-        (the reminder post) in the same transaction. False: someone else claimed it, or the
-        game moved."""
+    async def due_clocks(
+        self, now: float, shards: Shards | None = None, *, limit: int = 1000
+    ) -> list[Clock]:
+        """The clocks (not the states) of active games whose ``remind_at`` is at or before
+        ``now`` (of the guilds on ``shards``; all, if None), soonest first, at most
+        ``limit``: what a reminder needs, decoded off the event loop where the backend
+        can."""
+
+    async def claim_reminders(self, claims: Sequence[ReminderClaim]) -> list[bool]:
+        """Claim reminders, all in one transaction: for each, set the timers as
+        ``set_timers`` does only if the game is still at ``version`` and its ``remind_at`` is
+        still ``expected_remind_at`` (so of two schedulers only one sends it), and write its
+        ``owed`` post with it. For each claim, whether it was won (False: someone else
+        claimed it, or the game moved)."""
 
     async def claim_outbox(
         self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None

@@ -16,7 +16,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.base import OutboxRow, Owed, Shards
+from bot.store.base import Clock, OutboxRow, Owed, ReminderClaim, Shards
 from bot.store.rows import dumps
 
 _COLUMNS = "o.seq, o.key, o.game_id, o.kind, o.payload, o.created_at, o.attempts"
@@ -51,6 +51,36 @@ def shards_of(text: str | None) -> Shards | None:
         return None
     data = json.loads(text)
     return Shards(int(data["count"]), tuple(int(i) for i in data["ids"]))
+
+
+CLOCK_COLUMNS = "id, game, guild, channel, thread, version, remind_at, deadline, clocks"
+
+
+def clock(values: Sequence[Any]) -> Clock:
+    game_id, game, guild, channel, thread, version, remind_at, deadline, clocks = values
+    return Clock(
+        str(game_id),
+        str(game),
+        str(guild),
+        str(channel),
+        thread,
+        int(version),
+        remind_at,
+        deadline,
+        json.loads(clocks or "{}"),
+    )
+
+
+def claim_values(claim: ReminderClaim) -> tuple[Any, ...]:
+    """The parameters of ``*_CLAIM_REMINDER``, in order."""
+    return (
+        claim.remind_at,
+        claim.deadline,
+        dumps(claim.clocks),
+        claim.game_id,
+        claim.version,
+        claim.expected_remind_at,
+    )
 
 
 # -- SQLite (inside the writer's transaction) ---------------------------------------------------
@@ -98,6 +128,22 @@ SQLITE_RELEASE = (
     "UPDATE outbox SET holder = NULL, lease_until = ? "
     "WHERE key = ? AND sent_at IS NULL AND (holder = ? OR holder IS NULL)"
 )
+SQLITE_CLAIM_REMINDER = (
+    "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
+    "WHERE id = ? AND version = ? AND remind_at = ?"
+)
+
+
+def sqlite_claim_reminders(conn: sqlite3.Connection, claims: Sequence[ReminderClaim]) -> list[bool]:
+    won = []
+    for claim in claims:
+        ok = conn.execute(SQLITE_CLAIM_REMINDER, claim_values(claim)).rowcount == 1
+        if ok:
+            sqlite_owe(conn, claim.game_id, [claim.owed])
+        won.append(ok)
+    return won
+
+
 SQLITE_UNSENT = f"SELECT {_COLUMNS} FROM outbox o WHERE o.sent_at IS NULL"
 SQLITE_ANNOUNCE = (
     "INSERT INTO processes (holder, shards, started_at, seen_at) VALUES (?, ?, ?, ?) "
@@ -145,6 +191,24 @@ PG_RELEASE = (
     "UPDATE outbox SET holder = NULL, lease_until = $1 "
     "WHERE key = $2 AND sent_at IS NULL AND (holder = $3 OR holder IS NULL)"
 )
+PG_CLAIM_REMINDER = (
+    "UPDATE games SET remind_at = $1, deadline = $2, clocks = $3 "
+    "WHERE id = $4 AND version = $5 AND remind_at = $6"
+)
+
+
+async def pg_claim_reminders(
+    conn: asyncpg.Connection, claims: Sequence[ReminderClaim]
+) -> list[bool]:
+    won = []
+    for claim in claims:
+        ok = await conn.execute(PG_CLAIM_REMINDER, *claim_values(claim)) == "UPDATE 1"
+        if ok:
+            await pg_owe(conn, claim.game_id, [claim.owed])
+        won.append(ok)
+    return won
+
+
 PG_UNSENT = f"SELECT {_COLUMNS} FROM outbox o WHERE o.sent_at IS NULL"
 PG_ANNOUNCE = (
     "INSERT INTO processes (holder, shards, started_at, seen_at) VALUES ($1, $2, $3, $4) "

@@ -39,12 +39,13 @@ from bot.store.base import (
     LOBBY,
     OPEN_STATUSES,
     Attention,
+    Clock,
     GameRecord,
     LoggedAction,
     OutboxRow,
-    Owed,
     RateGame,
     Rating,
+    ReminderClaim,
     ResultRow,
     Seat,
     Shards,
@@ -506,33 +507,24 @@ class PostgresStore:
             )
         return bool(status == "UPDATE 1")
 
-    async def claim_reminder(
-        self,
-        game_id: str,
-        version: int,
-        expected_remind_at: float,
-        remind_at: float | None,
-        deadline: float | None,
-        clocks: dict[str, list[float | None]],
-        owed: Sequence[Owed] = (),
-    ) -> bool:
-        """``set_timers`` that also compares the reminder time read, and writes the reminder
-        post's outbox row with the claim."""
-        async with self._write() as conn:
-            status = await conn.execute(
-                "UPDATE games SET remind_at = $1, deadline = $2, clocks = $3 "
-                "WHERE id = $4 AND version = $5 AND remind_at = $6",
-                remind_at,
-                deadline,
-                dumps(clocks),
-                game_id,
-                version,
-                expected_remind_at,
+    async def due_clocks(
+        self, now: float, shards: Shards | None = None, *, limit: int = 1000
+    ) -> list[Clock]:
+        params: list[Any] = [now, ACTIVE]
+        on = _shards(shards, params)
+        params.append(limit)
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {outbox_sql.CLOCK_COLUMNS} FROM games WHERE remind_at <= $1 "
+                f"AND status = $2 AND attention IS NULL{on} ORDER BY remind_at "
+                f"LIMIT ${len(params)}",
+                *params,
             )
-            if status != "UPDATE 1":
-                return False
-            await outbox_sql.pg_owe(conn, game_id, owed)
-        return True
+        return [outbox_sql.clock(r) for r in rows]
+
+    async def claim_reminders(self, claims: Sequence[ReminderClaim]) -> list[bool]:
+        async with self._write() as conn:
+            return await outbox_sql.pg_claim_reminders(conn, claims)
 
     async def claim_outbox(
         self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None

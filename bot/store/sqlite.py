@@ -53,13 +53,14 @@ from bot.store.base import (
     LOBBY,
     OPEN_STATUSES,
     Attention,
+    Clock,
     DamagedDatabase,
     GameRecord,
     LoggedAction,
     OutboxRow,
-    Owed,
     RateGame,
     Rating,
+    ReminderClaim,
     ResultRow,
     Seat,
     Shards,
@@ -603,31 +604,24 @@ class SqliteStore:
 
         return await self._transaction(set_timers)
 
-    async def claim_reminder(
-        self,
-        game_id: str,
-        version: int,
-        expected_remind_at: float,
-        remind_at: float | None,
-        deadline: float | None,
-        clocks: dict[str, list[float | None]],
-        owed: Sequence[Owed] = (),
-    ) -> bool:
-        """``set_timers`` that also compares the reminder time read, and writes the reminder
-        post's outbox row with the claim."""
-        values = (remind_at, deadline, _dumps(clocks), game_id, version, expected_remind_at)
+    async def due_clocks(
+        self, now: float, shards: Shards | None = None, *, limit: int = 1000
+    ) -> list[Clock]:
+        """Rows decoded in the reader's thread, never on the event loop."""
+        on, params = _on_shards(shards)
+        sql = (
+            f"SELECT {outbox_sql.CLOCK_COLUMNS} FROM games WHERE remind_at <= ? AND status = ? "
+            f"AND attention IS NULL {on} ORDER BY remind_at LIMIT ?"
+        )
 
-        def claim(conn: sqlite3.Connection) -> bool:
-            sql = (
-                "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
-                "WHERE id = ? AND version = ? AND remind_at = ?"
-            )
-            if conn.execute(sql, values).rowcount != 1:
-                return False
-            outbox_sql.sqlite_owe(conn, game_id, owed)
-            return True
+        def fetch(conn: sqlite3.Connection) -> list[Clock]:
+            rows = conn.execute(sql, (now, ACTIVE, *params, limit))
+            return [outbox_sql.clock(r) for r in rows]
 
-        return await self._transaction(claim)
+        return await self._query(fetch)
+
+    async def claim_reminders(self, claims: Sequence[ReminderClaim]) -> list[bool]:
+        return await self._transaction(lambda conn: outbox_sql.sqlite_claim_reminders(conn, claims))
 
     async def claim_outbox(
         self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None

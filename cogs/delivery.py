@@ -46,12 +46,16 @@ def worker(client: discord.Client) -> Delivery | None:
     return cog if hasattr(cog, "drain") else None  # type: ignore[return-value]
 
 
+def place(message: discord.Message | None) -> tuple[str | None, str | None]:
+    """(channel id, message id) of a post, as the outbox keeps them."""
+    return (str(message.channel.id), str(message.id)) if message is not None else (None, None)
+
+
 async def sent(client: discord.Client, owed: list[str], message: discord.Message | None) -> None:
     """A front door posted what a change owed (its outbox rows' keys): they are sent."""
     service: GameService = client.service  # type: ignore[attr-defined]
-    where = (str(message.channel.id), str(message.id)) if message is not None else (None, None)
-    for key in owed:
-        await service.store.outbox_sent(key, *where)
+    where = place(message)
+    await service.store.outbox_sent_many([(key, *where) for key in owed])
 
 
 async def give_back(client: discord.Client, owed: list[str]) -> None:
@@ -153,8 +157,7 @@ class Delivery(commands.Cog):
                 log.exception("game %s: could not send its %s post", row.game_id, row.kind)
             await self.service.store.release_owed(row.key, self.holder, retry_at)
             return False
-        where = (str(message.channel.id), str(message.id)) if message else (None, None)
-        await self.service.store.outbox_sent(row.key, *where)
+        await self.service.store.outbox_sent(row.key, *place(message))
         log.info("game %s: delivered its %s post (try %d)", row.game_id, row.kind, row.attempts)
         return True
 

@@ -185,19 +185,21 @@ class Scheduler(commands.Cog):
         them; a post Discord does not take stays owed, for the delivery worker."""
         users, key = await self.service.claim_reminders(record, now)
         if key is not None:
-            await self.post_reminder(record, users, key)
+            sent = await self.post_reminder(record, users, key)
+            await delivery.sent(self.bot, [key], sent)
 
-    async def post_reminder(self, where: GameRecord | Clock, users: list[str], key: str) -> None:
-        """Post a claimed reminder (its outbox row ``key``); one Discord does not take stays
-        owed, for the delivery worker."""
+    async def post_reminder(
+        self, where: GameRecord | Clock, users: list[str], key: str
+    ) -> discord.Message | None:
+        """Post a claimed reminder (its outbox row ``key``, for the caller to mark sent); one
+        Discord does not take stays owed, for the delivery worker."""
         title = self.service.title(where)  # type: ignore[arg-type]
         try:
             async with in_server(self.bot, where.guild):
-                sent = await delivery.remind(self.bot, where, title, users)
+                return await delivery.remind(self.bot, where, title, users)
         except BaseException:
             await delivery.give_back(self.bot, [key])
             raise
-        await delivery.sent(self.bot, [key], sent)
 
     async def remind_due(self, now: float) -> None:
         """Every reminder due at ``now``, in O(due): the games' clocks only (no state),
@@ -207,17 +209,26 @@ class Scheduler(commands.Cog):
             clocks = await self.service.store.due_clocks(now, self.shards, limit=PAGE)
             found = await self.service.claim_due_reminders(clocks, now)
 
-            async def poster(claimed: Iterator[tuple[Clock, list[str], str]]) -> None:
-                for clock, users, key in claimed:  # a few posters, never a task per game
-                    try:
-                        await self.post_reminder(clock, users, key)
-                    except Exception:  # a containment boundary: it stays owed in the outbox
-                        log.warning("game %s: its reminder waits for delivery", clock.id)
-
-            shared = iter(found)
-            await asyncio.gather(*(poster(shared) for _ in range(CONCURRENT_POSTS)))
+            sent: list[tuple[str, str | None, str | None]] = []
+            shared = iter(found)  # a few posters take turns, never a task per game
+            await asyncio.gather(*(self._poster(shared, sent) for _ in range(CONCURRENT_POSTS)))
+            await self.service.store.outbox_sent_many(sent)  # one write for the page
             if len(clocks) < PAGE or not found:  # the last page, or nothing left to claim
                 return
+
+    async def _poster(
+        self,
+        claimed: Iterator[tuple[Clock, list[str], str]],
+        sent: list[tuple[str, str | None, str | None]],
+    ) -> None:
+        """Post claimed reminders until none is left; what was posted goes into ``sent``."""
+        for clock, users, key in claimed:
+            try:
+                message = await self.post_reminder(clock, users, key)
+            except Exception:  # a containment boundary: it stays owed in the outbox
+                log.warning("game %s: its reminder waits for delivery", clock.id)
+                continue
+            sent.append((key, *delivery.place(message)))
 
     async def time_out(self, record: GameRecord, now: float) -> None:
         result = await self.service.time_out(record.id, now)

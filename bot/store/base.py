@@ -360,6 +360,9 @@ class Store(Protocol):
         """Mark a row sent (Discord accepted it: its message, if any); it is never sent
         again."""
 
+    async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
+        """``outbox_sent`` for several rows (key, channel, message) in one transaction."""
+
     async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
         """Give back a row ``holder`` could not send: any worker may claim it from
         ``retry_at``."""

@@ -191,22 +191,36 @@ PG_RELEASE = (
     "UPDATE outbox SET holder = NULL, lease_until = $1 "
     "WHERE key = $2 AND sent_at IS NULL AND (holder = $3 OR holder IS NULL)"
 )
-PG_CLAIM_REMINDER = (
-    "UPDATE games SET remind_at = $1, deadline = $2, clocks = $3 "
-    "WHERE id = $4 AND version = $5 AND remind_at = $6"
+#: Every claim of a page in one statement: the games still at the version and reminder time
+#: read take the new timers; their ids come back.
+PG_CLAIM_REMINDERS = (
+    "UPDATE games AS g SET remind_at = c.remind_at, deadline = c.deadline, clocks = c.clocks "
+    "FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::float8[], $5::float8[], "
+    "$6::text[]) AS c(id, version, expected, remind_at, deadline, clocks) "
+    "WHERE g.id = c.id AND g.version = c.version AND g.remind_at = c.expected RETURNING g.id"
 )
 
 
 async def pg_claim_reminders(
     conn: asyncpg.Connection, claims: Sequence[ReminderClaim]
 ) -> list[bool]:
-    won = []
-    for claim in claims:
-        ok = await conn.execute(PG_CLAIM_REMINDER, *claim_values(claim)) == "UPDATE 1"
-        if ok:
-            await pg_owe(conn, claim.game_id, [claim.owed])
-        won.append(ok)
-    return won
+    columns = list(zip(*(claim_values(c) for c in claims), strict=True))
+    remind_at, deadline, clocks, ids, versions, expected = columns
+    rows = await conn.fetch(
+        PG_CLAIM_REMINDERS,
+        list(ids),
+        list(versions),
+        list(expected),
+        list(remind_at),
+        list(deadline),
+        list(clocks),
+    )
+    won = {r["id"] for r in rows}
+    now = time.time()
+    await conn.executemany(
+        _PG_INSERT, [_values(c.game_id, c.owed, now) for c in claims if c.game_id in won]
+    )
+    return [c.game_id in won for c in claims]
 
 
 PG_UNSENT = f"SELECT {_COLUMNS} FROM outbox o WHERE o.sent_at IS NULL"

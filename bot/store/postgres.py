@@ -539,6 +539,15 @@ class PostgresStore:
         async with self._one() as conn:
             await conn.execute(outbox_sql.PG_SENT, time.time(), channel, message, key)
 
+    async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
+        if not sent:
+            return
+        at = time.time()
+        async with self._write() as conn:
+            await conn.executemany(
+                outbox_sql.PG_SENT, [(at, channel, message, key) for key, channel, message in sent]
+            )
+
     async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
         async with self._one() as conn:
             await conn.execute(outbox_sql.PG_RELEASE, retry_at, key, holder)

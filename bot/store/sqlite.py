@@ -634,6 +634,13 @@ class SqliteStore:
     async def outbox_sent(self, key: str, channel: str | None, message: str | None) -> None:
         await self._execute(outbox_sql.SQLITE_SENT, (time.time(), channel, message, key))
 
+    async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
+        if not sent:
+            return
+        at = time.time()
+        rows = [(at, channel, message, key) for key, channel, message in sent]
+        await self._transaction(lambda conn: conn.executemany(outbox_sql.SQLITE_SENT, rows))
+
     async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
         await self._execute(outbox_sql.SQLITE_RELEASE, (retry_at, key, holder))
 

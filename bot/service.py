@@ -98,6 +98,9 @@ class MoveResult:
     #: The keys of the outbox rows this change wrote (``bot.outbox``): the front door that
     #: posts the change marks them sent, or gives them back to the delivery worker.
     owed: list[str] = field(default_factory=list)
+    #: The key of the outbox row of the game's end (its lobby edit and result post), once a
+    #: step ended it: posted after the last board.
+    final: str | None = None
 
     @cached_property
     def read(self) -> ReadModel:
@@ -836,11 +839,9 @@ class GameService:
         record.version = expected + 1
         record.updated_at = self._clock()
         told = [*turn_steps(journal), entry] if turn_over else []
-        owed = (
-            self._owe(record, outbox.TURN, {"steps": told, "over": record.status != ACTIVE})
-            if turn_over
-            else None
-        )
+        over = record.status != ACTIVE
+        owed = self._owe(record, outbox.TURN, {"steps": told, "over": over}) if turn_over else None
+        final = self._owe(record, outbox.FINAL, {}) if over else None
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
         except VersionConflict:
@@ -849,6 +850,8 @@ class GameService:
             raise
         if owed is not None:
             result.owed.append(owed.key)
+        if final is not None:
+            result.final = final.key
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
         )

@@ -24,8 +24,8 @@ from discord.ext import commands
 from bot import outbox
 from bot.i18n import _
 from bot.read_model import ReadModel
-from bot.service import GameService, Step
-from bot.store.base import ACTIVE, Clock, GameRecord, OutboxRow
+from bot.service import GameService, MoveResult, Step
+from bot.store.base import Clock, GameRecord, OutboxRow
 from cogs import memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
@@ -56,6 +56,18 @@ async def sent(client: discord.Client, owed: list[str], message: discord.Message
     service: GameService = client.service  # type: ignore[attr-defined]
     where = place(message)
     await service.store.outbox_sent_many([(key, *where) for key in owed])
+
+
+async def finish(client: discord.Client, result: MoveResult) -> None:
+    """The game's end after its last board (``threads.finish``: its lobby edit, the result
+    post); what Discord does not take stays owed, for the worker."""
+    final = [result.final] if result.final is not None else []
+    try:
+        await threads.finish(client, result.read)
+    except BaseException:
+        await give_back(client, final)
+        raise
+    await sent(client, final, None)
 
 
 async def give_back(client: discord.Client, owed: list[str]) -> None:
@@ -170,16 +182,15 @@ class Delivery(commands.Cog):
         async with in_server(self.bot, record.guild):
             if row.kind == outbox.REMINDER:
                 return await self._remind(read, row.payload)
+            if row.kind == outbox.FINAL:
+                await threads.finish(self.bot, read)
+                return None
             if row.kind == outbox.START:
                 read = await self._open(read)
                 await threads.edit_lobby(self.bot, read)
-                message = await self._board(read, [], threads.begins(read))
-            else:
-                steps = [Step(e["player"], e["action"], e["events"]) for e in row.payload["steps"]]
-                message = await self._board(read, steps, None, over=row.payload.get("over"))
-        if record.status != ACTIVE and row.payload.get("over"):
-            await threads.finish(self.bot, read)
-        return message
+                return await self._board(read, [], threads.begins(read))
+            steps = [Step(e["player"], e["action"], e["events"]) for e in row.payload["steps"]]
+            return await self._board(read, steps, None, over=row.payload.get("over"))
 
     async def _open(self, read: ReadModel) -> ReadModel:
         """The game's thread, if it is to have one and has none yet (a start whose

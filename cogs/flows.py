@@ -273,7 +273,7 @@ async def publish(
         raise
     await delivery.sent(interaction.client, result.owed, message)
     if result.record.status != ACTIVE:
-        await threads.finish(interaction.client, result.read)
+        await delivery.finish(interaction.client, result)
 
 
 async def post_to_game(

@@ -254,7 +254,7 @@ class Scheduler(commands.Cog):
             result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)
         )
         if result.finished:
-            await threads.finish(self.bot, result.read)
+            await delivery.finish(self.bot, result)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -250,7 +250,8 @@ async def finish(client: discord.Client, read: ReadModel) -> None:
                 int(record.channel), guild_id=_guild_id(record)
             )
             ratings = memory.rating_line(await service.results.of_game(record.id), read.names)
-            await channel.send(**result_post(read, board, ratings).kwargs())
+            again = fresh_kwargs(result_post(read, board, ratings))
+            await retrying(lambda: channel.send(**again()))
     await service.archive_later(record, ARCHIVE_AFTER)
 
 

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot import outbox
+from bot.ai import RandomAgent
 from bot.service import MoveResult
+from bot.store.base import ACTIVE, FINISHED
 from cogs import delivery
 from cogs.delivery import Delivery
 from tests.backends import sqlite_backend
@@ -176,3 +178,38 @@ async def test_an_unloadable_snapshot_leaves_every_listing_of_the_other_games_wh
     mine = (await h.slash(ANA, "game mine")).message.text()
     assert game_id(broken) in mine and "needs attention" in mine
     assert game_id(kept) in (await h.slash(CY, "game mine")).message.text()
+
+
+async def test_a_game_that_ends_while_the_process_dies_still_tells_its_end_once(
+    harness_factory, tmp_path: Path
+) -> None:
+    """The last move is saved, then the process dies before any post: after the restart the
+    worker posts the last board, then the game's end (its lobby edit and the result post in
+    the channel), each once."""
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "street-art", ANA, BO, options="two_players=true, turn_cap=4")
+    await h.click(ANA, lobby, label="Start")
+    game = game_id(lobby)
+    service, agent = h.bot.service, RandomAgent("the end")
+    for _move in range(5000):
+        record = await service.get(game)
+        if record.status != ACTIVE:
+            break
+        player = service.to_move(record)[0]
+        action = agent.choose(service.engine(record), service.state(record), player)
+        await service.move(str(GUILD), record.home, player, action, ref=game)
+    assert record.status == FINISHED
+    kinds = [r.kind for r in await service.store.unsent(game)]
+    assert kinds[-1] == outbox.FINAL and set(kinds) == {outbox.TURN, outbox.FINAL}
+    (thread,) = h.threads(TABLE)
+    before = len(channel_boards(h, thread.id))
+    await h.close()
+
+    restarted = await table(harness_factory, tmp_path, fake=h.fake)
+    await restarted.settle()
+    assert await worker(restarted).drain(time.time() + outbox.FRONT_LEASE + 1) == len(kinds)
+    assert len(channel_boards(restarted, thread.id)) == before + len(kinds) - 1
+    results = [m for m in channel_boards(restarted) if "The whole game" in m.text()]
+    assert len(results) == 1  # the result post, in the channel, once
+    assert "In progress" not in restarted.message(lobby).text()
+    assert await worker(restarted).drain(time.time() + 10 * outbox.FRONT_LEASE) == 0

@@ -25,7 +25,7 @@ from bot import outbox
 from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService, MoveResult, Step
-from bot.store.base import Clock, GameRecord, OutboxRow
+from bot.store.base import Clock, GameRecord, OutboxRow, Shards
 from cogs import memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
@@ -37,6 +37,14 @@ log = logging.getLogger(__name__)
 BATCH = 20
 #: Seconds between rounds when nothing wakes the worker (the scheduler's tick wakes it too).
 ROUND_SECONDS = 60.0
+
+
+def served_shards(bot: commands.Bot) -> Shards | None:
+    """The shards this process connects (an ``AutoShardedBot`` given its ids); None: not
+    sharded, so every game is this process's (its scheduler and worker serve those)."""
+    if isinstance(bot, commands.AutoShardedBot) and bot.shard_count and bot.shard_ids:
+        return Shards(bot.shard_count, tuple(sorted(bot.shard_ids)))
+    return None
 
 
 def worker(client: discord.Client) -> Delivery | None:
@@ -88,8 +96,6 @@ class Delivery(commands.Cog):
     """Sends the outbox's unsent rows until Discord accepts them."""
 
     def __init__(self, bot: commands.Bot) -> None:
-        from cogs.scheduler import served_shards  # the scheduler wakes this cog: no cycle
-
         self.bot = bot
         self.shards = served_shards(bot)
         self._task: asyncio.Task[None] | None = None

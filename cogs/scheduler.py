@@ -15,6 +15,7 @@ from bot.i18n import _
 from bot.service import GameService
 from bot.store.base import Clock, GameRecord, Shards
 from cogs import delivery, memory, messages, threads
+from cogs.delivery import served_shards
 from cogs.language import in_server
 
 log = logging.getLogger(__name__)
@@ -26,14 +27,6 @@ CONCURRENT_POSTS = 10
 PAGE = 200
 #: A process not seen on the database for this long (three ticks) is gone.
 ALIVE_SECONDS = 3 * TICK_SECONDS
-
-
-def served_shards(bot: commands.Bot) -> Shards | None:
-    """The shards this process connects (an ``AutoShardedBot`` given its ids); None: not
-    sharded, so every game is this process's."""
-    if isinstance(bot, commands.AutoShardedBot) and bot.shard_count and bot.shard_ids:
-        return Shards(bot.shard_count, tuple(sorted(bot.shard_ids)))
-    return None
 
 
 def overlap(mine: Shards | None, theirs: Shards | None) -> bool:

@@ -89,36 +89,39 @@ async def test_a_crash_between_save_and_post_is_posted_once_within_a_tick_of_the
 
 
 @pytest.mark.parametrize(
-    ("route", "status", "code"),
+    ("method", "route", "status", "code"),
     [
-        (FOLLOWUP, 503, 0),
-        (FOLLOWUP, 500, 0),
-        (FOLLOWUP, 429, 20028),  # the route's limit
-        (FOLLOWUP, 429, 0),  # the global limit
-        (THREADS, 503, 0),
-        (THREADS, 429, 20028),
-        (MESSAGE, 503, 0),
-        (POSTS, 503, 0),
+        ("POST", FOLLOWUP, 429, 20028),  # the route's limit
+        ("POST", FOLLOWUP, 429, 0),  # the global limit
+        ("POST", THREADS, 503, 0),
+        ("POST", THREADS, 429, 20028),
+        ("PATCH", MESSAGE, 503, 0),
+        ("PATCH", MESSAGE, 429, 0),
+        ("POST", POSTS, 503, 0),
+        ("POST", POSTS, 429, 20028),
     ],
 )
 async def test_discord_faults_at_the_start_still_post_everything_and_answer_in_time(
-    harness_factory, tmp_path: Path, route: str, status: int, code: int
+    harness_factory, tmp_path: Path, method: str, route: str, status: int, code: int
 ) -> None:
-    """One fault of each kind on the first board (a follow-up, or the thread's message),
+    """(A 5xx on a follow-up, or a 500 anywhere, discord.py retries itself after a sleep of a
+    second or more, which the harness takes for an idle bot: those are left out here.)
+    One fault of each kind on the first board (a follow-up, or the thread's message),
     the thread's creation and the lobby's edit: the game starts whole, the board arrives
     once, and the host is answered within 3 s."""
     h = await table(harness_factory, tmp_path)
     lobby = await open_table(h, "artsee", ANA, BO)
-    h.fake.fail_next("*", route, status=status, code=code, message="Discord's bad moment")
+    h.fake.fail_next(method, route, status=status, code=code, message="Discord's bad moment")
     started = time.monotonic()
     response = await h.slash(ANA, "game start")
     seconds = time.monotonic() - started
+    assert [f.times for f in h.fake._injected] == [0]  # the fault did happen
     assert response.acknowledged and seconds < 3
     (thread,) = h.threads(TABLE)
     assert len(channel_boards(h, thread.id)) == 1
     assert "In progress in" in h.message(lobby).text()
     assert await h.bot.service.store.unsent(game_id(lobby)) == []
-    print(f"{status}/{code} on {route}: 1 of 1 board, answered in {seconds:.2f} s")
+    print(f"{status}/{code} on {method} {route}: 1 of 1 board, answered in {seconds:.2f} s")
 
 
 async def test_a_post_discord_keeps_refusing_is_sent_by_the_worker_once(
@@ -131,6 +134,7 @@ async def test_a_post_discord_keeps_refusing_is_sent_by_the_worker_once(
     h.fake.fail_next("POST", POSTS, status=503, code=0, message="Unavailable", times=3)
     response = await h.click(ANA, lobby, label="Start")
     await h.settle()
+    assert [f.times for f in h.fake._injected] == [0]  # the faults did happen
     assert response.acknowledged
     (thread,) = h.threads(TABLE)
     assert len(channel_boards(h, thread.id)) == 1

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot import limits, undo, visibility
+from bot import limits, outbox, undo, visibility
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -41,8 +41,11 @@ from bot.store.base import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    Clock,
     GameRecord,
     LoggedAction,
+    Owed,
+    ReminderClaim,
     ResultRow,
     Seat,
     Shards,
@@ -60,6 +63,8 @@ ID_LENGTH = 6
 AI_PREFIX = "ai:"
 #: Seconds after a game's end in which its players may ask for a rematch.
 REMATCH_WINDOW = 600.0
+#: Games handled between two yields to the event loop in a scheduler's bookkeeping.
+YIELD_EVERY = 100
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
 
 
@@ -91,6 +96,12 @@ class MoveResult:
     timed_out: list[str] = field(default_factory=list)
     #: The game's result rows with each seat's rating change, once a step finished it.
     results: list[ResultRow] = field(default_factory=list)
+    #: The keys of the outbox rows this change wrote (``bot.outbox``): the front door that
+    #: posts the change marks them sent, or gives them back to the delivery worker.
+    owed: list[str] = field(default_factory=list)
+    #: The key of the outbox row of the game's end (its lobby edit and result post), once a
+    #: step ended it: posted after the last board.
+    final: str | None = None
 
     @cached_property
     def read(self) -> ReadModel:
@@ -169,6 +180,8 @@ class GameService:
         self.seed_factory = seed_factory
         self._clock = clock
         self.results = Results(store, self.games)
+        #: This process, as the holder of the outbox rows its changes write (``bot.outbox``).
+        self.holder = outbox.process_id()
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -710,8 +723,10 @@ class GameService:
         record.status = ACTIVE
         record.remind_at = record.deadline = None  # the lobby's closing time is past concern
         self._arm_timers(record)
+        first = self._owe(record, outbox.START, {})
         record = await self._save_lobby(record, "started")
         result = self._result(record)
+        result.owed.append(first.key)
         await self._run_ai(record, result)
         return result
 
@@ -824,12 +839,20 @@ class GameService:
             self._arm_timers(record, mover=step.player)
         record.version = expected + 1
         record.updated_at = self._clock()
+        told = [*turn_steps(journal), entry] if turn_over else []
+        over = record.status != ACTIVE
+        owed = self._owe(record, outbox.TURN, {"steps": told, "over": over}) if turn_over else None
+        final = self._owe(record, outbox.FINAL, {}) if over else None
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
         except VersionConflict:
-            record.version, record.journal = expected, journal
+            record.version, record.journal, record.owed = expected, journal, []
             record.remind_at, record.deadline, record.clocks = timers
             raise
+        if owed is not None:
+            result.owed.append(owed.key)
+        if final is not None:
+            result.final = final.key
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
         )
@@ -837,10 +860,16 @@ class GameService:
             result.results = await self.results.record(record)
         result.steps.append(step)
         if turn_over:
-            told = turn_steps(journal)
-            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told)
+            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told[:-1])
             result.told.append(step)
         return turn_over
+
+    def _owe(self, record: GameRecord, kind: str, payload: dict[str, Any]) -> Owed:
+        """Add a post the change about to be saved owes the table (``bot.outbox``): the store
+        writes it in the change's transaction; this process's front door has the first go."""
+        owed = outbox.owed(kind, payload, self.holder, self._clock())
+        record.owed.append(owed)
+        return owed
 
     async def _run_ai(self, record: GameRecord, result: MoveResult) -> None:
         """Let AI seats decide until a human owes a decision or the game ends."""
@@ -910,20 +939,63 @@ class GameService:
         return await self.store.due_games(now, shards)
 
     async def remind(self, record: GameRecord, now: float) -> list[str]:
-        """Mark the reminders due at ``now`` sent; return who to remind (nobody if the game
-        moved since ``record`` was read). The version is untouched, so the board's buttons
-        stay valid."""
-        clocks = self._legacy_clocks(record)
-        due = [p for p, c in clocks.items() if c[0] is not None and c[0] <= now]
-        for player in due:
-            clocks[player][0] = None
-        record.clocks = clocks
-        self._soonest(record)
-        if not await self.store.set_timers(
-            record.id, record.version, record.remind_at, record.deadline, clocks
-        ):
-            return []
-        return due
+        """Claim the reminders due at ``now`` (``claim_reminders``); who to remind."""
+        return (await self.claim_reminders(record, now))[0]
+
+    async def claim_reminders(self, record: GameRecord, now: float) -> tuple[list[str], str | None]:
+        """Claim the reminders of one game due at ``now``: who to remind and the key of the
+        reminder's outbox row (nobody and None if the game moved since ``record`` was read,
+        or another scheduler claimed them first). The version is untouched, so the board's
+        buttons stay valid."""
+        clock = Clock(
+            record.id,
+            record.game,
+            record.guild,
+            record.channel,
+            record.thread,
+            record.version,
+            record.remind_at,
+            record.deadline,
+            self._legacy_clocks(record),
+        )
+        for _clock, users, key in await self.claim_due_reminders([clock], now):
+            return users, key
+        return [], None
+
+    async def claim_due_reminders(
+        self, clocks: list[Clock], now: float
+    ) -> list[tuple[Clock, list[str], str]]:
+        """Claim the reminders due at ``now`` of these games (their clocks, as the store's
+        ``due_clocks`` gives them), in one transaction; for each game won: who to remind and
+        the key of the reminder's outbox row. A claim compares the reminder time read, so of
+        two schedulers on one database only one reminds each table. Pure bookkeeping between
+        two awaits: no state is loaded, and the event loop is given back every
+        ``YIELD_EVERY`` games."""
+        claims, due_of = [], {}
+        for n, clock in enumerate(clocks):
+            if n % YIELD_EVERY == YIELD_EVERY - 1:
+                await asyncio.sleep(0)
+            mine = {p: list(c) for p, c in clock.clocks.items()}
+            due = [p for p, c in mine.items() if c[0] is not None and c[0] <= now]
+            if clock.remind_at is None or not due:
+                continue
+            for player in due:
+                mine[player][0] = None
+            remind_at = min((c[0] for c in mine.values() if c[0] is not None), default=None)
+            deadline = min((c[1] for c in mine.values() if c[1] is not None), default=None)
+            owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
+            claims.append(
+                ReminderClaim(
+                    clock.id, clock.version, clock.remind_at, remind_at, deadline, mine, owed
+                )
+            )
+            due_of[clock.id] = (clock, due)
+        won = await self.store.claim_reminders(claims) if claims else []
+        return [
+            (*due_of[claim.game_id], claim.owed.key)
+            for claim, ok in zip(claims, won, strict=True)
+            if ok
+        ]
 
     def _legacy_clocks(self, record: GameRecord) -> dict[str, list[float | None]]:
         """The seats' clocks; one game clock (stored before seats had their own) is every
@@ -1101,6 +1173,7 @@ class GameService:
         try:
             await self.store.save_lobby(record, expected)
         except VersionConflict as error:
+            record.owed = []
             raise ServiceError("The game changed meanwhile; please try again.") from error
         log.info("game %s v%d: %s", record.id, record.version, what)
         return record

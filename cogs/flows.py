@@ -21,15 +21,18 @@ from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord, StoreUnavailable
 from bot.visibility import unknown_game
 from bot.words import WORDS
-from cogs import cooldowns, memory, messages, threads, visibility
+from cogs import cooldowns, delivery, memory, messages, threads, visibility
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.language import in_public, player_language
 from cogs.messages import Post
+from cogs.retry import fresh_kwargs, retrying, transient
 from cogs.threads import LOBBY_MESSAGE
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
+#: "Invalid Webhook Token": an interaction's token that died (with a 401).
+INVALID_WEBHOOK_TOKEN = 50027
 OOPS = N_(
     "Something went wrong on our side. `/game board` shows where the game stands; please try again."
 )
@@ -39,6 +42,10 @@ MESSAGE_LIMIT = 2000
 #: meanwhile (each would fail the same way).
 OUTAGE = N_(
     "The game store is not reachable right now, so your move was not saved. Try again in a minute."
+)
+#: The answer when a change is saved but Discord failed past our retries: its posts are owed.
+LATER = N_(
+    "Done and saved. Discord is having a bad moment, so the table's post follows in a minute."
 )
 
 
@@ -89,8 +96,10 @@ THINKING = "tabletop.thinking"
 EXPIRED = "tabletop.expired"
 
 
-def expired(error: discord.NotFound) -> bool:
-    return error.code == UNKNOWN_INTERACTION
+def expired(error: discord.HTTPException) -> bool:
+    """Whether Discord says the interaction's token is dead (10062, 50027, or a 401 on its
+    webhook): the work goes on, and the public part goes out with the bot's token."""
+    return error.code in (UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN) or error.status == 401
 
 
 async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
@@ -108,7 +117,7 @@ async def acknowledge(interaction: discord.Interaction, *, private: bool = False
         else:
             await interaction.response.defer(thinking=True, ephemeral=private)
             interaction.extras[THINKING] = private
-    except discord.NotFound as error:
+    except discord.HTTPException as error:
         if not expired(error):
             raise
         log.warning("interaction %s expired before we could acknowledge it", interaction.id)
@@ -131,14 +140,19 @@ async def send(
             log.warning("interaction %s expired; a private answer is dropped", interaction.id)
             return None
         log.warning("interaction %s expired; posting in its channel instead", interaction.id)
-        return await interaction.channel.send(**kwargs)  # type: ignore[union-attr]
+        channel = interaction.channel
+        again = fresh_kwargs(post)
+        return await retrying(lambda: channel.send(**again()))  # type: ignore[union-attr]
     if not interaction.response.is_done():
         await interaction.response.send_message(**kwargs, ephemeral=ephemeral)
         return None
     thinking = interaction.extras.pop(THINKING, None)
     if thinking is not None and thinking != ephemeral:
         await interaction.delete_original_response()
-    return await interaction.followup.send(**kwargs, ephemeral=ephemeral, wait=True)
+    again = fresh_kwargs(post)
+    return await retrying(
+        lambda: interaction.followup.send(**again(), ephemeral=ephemeral, wait=True)
+    )
 
 
 def unheld(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
@@ -198,12 +212,19 @@ async def explain(interaction: discord.Interaction, error: BaseException) -> Non
         await show_board(interaction, error.record, note=error.message)
     elif isinstance(error, ServiceError):
         await tell(interaction, messages.clip(error.message, MESSAGE_LIMIT))
-    elif isinstance(error, discord.NotFound) and expired(error):
+    elif isinstance(error, discord.HTTPException) and expired(error):
         # The 15-minute token ran out; the game itself goes on.
         log.warning("interaction %s expired before we answered", interaction.id)
     elif isinstance(error, StoreUnavailable):
         log.warning("interaction %s: the store is unavailable: %s", interaction.id, error)
         await tell(interaction, _(OUTAGE))
+    elif transient(error):
+        # Discord's bad moment outlasted our tries: what the change owes the table is in the
+        # outbox, and the delivery worker sends it (cogs.delivery).
+        log.warning(
+            "interaction %s: Discord failed (%s); its posts are owed", interaction.id, error
+        )
+        await tell(interaction, _(LATER))
     else:
         log.exception("unexpected error in interaction %s", interaction.id, exc_info=error)
         await tell(interaction, _(OOPS))
@@ -284,18 +305,26 @@ async def publish(
     the interaction expired, the board goes to the channel directly, so the table still sees
     the turn."""
     await acknowledge(interaction)
-    async with in_public(interaction):
-        ratings = memory.rating_line(result.results, result.read.names)
-        post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
-        await post_to_game(interaction, result.record, post)
+    try:
+        async with in_public(interaction):
+            ratings = memory.rating_line(result.results, result.read.names)
+            post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
+            message = await post_to_game(interaction, result.record, post)
+    except BaseException:  # the post is owed in the outbox: the delivery worker sends it
+        await delivery.give_back(interaction.client, result.owed)
+        raise
+    await delivery.sent(interaction.client, result.owed, message)
     if result.record.status != ACTIVE:
-        await threads.finish(interaction.client, result.read)
+        await delivery.finish(interaction.client, result)
 
 
-async def post_to_game(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:
+async def post_to_game(
+    interaction: discord.Interaction, record: GameRecord, post: Post
+) -> discord.Message | None:
     """A public post of the game: the answer itself when the interaction came from where the
     game is played, else sent there (its thread) with a private line saying where it went.
-    The latest is remembered, so a player can be sent to it."""
+    The latest is remembered, so a player can be sent to it; returns it (None: it answered
+    the interaction's first response)."""
     if record.thread is None or str(interaction.channel_id) == record.thread:
         message = await send(interaction, post)
     else:
@@ -319,6 +348,7 @@ async def post_to_game(interaction: discord.Interaction, record: GameRecord, pos
         await service_of(interaction).remember_message(
             record, threads.LATEST_POST, str(message.channel.id), str(message.id)
         )
+    return message
 
 
 async def play(
@@ -480,15 +510,14 @@ async def started_by_itself(
 async def begin(interaction: discord.Interaction, result: MoveResult, clicked_lobby: bool) -> None:
     """A game has just started: its thread opened, its lobby closed, its first board posted.
     ``clicked_lobby``: the interaction is a click on the lobby message, which it updates."""
-    record, names = result.record, result.read.names
-    seated = ", ".join(names[s.user] for s in record.seats)
-    stays = await threads.open_thread(interaction, result.read)  # for the player who started
-    async with in_public(interaction):
-        headline = _("🎲 **{title}** begins: {players}.").format(
-            title=result.read.title, players=seated
-        )
-        await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
-        await publish(interaction, result, headline)
+    try:
+        stays = await threads.open_thread(interaction, result.read)  # for who started it
+        async with in_public(interaction):
+            await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
+            await publish(interaction, result, threads.begins(result.read))
+    except BaseException:  # the delivery worker finishes the start: thread, lobby, board
+        await delivery.give_back(interaction.client, result.owed)
+        raise
     if stays is not None:
         await send(interaction, Post(content=stays), ephemeral=True)
 

@@ -8,6 +8,7 @@ the list again when clicked, so it works after a restart and shows the games as 
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -25,6 +26,8 @@ from cogs import flows, messages
 from cogs.messages import Post
 from cogs.threads import LATEST_POST, LOBBY_MESSAGE
 
+log = logging.getLogger(__name__)
+
 #: Games on one page: a select's or an embed's comfortable count.
 PAGE_SIZE = 25
 #: A line of a list; 25 of them stay well within an embed's 4096 characters.
@@ -41,6 +44,9 @@ EMPTY = {
     HERE: N_("No games in this channel yet — open one with `/game new`."),
     SERVER: N_("No games on this server yet — open one with `/game new`."),
 }
+
+
+NEEDS_ATTENTION = N_("⚠️ needs attention: its saved state does not load")
 
 
 def waited(seconds: float) -> str:
@@ -80,6 +86,9 @@ def inbox_line(
         title = read.title
     except ServiceError:  # an unavailable game type: listed, with what can be said of it
         state, title = messages.status_word(record.status), service.title(record)
+    except Exception as error:  # a snapshot the engine refuses: that game alone, not the list
+        log.warning("game %s: its snapshot does not load (%r); listed as such", record.id, error)
+        state, title = _(NEEDS_ATTENTION), service.title(record)
     age = waited(time.time() - record.updated_at)
     latest = _("latest post")
     link = f" · [{latest}]({jump_url(record.guild, *post)})" if post else ""

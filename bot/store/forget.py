@@ -4,10 +4,10 @@ becomes, whatever the backend.
 In every game the player sat in, their id becomes ``former:<seat>`` and their name "Former
 player <seat>", wherever the game keeps them: its seat, its host, its snapshot, journal, clocks
 and table preferences, every action of its log (who played it, and any action that names them),
-the audit of its undos and a pending undo request. A game is a function of its players, seed
-and log, and the engines treat player ids as opaque labels, so a replay of the renamed log
-reproduces the renamed snapshots exactly. Their results and ratings are deleted (``Store.
-forget_player``); the other players' stay.
+the audit of its undos, a pending undo request and the posts its outbox holds. A game is a
+function of its players, seed and log, and the engines treat player ids as opaque labels, so a
+replay of the renamed log reproduces the renamed snapshots exactly. Their results and ratings
+are deleted (``Store.forget_player``); the other players' stay.
 
 The action log is append-only; a migration lets a row change only this way (its player or
 action now naming a ``former:`` seat, nothing else about it).
@@ -87,6 +87,8 @@ TABLES = (
         "undone_actions", ("game_id", "undone_at", "seq"), ("player", "requested_by"), ("action",)
     ),
     Table("undo_requests", ("game_id",), ("requested_by",), ("awaiting", "accepted")),
+    # A post the table is owed (or was sent) carries the move's events, which name players.
+    Table("outbox", ("game_id", "seq"), (), ("payload",)),
 )
 
 

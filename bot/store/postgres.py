@@ -32,16 +32,20 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
+from bot.store import outbox_sql
 from bot.store.base import (
     ACTIVE,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
     Attention,
+    Clock,
     GameRecord,
     LoggedAction,
+    OutboxRow,
     RateGame,
     Rating,
+    ReminderClaim,
     ResultRow,
     Seat,
     Shards,
@@ -472,7 +476,8 @@ class PostgresStore:
             )
             await conn.execute("DELETE FROM seats WHERE game_id = $1", record.id)
             await self._insert_seats(conn, record.id, record.seats)
-        record.updated_at = now
+            await outbox_sql.pg_owe(conn, record.id, record.owed)
+        record.updated_at, record.owed = now, []
 
     async def commit_move(
         self,
@@ -493,7 +498,8 @@ class PostgresStore:
         now = time.time()
         values = progress(record, now)
         game, expected, who, what, at = (f"${i}" for i in range(len(values) + 1, len(values) + 6))
-        async with self._one() as conn:
+        # A move that owes a post writes it in the same transaction; others stay one statement.
+        async with self._write() if record.owed else self._one() as conn:
             seq: int | None = await conn.fetchval(
                 f"WITH moved AS (UPDATE games SET {_PROGRESS_SET} "
                 f"WHERE id = {game} AND version = {expected} RETURNING id) "
@@ -509,7 +515,8 @@ class PostgresStore:
             )
             if seq is None:
                 raise await self._lost(conn, record.id, expected_version)
-        record.updated_at = now
+            await outbox_sql.pg_owe(conn, record.id, record.owed)
+        record.updated_at, record.owed = now, []
         return seq
 
     async def set_timers(
@@ -533,6 +540,72 @@ class PostgresStore:
                 version,
             )
         return bool(status == "UPDATE 1")
+
+    async def due_clocks(
+        self, now: float, shards: Shards | None = None, *, limit: int = 1000
+    ) -> list[Clock]:
+        params: list[Any] = [now, ACTIVE]
+        on = _shards(shards, params)
+        params.append(limit)
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {outbox_sql.CLOCK_COLUMNS} FROM games WHERE remind_at <= $1 "
+                f"AND status = $2 AND attention IS NULL{on} ORDER BY remind_at "
+                f"LIMIT ${len(params)}",
+                *params,
+            )
+        return [outbox_sql.clock(r) for r in rows]
+
+    async def claim_reminders(self, claims: Sequence[ReminderClaim]) -> list[bool]:
+        async with self._write() as conn:
+            return await outbox_sql.pg_claim_reminders(conn, claims)
+
+    async def claim_outbox(
+        self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        params: list[Any] = [holder, now + lease, now, limit]
+        sql = outbox_sql.pg_claim_sql(_shards(shards, params))
+        async with self._one() as conn:
+            rows = await conn.fetch(sql, *params)
+        return sorted((outbox_sql.row(r) for r in rows), key=lambda r: r.seq)
+
+    async def outbox_sent(self, key: str, channel: str | None, message: str | None) -> None:
+        async with self._one() as conn:
+            await conn.execute(outbox_sql.PG_SENT, time.time(), channel, message, key)
+
+    async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
+        if not sent:
+            return
+        at = time.time()
+        async with self._write() as conn:
+            await conn.executemany(
+                outbox_sql.PG_SENT, [(at, channel, message, key) for key, channel, message in sent]
+            )
+
+    async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
+        async with self._one() as conn:
+            await conn.execute(outbox_sql.PG_RELEASE, retry_at, key, holder)
+
+    async def unsent(self, game_id: str | None = None) -> list[OutboxRow]:
+        where = " AND o.game_id = $1" if game_id is not None else ""
+        params = (game_id,) if game_id is not None else ()
+        async with self._one() as conn:
+            rows = await conn.fetch(f"{outbox_sql.PG_UNSENT}{where} ORDER BY o.seq", *params)
+        return [outbox_sql.row(r) for r in rows]
+
+    async def announce_process(
+        self, holder: str, shards: Shards | None, now: float, alive_since: float
+    ) -> list[tuple[str, Shards | None]]:
+        async with self._write() as conn:
+            await conn.execute(
+                outbox_sql.PG_ANNOUNCE, holder, outbox_sql.shards_text(shards), now, now
+            )
+            rows = await conn.fetch(outbox_sql.PG_LIVE, holder, alive_since)
+        return [(str(r["holder"]), outbox_sql.shards_of(r["shards"])) for r in rows]
+
+    async def forget_process(self, holder: str) -> None:
+        async with self._one() as conn:
+            await conn.execute("DELETE FROM processes WHERE holder = $1", holder)
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         async with self._one() as conn:

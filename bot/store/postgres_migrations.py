@@ -219,6 +219,37 @@ MIGRATIONS: list[Step] = [
         $$
         """,
     ),
+    # (issue 22, delivery): the outbox, as in the SQLite step: every public post a change owes
+    # is a row written in the change's transaction, claimed and sent by a delivery worker.
+    (
+        """
+        CREATE TABLE outbox (
+            seq         bigserial PRIMARY KEY,
+            key         text NOT NULL UNIQUE,
+            game_id     text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind        text NOT NULL,
+            payload     text NOT NULL DEFAULT '{}',
+            created_at  double precision NOT NULL,
+            holder      text,
+            lease_until double precision NOT NULL DEFAULT 0,
+            attempts    integer NOT NULL DEFAULT 0,
+            sent_at     double precision,
+            channel     text,
+            message     text
+        )
+        """,
+        "CREATE INDEX outbox_unsent ON outbox (game_id, seq) WHERE sent_at IS NULL",
+        # The bot processes on this database and the shards each serves (None: all), seen at
+        # every scheduler tick: a start-up warns of another live process whose shards overlap.
+        """
+        CREATE TABLE processes (
+            holder     text PRIMARY KEY,
+            shards     text,
+            started_at double precision NOT NULL,
+            seen_at    double precision NOT NULL
+        )
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -46,17 +46,21 @@ from contextlib import asynccontextmanager, contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.store import outbox_sql
 from bot.store.base import (
     ACTIVE,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
     Attention,
+    Clock,
     DamagedDatabase,
     GameRecord,
     LoggedAction,
+    OutboxRow,
     RateGame,
     Rating,
+    ReminderClaim,
     ResultRow,
     Seat,
     Shards,
@@ -561,9 +565,11 @@ class SqliteStore:
             )
             conn.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
             self._insert_seats(conn, record.id, record.seats)
+            outbox_sql.sqlite_owe(conn, record.id, owed)
 
+        owed = list(record.owed)
         await self._transaction(save)
-        record.updated_at = now
+        record.updated_at, record.owed = now, []
 
     async def commit_move(
         self,
@@ -596,10 +602,12 @@ class SqliteStore:
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
                 (record.id, seq, player, logged, now),
             )
+            outbox_sql.sqlite_owe(conn, record.id, owed)
             return int(seq)
 
+        owed = list(record.owed)
         seq = await self._transaction(commit)
-        record.updated_at = now
+        record.updated_at, record.owed = now, []
         return seq
 
     async def set_timers(
@@ -620,6 +628,67 @@ class SqliteStore:
             return conn.execute(sql + "WHERE id = ? AND version = ?", values).rowcount == 1
 
         return await self._transaction(set_timers)
+
+    async def due_clocks(
+        self, now: float, shards: Shards | None = None, *, limit: int = 1000
+    ) -> list[Clock]:
+        """Rows decoded in the reader's thread, never on the event loop."""
+        on, params = _on_shards(shards)
+        sql = (
+            f"SELECT {outbox_sql.CLOCK_COLUMNS} FROM games WHERE remind_at <= ? AND status = ? "
+            f"AND attention IS NULL {on} ORDER BY remind_at LIMIT ?"
+        )
+
+        def fetch(conn: sqlite3.Connection) -> list[Clock]:
+            rows = conn.execute(sql, (now, ACTIVE, *params, limit))
+            return [outbox_sql.clock(r) for r in rows]
+
+        return await self._query(fetch)
+
+    async def claim_reminders(self, claims: Sequence[ReminderClaim]) -> list[bool]:
+        return await self._transaction(lambda conn: outbox_sql.sqlite_claim_reminders(conn, claims))
+
+    async def claim_outbox(
+        self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        def claim(conn: sqlite3.Connection) -> list[OutboxRow]:
+            return outbox_sql.sqlite_claim(conn, holder, now, lease, limit, _on_shards(shards))
+
+        return await self._transaction(claim)
+
+    async def outbox_sent(self, key: str, channel: str | None, message: str | None) -> None:
+        await self._execute(outbox_sql.SQLITE_SENT, (time.time(), channel, message, key))
+
+    async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
+        if not sent:
+            return
+        at = time.time()
+        rows = [(at, channel, message, key) for key, channel, message in sent]
+        await self._transaction(lambda conn: conn.executemany(outbox_sql.SQLITE_SENT, rows))
+
+    async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
+        await self._execute(outbox_sql.SQLITE_RELEASE, (retry_at, key, holder))
+
+    async def unsent(self, game_id: str | None = None) -> list[OutboxRow]:
+        where = " AND o.game_id = ?" if game_id is not None else ""
+        params = (game_id,) if game_id is not None else ()
+        rows = await self._fetchall(f"{outbox_sql.SQLITE_UNSENT}{where} ORDER BY o.seq", params)
+        return [outbox_sql.row(r) for r in rows]
+
+    async def announce_process(
+        self, holder: str, shards: Shards | None, now: float, alive_since: float
+    ) -> list[tuple[str, Shards | None]]:
+        def announce(conn: sqlite3.Connection) -> list[Any]:
+            conn.execute(
+                outbox_sql.SQLITE_ANNOUNCE, (holder, outbox_sql.shards_text(shards), now, now)
+            )
+            return conn.execute(outbox_sql.SQLITE_LIVE, (holder, alive_since)).fetchall()
+
+        rows = await self._transaction(announce)
+        return [(str(h), outbox_sql.shards_of(s)) for h, s in rows]
+
+    async def forget_process(self, holder: str) -> None:
+        await self._execute("DELETE FROM processes WHERE holder = ?", (holder,))
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         """Record a game's thread; the version stays (no button on its posts goes stale)."""

@@ -451,6 +451,7 @@ class FakeDiscord:
         times: int = 1,
     ) -> None:
         """Make the next ``times`` matching requests fail, e.g. an expired interaction (10062).
+        A 429 says to retry after 50 ms; with ``code=0`` it is the global rate limit.
 
         ``path`` is a spec-style template (``/interactions/{interaction_id}/{token}/callback``);
         ``*`` matches anything.
@@ -608,7 +609,10 @@ class FakeDiscord:
                 and injected.pattern.match(request.path)
             ):
                 injected.times -= 1
-                return injected.status, {"message": injected.message, "code": injected.code}
+                body: dict[str, Any] = {"message": injected.message, "code": injected.code}
+                if injected.status == 429:  # a rate limit says when to come back
+                    body.update(retry_after=0.05, **{"global": injected.code == 0})
+                return injected.status, body
         for method, _template, regex, handler in self._routes:
             if method != request.method:
                 continue

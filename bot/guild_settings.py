@@ -42,6 +42,8 @@ class GuildSettings:
     lobby_hours: int = 24
     clock: str | None = None
     language: str | None = None
+    #: Whether this server's public games have a page on the web table (issue 26).
+    web: bool = True
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> GuildSettings:
@@ -59,8 +61,9 @@ class GuildSettings:
 
     def changed(self, **changes: Any) -> GuildSettings:
         """These settings with ``changes``, each checked (ValueError names a bad one)."""
-        if "threads" in changes and not isinstance(changes["threads"], bool):
-            raise ValueError("threads must be true or false")
+        for flag in ("threads", "web"):
+            if flag in changes and not isinstance(changes[flag], bool):
+                raise ValueError(f"{flag} must be true or false")
         if "lobby_hours" in changes:
             hours = changes["lobby_hours"]
             low, high = LOBBY_HOURS_RANGE

@@ -27,6 +27,7 @@ from bot.ai import (
     decide_in_thread,
     level_of,
 )
+from bot.changes import Changes
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
 from bot.i18n import N_, _, say
@@ -152,6 +153,7 @@ class GameService:
         remind_after: float | None = None,
         timeout_after: float | None = None,
         pictures: Pictures | None = None,
+        changes: Changes | None = None,
     ) -> None:
         """``remind_after``/``timeout_after``: seconds a human may take over a decision before
         a reminder, and before their AI decides for them (``None``: never). ``pictures``: where
@@ -168,6 +170,8 @@ class GameService:
         self.seed_factory = seed_factory
         self._clock = clock
         self.results = Results(store, self.games)
+        #: Told of every committed change (``bot.changes``): the web table's live pages.
+        self.changes = changes or Changes()
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -829,6 +833,7 @@ class GameService:
             record.version, record.journal = expected, journal
             record.remind_at, record.deadline, record.clocks = timers
             raise
+        self.changes.publish(record.id, record.version)
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
         )
@@ -1071,6 +1076,7 @@ class GameService:
             await self.store.save_lobby(record, expected)
         except VersionConflict as error:
             raise ServiceError("The game changed meanwhile; please try again.") from error
+        self.changes.publish(record.id, record.version)
         log.info("game %s v%d: %s", record.id, record.version, what)
         return record
 

@@ -56,14 +56,18 @@ def settings_lines(settings: GuildSettings) -> str:
         if settings.language
         else _("the server's own (Discord's server settings)")
     )
-    return _(
-        "- threads: **{threads}**\n- lobby_hours: **{hours}**\n- clock: **{clock}**\n"
-        "- language: **{language}**"
-    ).format(
-        threads=_("on") if settings.threads else _("off"),
-        hours=settings.lobby_hours,
-        clock=clock,
-        language=language,
+    return (
+        _(
+            "- threads: **{threads}**\n- lobby_hours: **{hours}**\n- clock: **{clock}**\n"
+            "- language: **{language}**"
+        ).format(
+            threads=_("on") if settings.threads else _("off"),
+            hours=settings.lobby_hours,
+            clock=clock,
+            language=language,
+        )
+        + "\n"
+        + _("- web table: **{web}**").format(web=_("on") if settings.web else _("off"))
     )
 
 
@@ -116,6 +120,7 @@ class Table(commands.Cog):
         lobby_hours="Hours a lobby waits for its start before it closes",
         clock="Time for each decision before the AI decides, for new games",
         language="Language of public posts and boards (private answers follow each player)",
+        web="Whether this server's public games have a page on the web table",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -127,6 +132,7 @@ class Table(commands.Cog):
         | None = None,
         clock: str | None = None,
         language: str | None = None,
+        web: bool | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
@@ -136,6 +142,7 @@ class Table(commands.Cog):
             "lobby_hours": lobby_hours,
             "clock": clock,
             "language": language,
+            "web": web,
         }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)

@@ -1,0 +1,125 @@
+"""The web table seen from Discord: it is started with the bot, its pages are linked from
+the posts, and each game's public flag is recorded from what Discord says of its channel.
+
+Only a game in a channel that everyone on its server can view (the ``@everyone`` role may view
+it) has a public page; this layer alone can tell, so it records the fact (``web_tables``) when
+it first hears of a change to the game. The links themselves need no store round trip: a
+game's public id is an HMAC of its id (``web.links``), so a post made right after a move links
+the page at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import discord
+
+from bot.changes import Change
+from bot.config import Settings
+from bot.i18n import _
+from bot.service import GameService
+from bot.store.base import GameRecord
+from bot.store.web_tables import WebTable
+from web.links import Links, public_id
+from web.server import Running, bridge_for, links_of, start
+
+log = logging.getLogger(__name__)
+
+
+class WebDoor:
+    """The bot's web table: the server, the links it hands out, and the public flags."""
+
+    def __init__(self, client: discord.Client, service: GameService, links: Links) -> None:
+        self.client = client
+        self.service = service
+        self.links = links
+        #: Games whose row is written this run (their channel cannot move to another server).
+        self.recorded: set[str] = set()
+        #: Servers known to keep the web table off (``/game config web:false``).
+        self.off: set[str] = set()
+        self.running: Running | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def public(self, record: GameRecord) -> bool:
+        """Whether everyone on the game's server can view its channel, from Discord's cache
+        (a channel the bot cannot see, or a server it is not in, is not public)."""
+        try:
+            guild = self.client.get_guild(int(record.guild))
+            channel = guild.get_channel_or_thread(int(record.channel)) if guild else None
+        except ValueError:
+            return False
+        if guild is None or channel is None:
+            return False
+        return channel.permissions_for(guild.default_role).view_channel
+
+    def shown(self, record: GameRecord) -> bool:
+        return record.guild not in self.off and self.public(record)
+
+    def heard(self, change: Change) -> None:
+        """A committed change: record the game's row the first time it is heard of."""
+        if change.game_id in self.recorded:
+            return
+        task = asyncio.get_running_loop().create_task(self.record(change.game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def record(self, game_id: str) -> None:
+        record = await self.service.store.get_game(game_id)
+        if record is None:
+            return
+        if not (await self.service.guild_settings(record.guild)).web:
+            self.off.add(record.guild)
+        else:
+            self.off.discard(record.guild)
+        row = WebTable(record.id, public_id(self.links.secret, record.id), self.public(record))
+        await self.service.store.save_web_table(row)
+        self.recorded.add(game_id)
+
+
+#: The running bot's web table (one bot per process), for the posts' link buttons.
+DOOR: WebDoor | None = None
+
+
+async def open_door(client: discord.Client, service: GameService, settings: Settings) -> None:
+    """Start the web table with the bot (WEB_PORT 0: off) and hear the service's changes."""
+    global DOOR
+    if not settings.web_port:
+        return
+    door = WebDoor(client, service, links_of(settings))
+    service.changes.subscribe(door.heard)
+    door.running = await start(service, settings, door.links)
+    door.running.bridge = await bridge_for(settings, service)
+    DOOR = door
+
+
+async def close_door() -> None:
+    global DOOR
+    door, DOOR = DOOR, None
+    if door is not None and door.running is not None:
+        await door.running.stop()
+
+
+def table_button(record: GameRecord) -> discord.ui.Button[Any] | None:
+    """ "Web table": a link button to the game's public page, where it has one."""
+    if DOOR is None or not DOOR.shown(record):
+        return None
+    return discord.ui.Button(
+        style=discord.ButtonStyle.link, label=_("Web table"), url=DOOR.links.table(record.id)
+    )
+
+
+def add_hand_link(view: discord.ui.View | None, record: GameRecord, user: str) -> Any:
+    """The hand panel's view with "Open on the web" (a link signed for ``user`` and this game
+    that lapses), where the web table is on and the panel has room left for a button."""
+    if DOOR is None or record.guild in DOOR.off:
+        return view
+    view = view or discord.ui.View(timeout=None)
+    url = DOOR.links.hand(record.id, user, time.time())
+    link = discord.ui.Button(style=discord.ButtonStyle.link, label=_("Open on the web"), url=url)
+    with contextlib.suppress(ValueError):  # every row already full: the choices come first
+        view.add_item(link)
+    return view

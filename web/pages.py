@@ -1,0 +1,238 @@
+"""The web table's HTML, written on the server with every name escaped.
+
+Pages carry no inline script or style (the Content-Security-Policy forbids both): behaviour
+comes from ``/static/*.js``, looks from ``/static/style.css``. A live page's changing part is
+one fragment (``table_fragment``, ``hand_fragment``), written here only, that the page's script
+fetches again when the game changes, so the page and its updates can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from bot.i18n import _
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    name: str
+    score: str
+    moving: bool
+    ai: bool
+
+
+@dataclass(frozen=True)
+class TableState:
+    """What a public table page shows: nothing that is not in the game's public view."""
+
+    title: str
+    status: str
+    version: int
+    turn: str
+    players: list[PlayerLine]
+    lines: list[str]
+    board: str | None
+
+
+def page(title: str, body: str, scripts: tuple[str, ...] = (), lang: str = "en") -> str:
+    tags = "".join(f'<script src="/static/{name}" defer></script>' for name in scripts)
+    return (
+        f'<!doctype html><html lang="{escape(lang.replace("_", "-"))}"><head>'
+        '<meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title>"
+        f'<link rel="stylesheet" href="/static/style.css">{tags}</head>'
+        f"<body>{body}</body></html>"
+    )
+
+
+def players_list(players: list[PlayerLine]) -> str:
+    items = []
+    for p in players:
+        marks = " ▶" if p.moving else ""
+        who = escape(p.name) + (f' <span class="tag">{escape(_("AI"))}</span>' if p.ai else "")
+        cls = ' class="moving"' if p.moving else ""
+        items.append(
+            f'<li{cls}><span class="who">{who}{marks}</span>'
+            f'<span class="score">{escape(p.score)}</span></li>'
+        )
+    return f'<ul class="players">{"".join(items)}</ul>'
+
+
+def board_figure(src: str | None, alt: str) -> str:
+    if src is None:
+        return ""
+    return (
+        f'<div class="board" id="board"><img src="{escape(src)}" alt="{escape(alt)}" '
+        f'data-zoom="1"></div><p class="hint">{escape(_("Tap the board to zoom."))}</p>'
+    )
+
+
+def table_fragment(state: TableState) -> str:
+    """The live part of a table page: whose turn, the board, the players, the turn log."""
+    log = "".join(f"<li>{escape(line)}</li>" for line in reversed(state.lines[-200:]))
+    return (
+        f'<p class="turn" data-version="{state.version}">{escape(state.turn)}</p>'
+        f"<section>{board_figure(state.board, _('The public board'))}</section>"
+        f"<aside><h2>{escape(_('Players'))}</h2>{players_list(state.players)}"
+        f'<h2>{escape(_("What happened"))}</h2><ol class="log" reversed>{log}</ol></aside>'
+    )
+
+
+def table_page(state: TableState, base: str, lang: str) -> str:
+    body = (
+        f"<header><h1>{escape(state.title)}</h1>"
+        f'<nav><a href="{escape(base)}/replay">{escape(_("Replay"))}</a></nav></header>'
+        f'<main id="live" data-fragment="{escape(base)}/fragment" '
+        f'data-events="{escape(base)}/events">{table_fragment(state)}</main>'
+    )
+    return page(state.title, body, ("live.js",), lang)
+
+
+def replay_page(title: str, base: str, turns: int, gif: bool, lang: str) -> str:
+    last = turns - 1
+    downloads = f'<a href="{escape(base)}/replay.gif" download>{escape(_("GIF of the game"))}</a>'
+    body = (
+        f"<header><h1>{escape(title)}</h1>"
+        f'<nav><a href="{escape(base)}">{escape(_("Live table"))}</a></nav></header>'
+        f'<main id="replay" data-base="{escape(base)}" data-last="{last}">'
+        '<div class="controls">'
+        f'<button type="button" id="first" aria-label="{escape(_("First turn"))}">⏮</button>'
+        f'<button type="button" id="prev" aria-label="{escape(_("Previous turn"))}">◀</button>'
+        f'<span id="label" aria-live="polite"></span>'
+        f'<button type="button" id="next" aria-label="{escape(_("Next turn"))}">▶</button>'
+        f'<button type="button" id="end" aria-label="{escape(_("Last turn"))}">⏭</button>'
+        "</div>"
+        f'<input type="range" id="scrub" min="0" max="{last}" value="{last}" '
+        f'aria-label="{escape(_("Turn"))}">'
+        f"{board_figure(f'{base}/replay/{last}.png', _('The public board after this turn'))}"
+        '<ol id="story" class="log"></ol>'
+        '<p class="downloads">'
+        f'<a id="png" href="{escape(base)}/replay/{last}.png" download>'
+        f"{escape(_('This board (PNG)'))}</a> "
+        f'<a id="permalink" href="?turn={last}">{escape(_("Link to this turn"))}</a> '
+        f"{downloads if gif else ''}</p></main>"
+    )
+    return page(_("Replay: {title}").format(title=title), body, ("replay.js",), lang)
+
+
+def hand_fragment(
+    *,
+    title: str,
+    turn: str,
+    hand: str,
+    picture: str | None,
+    board: str | None,
+    choices: list[str],
+    version: int,
+    action_url: str,
+    note: str = "",
+) -> str:
+    """The live part of a hand page: the player's own view and their moves, as forms that
+    work without a script (the script sends them without leaving the page)."""
+    forms = "".join(
+        f'<form method="post" action="{escape(action_url)}" class="move">'
+        f'<input type="hidden" name="version" value="{version}">'
+        f'<input type="hidden" name="index" value="{index}">'
+        f'<button type="submit">{escape(label)}</button></form>'
+        for index, label in enumerate(choices)
+    )
+    moves = f'<h2>{escape(_("Your move"))}</h2><div class="moves">{forms}</div>' if choices else ""
+    figure = (
+        f'<div class="hand"><img src="{escape(picture)}" alt="{escape(_("Your hand"))}"></div>'
+        if picture
+        else ""
+    )
+    return (
+        (f'<p class="note" role="status">{escape(note)}</p>' if note else "")
+        + f'<p class="turn" data-version="{version}">{escape(turn)}</p>'
+        + f'<section><pre class="handtext">{escape(hand)}</pre>{figure}{moves}</section>'
+        + f"<aside><h2>{escape(_('The board'))}</h2>"
+        + f"{board_figure(board, _('The public board'))}</aside>"
+    )
+
+
+def hand_page(title: str, base: str, fragment: str, lang: str) -> str:
+    body = (
+        f"<header><h1>{escape(title)}</h1><p>{escape(_('Only you can see this page.'))}</p>"
+        "</header>"
+        f'<main id="live" data-fragment="{escape(base)}/fragment" '
+        f'data-events="{escape(base)}/events">{fragment}</main>'
+    )
+    return page(title, body, ("live.js",), lang)
+
+
+def message_page(title: str, text: str, lang: str = "en") -> str:
+    return page(title, f"<main><h1>{escape(title)}</h1><p>{escape(text)}</p></main>", (), lang)
+
+
+def leaderboard_page(title: str, rows: list[tuple[str, str, float, int]], lang: str) -> str:
+    """``rows``: (player page address or empty, name, rating, games)."""
+    items = "".join(
+        f"<tr><td>{rank}</td><td>"
+        + (f'<a href="{escape(href)}">{escape(name)}</a>' if href else escape(name))
+        + f"</td><td>{rating:.1f}</td><td>{games}</td></tr>"
+        for rank, (href, name, rating, games) in enumerate(rows, 1)
+    )
+    head = "".join(f"<th>{escape(h)}</th>" for h in ("#", _("Player"), _("Rating"), _("Games")))
+    body = (
+        f"<main><h1>{escape(title)}</h1>"
+        f'<table class="board-table"><thead><tr>{head}</tr></thead><tbody>{items}</tbody></table>'
+        "</main>"
+    )
+    return page(title, body, (), lang)
+
+
+def player_page(name: str, chart: str, games: list[tuple[str, str, str, str]], lang: str) -> str:
+    """``games``: (table address or empty, game title, place, when) newest first."""
+    rows = "".join(
+        "<tr><td>"
+        + (f'<a href="{escape(href)}">{escape(title)}</a>' if href else escape(title))
+        + f"</td><td>{escape(place)}</td><td>{escape(when)}</td></tr>"
+        for href, title, place, when in games
+    )
+    head = "".join(f"<th>{escape(h)}</th>" for h in (_("Game"), _("Place"), _("Finished")))
+    body = (
+        f"<main><h1>{escape(name)}</h1><h2>{escape(_('Rating over time'))}</h2>"
+        f'<div class="chart">{chart}</div><h2>{escape(_("Games"))}</h2>'
+        f'<table class="board-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
+        "</table></main>"
+    )
+    return page(name, body, (), lang)
+
+
+def rating_chart(points: list[tuple[float, float]], label: str) -> str:
+    """An SVG line of (time, rating) points, scaled to its box; readable at 390 px (it takes
+    the page's width, its text stays large)."""
+    width, height, pad = 360, 200, 30
+    if not points:
+        return f"<p>{escape(_('No rated games yet.'))}</p>"
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
+    y0, y1 = min(ys) - 1, max(ys) + 1
+
+    def at(x: float, y: float) -> str:
+        px = pad + (x - x0) / (x1 - x0) * (width - 2 * pad)
+        py = height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad)
+        return f"{px:.1f},{py:.1f}"
+
+    line = " ".join(at(x, y) for x, y in points)
+    dots = "".join(
+        f'<circle cx="{at(x, y).split(",")[0]}" cy="{at(x, y).split(",")[1]}" r="4" '
+        f'fill="#2563eb"/>'
+        for x, y in points
+    )
+    return (
+        f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}" '
+        'width="100%">'
+        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
+        'stroke="#888"/>'
+        f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>'
+        f'<text x="{pad - 4}" y="{pad + 4}" font-size="13" text-anchor="end" fill="#444">'
+        f"{y1:.0f}</text>"
+        f'<text x="{pad - 4}" y="{height - pad}" font-size="13" text-anchor="end" fill="#444">'
+        f"{y0:.0f}</text>"
+        f'<polyline points="{line}" fill="none" stroke="#2563eb" stroke-width="3"/>{dots}</svg>'
+    )

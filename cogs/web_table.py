@@ -119,7 +119,9 @@ def add_hand_link(view: discord.ui.View | None, record: GameRecord, user: str) -
         return view
     view = view or discord.ui.View(timeout=None)
     url = DOOR.links.hand(record.id, user, time.time())
-    link = discord.ui.Button(style=discord.ButtonStyle.link, label=_("Open on the web"), url=url)
+    link: discord.ui.Button[Any] = discord.ui.Button(
+        style=discord.ButtonStyle.link, label=_("Open on the web"), url=url
+    )
     with contextlib.suppress(ValueError):  # every row already full: the choices come first
         view.add_item(link)
     return view

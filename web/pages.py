@@ -8,10 +8,21 @@ fetches again when the game changes, so the page and its updates can never disag
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from html import escape
 
 from bot.i18n import _
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def told(line: str) -> str:
+    """A sentence written for Discord (``**bold**``, ```code```) as HTML: escaped first, so
+    the markup can only ever wrap escaped text."""
+    text = _BOLD.sub(r"<strong>\1</strong>", escape(line))
+    return _CODE.sub(r"<code>\1</code>", text)
 
 
 @dataclass(frozen=True)
@@ -71,9 +82,9 @@ def board_figure(src: str | None, alt: str) -> str:
 
 def table_fragment(state: TableState) -> str:
     """The live part of a table page: whose turn, the board, the players, the turn log."""
-    log = "".join(f"<li>{escape(line)}</li>" for line in reversed(state.lines[-200:]))
+    log = "".join(f"<li>{told(line)}</li>" for line in reversed(state.lines[-200:]))
     return (
-        f'<p class="turn" data-version="{state.version}">{escape(state.turn)}</p>'
+        f'<p class="turn" data-version="{state.version}">{told(state.turn)}</p>'
         f"<section>{board_figure(state.board, _('The public board'))}</section>"
         f"<aside><h2>{escape(_('Players'))}</h2>{players_list(state.players)}"
         f'<h2>{escape(_("What happened"))}</h2><ol class="log" reversed>{log}</ol></aside>'
@@ -98,11 +109,11 @@ def replay_page(title: str, base: str, turns: int, gif: bool, lang: str) -> str:
         f'<nav><a href="{escape(base)}">{escape(_("Live table"))}</a></nav></header>'
         f'<main id="replay" data-base="{escape(base)}" data-last="{last}">'
         '<div class="controls">'
-        f'<button type="button" id="first" aria-label="{escape(_("First turn"))}">⏮</button>'
+        f'<button type="button" id="first" aria-label="{escape(_("First turn"))}">«</button>'
         f'<button type="button" id="prev" aria-label="{escape(_("Previous turn"))}">◀</button>'
         f'<span id="label" aria-live="polite"></span>'
         f'<button type="button" id="next" aria-label="{escape(_("Next turn"))}">▶</button>'
-        f'<button type="button" id="end" aria-label="{escape(_("Last turn"))}">⏭</button>'
+        f'<button type="button" id="end" aria-label="{escape(_("Last turn"))}">»</button>'
         "</div>"
         f'<input type="range" id="scrub" min="0" max="{last}" value="{last}" '
         f'aria-label="{escape(_("Turn"))}">'
@@ -146,7 +157,7 @@ def hand_fragment(
     )
     return (
         (f'<p class="note" role="status">{escape(note)}</p>' if note else "")
-        + f'<p class="turn" data-version="{version}">{escape(turn)}</p>'
+        + f'<p class="turn" data-version="{version}">{told(turn)}</p>'
         + f'<section><pre class="handtext">{escape(hand)}</pre>{figure}{moves}</section>'
         + f"<aside><h2>{escape(_('The board'))}</h2>"
         + f"{board_figure(board, _('The public board'))}</aside>"
@@ -177,7 +188,7 @@ def leaderboard_page(title: str, rows: list[tuple[str, str, float, int]], lang: 
     )
     head = "".join(f"<th>{escape(h)}</th>" for h in ("#", _("Player"), _("Rating"), _("Games")))
     body = (
-        f"<main><h1>{escape(title)}</h1>"
+        f"<header><h1>{escape(title)}</h1></header><main>"
         f'<table class="board-table"><thead><tr>{head}</tr></thead><tbody>{items}</tbody></table>'
         "</main>"
     )
@@ -194,7 +205,8 @@ def player_page(name: str, chart: str, games: list[tuple[str, str, str, str]], l
     )
     head = "".join(f"<th>{escape(h)}</th>" for h in (_("Game"), _("Place"), _("Finished")))
     body = (
-        f"<main><h1>{escape(name)}</h1><h2>{escape(_('Rating over time'))}</h2>"
+        f"<header><h1>{escape(name)}</h1></header>"
+        f"<main><h2>{escape(_('Rating over time'))}</h2>"
         f'<div class="chart">{chart}</div><h2>{escape(_("Games"))}</h2>'
         f'<table class="board-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
         "</table></main>"

@@ -23,9 +23,18 @@
     root.dataset.turn = String(turn);
     const told = turns[turn];
     label.textContent = told ? told.label : String(turn);
+    // Each line arrives as text; its **bold** is drawn with elements, never parsed as HTML.
     story.replaceChildren(...(told ? told.lines : []).map((line) => {
       const item = document.createElement("li");
-      item.textContent = line;
+      line.split("**").forEach((part, index) => {
+        if (index % 2) {
+          const strong = document.createElement("strong");
+          strong.textContent = part;
+          item.append(strong);
+        } else {
+          item.append(part);
+        }
+      });
       return item;
     }));
     history.replaceState(null, "", `?turn=${turn}`);

@@ -420,7 +420,7 @@ IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 def turn_label(turn: int, last: int) -> str:
     if turn == 0:
         return _("The deal")
-    return _("Post {turn} of {last}").format(turn=turn, last=last)
+    return _("Turn {turn} of {last}").format(turn=turn, last=last)
 
 
 def html(text: str, *, cache: bool = True) -> web.Response:

@@ -90,8 +90,17 @@ async def open_door(client: discord.Client, service: GameService, settings: Sett
     if not settings.web_port:
         return
     door = WebDoor(client, service, links_of(settings))
+    try:
+        door.running = await start(service, settings, door.links)
+    except OSError as error:  # the port is taken: the games go on in Discord without pages
+        log.error(
+            "the web table is off: cannot listen on %s:%d (%s); set WEB_PORT to a free port, or 0",
+            settings.web_host,
+            settings.web_port,
+            error,
+        )
+        return
     service.changes.subscribe(door.heard)
-    door.running = await start(service, settings, door.links)
     door.running.bridge = await bridge_for(settings, service)
     DOOR = door
 

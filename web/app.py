@@ -87,11 +87,18 @@ class Table:
     """The handlers, over one service (``secret``: the key of public ids and hand links)."""
 
     def __init__(
-        self, service: GameService, secret: bytes, clock: Callable[[], float] = time.time
+        self,
+        service: GameService,
+        secret: bytes,
+        clock: Callable[[], float] = time.time,
+        poll: float = KEEPALIVE,
     ) -> None:
         self.service = service
         self.secret = secret
         self.clock = clock
+        #: Seconds an idle stream waits before it looks at the store itself: the keep-alive
+        #: period, or less in a process that hears no changes (alone on SQLite).
+        self.poll = poll
         self.watchers = Watchers()
 
     # -- finding the game ----------------------------------------------------------------
@@ -213,7 +220,7 @@ class Table:
                     await response.write(f"id: {sent}\ndata: {sent}\n\n".encode())
                 wake.clear()
                 try:
-                    await asyncio.wait_for(wake.wait(), KEEPALIVE)
+                    await asyncio.wait_for(wake.wait(), self.poll)
                 except TimeoutError:
                     await response.write(b": still here\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
@@ -463,9 +470,11 @@ def create_app(
     *,
     limit: RateLimit | None = None,
     clock: Callable[[], float] = time.time,
+    poll: float = KEEPALIVE,
 ) -> web.Application:
-    """The web table over ``service``; it hears changes from ``service.changes``."""
-    table = Table(service, secret, clock)
+    """The web table over ``service``; it hears changes from ``service.changes`` (``poll``:
+    see ``Table.poll``)."""
+    table = Table(service, secret, clock, poll)
     app = web.Application(middlewares=[security_middleware(limit or RateLimit())])
     app[TABLE] = table
     unsubscribe = service.changes.subscribe(table.watchers.heard)

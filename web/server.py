@@ -21,7 +21,7 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import is_postgres, open_store
-from web.app import create_app
+from web.app import KEEPALIVE, create_app
 from web.links import Links, derive_secret
 
 log = logging.getLogger(__name__)
@@ -58,9 +58,18 @@ async def bridge_for(settings: Settings, service: GameService) -> PostgresBridge
     return bridge
 
 
-async def start(service: GameService, settings: Settings, links: Links) -> Running:
-    """Serve the web table on WEB_HOST:WEB_PORT (localhost unless configured)."""
-    runner = web.AppRunner(create_app(service, links.secret), shutdown_timeout=2.0)
+#: How often a stream of a web process alone on SQLite (which hears no other process) looks.
+ALONE_POLL = 1.0
+
+
+async def start(
+    service: GameService, settings: Settings, links: Links, *, alone: bool = False
+) -> Running:
+    """Serve the web table on WEB_HOST:WEB_PORT (localhost unless configured); ``alone``: a
+    process of its own, so on SQLite its streams look at the store every second."""
+    poll = ALONE_POLL if alone and not is_postgres(settings.database_url) else KEEPALIVE
+    app = create_app(service, links.secret, poll=poll)
+    runner = web.AppRunner(app, shutdown_timeout=2.0)
     await runner.setup()
     await web.TCPSite(runner, settings.web_host, settings.web_port).start()
     log.info("web table on http://%s:%d (%s)", settings.web_host, settings.web_port, links.base_url)
@@ -74,7 +83,7 @@ async def serve(settings: Settings) -> None:
     pool = WorkerPool.from_settings(settings)
     pool.start()
     service = GameService(store, pictures=Pictures.from_settings(settings, pool))
-    running = await start(service, settings, links_of(settings))
+    running = await start(service, settings, links_of(settings), alone=True)
     running.bridge = await bridge_for(settings, service)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.changes import Change
+from bot.changes import Change, PostgresBridge
 from bot.config import Settings
 from bot.i18n import _
 from bot.service import GameService
@@ -30,26 +30,37 @@ from web.server import Running, bridge_for, links_of, start
 log = logging.getLogger(__name__)
 
 
+#: Seconds a server's web-table switch is trusted before it is read again (the web server
+#: itself reads it at every request; this only decides whether posts carry the link).
+SETTINGS_SECONDS = 60.0
+
+
 class WebDoor:
-    """The bot's web table: the server, the links it hands out, and the public flags."""
+    """The bot's web table: the links it hands out, the public flags it records, and the
+    server when this process serves the pages itself."""
 
     def __init__(self, client: discord.Client, service: GameService, links: Links) -> None:
         self.client = client
         self.service = service
         self.links = links
-        #: Games whose row is written this run (their channel cannot move to another server).
-        self.recorded: set[str] = set()
-        #: Servers known to keep the web table off (``/game config web:false``).
+        #: What was last recorded of each game heard of: (server, channel, public).
+        self.recorded: dict[str, tuple[str, str, bool]] = {}
+        #: Servers known to keep the web table off (``/game config web:false``), and when
+        #: each server's switch was last read.
         self.off: set[str] = set()
+        self._read_at: dict[str, float] = {}
         self.running: Running | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     def public(self, record: GameRecord) -> bool:
-        """Whether everyone on the game's server can view its channel, from Discord's cache
-        (a channel the bot cannot see, or a server it is not in, is not public)."""
+        return self.public_at(record.guild, record.channel)
+
+    def public_at(self, guild_id: str, channel_id: str) -> bool:
+        """Whether everyone on the server can view the channel, from Discord's cache (a
+        channel the bot cannot see, or a server it is not in, is not public)."""
         try:
-            guild = self.client.get_guild(int(record.guild))
-            channel = guild.get_channel_or_thread(int(record.channel)) if guild else None
+            guild = self.client.get_guild(int(guild_id))
+            channel = guild.get_channel_or_thread(int(channel_id)) if guild else None
         except ValueError:
             return False
         if guild is None or channel is None:
@@ -60,9 +71,14 @@ class WebDoor:
         return record.guild not in self.off and self.public(record)
 
     def heard(self, change: Change) -> None:
-        """A committed change: record the game's row the first time it is heard of."""
-        if change.game_id in self.recorded:
-            return
+        """A committed change: record the game's row if it is new here, or if its channel's
+        visibility changed since (a channel made private hides its games' pages)."""
+        known = self.recorded.get(change.game_id)
+        if known is not None:
+            guild, channel, public = known
+            fresh = time.monotonic() - self._read_at.get(guild, 0.0) < SETTINGS_SECONDS
+            if fresh and self.public_at(guild, channel) == public:
+                return
         task = asyncio.get_running_loop().create_task(self.record(change.game_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -71,45 +87,59 @@ class WebDoor:
         record = await self.service.store.get_game(game_id)
         if record is None:
             return
-        if not (await self.service.guild_settings(record.guild)).web:
-            self.off.add(record.guild)
-        else:
+        if (await self.service.guild_settings(record.guild)).web:
             self.off.discard(record.guild)
-        row = WebTable(record.id, public_id(self.links.secret, record.id), self.public(record))
-        await self.service.store.save_web_table(row)
-        self.recorded.add(game_id)
+        else:
+            self.off.add(record.guild)
+        self._read_at[record.guild] = time.monotonic()
+        public = self.public(record)
+        if self.recorded.get(game_id) != (record.guild, record.channel, public):
+            row = WebTable(record.id, public_id(self.links.secret, record.id), public)
+            await self.service.store.save_web_table(row)
+            self.recorded[game_id] = (record.guild, record.channel, public)
 
 
-#: The running bot's web table (one bot per process), for the posts' link buttons.
+#: The bot's web table (one bot per process), for the posts' link buttons; None: no links.
 DOOR: WebDoor | None = None
+#: This process's PostgreSQL bridge, so a web table in another process hears its changes.
+BRIDGE: PostgresBridge | None = None
 
 
 async def open_door(client: discord.Client, service: GameService, settings: Settings) -> None:
-    """Start the web table with the bot (WEB_PORT 0: off) and hear the service's changes."""
-    global DOOR
-    if not settings.web_port:
+    """The web table with the bot: on PostgreSQL the bridge that tells other processes of
+    this one's changes (a ``python -m bot web`` among them); the links in posts whenever a
+    web table is reachable (WEB_PORT here, or WEB_BASE_URL naming one elsewhere); and the
+    server itself when WEB_PORT is not 0."""
+    global DOOR, BRIDGE
+    BRIDGE = await bridge_for(settings, service)
+    if not settings.web_port and not settings.web_base_url:
         return
     door = WebDoor(client, service, links_of(settings))
-    try:
-        door.running = await start(service, settings, door.links)
-    except OSError as error:  # the port is taken: the games go on in Discord without pages
-        log.error(
-            "the web table is off: cannot listen on %s:%d (%s); set WEB_PORT to a free port, or 0",
-            settings.web_host,
-            settings.web_port,
-            error,
-        )
-        return
+    if settings.web_port:
+        try:
+            door.running = await start(service, settings, door.links)
+        except OSError as error:  # the port is taken: the games go on in Discord
+            log.error(
+                "the web table is off: cannot listen on %s:%d (%s); set WEB_PORT to a free "
+                "port, or 0",
+                settings.web_host,
+                settings.web_port,
+                error,
+            )
+            if not settings.web_base_url:
+                return
     service.changes.subscribe(door.heard)
-    door.running.bridge = await bridge_for(settings, service)
     DOOR = door
 
 
 async def close_door() -> None:
-    global DOOR
+    global DOOR, BRIDGE
     door, DOOR = DOOR, None
+    bridge, BRIDGE = BRIDGE, None
     if door is not None and door.running is not None:
         await door.running.stop()
+    if bridge is not None:
+        await bridge.close()
 
 
 def table_button(record: GameRecord) -> discord.ui.Button[Any] | None:

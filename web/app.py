@@ -166,7 +166,9 @@ class Table:
     async def table(self, request: web.Request) -> web.StreamResponse:
         record, lang = await self.public_game(request)
         base = f"/g/{request.match_info['pid']}"
-        return html(pages.table_page(await self.table_state(record, base), base, lang))
+        state = await self.table_state(record, base)
+        ranks = f"/s/{record.guild}/{record.game}"
+        return html(pages.table_page(state, base, lang, ranks))
 
     async def table_fragment(self, request: web.Request) -> web.StreamResponse:
         record, _lang = await self.public_game(request)
@@ -374,27 +376,33 @@ class Table:
 
     # -- people and ratings -----------------------------------------------------------------
 
-    async def guild_open(self, guild: str) -> None:
-        if not guild.isdigit() or not (await self.service.guild_settings(guild)).web:
+    async def guild_open(self, guild: str) -> str:
+        """The server's language, if its pages are on (a server id is digits only)."""
+        if not guild.isdigit():
             raise NotShown
-        set_language((await self.service.guild_settings(guild)).language or "en")
+        settings = await self.service.guild_settings(guild)
+        if not settings.web:
+            raise NotShown
+        lang = settings.language or "en"
+        set_language(lang)
+        return lang
 
     async def leaderboard(self, request: web.Request) -> web.StreamResponse:
         guild, game = request.match_info["guild"], request.match_info["game"]
         if game not in GAMES:
             raise NotShown
-        await self.guild_open(guild)
+        lang = await self.guild_open(guild)
         ratings = await self.service.store.leaderboard(guild, game, limit=50)
         rows = [
             ("" if r.ai else f"/s/{guild}/p/{r.player}", r.name or r.player, r.ordinal, r.games)
             for r in ratings
         ]
         title = _("Leaderboard: {game}").format(game=GAMES[game].title)
-        return html(pages.leaderboard_page(title, rows, "en"))
+        return html(pages.leaderboard_page(title, rows, lang))
 
     async def player(self, request: web.Request) -> web.StreamResponse:
         guild, player = request.match_info["guild"], request.match_info["player"]
-        await self.guild_open(guild)
+        lang = await self.guild_open(guild)
         if is_ai(player) or not player.isdigit():
             raise NotShown
         results = await self.service.store.player_results(guild, player)
@@ -411,7 +419,7 @@ class Table:
             place = _("{rank} of {players}").format(rank=r.rank, players=r.players)
             when = datetime.fromtimestamp(r.finished_at, UTC).strftime("%Y-%m-%d")
             games.append((href, title, place, when))
-        return html(pages.player_page(name, chart, games, "en"))
+        return html(pages.player_page(name, chart, games, lang))
 
 
 #: The notes a hand page may show after a move (the address carries the key, never text).

@@ -91,10 +91,11 @@ def table_fragment(state: TableState) -> str:
     )
 
 
-def table_page(state: TableState, base: str, lang: str) -> str:
+def table_page(state: TableState, base: str, lang: str, leaderboard: str) -> str:
     body = (
         f"<header><h1>{escape(state.title)}</h1>"
-        f'<nav><a href="{escape(base)}/replay">{escape(_("Replay"))}</a></nav></header>'
+        f'<nav><a href="{escape(base)}/replay">{escape(_("Replay"))}</a> · '
+        f'<a href="{escape(leaderboard)}">{escape(_("Leaderboard"))}</a></nav></header>'
         f'<main id="live" data-fragment="{escape(base)}/fragment" '
         f'data-events="{escape(base)}/events">{table_fragment(state)}</main>'
     )

@@ -38,7 +38,7 @@ def links_of(settings: Settings) -> Links:
 
 @dataclass
 class Running:
-    """A started web table: its runner (and the bridge it opened, if any)."""
+    """A started web table: its runner (and in a process of its own, its bridge)."""
 
     runner: web.AppRunner
     bridge: PostgresBridge | None = None

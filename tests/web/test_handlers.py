@@ -15,6 +15,7 @@ from bot.words import WORDS
 from tests.web.conftest import ANA, BO, CHANNEL, EVIL, GUILD, SECRET, Web
 from web.app import CSP, create_app
 from web.links import Hand, Links, sign_hand
+from web.pages import told
 from web.ratelimit import RateLimit
 
 
@@ -219,3 +220,9 @@ def test_links_point_at_the_configured_address() -> None:
     assert links.table("abcdef").startswith("https://games.example/g/")
     assert "abcdef" not in links.table("abcdef")
     assert links.hand("abcdef", ANA, 0).startswith("https://games.example/h/")
+
+
+def test_discord_markup_becomes_html_only_around_escaped_text() -> None:
+    assert told("**<img src=x onerror=alert(1)>** played `x<y`") == (
+        "<strong>&lt;img src=x onerror=alert(1)&gt;</strong> played <code>x&lt;y</code>"
+    )

@@ -21,7 +21,7 @@ from aiohttp import web
 
 from bot.changes import Change
 from bot.errors import ServiceError, StaleRequest
-from bot.i18n import _, set_language
+from bot.i18n import N_, _, set_language
 from bot.read_model import turn_version
 from bot.replay import board as replay_board
 from bot.replay import gif as replay_gif
@@ -317,7 +317,8 @@ class Table:
     async def hand(self, request: web.Request) -> web.StreamResponse:
         record, player, lang = await self.hand_game(request)
         base = f"/h/{request.match_info['token']}"
-        note = _(request.query["note"]) if request.query.get("note") in NOTES else ""
+        shown = request.query.get("note", "")
+        note = _(NOTES[shown]) if shown in NOTES else ""
         fragment = await self.hand_fragment_for(record, player, base, note)
         title = self.service.read(record).title
         return html(pages.hand_page(title, base, fragment, lang), cache=False)
@@ -394,7 +395,9 @@ class Table:
         lang = await self.guild_open(guild)
         ratings = await self.service.store.leaderboard(guild, game, limit=50)
         rows = [
-            ("" if r.ai else f"/s/{guild}/p/{r.player}", r.name or r.player, r.ordinal, r.games)
+            ("", _("AI ({level})").format(level=r.player.removeprefix("ai:")), r.ordinal, r.games)
+            if r.ai
+            else (f"/s/{guild}/p/{r.player}", r.name or r.player, r.ordinal, r.games)
             for r in ratings
         ]
         title = _("Leaderboard: {game}").format(game=GAMES[game].title)
@@ -424,9 +427,9 @@ class Table:
 
 #: The notes a hand page may show after a move (the address carries the key, never text).
 NOTES = {
-    "moved": "Done.",
-    "stale": "The game moved on before your move arrived: here it is now.",
-    "refused": "That move cannot be made now.",
+    "moved": N_("Done."),
+    "stale": N_("The game moved on before your move arrived: here it is now."),
+    "refused": N_("That move cannot be made now."),
 }
 NO_STORE = {"Cache-Control": "no-store"}
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}

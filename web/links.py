@@ -18,6 +18,8 @@ import json
 import secrets
 from dataclasses import dataclass
 
+from bot.i18n import N_
+
 #: How long a hand link stays good: long enough for a turn, short enough that a forwarded
 #: link soon stops working.
 HAND_LINK_SECONDS = 6 * 3600
@@ -25,7 +27,8 @@ PUBLIC_ID_LENGTH = 22
 
 
 class LinkRefused(Exception):
-    """A hand link that was altered, is damaged or has lapsed; the message says which."""
+    """A hand link that was altered, is damaged or has lapsed; the message (a marked
+    sentence, translated where it is shown) says which."""
 
 
 def derive_secret(web_secret: str, discord_token: str) -> bytes:
@@ -76,11 +79,11 @@ def read_hand(secret: bytes, token: str, now: float) -> Hand:
         given = _unb64(mac)
         game_id, player, expires = json.loads(_unb64(body))
     except (ValueError, TypeError):
-        raise LinkRefused("This link is damaged.") from None
+        raise LinkRefused(N_("This link is damaged.")) from None
     if not hmac.compare_digest(given, expected):
-        raise LinkRefused("This link is not valid.")
+        raise LinkRefused(N_("This link is not valid."))
     if not isinstance(expires, int) or expires < now:
-        raise LinkRefused("This link has lapsed: open a new one from your hand in Discord.")
+        raise LinkRefused(N_("This link has lapsed: open a new one from your hand in Discord."))
     return Hand(str(game_id), str(player), expires)
 
 

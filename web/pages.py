@@ -12,7 +12,39 @@ import re
 from dataclasses import dataclass
 from html import escape
 
-from bot.i18n import _
+from bot.i18n import N_, _
+
+#: Every sentence of the pages, marked here: a sentence inside an f-string is invisible to
+#: the catalog's extractor.
+AI = N_("AI")
+FINISHED = N_("Finished")
+FIRST_TURN = N_("First turn")
+GAME = N_("Game")
+GAMES = N_("Games")
+GIF_OF_THE_GAME = N_("GIF of the game")
+LAST_TURN = N_("Last turn")
+LEADERBOARD = N_("Leaderboard")
+LINK_TO_THIS_TURN = N_("Link to this turn")
+LIVE_TABLE = N_("Live table")
+NEXT_TURN = N_("Next turn")
+NO_RATED_GAMES_YET = N_("No rated games yet.")
+ONLY_YOU_CAN_SEE_THIS_PAGE = N_("Only you can see this page.")
+PLACE = N_("Place")
+PLAYER = N_("Player")
+PLAYERS = N_("Players")
+PREVIOUS_TURN = N_("Previous turn")
+RATING = N_("Rating")
+RATING_OVER_TIME = N_("Rating over time")
+REPLAY = N_("Replay")
+TAP_THE_BOARD_TO_ZOOM = N_("Tap the board to zoom.")
+THE_BOARD = N_("The board")
+THE_PUBLIC_BOARD = N_("The public board")
+THE_PUBLIC_BOARD_AFTER_THIS = N_("The public board after this turn")
+THIS_BOARD_PNG = N_("This board (PNG)")
+TURN = N_("Turn")
+WHAT_HAPPENED = N_("What happened")
+YOUR_HAND = N_("Your hand")
+YOUR_MOVE = N_("Your move")
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _CODE = re.compile(r"`([^`]+)`")
@@ -23,6 +55,11 @@ def told(line: str) -> str:
     the markup can only ever wrap escaped text."""
     text = _BOLD.sub(r"<strong>\1</strong>", escape(line))
     return _CODE.sub(r"<code>\1</code>", text)
+
+
+def t(message: str) -> str:
+    """A marked sentence in the reader's language, escaped for HTML."""
+    return escape(_(message))
 
 
 @dataclass(frozen=True)
@@ -62,7 +99,7 @@ def players_list(players: list[PlayerLine]) -> str:
     items = []
     for p in players:
         marks = " ▶" if p.moving else ""
-        who = escape(p.name) + (f' <span class="tag">{escape(_("AI"))}</span>' if p.ai else "")
+        who = escape(p.name) + (f' <span class="tag">{t(AI)}</span>' if p.ai else "")
         cls = ' class="moving"' if p.moving else ""
         items.append(
             f'<li{cls}><span class="who">{who}{marks}</span>'
@@ -76,7 +113,7 @@ def board_figure(src: str | None, alt: str) -> str:
         return ""
     return (
         f'<div class="board" id="board"><img src="{escape(src)}" alt="{escape(alt)}" '
-        f'data-zoom="1"></div><p class="hint">{escape(_("Tap the board to zoom."))}</p>'
+        f'data-zoom="1"></div><p class="hint">{t(TAP_THE_BOARD_TO_ZOOM)}</p>'
     )
 
 
@@ -85,17 +122,17 @@ def table_fragment(state: TableState) -> str:
     log = "".join(f"<li>{told(line)}</li>" for line in reversed(state.lines[-200:]))
     return (
         f'<p class="turn" data-version="{state.version}">{told(state.turn)}</p>'
-        f"<section>{board_figure(state.board, _('The public board'))}</section>"
-        f"<aside><h2>{escape(_('Players'))}</h2>{players_list(state.players)}"
-        f'<h2>{escape(_("What happened"))}</h2><ol class="log" reversed>{log}</ol></aside>'
+        f"<section>{board_figure(state.board, _(THE_PUBLIC_BOARD))}</section>"
+        f"<aside><h2>{t(PLAYERS)}</h2>{players_list(state.players)}"
+        f'<h2>{t(WHAT_HAPPENED)}</h2><ol class="log" reversed>{log}</ol></aside>'
     )
 
 
 def table_page(state: TableState, base: str, lang: str, leaderboard: str) -> str:
     body = (
         f"<header><h1>{escape(state.title)}</h1>"
-        f'<nav><a href="{escape(base)}/replay">{escape(_("Replay"))}</a> · '
-        f'<a href="{escape(leaderboard)}">{escape(_("Leaderboard"))}</a></nav></header>'
+        f'<nav><a href="{escape(base)}/replay">{t(REPLAY)}</a> · '
+        f'<a href="{escape(leaderboard)}">{t(LEADERBOARD)}</a></nav></header>'
         f'<main id="live" data-fragment="{escape(base)}/fragment" '
         f'data-events="{escape(base)}/events">{table_fragment(state)}</main>'
     )
@@ -104,26 +141,26 @@ def table_page(state: TableState, base: str, lang: str, leaderboard: str) -> str
 
 def replay_page(title: str, base: str, turns: int, gif: bool, lang: str) -> str:
     last = turns - 1
-    downloads = f'<a href="{escape(base)}/replay.gif" download>{escape(_("GIF of the game"))}</a>'
+    downloads = f'<a href="{escape(base)}/replay.gif" download>{t(GIF_OF_THE_GAME)}</a>'
     body = (
         f"<header><h1>{escape(title)}</h1>"
-        f'<nav><a href="{escape(base)}">{escape(_("Live table"))}</a></nav></header>'
+        f'<nav><a href="{escape(base)}">{t(LIVE_TABLE)}</a></nav></header>'
         f'<main id="replay" data-base="{escape(base)}" data-last="{last}">'
         '<div class="controls">'
-        f'<button type="button" id="first" aria-label="{escape(_("First turn"))}">«</button>'
-        f'<button type="button" id="prev" aria-label="{escape(_("Previous turn"))}">◀</button>'
+        f'<button type="button" id="first" aria-label="{t(FIRST_TURN)}">«</button>'
+        f'<button type="button" id="prev" aria-label="{t(PREVIOUS_TURN)}">◀</button>'
         f'<span id="label" aria-live="polite"></span>'
-        f'<button type="button" id="next" aria-label="{escape(_("Next turn"))}">▶</button>'
-        f'<button type="button" id="end" aria-label="{escape(_("Last turn"))}">»</button>'
+        f'<button type="button" id="next" aria-label="{t(NEXT_TURN)}">▶</button>'
+        f'<button type="button" id="end" aria-label="{t(LAST_TURN)}">»</button>'
         "</div>"
         f'<input type="range" id="scrub" min="0" max="{last}" value="{last}" '
-        f'aria-label="{escape(_("Turn"))}">'
-        f"{board_figure(f'{base}/replay/{last}.png', _('The public board after this turn'))}"
+        f'aria-label="{t(TURN)}">'
+        f"{board_figure(f'{base}/replay/{last}.png', _(THE_PUBLIC_BOARD_AFTER_THIS))}"
         '<ol id="story" class="log"></ol>'
         '<p class="downloads">'
         f'<a id="png" href="{escape(base)}/replay/{last}.png" download>'
-        f"{escape(_('This board (PNG)'))}</a> "
-        f'<a id="permalink" href="?turn={last}">{escape(_("Link to this turn"))}</a> '
+        f"{t(THIS_BOARD_PNG)}</a> "
+        f'<a id="permalink" href="?turn={last}">{t(LINK_TO_THIS_TURN)}</a> '
         f"{downloads if gif else ''}</p></main>"
     )
     return page(_("Replay: {title}").format(title=title), body, ("replay.js",), lang)
@@ -150,9 +187,9 @@ def hand_fragment(
         f'<button type="submit">{escape(label)}</button></form>'
         for index, label in enumerate(choices)
     )
-    moves = f'<h2>{escape(_("Your move"))}</h2><div class="moves">{forms}</div>' if choices else ""
+    moves = f'<h2>{t(YOUR_MOVE)}</h2><div class="moves">{forms}</div>' if choices else ""
     figure = (
-        f'<div class="hand"><img src="{escape(picture)}" alt="{escape(_("Your hand"))}"></div>'
+        f'<div class="hand"><img src="{escape(picture)}" alt="{t(YOUR_HAND)}"></div>'
         if picture
         else ""
     )
@@ -160,14 +197,14 @@ def hand_fragment(
         (f'<p class="note" role="status">{escape(note)}</p>' if note else "")
         + f'<p class="turn" data-version="{version}">{told(turn)}</p>'
         + f'<section><pre class="handtext">{escape(hand)}</pre>{figure}{moves}</section>'
-        + f"<aside><h2>{escape(_('The board'))}</h2>"
-        + f"{board_figure(board, _('The public board'))}</aside>"
+        + f"<aside><h2>{t(THE_BOARD)}</h2>"
+        + f"{board_figure(board, _(THE_PUBLIC_BOARD))}</aside>"
     )
 
 
 def hand_page(title: str, base: str, fragment: str, lang: str) -> str:
     body = (
-        f"<header><h1>{escape(title)}</h1><p>{escape(_('Only you can see this page.'))}</p>"
+        f"<header><h1>{escape(title)}</h1><p>{t(ONLY_YOU_CAN_SEE_THIS_PAGE)}</p>"
         "</header>"
         f'<main id="live" data-fragment="{escape(base)}/fragment" '
         f'data-events="{escape(base)}/events">{fragment}</main>'
@@ -187,7 +224,7 @@ def leaderboard_page(title: str, rows: list[tuple[str, str, float, int]], lang: 
         + f"</td><td>{rating:.1f}</td><td>{games}</td></tr>"
         for rank, (href, name, rating, games) in enumerate(rows, 1)
     )
-    head = "".join(f"<th>{escape(h)}</th>" for h in ("#", _("Player"), _("Rating"), _("Games")))
+    head = "".join(f"<th>{escape(h)}</th>" for h in ("#", _(PLAYER), _(RATING), _(GAMES)))
     body = (
         f"<header><h1>{escape(title)}</h1></header><main>"
         f'<table class="board-table"><thead><tr>{head}</tr></thead><tbody>{items}</tbody></table>'
@@ -204,11 +241,11 @@ def player_page(name: str, chart: str, games: list[tuple[str, str, str, str]], l
         + f"</td><td>{escape(place)}</td><td>{escape(when)}</td></tr>"
         for href, title, place, when in games
     )
-    head = "".join(f"<th>{escape(h)}</th>" for h in (_("Game"), _("Place"), _("Finished")))
+    head = "".join(f"<th>{escape(h)}</th>" for h in (_(GAME), _(PLACE), _(FINISHED)))
     body = (
         f"<header><h1>{escape(name)}</h1></header>"
-        f"<main><h2>{escape(_('Rating over time'))}</h2>"
-        f'<div class="chart">{chart}</div><h2>{escape(_("Games"))}</h2>'
+        f"<main><h2>{t(RATING_OVER_TIME)}</h2>"
+        f'<div class="chart">{chart}</div><h2>{t(GAMES)}</h2>'
         f'<table class="board-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
         "</table></main>"
     )
@@ -220,7 +257,7 @@ def rating_chart(points: list[tuple[float, float]], label: str) -> str:
     the page's width, its text stays large)."""
     width, height, pad = 360, 200, 30
     if not points:
-        return f"<p>{escape(_('No rated games yet.'))}</p>"
+        return f"<p>{t(NO_RATED_GAMES_YET)}</p>"
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1

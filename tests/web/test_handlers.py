@@ -165,6 +165,8 @@ async def test_a_move_from_the_hand_page_goes_through_the_service(web: Web) -> N
         f"{path}/move", data={"index": "0", "version": version.group(1)}, allow_redirects=False
     )
     assert again.status == 303 and again.headers["Location"].endswith("?note=stale")
+    told = await (await web.client.get(again.headers["Location"])).text()
+    assert "The game moved on before your move arrived" in told  # the page works without JS
     assert (await web.service.get(record.id)).version == after.version
 
 

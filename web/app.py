@@ -58,14 +58,22 @@ class NotShown(Exception):
 
 
 class Watchers:
-    """The open event streams, by game: one subscription to the change hub for all of them."""
+    """The open event streams, by game: one subscription to the change hub for all of them.
+    A change carries its version, so a stream passes it on without reading the store: a
+    thousand open pages cost no query per move."""
 
     def __init__(self) -> None:
         self._events: dict[str, set[asyncio.Event]] = {}
+        #: The newest version heard of each watched game.
+        self.latest: dict[str, int] = {}
         self.closing = asyncio.Event()
 
     def heard(self, change: Change) -> None:
-        for event in self._events.get(change.game_id, ()):
+        watching = self._events.get(change.game_id)
+        if not watching:
+            return
+        self.latest[change.game_id] = max(change.version, self.latest.get(change.game_id, 0))
+        for event in watching:
             event.set()
 
     def add(self, game_id: str) -> asyncio.Event:
@@ -78,9 +86,14 @@ class Watchers:
         watching.discard(event)
         if not watching:
             self._events.pop(game_id, None)
+            self.latest.pop(game_id, None)
 
-    def __len__(self) -> int:
-        return sum(len(events) for events in self._events.values())
+    def close(self) -> None:
+        """The server is stopping: every stream ends at once."""
+        self.closing.set()
+        for events in self._events.values():
+            for event in events:
+                event.set()
 
 
 class Table:
@@ -212,20 +225,22 @@ class Table:
         await response.prepare(request)
         wake = self.watchers.add(game_id)
         sent = request.headers.get("Last-Event-ID", "")
+        record = await self.service.store.get_game(game_id)
+        version = record.version if record is not None else None
         try:
-            while not self.watchers.closing.is_set():
-                record = await self.service.store.get_game(game_id)
-                if record is None:
-                    break
-                if str(record.version) != sent:
-                    sent = str(record.version)
+            while version is not None and not self.watchers.closing.is_set():
+                if str(version) != sent:
+                    sent = str(version)
                     await response.write(f"id: {sent}\ndata: {sent}\n\n".encode())
                 wake.clear()
                 try:
                     await asyncio.wait_for(wake.wait(), self.poll)
-                except TimeoutError:
+                    version = max(version, self.watchers.latest.get(game_id, version))
+                except TimeoutError:  # nothing heard: say so, and look (a process alone)
                     await response.write(b": still here\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
+                    record = await self.service.store.get_game(game_id)
+                    version = record.version if record is not None else None
+        except ConnectionResetError:  # the page went away
             pass
         finally:
             self.watchers.drop(game_id, wake)
@@ -491,10 +506,7 @@ def create_app(
     unsubscribe = service.changes.subscribe(table.watchers.heard)
 
     async def closing(_app: web.Application) -> None:
-        table.watchers.closing.set()
-        for events in list(table.watchers._events.values()):
-            for event in events:
-                event.set()
+        table.watchers.close()
         unsubscribe()
 
     app.on_shutdown.append(closing)

@@ -9,11 +9,28 @@
     return turn ? turn.getAttribute("data-version") : "";
   };
   let shown = null;
+  // The answer to the player's last move, kept across refreshes (a change heard while the
+  // move was on its way must not wipe it).
+  let said = "";
+  function say() {
+    if (!said || live.querySelector(".note")) return;
+    const note = document.createElement("p");
+    note.className = "note";
+    note.setAttribute("role", "status");
+    note.textContent = said;
+    live.prepend(note);
+  }
   async function refresh() {
     const response = await fetch(live.dataset.fragment, { cache: "no-store" });
     if (!response.ok) return;
-    live.innerHTML = await response.text();
+    const fresh = document.createElement("template");
+    fresh.innerHTML = await response.text();
+    const turn = fresh.content.querySelector("[data-version]");
+    const arrived = turn ? Number(turn.getAttribute("data-version")) : 0;
+    if (Number(version()) > arrived) return; // an older answer overtaken by a newer one
+    live.replaceChildren(fresh.content);
     shown = version();
+    say();
     document.body.dataset.updated = String(Date.now());
   }
   function connect() {
@@ -40,6 +57,7 @@
     const form = event.target.closest("form.move");
     if (!form) return;
     event.preventDefault();
+    said = "";
     for (const button of live.querySelectorAll("form.move button")) button.disabled = true;
     const response = await fetch(form.action, {
       method: "POST",
@@ -47,14 +65,8 @@
       headers: { Accept: "application/json" },
     });
     const answer = response.ok ? await response.json() : { note: "" };
+    said = answer.note || "";
     await refresh();
-    if (answer.note) {
-      const note = document.createElement("p");
-      note.className = "note";
-      note.setAttribute("role", "status");
-      note.textContent = answer.note;
-      live.prepend(note);
-    }
   });
   connect();
 })();

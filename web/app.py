@@ -21,17 +21,18 @@ from aiohttp import web
 
 from bot.changes import Change
 from bot.errors import ServiceError, StaleRequest
-from bot.i18n import N_, _, set_language
+from bot.i18n import N_, _, current, set_language
 from bot.read_model import turn_version
+from bot.replay import Replay, open_replay
 from bot.replay import board as replay_board
 from bot.replay import gif as replay_gif
-from bot.replay import open_replay
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord
 from bot.words import WORDS, label_for
 from rules import GAMES
 from web import pages
 from web.links import LinkRefused, public_id, read_hand
+from web.memo import Memo
 from web.ratelimit import RateLimit
 from web.scores import score_text
 
@@ -113,8 +114,15 @@ class Table:
         #: period, or less in a process that hears no changes (alone on SQLite).
         self.poll = poll
         self.watchers = Watchers()
+        self.memo = Memo()
 
     # -- finding the game ----------------------------------------------------------------
+
+    async def replay_of(self, record: GameRecord) -> Replay:
+        """The game's told turns, rebuilt once per version however many pages ask at once."""
+        return await self.memo.get(
+            ("replay", record.id, record.version), lambda: open_replay(self.service, record)
+        )
 
     async def language(self, record: GameRecord) -> str:
         settings = await self.service.guild_settings(record.guild)
@@ -154,6 +162,13 @@ class Table:
     # -- the public table ------------------------------------------------------------------
 
     async def table_state(self, record: GameRecord, base: str) -> pages.TableState:
+        """What the table page shows at this version, made once for all who ask in this
+        language (``current()``)."""
+        key = ("table", record.id, record.version, current())
+        state: pages.TableState = await self.memo.get(key, lambda: self._table_state(record, base))
+        return state
+
+    async def _table_state(self, record: GameRecord, base: str) -> pages.TableState:
         read = self.service.read(record)
         title = read.title
         if record.state is None:
@@ -171,7 +186,7 @@ class Table:
             )
             for s in record.seats
         ]
-        lines = (await open_replay(self.service, record)).all_lines()
+        lines = (await self.replay_of(record)).all_lines()
         turn = read.turn_message() if read.to_move else _("The game is over.")
         board = f"{base}/board/{record.version}.png"
         return pages.TableState(title, record.status, record.version, turn, players, lines, board)
@@ -201,7 +216,7 @@ class Table:
 
     async def public_board(self, record: GameRecord, lang: str) -> bytes:
         read = self.service.read(record)
-        replayed = await open_replay(self.service, record)
+        replayed = await self.replay_of(record)
         last = replayed.lines(replayed.last)
         pictures = self.service.pictures
         at = (record.id, record.version, record.game, read.view(None), read.names)
@@ -252,7 +267,7 @@ class Table:
         record, lang = await self.public_game(request)
         if record.state is None:
             raise NotShown
-        replayed = await open_replay(self.service, record)
+        replayed = await self.replay_of(record)
         base = f"/g/{request.match_info['pid']}"
         title = replayed.game.title
         page = pages.replay_page(title, base, len(replayed.turns), replayed.over, lang)
@@ -263,7 +278,7 @@ class Table:
         record, _lang = await self.public_game(request)
         if record.state is None:
             raise NotShown
-        replayed = await open_replay(self.service, record)
+        replayed = await self.replay_of(record)
         turns = [
             {"turn": t, "lines": replayed.lines(t), "label": turn_label(t, replayed.last)}
             for t in range(len(replayed.turns))
@@ -274,7 +289,7 @@ class Table:
         record, _lang = await self.public_game(request)
         if record.state is None:
             raise NotShown
-        replayed = await open_replay(self.service, record)
+        replayed = await self.replay_of(record)
         turn = int(request.match_info["turn"])
         if not 0 <= turn <= replayed.last:
             raise NotShown
@@ -285,7 +300,7 @@ class Table:
         record, _lang = await self.public_game(request)
         if record.state is None:
             raise NotShown
-        replayed = await open_replay(self.service, record)
+        replayed = await self.replay_of(record)
         try:
             data = await replay_gif(self.service.pictures, replayed)
         except ServiceError as error:

@@ -7,10 +7,12 @@ import re
 import time
 from html import escape
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.replay import open_replay
 from bot.service import GameService
-from bot.store.base import ACTIVE, FINISHED, GameRecord
+from bot.store.base import ACTIVE, FINISHED, GameRecord, LoggedAction
 from bot.words import WORDS
 from tests.web.conftest import ANA, BO, CHANNEL, EVIL, GUILD, SECRET, Web
 from web.app import CSP, create_app
@@ -228,3 +230,22 @@ def test_discord_markup_becomes_html_only_around_escaped_text() -> None:
     assert told("**<img src=x onerror=alert(1)>** played `x<y`") == (
         "<strong>&lt;img src=x onerror=alert(1)&gt;</strong> played <code>x&lt;y</code>"
     )
+
+
+async def test_a_replay_read_while_a_move_lands_replays_the_newer_game(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = await play_one(web.service, await web.public_game())
+    store = web.service.store
+    read_log = store.actions
+    moved: list[GameRecord] = []
+
+    async def log_then_a_move(game_id: str) -> list[LoggedAction]:
+        rows = await read_log(game_id)
+        if not moved:  # the table plays on between the page's two reads
+            moved.append(await play_one(web.service, record))
+        return rows
+
+    monkeypatch.setattr(store, "actions", log_then_a_move)
+    replayed = await open_replay(web.service, record)
+    assert replayed.record.version == moved[0].version

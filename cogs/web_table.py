@@ -43,7 +43,8 @@ class WebDoor:
         self.client = client
         self.service = service
         self.links = links
-        #: What was last recorded of each game heard of: (server, channel, public).
+        #: What was last recorded of each game heard of: (server, "channel[,thread]",
+        #: public).
         self.recorded: dict[str, tuple[str, str, bool]] = {}
         #: Servers known to keep the web table off (``/game config web:false``), and when
         #: each server's switch was last read.
@@ -53,17 +54,22 @@ class WebDoor:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def public(self, record: GameRecord) -> bool:
-        return self.public_at(record.guild, record.channel)
+        """Whether everyone on the server can view the game: its channel, and its thread if
+        it is played in one (a private thread is never public)."""
+        where = [record.channel, *([record.thread] if record.thread else [])]
+        return all(self.public_at(record.guild, channel) for channel in where)
 
     def public_at(self, guild_id: str, channel_id: str) -> bool:
-        """Whether everyone on the server can view the channel, from Discord's cache (a
-        channel the bot cannot see, or a server it is not in, is not public)."""
+        """Whether everyone on the server can view the channel or thread, from Discord's
+        cache (one the bot cannot see, or on a server it is not in, is not public)."""
         try:
             guild = self.client.get_guild(int(guild_id))
             channel = guild.get_channel_or_thread(int(channel_id)) if guild else None
         except ValueError:
             return False
         if guild is None or channel is None:
+            return False
+        if isinstance(channel, discord.Thread) and channel.is_private():
             return False
         return channel.permissions_for(guild.default_role).view_channel
 
@@ -77,7 +83,7 @@ class WebDoor:
         if known is not None:
             guild, channel, public = known
             fresh = time.monotonic() - self._read_at.get(guild, 0.0) < SETTINGS_SECONDS
-            if fresh and self.public_at(guild, channel) == public:
+            if fresh and all(self.public_at(guild, c) for c in channel.split(",")) == public:
                 return
         task = asyncio.get_running_loop().create_task(self.record(change.game_id))
         self._tasks.add(task)
@@ -93,10 +99,11 @@ class WebDoor:
             self.off.add(record.guild)
         self._read_at[record.guild] = time.monotonic()
         public = self.public(record)
-        if self.recorded.get(game_id) != (record.guild, record.channel, public):
+        where = ",".join([record.channel, *([record.thread] if record.thread else [])])
+        if self.recorded.get(game_id) != (record.guild, where, public):
             row = WebTable(record.id, public_id(self.links.secret, record.id), public)
             await self.service.store.save_web_table(row)
-            self.recorded[game_id] = (record.guild, record.channel, public)
+            self.recorded[game_id] = (record.guild, where, public)
 
 
 #: The bot's web table (one bot per process), for the posts' link buttons; None: no links.

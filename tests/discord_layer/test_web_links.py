@@ -30,7 +30,11 @@ def free_port() -> int:
 
 
 async def started(
-    harness_factory, tmp_path: Path, everyone: discord.Permissions = DEFAULT_MEMBER_PERMISSIONS
+    harness_factory,
+    tmp_path: Path,
+    everyone: discord.Permissions = DEFAULT_MEMBER_PERMISSIONS,
+    *,
+    thread: bool = False,
 ) -> tuple[Harness, SeenMessage, str]:
     """A started two-player game in a bot whose web table listens on a free port."""
     port = free_port()
@@ -50,7 +54,7 @@ async def started(
         members=[ANA, BO],
         everyone_permissions=everyone,
     )
-    lobby = (await h.slash(ANA, "game new", game="street-art", thread=False)).message
+    lobby = (await h.slash(ANA, "game new", game="street-art", thread=thread)).message
     await h.click(BO, h.message(lobby), label="Join")
     await h.click(ANA, h.message(lobby), label="Add AI")
     board = (await h.click(ANA, h.message(lobby), label="Start")).public_messages[-1]
@@ -82,6 +86,16 @@ async def test_a_public_game_links_its_page_and_each_hand_its_own(
     assert len(hand) == 1 and hand[0].url is not None and hand[0].url.startswith(f"{base}/h/")
     status, page = await status_of(hand[0].url)
     assert status == 200 and "Only you can see this page." in page
+
+
+async def test_a_game_in_its_own_public_thread_links_its_page(
+    harness_factory, tmp_path: Path
+) -> None:
+    _h, board, base = await started(harness_factory, tmp_path, thread=True)
+    (link,) = [b for b in board.buttons if b.label == "Web table"]
+    assert link.url is not None and link.url.startswith(f"{base}/g/")
+    status, _page = await status_of(link.url)
+    assert status == 200
 
 
 async def test_a_game_everyone_cannot_view_has_no_public_page(

@@ -189,14 +189,14 @@ def hand_fragment(
     )
     moves = f'<h2>{t(YOUR_MOVE)}</h2><div class="moves">{forms}</div>' if choices else ""
     figure = (
-        f'<div class="hand"><img src="{escape(picture)}" alt="{t(YOUR_HAND)}"></div>'
+        f'<div class="hand"><img src="{escape(picture)}" alt="{t(YOUR_HAND)}" data-zoom="1"></div>'
         if picture
         else ""
     )
     return (
         (f'<p class="note" role="status">{escape(note)}</p>' if note else "")
         + f'<p class="turn" data-version="{version}">{told(turn)}</p>'
-        + f'<section><pre class="handtext">{escape(hand)}</pre>{figure}{moves}</section>'
+        + f'<section><pre class="handtext">{told(hand)}</pre>{figure}{moves}</section>'
         + f"<aside><h2>{t(THE_BOARD)}</h2>"
         + f"{board_figure(board, _(THE_PUBLIC_BOARD))}</aside>"
     )

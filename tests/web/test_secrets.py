@@ -19,6 +19,7 @@ from bot.words import WORDS
 from rules import GAMES
 from tests.web.conftest import ANA, BO, Web
 from tests.web.test_handlers import next_event, play_one
+from web.pages import told
 
 
 class Spy:
@@ -68,10 +69,10 @@ async def test_public_pages_and_streams_hold_no_hidden_card(
     assert spy.viewers and set(spy.viewers) == {None}
     for hand in hands.values():
         for text in texts:
-            assert hand not in text and escape(hand) not in text
+            assert all(form not in text for form in (hand, escape(hand), told(hand)))
     spy.viewers.clear()
     own = web.links.hand(record.id, ANA, 10**10).removeprefix(web.links.base_url)
     page = await (await web.client.get(own)).text()
     assert set(spy.viewers) <= {None, ANA} and ANA in spy.viewers
     if hands[BO] != hands[ANA]:
-        assert escape(hands[BO]) not in page
+        assert told(hands[BO]) not in page

@@ -26,10 +26,7 @@ def score_text(game: str, view: dict[str, Any], player: str, outcome: Outcome | 
         return _("{n} prestige").format(n=seat.get("prestige", 0))
     if game == "street-art-mural":
         score = seat.get("score", {})
-        total = (
-            sum(v for v in score.values() if isinstance(v, int)) if isinstance(score, dict) else 0
-        )
-        return _("{n} points").format(n=total)
+        return _("{n} points").format(n=score.get("total", 0) if isinstance(score, dict) else 0)
     if game == "street-kings":
         trophies = seat.get("trophies", {})
         return _("{n} gold trophies").format(n=trophies.get("gold", 0))

@@ -18,6 +18,7 @@ from web.app import CSP, create_app
 from web.links import Hand, Links, sign_hand
 from web.pages import told
 from web.ratelimit import RateLimit
+from web.scores import score_text
 
 
 async def play_one(service: GameService, record: GameRecord) -> GameRecord:
@@ -248,3 +249,14 @@ async def test_a_replay_read_while_a_move_lands_replays_the_newer_game(
     monkeypatch.setattr(store, "actions", log_then_a_move)
     replayed = await open_replay(web.service, record)
     assert replayed.record.version == moved[0].version
+
+
+def test_each_games_score_is_read_from_its_public_view() -> None:
+    for game, seat, shown in (
+        ("street-art", {"hearts": 7}, "7 hearts"),
+        ("artsee", {"prestige": 4}, "4 prestige"),
+        ("street-art-mural", {"score": {"cards": 2, "paints": 3, "total": 5}}, "5 points"),
+        ("street-kings", {"trophies": {"gold": 2, "silver": 1}}, "2 gold trophies"),
+    ):
+        view = {"players": [{"id": ANA, **seat}]}
+        assert score_text(game, view, ANA, None) == shown

@@ -24,7 +24,6 @@ from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _, current, set_language
 from bot.read_model import turn_version
 from bot.replay import Replay, open_replay
-from bot.replay import board as replay_board
 from bot.replay import gif as replay_gif
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord
@@ -169,13 +168,17 @@ class Table:
         return state
 
     async def _table_state(self, record: GameRecord, base: str) -> pages.TableState:
+        """The game as its public posts left it: the board and scores after the last told
+        turn (a turn in progress is the mover's until its post tells it), the turn log, and
+        whose move it is now."""
         read = self.service.read(record)
         title = read.title
         if record.state is None:
             names = ", ".join(s.name or s.user for s in record.seats)
             turn = _("Waiting for players: {names}").format(names=names)
             return pages.TableState(title, record.status, record.version, turn, [], [], None)
-        view = read.view(None)
+        replayed = await self.replay_of(record)
+        view = replayed.view(replayed.last)
         moving = set(read.to_move)
         players = [
             pages.PlayerLine(
@@ -186,9 +189,9 @@ class Table:
             )
             for s in record.seats
         ]
-        lines = (await self.replay_of(record)).all_lines()
         turn = read.turn_message() if read.to_move else _("The game is over.")
         board = f"{base}/board/{record.version}.png"
+        lines = replayed.all_lines()
         return pages.TableState(title, record.status, record.version, turn, players, lines, board)
 
     async def table(self, request: web.Request) -> web.StreamResponse:
@@ -215,12 +218,20 @@ class Table:
         return web.Response(body=png, content_type="image/png", headers=IMMUTABLE)
 
     async def public_board(self, record: GameRecord, lang: str) -> bytes:
-        read = self.service.read(record)
+        """The public board after the last told turn, in the server's language."""
         replayed = await self.replay_of(record)
-        last = replayed.lines(replayed.last)
-        pictures = self.service.pictures
-        at = (record.id, record.version, record.game, read.view(None), read.names)
-        return await pictures.board(*at, last, lang=lang)
+        return await self.turn_board(replayed, replayed.last, lang)
+
+    async def turn_board(self, replayed: Replay, turn: int, lang: str) -> bytes:
+        """A told turn's public board, drawn as ``bot.replay.board`` draws it (under the same
+        cache key, so Discord's replay viewer and these pages share each picture), in
+        ``lang``."""
+        record = replayed.record
+        key = f"{record.id}:replay:{record.version}"
+        view, lines = replayed.view(turn), replayed.lines(turn)
+        return await self.service.pictures.board(
+            key, turn, record.game, view, replayed.names, lines, lang=lang
+        )
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         record, _lang = await self.public_game(request)
@@ -286,14 +297,14 @@ class Table:
         return web.json_response({"version": record.version, "turns": turns}, headers=NO_STORE)
 
     async def replay_board(self, request: web.Request) -> web.StreamResponse:
-        record, _lang = await self.public_game(request)
+        record, lang = await self.public_game(request)
         if record.state is None:
             raise NotShown
         replayed = await self.replay_of(record)
         turn = int(request.match_info["turn"])
         if not 0 <= turn <= replayed.last:
             raise NotShown
-        png = await replay_board(self.service.pictures, replayed, turn)
+        png = await self.turn_board(replayed, turn, lang)
         return web.Response(body=png, content_type="image/png", headers=NO_STORE)
 
     async def replay_gif(self, request: web.Request) -> web.StreamResponse:

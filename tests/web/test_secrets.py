@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from bot.pictures import draw_board
+from bot.replay import open_replay
 from bot.store.base import ACTIVE
 from bot.words import WORDS
 from rules import GAMES
@@ -76,3 +78,25 @@ async def test_public_pages_and_streams_hold_no_hidden_card(
     assert set(spy.viewers) <= {None, ANA} and ANA in spy.viewers
     if hands[BO] != hands[ANA]:
         assert told(hands[BO]) not in page
+
+
+async def test_a_turn_in_progress_stays_the_movers_until_its_post(web: Web) -> None:
+    """The table shows the board its last post showed while a player is mid-turn (the steps
+    so far are in the journal, which only the mover has seen)."""
+    for game in ("street-kings", "street-art-mural", "artsee", "street-art"):
+        record = await web.public_game(game)
+        for _move in range(40):
+            record = await web.service.get(record.id)
+            if record.journal or record.status != ACTIVE:
+                break
+            record = await play_one(web.service, record)
+        if record.journal:
+            break
+    assert record.journal, "no game reached the middle of a turn"
+    replayed = await open_replay(web.service, record)
+    told = draw_board(
+        record.game, replayed.view(replayed.last), replayed.names, replayed.lines(replayed.last)
+    )
+    shown = await web.client.get(f"{web.table(record)}/board/{record.version}.png")
+    assert await shown.read() == told
+    assert replayed.view(replayed.last) != web.service.read(record).view(None)

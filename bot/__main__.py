@@ -243,7 +243,10 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "web":
         if not settings.web_port:
             raise SystemExit("Cannot start: WEB_PORT is 0 (the web table is off).")
-        importlib.import_module(WEB_ENTRY).main(settings)
+        try:
+            importlib.import_module(WEB_ENTRY).main(settings)
+        except StoreError as error:
+            raise SystemExit(f"Cannot start: {error}.") from error
     elif args.command == "migrate":
         migrate(args.source or settings.database_url, args.target)
     elif args.command == "backup":

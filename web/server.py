@@ -82,20 +82,30 @@ async def serve(settings: Settings) -> None:
     await store.open()
     pool = WorkerPool.from_settings(settings)
     pool.start()
-    service = GameService(store, pictures=Pictures.from_settings(settings, pool))
-    running = await start(service, settings, links_of(settings), alone=True)
-    running.bridge = await bridge_for(settings, service)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+    running: Running | None = None
     try:
+        service = GameService(store, pictures=Pictures.from_settings(settings, pool))
+        running = await start(service, settings, links_of(settings), alone=True)
+        running.bridge = await bridge_for(settings, service)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
         await stop.wait()
     finally:
-        await running.stop()
+        if running is not None:
+            await running.stop()
         await pool.close()
         await store.close()
 
 
 def main(settings: Settings) -> None:
-    asyncio.run(serve(settings))
+    """``python -m bot web``; a port that cannot be had is one line saying which."""
+    try:
+        asyncio.run(serve(settings))
+    except OSError as error:
+        where = f"{settings.web_host}:{settings.web_port}"
+        raise SystemExit(
+            f"Cannot start: the web table cannot listen on {where} ({error.strerror or error}); "
+            "set WEB_PORT to a free port."
+        ) from error

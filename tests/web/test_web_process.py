@@ -39,17 +39,28 @@ def cli(tmp_path: Path, **env: str) -> dict[str, str]:
     }
 
 
-def test_web_refuses_to_start_when_it_is_off(tmp_path: Path) -> None:
+def refusal(tmp_path: Path, **env: str) -> str:
+    """``python -m bot web``'s one line on stderr, when it cannot start."""
     done = subprocess.run(
         [sys.executable, "-m", "bot", "web"],
         cwd=tmp_path,
-        env=cli(tmp_path, WEB_PORT="0"),
+        env=cli(tmp_path, **env),
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert done.returncode != 0 and "WEB_PORT is 0" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+    return done.stderr.strip().splitlines()[-1]
+
+
+def test_web_refuses_to_start_in_one_line(tmp_path: Path) -> None:
+    assert "WEB_PORT is 0" in refusal(tmp_path, WEB_PORT="0")
+    assert "WEB_PORT must be" in refusal(tmp_path, WEB_PORT="70000")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert f"cannot listen on 127.0.0.1:{port}" in refusal(tmp_path, WEB_PORT=str(port))
 
 
 async def test_the_web_process_serves_the_games_a_bot_stored_and_stops_on_sigterm(

@@ -429,6 +429,13 @@ class Table:
         set_language(lang)
         return lang
 
+    async def server(self, request: web.Request) -> web.StreamResponse:
+        """A server's page: each game's leaderboard."""
+        lang = await self.guild_open(request.match_info["guild"])
+        guild = request.match_info["guild"]
+        boards = [(f"/s/{guild}/{game.id}", game.title) for game in GAMES.values()]
+        return html(pages.server_page(_("Leaderboards"), boards, lang))
+
     async def leaderboard(self, request: web.Request) -> web.StreamResponse:
         guild, game = request.match_info["guild"], request.match_info["game"]
         if game not in GAMES:
@@ -442,7 +449,7 @@ class Table:
             for r in ratings
         ]
         title = _("Leaderboard: {game}").format(game=GAMES[game].title)
-        return html(pages.leaderboard_page(title, rows, lang))
+        return html(pages.leaderboard_page(title, rows, lang, f"/s/{guild}"))
 
     async def player(self, request: web.Request) -> web.StreamResponse:
         guild, player = request.match_info["guild"], request.match_info["player"]
@@ -551,6 +558,7 @@ def create_app(
         web.get(r"/h/{token}/hand/{version:\d+}.png", table.hand_picture),
         web.get(r"/h/{token}/board/{version:\d+}.png", table.hand_board),
         web.post("/h/{token}/move", table.move),
+        web.get("/s/{guild}", table.server),
         web.get("/s/{guild}/p/{player}", table.player),
         web.get("/s/{guild}/{game}", table.leaderboard),
         web.static("/static", STATIC),

@@ -8,8 +8,10 @@ fetches again when the game changes, so the page and its updates can never disag
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from html import escape
 
 from bot.i18n import N_, _
@@ -24,6 +26,7 @@ GAMES = N_("Games")
 GIF_OF_THE_GAME = N_("GIF of the game")
 LAST_TURN = N_("Last turn")
 LEADERBOARD = N_("Leaderboard")
+LEADERBOARDS = N_("Leaderboards")
 LINK_TO_THIS_TURN = N_("Link to this turn")
 LIVE_TABLE = N_("Live table")
 NEXT_TURN = N_("Next turn")
@@ -216,8 +219,11 @@ def message_page(title: str, text: str, lang: str = "en") -> str:
     return page(title, f"<main><h1>{escape(title)}</h1><p>{escape(text)}</p></main>", (), lang)
 
 
-def leaderboard_page(title: str, rows: list[tuple[str, str, float, int]], lang: str) -> str:
-    """``rows``: (player page address or empty, name, rating, games)."""
+def leaderboard_page(
+    title: str, rows: list[tuple[str, str, float, int]], lang: str, server: str
+) -> str:
+    """``rows``: (player page address or empty, name, rating, games); ``server``: the page
+    of the server's other leaderboards."""
     items = "".join(
         f"<tr><td>{rank}</td><td>"
         + (f'<a href="{escape(href)}">{escape(name)}</a>' if href else escape(name))
@@ -226,10 +232,20 @@ def leaderboard_page(title: str, rows: list[tuple[str, str, float, int]], lang: 
     )
     head = "".join(f"<th>{escape(h)}</th>" for h in ("#", _(PLAYER), _(RATING), _(GAMES)))
     body = (
-        f"<header><h1>{escape(title)}</h1></header><main>"
+        f"<header><h1>{escape(title)}</h1>"
+        f'<nav><a href="{escape(server)}">{t(LEADERBOARDS)}</a></nav></header><main>'
         f'<table class="board-table"><thead><tr>{head}</tr></thead><tbody>{items}</tbody></table>'
         "</main>"
     )
+    return page(title, body, (), lang)
+
+
+def server_page(title: str, boards: list[tuple[str, str]], lang: str) -> str:
+    """A server's leaderboards, one link a game."""
+    links = "".join(
+        f'<li><a href="{escape(href)}">{escape(name)}</a></li>' for href, name in boards
+    )
+    body = f'<header><h1>{escape(title)}</h1></header><main><ul class="games">{links}</ul></main>'
     return page(title, body, (), lang)
 
 
@@ -253,36 +269,40 @@ def player_page(name: str, chart: str, games: list[tuple[str, str, str, str]], l
 
 
 def rating_chart(points: list[tuple[float, float]], label: str) -> str:
-    """An SVG line of (time, rating) points, scaled to its box; readable at 390 px (it takes
-    the page's width, its text stays large)."""
-    width, height, pad = 360, 200, 30
+    """An SVG line of (time, rating) points with the rating's range up the side and the first
+    and last dates along the bottom, scaled to its box; it takes the page's width, so it reads
+    at 390 px. Drawn with attributes only (no style: the page's policy forbids inline ones)."""
+    width, height, pad, left = 360, 210, 28, 40
     if not points:
         return f"<p>{t(NO_RATED_GAMES_YET)}</p>"
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
-    x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
-    y0, y1 = min(ys) - 1, max(ys) + 1
+    x0, x1 = min(xs), max(max(xs), min(xs) + 1)
+    y0, y1 = math.floor(min(ys)) - 1, math.ceil(max(ys)) + 1
 
-    def at(x: float, y: float) -> str:
-        px = pad + (x - x0) / (x1 - x0) * (width - 2 * pad)
+    def at(x: float, y: float) -> tuple[float, float]:
+        px = left + (x - x0) / (x1 - x0) * (width - left - pad)
         py = height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad)
-        return f"{px:.1f},{py:.1f}"
+        return round(px, 1), round(py, 1)
 
-    line = " ".join(at(x, y) for x, y in points)
-    dots = "".join(
-        f'<circle cx="{at(x, y).split(",")[0]}" cy="{at(x, y).split(",")[1]}" r="4" '
-        f'fill="#2563eb"/>'
-        for x, y in points
-    )
+    spots = [at(x, y) for x, y in points]
+    line = " ".join(f"{px},{py}" for px, py in spots)
+    dots = "".join(f'<circle cx="{px}" cy="{py}" r="4" fill="#2563eb"/>' for px, py in spots)
+    text = '<text font-size="13" fill="#444" x="{x}" y="{y}" text-anchor="{anchor}">{body}</text>'
+    first, last = (datetime.fromtimestamp(x, UTC).strftime("%Y-%m-%d") for x in (x0, max(xs)))
+    labels = [
+        text.format(x=left - 6, y=pad + 4, anchor="end", body=f"{y1:.0f}"),
+        text.format(x=left - 6, y=height - pad, anchor="end", body=f"{y0:.0f}"),
+        text.format(x=left, y=height - 8, anchor="start", body=first),
+    ]
+    if last != first:
+        labels.append(text.format(x=width - pad, y=height - 8, anchor="end", body=last))
     return (
         f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}" '
         'width="100%">'
-        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
+        f'<line x1="{left}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
         'stroke="#888"/>'
-        f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>'
-        f'<text x="{pad - 4}" y="{pad + 4}" font-size="13" text-anchor="end" fill="#444">'
-        f"{y1:.0f}</text>"
-        f'<text x="{pad - 4}" y="{height - pad}" font-size="13" text-anchor="end" fill="#444">'
-        f"{y0:.0f}</text>"
+        f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{height - pad}" stroke="#888"/>'
+        f"{''.join(labels)}"
         f'<polyline points="{line}" fill="none" stroke="#2563eb" stroke-width="3"/>{dots}</svg>'
     )

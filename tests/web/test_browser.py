@@ -198,6 +198,7 @@ async def test_people_pages_read_on_a_phone(site: Web, browser: Browser) -> None
     assert record.status == FINISHED
     page = await browser.new_page(viewport=PHONE)
     for name, path in (
+        ("server", f"/s/{GUILD}"),
         ("leaderboard", f"/s/{GUILD}/street-art"),
         ("player", f"/s/{GUILD}/p/{ANA}"),
         ("table-finished", f"/g/{site.links.table(record.id).rsplit('/', 1)[-1]}"),

@@ -16,7 +16,7 @@ from bot.words import WORDS
 from tests.web.conftest import ANA, BO, CHANNEL, EVIL, GUILD, SECRET, Web
 from web.app import CSP, create_app
 from web.links import Hand, Links, sign_hand
-from web.pages import told
+from web.pages import rating_chart, told
 from web.ratelimit import RateLimit
 from web.scores import score_text
 
@@ -208,6 +208,9 @@ async def test_leaderboard_and_player_page_with_a_rating_chart(web: Web) -> None
     assert player.status == 200 and "<svg" in text and "<polyline" in text
     assert web.table(record) in text  # the finished game links its table
     assert (await web.client.get(f"/s/{GUILD}/p/999")).status == 404
+    server = await (await web.client.get(f"/s/{GUILD}")).text()
+    assert f'href="/s/{GUILD}/street-art"' in server and f'href="/s/{GUILD}"' in page
+    assert (await web.client.get("/s/not-a-server")).status == 404
     gif = await web.client.get(f"{web.table(record)}/replay.gif")
     assert gif.status == 200 and (await gif.read()).startswith(b"GIF8")
 
@@ -260,3 +263,13 @@ def test_each_games_score_is_read_from_its_public_view() -> None:
     ):
         view = {"players": [{"id": ANA, **seat}]}
         assert score_text(game, view, ANA, None) == shown
+
+
+def test_the_rating_chart_spans_its_points_with_their_dates() -> None:
+    day = 86_400.0
+    chart = rating_chart([(20_000 * day, 1.0), (20_001 * day, 3.5), (20_003 * day, 2.0)], "r")
+    assert chart.count("<circle") == 3 and "<polyline" in chart
+    assert "2024-10-04" in chart and "2024-10-07" in chart  # the first and the last game
+    assert ">0</text>" in chart and ">5</text>" in chart  # the ratings' range, rounded out
+    assert "style=" not in chart  # the page's policy allows no inline style
+    assert "<svg" not in rating_chart([], "r")

@@ -30,7 +30,7 @@ from bot.store.base import GameRecord
 from bot.words import WORDS, label_for
 from rules import GAMES
 from web import pages
-from web.links import LinkRefused, public_id, read_hand
+from web.links import LinkRefused, read_hand
 from web.memo import Memo
 from web.ratelimit import RateLimit
 from web.scores import score_text
@@ -49,8 +49,6 @@ KEEPALIVE = 15.0
 LOG_LINES = 200
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-SERVICE: web.AppKey[GameService] = web.AppKey("service", GameService)
-TABLE: web.AppKey[Table] = web.AppKey("table")
 
 
 class NotShown(Exception):
@@ -535,7 +533,6 @@ def create_app(
     see ``Table.poll``)."""
     table = Table(service, secret, clock, poll)
     app = web.Application(middlewares=[security_middleware(limit or RateLimit())])
-    app[TABLE] = table
     unsubscribe = service.changes.subscribe(table.watchers.heard)
 
     async def closing(_app: web.Application) -> None:
@@ -565,11 +562,3 @@ def create_app(
     ]
     app.add_routes(routes)
     return app
-
-
-def public_address(secret: bytes, game_id: str) -> str:
-    """The path of a game's public page."""
-    return f"/g/{public_id(secret, game_id)}"
-
-
-__all__ = ["create_app", "public_address"]

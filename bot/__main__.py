@@ -1,4 +1,4 @@
-"""`python -m bot run|sync|demo|backup|migrate|replay|forget`: the bot's command line.
+"""`python -m bot run|sync|web|demo|backup|migrate|replay|forget`: the bot's command line.
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -64,6 +64,9 @@ def preflight(settings: Settings) -> None:
 #: The Discord layer's entry point (``main(command, settings, guild_id)``), named, not imported:
 #: it is loaded only when ``run`` or ``sync`` asks for it, so bot/ never imports Discord or cogs.
 DISCORD_ENTRY = "cogs.app"
+#: The web table's entry point (``main(settings)``), named for the same reason: bot/ knows
+#: neither front door.
+WEB_ENTRY = "web.server"
 
 
 def discord_command(command: str, settings: Settings, guild_id: str = "") -> None:
@@ -152,6 +155,9 @@ def parser() -> argparse.ArgumentParser:
     main_parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     sub = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("run", help="connect to Discord and serve the games (needs DISCORD_TOKEN)")
+    sub.add_parser(
+        "web", help="serve the web table alone, beside bots on the same PostgreSQL database"
+    )
     sync_parser = sub.add_parser("sync", help="register the slash commands with Discord")
     sync_parser.add_argument(
         "--guild", default=None, help="a server id: sync there only, instantly (default: all)"
@@ -239,6 +245,13 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "sync":
         guild = args.guild if args.guild is not None else settings.dev_guild_id
         discord_command("sync", settings, guild)
+    elif args.command == "web":
+        if not settings.web_port:
+            raise SystemExit("Cannot start: WEB_PORT is 0 (the web table is off).")
+        try:
+            importlib.import_module(WEB_ENTRY).main(settings)
+        except StoreError as error:
+            raise SystemExit(f"Cannot start: {error}.") from error
     elif args.command == "migrate":
         migrate(args.source or settings.database_url, args.target)
     elif args.command == "backup":

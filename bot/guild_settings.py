@@ -49,6 +49,8 @@ class GuildSettings:
     #: Running games a player may sit in at once on this server, and running games on it.
     player_games: int = 50
     server_games: int = 500
+    #: Whether this server's public games have a page on the web table (issue 26).
+    web: bool = True
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> GuildSettings:
@@ -66,8 +68,9 @@ class GuildSettings:
 
     def changed(self, **changes: Any) -> GuildSettings:
         """These settings with ``changes``, each checked (ValueError names a bad one)."""
-        if "threads" in changes and not isinstance(changes["threads"], bool):
-            raise ValueError("threads must be true or false")
+        for flag in ("threads", "web"):
+            if flag in changes and not isinstance(changes[flag], bool):
+                raise ValueError(f"{flag} must be true or false")
         if "lobby_hours" in changes:
             hours = changes["lobby_hours"]
             low, high = LOBBY_HOURS_RANGE

@@ -27,6 +27,7 @@ from bot.ai import (
     decide_in_thread,
     level_of,
 )
+from bot.changes import Changes
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
 from bot.i18n import N_, _, say
@@ -164,6 +165,7 @@ class GameService:
         remind_after: float | None = None,
         timeout_after: float | None = None,
         pictures: Pictures | None = None,
+        changes: Changes | None = None,
     ) -> None:
         """``remind_after``/``timeout_after``: seconds a human may take over a decision before
         a reminder, and before their AI decides for them (``None``: never). ``pictures``: where
@@ -182,6 +184,8 @@ class GameService:
         self.results = Results(store, self.games)
         #: This process, as the holder of the outbox rows its changes write (``bot.outbox``).
         self.holder = outbox.process_id()
+        #: Told of every committed change (``bot.changes``): the web table's live pages.
+        self.changes = changes or Changes()
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -760,6 +764,19 @@ class GameService:
 
     # -- turns ---------------------------------------------------------------------------
 
+    async def hand_over(self, result: MoveResult) -> None:
+        """A front door that makes no posts of its own (the web table) hands what its change
+        owes the table to the delivery workers at once: the rows lose this process's first go
+        (``outbox.FRONT_LEASE``), and a change marked ``owed`` wakes a worker, in this process
+        or, through the PostgreSQL bridge, in the bot that serves the game."""
+        keys = [*result.owed, *([result.final] if result.final is not None else [])]
+        if not keys:
+            return
+        now = self._clock()
+        for key in keys:
+            await self.store.release_owed(key, self.holder, now)
+        self.changes.publish(result.record.id, result.record.version, owed=True)
+
     async def move(
         self,
         guild: str,
@@ -853,6 +870,7 @@ class GameService:
             result.owed.append(owed.key)
         if final is not None:
             result.final = final.key
+        self.changes.publish(record.id, record.version)
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
         )
@@ -1175,6 +1193,7 @@ class GameService:
         except VersionConflict as error:
             record.owed = []
             raise ServiceError("The game changed meanwhile; please try again.") from error
+        self.changes.publish(record.id, record.version)
         log.info("game %s v%d: %s", record.id, record.version, what)
         return record
 

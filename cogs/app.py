@@ -31,7 +31,7 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, forget, inbox, items, visibility
+from cogs import EXTENSIONS, flows, forget, inbox, items, visibility, web_table
 from cogs import replay as viewers
 from cogs.retry import transient
 from cogs.shutdown import Drain
@@ -127,6 +127,7 @@ class TabletopBot(commands.Bot):
             decide=functools.partial(self.pool.run, decide),
             ai_budget=self.settings.ai_budget_seconds,
         )
+        await web_table.open_door(self, self.service, self.settings)  # the web table (issue 26)
         # Every command's names and descriptions in each language we speak, when synced.
         await self.tree.set_translator(CatalogTranslator())
         for extension in self.initial_extensions:
@@ -136,6 +137,7 @@ class TabletopBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        await web_table.close_door()
         if self.pool is not None:
             await self.pool.close()
             self.pool = None

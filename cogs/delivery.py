@@ -16,12 +16,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot import outbox
+from bot.changes import Change
 from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService, MoveResult, Step
@@ -101,6 +103,7 @@ class Delivery(commands.Cog):
         self._task: asyncio.Task[None] | None = None
         #: Rounds started by ``wake``, kept until done (the loop holds tasks only weakly).
         self._woken: set[asyncio.Task[None]] = set()
+        self._unsubscribe: Callable[[], None] | None = None
 
     @property
     def service(self) -> GameService:
@@ -113,8 +116,16 @@ class Delivery(commands.Cog):
 
     async def cog_load(self) -> None:
         self._task = asyncio.create_task(self._rounds(), name="delivery")
+        self._unsubscribe = self.service.changes.subscribe(self._heard)
+
+    def _heard(self, change: Change) -> None:
+        """A change handed over by a front door that posts nothing (the web table)."""
+        if change.owed:
+            self.wake()
 
     async def cog_unload(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
         for task in [self._task, *self._woken]:
             if task is not None:
                 task.cancel()

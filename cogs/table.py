@@ -77,6 +77,8 @@ def settings_lines(settings: GuildSettings) -> str:
         + _("- player_games: **{player}**\n- server_games: **{server}**").format(
             player=settings.player_games, server=settings.server_games
         )
+        + "\n"
+        + _("- web table: **{web}**").format(web=_("on") if settings.web else _("off"))
     )
 
 
@@ -131,6 +133,7 @@ class Table(commands.Cog):
         language="Language of public posts and boards (private answers follow each player)",
         player_games="Most open games per player",
         server_games="Most running games here",
+        web="Whether this server's public games have a page on the web table",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -146,6 +149,7 @@ class Table(commands.Cog):
         | None = None,
         server_games: app_commands.Range[int, SERVER_GAMES_RANGE[0], SERVER_GAMES_RANGE[1]]
         | None = None,
+        web: bool | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
@@ -157,6 +161,7 @@ class Table(commands.Cog):
             "language": language,
             "player_games": player_games,
             "server_games": server_games,
+            "web": web,
         }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)

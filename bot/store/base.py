@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from bot.store.forget import Forgotten
 
+from bot.store.web_tables import WebTable
+
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, ACTIVE)
 
@@ -524,3 +526,14 @@ class Store(Protocol):
 
     async def drop_undo_request(self, game_id: str) -> None:
         """Forget the game's pending undo proposal (done, declined or lapsed)."""
+
+    # -- the web table (``bot.store.web_tables``) ----------------------------------------
+
+    async def save_web_table(self, table: WebTable) -> None:
+        """Record (or update) a game's public id and whether its channel is public."""
+
+    async def web_table(self, public_id: str) -> WebTable | None:
+        """The game a web page's address names (None: no such page)."""
+
+    async def web_table_of(self, game_id: str) -> WebTable | None:
+        """A game's web-table row, if it has one."""

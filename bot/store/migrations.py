@@ -263,6 +263,18 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
+    # The web table (issue 26): each game's public id (what its page's address names, never
+    # the six-letter id) and whether its channel is one everyone on its server can view.
+    (
+        """
+        CREATE TABLE web_tables (
+            game_id    TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            public_id  TEXT NOT NULL UNIQUE,
+            public     INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

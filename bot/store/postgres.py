@@ -70,6 +70,7 @@ from bot.store.rows import (
     encode,
     progress,
 )
+from bot.store.web_tables import PostgresWebTables
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +170,7 @@ def _undone(game_id: str, row: asyncpg.Record, undone_at: float, by: str) -> Und
     )
 
 
-class PostgresStore:
+class PostgresStore(PostgresWebTables):
     """The ``Store`` on one PostgreSQL database (the schema ``search_path`` names).
 
     ``url`` is a ``postgresql://`` URL as asyncpg reads it; extra query parameters are server

@@ -250,6 +250,18 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # The web table (issue 26): each game's public id (what its page's address names, never
+    # the six-letter id) and whether its channel is one everyone on its server can view.
+    (
+        """
+        CREATE TABLE web_tables (
+            game_id    text PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            public_id  text NOT NULL UNIQUE,
+            public     boolean NOT NULL DEFAULT false,
+            updated_at double precision NOT NULL
+        )
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -82,6 +82,7 @@ from bot.store.rows import PROGRESS, Fault, decode, encode
 from bot.store.rows import check_bump as _check_bump
 from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
+from bot.store.web_tables import SqliteWebTables
 
 #: One placeholder per column of ``_GAME_COLUMNS``.
 _MARKS = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
@@ -146,7 +147,7 @@ def _damaged(path: str, detail: str) -> DamagedDatabase:
     )
 
 
-class SqliteStore:
+class SqliteStore(SqliteWebTables):
     """The ``Store`` on one SQLite database file (or ``:memory:`` for tests).
 
     ``path`` is a filesystem path, not a URL; ``bot.store.open_store`` parses URLs.

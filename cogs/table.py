@@ -82,7 +82,7 @@ def settings_lines(settings: GuildSettings) -> str:
     )
 
 
-GAME_REF = "Game id from /game list, if several run here"
+GAME_REF = "Game id, from /game list"
 
 
 class Table(commands.Cog):

@@ -1,4 +1,4 @@
-"""`python -m bot run|sync|demo|backup|check|migrate|replay`: the bot's command line.
+"""`python -m bot run|sync|web|demo|backup|check|migrate|replay|forget`: the bot's command line.
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -17,6 +17,7 @@ import bot.migrate
 from bot.config import Settings, configure_logging
 from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
+from bot.forgetting import forget_user
 from bot.options import parse_options
 from bot.pool import WorkerPool
 from bot.replay import ReplayFileError, render_file
@@ -80,6 +81,9 @@ def preflight(settings: Settings) -> Store | None:
 #: The Discord layer's entry point (``main(command, settings, guild_id)``), named, not imported:
 #: it is loaded only when ``run`` or ``sync`` asks for it, so bot/ never imports Discord or cogs.
 DISCORD_ENTRY = "cogs.app"
+#: The web table's entry point (``main(settings)``), named for the same reason: bot/ knows
+#: neither front door.
+WEB_ENTRY = "web.server"
 
 
 def discord_command(command: str, settings: Settings, guild_id: str = "") -> None:
@@ -188,6 +192,9 @@ def parser() -> argparse.ArgumentParser:
     main_parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     sub = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("run", help="connect to Discord and serve the games (needs DISCORD_TOKEN)")
+    sub.add_parser(
+        "web", help="serve the web table alone, beside bots on the same PostgreSQL database"
+    )
     sync_parser = sub.add_parser("sync", help="register the slash commands with Discord")
     sync_parser.add_argument(
         "--guild", default=None, help="a server id: sync there only, instantly (default: all)"
@@ -246,6 +253,10 @@ def parser() -> argparse.ArgumentParser:
     replay_parser.add_argument(
         "--out", default=None, help="the folder for the boards (default: FILE without .json)"
     )
+    forget_parser = sub.add_parser(
+        "forget", help="forget a player: their games keep a former player, their results go"
+    )
+    forget_parser.add_argument("user", metavar="USER_ID", help="the player's Discord user id")
     return main_parser
 
 
@@ -275,6 +286,13 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "sync":
         guild = args.guild if args.guild is not None else settings.dev_guild_id
         discord_command("sync", settings, guild)
+    elif args.command == "web":
+        if not settings.web_port:
+            raise SystemExit("Cannot start: WEB_PORT is 0 (the web table is off).")
+        try:
+            importlib.import_module(WEB_ENTRY).main(settings)
+        except StoreError as error:
+            raise SystemExit(f"Cannot start: {error}.") from error
     elif args.command == "migrate":
         migrate(args.source or settings.database_url, args.target)
     elif args.command == "backup":
@@ -289,6 +307,11 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"Check failed: {error}.") from error
     elif args.command == "replay":
         replay_command(settings, args.file, args.out)
+    elif args.command == "forget":
+        try:
+            print(asyncio.run(forget_user(settings, args.user)))
+        except (StoreError, ValueError) as error:
+            raise SystemExit(f"Cannot forget: {error}.") from error
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
         demo(settings, args.game, args.players, args.seed, args.options, args.lang)

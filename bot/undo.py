@@ -291,6 +291,7 @@ async def apply(
         await service.store.drop_undo_request(record.id)
         return Outcome(request, LAPSED, await service.get(record.id))
     await service.store.drop_undo_request(record.id)
+    service.changes.publish(record.id, record.version)  # the web table's pages go back too
     result = service._result(record)
     await service._run_ai(record, result)
     return Outcome(request, DONE, result.record, chosen.undone, result, audit)

@@ -22,6 +22,7 @@ from bot.store.base import (
     Seat,
     Store,
     StoreError,
+    StoreUnavailable,
     VersionConflict,
 )
 from bot.store.postgres import POOL_SIZE, PostgresStore
@@ -45,6 +46,7 @@ __all__ = [
     "SqliteStore",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "VersionConflict",
     "is_postgres",
     "open_store",

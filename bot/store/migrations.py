@@ -212,12 +212,76 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
-    # 8 (issue 28, scale): what can grow with a server's history is read by an index or a
+    # (issue 23, forgetting a player): the log stays append-only, except that a forgotten
+    # player's rows are renamed to their former seat (``bot.store.forget``): who played a row,
+    # and an action that names them; nothing else about a row may change.
+    (
+        "DROP TRIGGER actions_append_only",
+        """
+        CREATE TRIGGER actions_append_only BEFORE UPDATE ON actions
+        WHEN NOT (
+            NEW.game_id = OLD.game_id AND NEW.seq = OLD.seq AND NEW.at = OLD.at
+            AND (NEW.player = OLD.player OR NEW.player LIKE 'former:%')
+            AND (NEW.action = OLD.action OR NEW.action LIKE '%"former:%')
+        )
+        BEGIN
+            SELECT RAISE(ABORT, 'the action log is append-only');
+        END
+        """,
+    ),
+    # (issue 22, delivery): the outbox. Every public post a change owes the table is a row
+    # written in the change's own transaction; a delivery worker claims (``holder`` until
+    # ``lease_until``) and sends the unsent ones, oldest first per game, until Discord accepts
+    # (``sent_at``, and the message). A reminder's claim is written the same way.
+    (
+        """
+        CREATE TABLE outbox (
+            seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+            key         TEXT NOT NULL UNIQUE,
+            game_id     TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind        TEXT NOT NULL,
+            payload     TEXT NOT NULL DEFAULT '{}',
+            created_at  REAL NOT NULL,
+            holder      TEXT,
+            lease_until REAL NOT NULL DEFAULT 0,
+            attempts    INTEGER NOT NULL DEFAULT 0,
+            sent_at     REAL,
+            channel     TEXT,
+            message     TEXT
+        )
+        """,
+        # The worker reads only what is unsent, by game and order.
+        "CREATE INDEX outbox_unsent ON outbox (game_id, seq) WHERE sent_at IS NULL",
+        # The bot processes on this database and the shards each serves (None: all), seen at
+        # every scheduler tick: a start-up warns of another live process whose shards overlap.
+        """
+        CREATE TABLE processes (
+            holder     TEXT PRIMARY KEY,
+            shards     TEXT,
+            started_at REAL NOT NULL,
+            seen_at    REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
+    # The web table (issue 26): each game's public id (what its page's address names, never
+    # the six-letter id) and whether its channel is one everyone on its server can view.
+    (
+        """
+        CREATE TABLE web_tables (
+            game_id    TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            public_id  TEXT NOT NULL UNIQUE,
+            public     INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
+    # (issue 28, scale): what can grow with a server's history is read by an index or a
     # marker. ``results_pending`` holds the finished games whose results are not yet written,
     # kept by triggers (a game finishing, a finished game copied in, its results written), so
     # the start-up sweep reads only those. ``games_open_by_update`` is /game list's keyset
     # order over a server's open games, and holds open games only; ``ratings_of_ai`` the AI
-    # identities' ratings read at a game's end.
+    # identities' ratings read at a game's end; ``games_open_by_status`` the open games the caps
+    # count; ``results_by_rating`` the games a leaderboard entry was earned in.
     (
         """
         CREATE TABLE results_pending (
@@ -262,6 +326,11 @@ MIGRATIONS: list[Step] = [
         "WHERE status IN ('lobby', 'active') AND attention IS NULL",
         # The AI identities of a server's game (at most one per level), read at a game's end.
         "CREATE INDEX ratings_of_ai ON ratings (guild, game) WHERE ai = 1",
+        # A server's open games by status, which the caps count (``bot.limits``).
+        "CREATE INDEX games_open_by_status ON games (guild, status) "
+        "WHERE status IN ('lobby', 'active')",
+        # The finished games a rating was moved by, which a leaderboard entry's places are.
+        "CREATE INDEX results_by_rating ON results (guild, game, rated_as)",
     ),
 ]
 

@@ -33,8 +33,9 @@ from tests.store.games import GUILD, PLAYERS, play, started
 PAGED = {"games_open_by_update", "ratings_by_ordinal"}
 #: ... and the AI identities of a server's game (one per level), a server's settings.
 BOUNDED = PAGED | {"ratings_of_ai", "guild_settings_pkey"}
-#: A table of markers, as long as what is owed (results not yet written), not as the history.
-MARKERS = {"results_pending"}
+#: A table of markers, and a partial index, as long as what is owed (results not yet written,
+#: posts not yet sent), not as the history: walked whole, they cost what is owed.
+MARKERS = {"results_pending", "outbox_unsent"}
 
 
 def history(record: GameRecord, count: int) -> list[GameRecord]:
@@ -98,6 +99,11 @@ async def a_day(store: Store) -> None:
     await store.leaderboard(GUILD, record.game, limit=10)
     await store.undo_request(record.id)
     await store.guild_settings(GUILD)
+    await store.rated_places(GUILD, record.game, PLAYERS[0])
+    await store.due_clocks(2000.0)
+    await store.claim_outbox("plans", 2000.0, 30.0, 10)
+    await store.unsent(record.id)
+    await store.web_table_of(record.id)
 
 
 # -- keyset paging ------------------------------------------------------------------------------
@@ -153,8 +159,8 @@ def sqlite_faults(plan: list[str]) -> list[str]:
     sorts = any(line.startswith("USE TEMP B-TREE FOR ORDER BY") for line in plan)
     faults = []
     for line in plan:
-        scan = re.match(r"SCAN (\w+)", line)
-        if scan and scan[1] not in MARKERS and scan[1] != "CONSTANT":
+        scan = re.match(r"SCAN (\w+)(?: USING (?:COVERING )?INDEX (\w+))?", line)
+        if scan and not {scan[1], scan[2]} & MARKERS and scan[1] != "CONSTANT":
             faults.append(line)
         search = re.match(r"SEARCH \w+ USING (?:COVERING )?INDEX (\w+) \((.*)\)$", line)
         if (
@@ -176,7 +182,7 @@ def postgres_faults(plan: list[str]) -> list[str]:
         node = re.search(
             r"(?:Index|Index Only|Bitmap Index) Scan(?: Backward)? using (\w+)(?: on (\w+))?", line
         )
-        if node is None or node[2] in MARKERS:
+        if node is None or {node[1], node[2]} & MARKERS:
             continue
         rest = []
         for below in plan[at + 1 :]:
@@ -237,6 +243,12 @@ async def test_no_query_of_a_day_scans_a_table_or_a_server(
 ) -> None:
     seen = await statements_of_a_day(backend, monkeypatch)
     monkeypatch.undo()
+    # The posts sent long ago stay in the outbox: a claim must not walk them.
+    await backend.execute(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) "
+        "INSERT INTO outbox (key, game_id, kind, payload, created_at, sent_at) "
+        "SELECT 'sent-' || i, 'h0000', 'board', '{}', 1.0, 2.0 FROM n"
+    )
     faults: dict[str, list[str]] = {}
     explained = 0
     if backend.name == "sqlite":
@@ -253,7 +265,10 @@ async def test_no_query_of_a_day_scans_a_table_or_a_server(
         conn = await asyncpg.connect(backend.url)
         try:
             await conn.execute("ANALYZE")  # as autovacuum keeps a live server
-            await conn.execute("SET enable_seqscan = off")
+            # A small table is cheaper to scan, or to hash whole: priced out, the planner shows
+            # the plan a large one gets, by key, or a scan if the query leaves it no other.
+            for method in ("seqscan", "hashjoin", "mergejoin"):
+                await conn.execute(f"SET enable_{method} = off")
             queries = {  # not a script (tables emptied), nor asyncpg's look at the catalog
                 query: args
                 for query, args in seen

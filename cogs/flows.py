@@ -20,7 +20,7 @@ from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord
 from bot.words import WORDS
-from cogs import memory, messages, threads
+from cogs import latest, memory, messages, threads
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.language import in_public, player_language
 from cogs.messages import Post
@@ -249,7 +249,9 @@ async def publish(
 async def post_to_game(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:
     """A public post of the game: the answer itself when the interaction came from where the
     game is played, else sent there (its thread) with a private line saying where it went.
-    The latest is remembered, so a player can be sent to it."""
+    The latest is remembered, so a player can be sent to it, and the one it replaces loses its
+    live buttons."""
+    await latest.retire_latest(interaction.client, record)
     if record.thread is None or str(interaction.channel_id) == record.thread:
         message = await send(interaction, post)
     else:
@@ -269,10 +271,7 @@ async def post_to_game(interaction: discord.Interaction, record: GameRecord, pos
                     "here instead: an admin can give the bot Send Messages in Threads there."
                 ).format(place=threads.link(record), id=record.id)
         await send(interaction, Post(content=note), ephemeral=True)
-    if message is not None:
-        await service_of(interaction).remember_message(
-            record, threads.LATEST_POST, str(message.channel.id), str(message.id)
-        )
+    await latest.remember_latest(interaction.client, record, message)
 
 
 async def play(
@@ -339,13 +338,20 @@ async def play_index(
 
 
 async def lobby_change(interaction: discord.Interaction, record: GameRecord, note: str) -> None:
-    """Show a lobby change on the lobby message itself (buttons) or as a new post (commands)."""
+    """Show a lobby change on the lobby message itself: the one clicked (buttons), else the
+    newest one, edited in place, with a line linking it (commands). A new lobby message only
+    when none is left, so no older copy keeps buttons of its own."""
     service = service_of(interaction)
     post = messages.lobby_post(service.read(record), note)
     if interaction.type == discord.InteractionType.component:
         await update(interaction, content=note, embed=post.embed, view=post.view)
-    else:
+        return
+    url = await threads.edit_lobby(interaction.client, service.read(record), note)
+    if url is None:
         await post_lobby(interaction, record, post)
+        return
+    line = _("{note} [The lobby]({url}).").format(note=note, url=url)
+    await send(interaction, Post(content=line))
 
 
 async def post_lobby(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:

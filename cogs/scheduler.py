@@ -13,7 +13,7 @@ from discord.ext import commands, tasks
 from bot.i18n import _
 from bot.service import GameService
 from bot.store.base import GameRecord, Shards
-from cogs import memory, messages, threads
+from cogs import latest, memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
 
@@ -156,10 +156,9 @@ class Scheduler(commands.Cog):
             )
             ratings = memory.rating_line(result.results, result.read.names)
             post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
+            await latest.retire_latest(self.bot, result.record)
             sent = await threads.post(self.bot, result.record, post)
-        await self.service.remember_message(
-            result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)
-        )
+        await latest.remember_latest(self.bot, result.record, sent)
         if result.finished:
             await threads.finish(self.bot, result.read)
 

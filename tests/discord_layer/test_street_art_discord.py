@@ -168,7 +168,9 @@ async def test_a_whole_three_player_game_by_commands_and_buttons(
         if "Game over" not in board.text():
             (ping,) = board.mentions
             assert f"<@{ping}> — your move!" in board.text().splitlines()
-    assert "Final scores" in board.text() and "Winner" in board.text()
+    # The winners said once: by the game's own "Game over" line, then the scores alone.
+    assert "Final scores" in board.text() and "Winner" not in board.text()
+    assert board.text().count("Game over") == 1
     # "The final post. It says "Game over" twice, and its footer still points to the hand."
     assert board.text().count("Game over") == 1 and "/game hand" not in board.text()
     assert board.mentions == []  # nobody is pinged for the end

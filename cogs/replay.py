@@ -191,15 +191,15 @@ async def gif_click(interaction: discord.Interaction, click: Click) -> None:
 
 
 def counted_lines(replayed: Replay) -> list[str]:
-    """Every told line, each turn's lines under the game's turn counter (the board's own
-    "Turn 3", "Round 2") when it moves on."""
+    """Every told line, a turn's first one led by the game's turn counter (the board's own
+    "Turn 3", "Round 2") when it moves on: the history counts as the board does."""
     lines: list[str] = []
     shown = ""
-    for turn in range(len(replayed.turns)):
+    for turn in range(1, len(replayed.turns)):
         told = replayed.lines(turn)
-        counted = counter(replayed.record.game, replayed.view(turn - 1 if turn else 0))
+        counted = counter(replayed.record.game, replayed.view(turn - 1))
         if told and counted and counted != shown:
-            lines.append(f"__{counted}__")
+            told = [f"*{counted}* · {told[0]}", *told[1:]]
             shown = counted
         lines.extend(told)
     return lines

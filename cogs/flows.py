@@ -301,19 +301,38 @@ async def play(
     result = await service.move(
         guild, channel, user, action, ref=ref, expected_version=expected_version
     )
+    taken: list[str] = []
+    steps = list(result.steps)
+    while not result.turn_over and (only := forced(result.read, user)) is not None:
+        label = WORDS[result.read.record.game].action_label(only, result.read.names)
+        taken.append(_("↪ Taken for you, the only choice: {choice}").format(choice=label))
+        result = await service.move(guild, channel, user, only, ref=ref)
+        steps += result.steps
     after = result.read
     if result.turn_over:
         if from_panel:
             done = WORDS[after.record.game].action_label(action, after.names)  # its panel's
-            await update(interaction, content=f"✅ {done}", view=None, attachments=[])
+            text = "\n".join([f"✅ {done}", *taken])
+            await update(interaction, content=text, view=None, attachments=[])
         await publish(interaction, result)
         return
-    so_far = "\n".join(messages.narrate(after, result.steps))
+    so_far = "\n".join([*messages.narrate(after, steps), *taken])
     panel = await messages.hand_panel(after, user, note=so_far)
     if from_panel:
         await update(interaction, content=panel.content, view=panel.view, attachments=panel.files)
     else:
         await send(interaction, panel, ephemeral=True)
+
+
+def forced(read: ReadModel, user: str) -> dict[str, Any] | None:
+    """The move to take for ``user`` mid-turn: their one legal move, where the game says such
+    a move reveals nothing and leaves nothing to weigh (Street Art's stop after the last Brass
+    Band). A tap on a choice of one is a tap for nothing."""
+    legal = read.legal(user)
+    automatic = getattr(WORDS[read.record.game], "AUTOMATIC", frozenset())
+    if len(legal) == 1 and legal[0]["type"] in automatic and read.to_move == [user]:
+        return legal[0]
+    return None
 
 
 async def play_index(

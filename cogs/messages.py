@@ -366,6 +366,31 @@ async def board_post(
 # -- the private hand panel -------------------------------------------------------------------
 
 
+def step_of(game: str, action: dict[str, Any]) -> str:
+    """A select's placeholder: the step it is for ("Choose a column…"), from the game's
+    words, else the general one."""
+    steps: dict[str, str] = getattr(WORDS[game], "STEPS", {})
+    return _(steps[action["type"]]) if action["type"] in steps else _("Choose your move…")
+
+
+def option_labels(
+    read: ReadModel, user: str, legal: list[dict[str, Any]], view: dict[str, Any]
+) -> list[str]:
+    """Each option's label, carrying its consequence where the game can say it from a dry run
+    ("Onto column 3 · +2 ★"), so a player chooses without working it out from the board."""
+    game = read.record.game
+    labels = [label_for(game, action, read.names, view) for action in legal]
+    weigh = getattr(WORDS[game], "consequence", None)
+    if weigh is None:
+        return labels
+    out = []
+    for label, action in zip(labels, legal, strict=True):
+        events = read.events_of(user, action)
+        brings = weigh(events, user) if events is not None else None
+        out.append(f"{label} · {brings}" if brings else label)
+    return out
+
+
 def confirmation(read: ReadModel, action: dict[str, Any]) -> str | None:
     """The question to ask before ``action`` is applied from a panel, if its game asks one."""
     ask = getattr(WORDS[read.record.game], "confirm", None)
@@ -383,7 +408,7 @@ async def hand_panel(
     index of a chosen action that asks first; the panel asks, with a button that applies it
     (at this version only) above the usual choices.
     """
-    record, names = read.record, read.names
+    record = read.record
     words = WORDS[record.game]
     view_data = read.view(user)
     legal = read.legal(user)
@@ -396,7 +421,7 @@ async def hand_panel(
             _("**Your move:** choose below.") if not mid_turn else _("**Your move continues:**")
         )
         view = discord.ui.View(timeout=None)
-        labels = [clip(label_for(record.game, a, names, view_data), 80) for a in legal]
+        labels = [clip(label, 80) for label in option_labels(read, user, legal, view_data)]
         question = None
         if confirm is not None and 0 <= confirm < len(legal):
             question = confirmation(read, legal[confirm])
@@ -416,13 +441,14 @@ async def hand_panel(
             pages = [labels[i : i + SELECT_LIMIT] for i in range(0, len(labels), SELECT_LIMIT)]
             for page, page_labels in enumerate(pages[:rows]):
                 first = page * SELECT_LIMIT + 1
-                placeholder = (
-                    _("Choose your move ({first}–{last} of {total})…").format(
-                        first=first, last=first + len(page_labels) - 1, total=len(labels)
+                placeholder = step_of(record.game, legal[first - 1])
+                if len(pages) > 1:
+                    placeholder = _("{step} ({first}–{last} of {total})").format(
+                        step=placeholder,
+                        first=first,
+                        last=first + len(page_labels) - 1,
+                        total=len(labels),
                     )
-                    if len(pages) > 1
-                    else ""
-                )
                 view.add_item(
                     PickSelect.make(record.id, read.version, page_labels, page, placeholder)
                 )

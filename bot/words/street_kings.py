@@ -130,6 +130,31 @@ def stat_name(stat: str) -> str:
     return _(STAT_NAMES[stat]) if stat in STAT_NAMES else stat
 
 
+#: Each stat's letters in the player's language (the rules' keys are English letters).
+STAT_LETTERS = {"TS": N_("TS"), "AC": N_("AC"), "HA": N_("HA"), "BR": N_("BR")}
+
+
+def stat_letters(stat: str) -> str:
+    return _(STAT_LETTERS[stat]) if stat in STAT_LETTERS else stat
+
+
+def upgrade_name(card: str) -> str:
+    """An upgrade's name in the player's language: a crew member's is "Crew: <name>" said
+    once, in that language (the data's English prefix never leaks)."""
+    info = upgrade_of(card)
+    if info.kind == "crew":
+        return _("Crew: {crew}").format(crew=info.name.removeprefix("Crew: "))
+    return info.name
+
+
+def short_effect(card: str) -> str:
+    """What an upgrade adds, in the stat's letters ("+2 TS"), for a phone's short label."""
+    info = upgrade_of(card)
+    if info.kind == "noz":
+        return _("+3 spaces once")
+    return f"+{info.stars} {stat_letters(info.stat or '')}"
+
+
 def upgrade_effect(card: str) -> str:
     info = upgrade_of(card)
     if info.kind == "noz":
@@ -140,14 +165,15 @@ def upgrade_effect(card: str) -> str:
 def upgrade_label(card: str) -> str:
     """An upgrade with what it does and costs, e.g. "Engine Tune I (+1 Top Speed, 2k)"."""
     info = upgrade_of(card)
-    return f"{info.name} ({upgrade_effect(card)}, {money(info.price)})"
+    return f"{upgrade_name(card)} ({upgrade_effect(card)}, {money(info.price)})"
 
 
 def location_label(card: str) -> str:
     """A location with its two stats in order and its red stat, e.g. "Tunnel Exit: AC → BR"."""
     info = LOCATIONS[card]
-    red = ", " + _("red {stat}").format(stat=info.red) if info.red else ""
-    return f"{info.name}: {info.first} → {info.second}{red}"
+    first, second = stat_letters(info.first), stat_letters(info.second)
+    red = ", " + _("red {stat}").format(stat=stat_letters(info.red)) if info.red else ""
+    return f"{info.name}: {first} → {second}{red}"
 
 
 def location_sentence(card: str) -> str:
@@ -219,7 +245,7 @@ def _visit_sentence(visit: dict[str, Any], names: dict[str, str]) -> str:
     for part in visit["parts"]:
         kind = part["type"]
         if kind == "sold_upgrade":
-            sold.append(upgrade_of(part["card"]).name)
+            sold.append(upgrade_name(part["card"]))
         elif kind == "sold_car":
             car = car_label(part["car"])
             if part["upgrades"]:
@@ -260,7 +286,7 @@ def _visit_sentence(visit: dict[str, Any], names: dict[str, str]) -> str:
 def _bought_upgrade(event: dict[str, Any]) -> str:
     card, price = event["card"], money(event["price"])
     info = upgrade_of(card)
-    fields = {"name": info.name, "effect": upgrade_effect(card), "price": price}
+    fields = {"name": upgrade_name(card), "effect": upgrade_effect(card), "price": price}
     if info.kind == "crew":
         return _("hired {name} ({effect}) for {price}").format(**fields)
     if event["car"] is None:  # Hidden Upgrades: which car is secret
@@ -366,7 +392,7 @@ def _describe_race(event: dict[str, Any], names: dict[str, str]) -> str:
                 stat=stat, who=who
             )
         return _("The red {stat} costs {who} their {card}.").format(
-            stat=stat, who=who, card=upgrade_of(event["card"]).name
+            stat=stat, who=who, card=upgrade_name(event["card"])
         )
     if kind == "traded_up":
         return _(TRADES[event["gave"]]).format(who=who, got=trophy(event["got"]))
@@ -405,12 +431,17 @@ def _label(action: dict[str, Any]) -> str:
         )
     if kind == "sell":
         info = upgrade_of(action["card"])
-        return _("Sell {name} (half of {price})").format(name=info.name, price=money(info.price))
-    if kind == "buy":
-        card = upgrade_label(action["card"])
+        name = upgrade_name(action["card"])
+        return _("Sell {name} (half of {price})").format(name=name, price=money(info.price))
+    if kind == "buy":  # the car first: on a phone it is what tells the options apart
+        card, info = action["card"], upgrade_of(action["card"])
+        fields = {"name": upgrade_name(card), "effect": short_effect(card)}
+        fields["price"] = money(info.price)
         if action.get("car"):
-            return _("Buy {card} for {car}").format(card=card, car=CARS[action["car"]].name)
-        return _("Buy {card} (crew)").format(card=card)
+            return _("{car}: {name} · {effect} · {price}").format(
+                car=CARS[action["car"]].name, **fields
+            )
+        return _("{name} · {effect} · {price}").format(**fields)
     if kind == "sell_car":
         return _("Sell {car} with its upgrades").format(car=car_label(action["car"]))
     if kind == "buy_car":
@@ -477,8 +508,12 @@ def hand_text(view: dict[str, Any]) -> str:
     ]
     if not me["cars"]:
         lines.append("• " + _("none"))
-    if me["crew"]:
-        crew = ", ".join(upgrade_label(card) for card in me["crew"])
+    if me["crew"]:  # under the "Crew" heading each member by name alone
+        members = (upgrade_of(card) for card in me["crew"])
+        crew = ", ".join(
+            f"{m.name.removeprefix('Crew: ')} (+{m.stars} {stat_letters(m.stat or '')})"
+            for m in members
+        )
         lines.append(_("**Crew:** {crew}").format(crew=crew))
     lines.append(_("**NOZ policy:** {policy}").format(policy=policy_text(me["noz_policy"])))
     if me["lane"] is not None:
@@ -493,9 +528,9 @@ def _trophies(trophies: dict[str, int]) -> str:
 
 def _car_line(car: dict[str, Any]) -> str:
     info = CARS[car["id"]]
-    stars = " ".join(f"{stat} {n}" for stat, n in info.stars.items())
+    stars = " ".join(f"{stat_letters(stat)} {n}" for stat, n in info.stars.items())
     upgrades = car["upgrades"] or []
-    fitted = ", ".join(f"{upgrade_of(c).name} ({upgrade_effect(c)})" for c in upgrades)
+    fitted = ", ".join(f"{upgrade_name(c)} ({upgrade_effect(c)})" for c in upgrades)
     line = _("{car}, beauty {beauty}: {stars}; {fitted}").format(
         car=car_label(car["id"]),
         beauty=money(info.beauty),
@@ -503,3 +538,23 @@ def _car_line(car: dict[str, Any]) -> str:
         fitted=fitted or _("stock"),
     )
     return line + (" — " + _("at the car show") if car["at_show"] else "")
+
+
+#: The step a panel's select asks for, by the type of the moves it offers (its placeholder).
+STEPS = {
+    "class": N_("Choose the race class…"),
+    "finish_line": N_("Choose the finish line…"),
+    "shop": N_("Choose an action…"),
+    "sell": N_("Sell an upgrade, or be done…"),
+    "buy": N_("Choose an upgrade to buy…"),
+    "narrow": N_("Choose an upgrade to buy…"),
+    "sell_car": N_("Sell a car?…"),
+    "buy_car": N_("Choose a car to buy…"),
+    "show": N_("Choose a car for the show…"),
+    "place": N_("Choose a location card and spot…"),
+    "qualify": N_("Choose a lane…"),
+    "race": N_("Choose the car you race…"),
+    "noz": N_("Fire your NOZ?…"),
+}
+#: Moves taken for the player when they are the only one (nothing revealed, nothing to weigh).
+AUTOMATIC = frozenset({"done_selling", "buy_nothing"})

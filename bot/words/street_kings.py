@@ -177,20 +177,19 @@ def location_label(card: str) -> str:
 
 
 def location_sentence(card: str) -> str:
+    """A revealed location, short: "**Tunnel Exit** (AC → BR, red BR · 6k/4k/3k/2k)"; the
+    race's picture draws the same route."""
     info = LOCATIONS[card]
     prizes = "/".join(money(p) for p in reversed(info.prizes))
-    fields = {
-        "name": info.name,
-        "first": stat_name(info.first),
-        "second": stat_name(info.second),
-        "red": stat_name(info.red or ""),
-        "prizes": prizes,
-    }
+    first, second = stat_letters(info.first), stat_letters(info.second)
     if info.red:
-        return _("**{name}** — {first}, then {second}; red {red}; prizes 1st–4th {prizes}").format(
-            **fields
+        red = stat_letters(info.red)
+        return _("**{name}** ({first} → {second}, red {red} · {prizes})").format(
+            name=info.name, first=first, second=second, red=red, prizes=prizes
         )
-    return _("**{name}** — {first}, then {second}; prizes 1st–4th {prizes}").format(**fields)
+    return _("**{name}** ({first} → {second} · {prizes})").format(
+        name=info.name, first=first, second=second, prizes=prizes
+    )
 
 
 # -- events -------------------------------------------------------------------------------------
@@ -202,8 +201,21 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
     lines: list[str] = []
     visit: dict[str, Any] | None = None
     positions: dict[str, int] = {}
+    finishers: list[dict[str, Any]] = []  # told by the prizes that follow, else in one line
+    placed = {e.get("player") for e in events if e["type"] == "location_placed"}
     for event in events:
         kind = event["type"]
+        if kind == "finished":
+            finishers.append(event)
+            positions.clear()
+            continue
+        if finishers and kind not in RACE_TAIL:
+            lines.append(_across_the_line(finishers, names))
+            finishers = []
+        if kind == "results":
+            finishers = []
+        if kind == "location_drawn" and event["drew"] and event["player"] in placed:
+            continue  # the card placed says it: one line per action, not per sub-step
         if kind in ("shop", "dealer") or (kind in VISIT_PARTS and visit is None):
             if visit is not None:
                 lines.append(_visit_sentence(visit, names))
@@ -226,12 +238,26 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
             lines.append(line)
     if visit is not None:
         lines.append(_visit_sentence(visit, names))
+    if finishers:
+        lines.append(_across_the_line(finishers, names))
     if positions:  # the race stopped for a question: say where the pawns are
         where = ", ".join(
             _("{who} on space {n}").format(who=name_of(names, p), n=n) for p, n in positions.items()
         )
         lines.append(_("The race so far: {where}.").format(where=where))
     return lines
+
+
+#: What may come between the racers crossing the line and the prizes that name their places.
+RACE_TAIL = frozenset({"results", "race_over", "penalty", "moved", "noz"})
+
+
+def _across_the_line(finishers: list[dict[str, Any]], names: dict[str, str]) -> str:
+    """The racers who crossed the line, in one line: "🏁 1st **Bo** · 2nd **Ana**"."""
+    places = " · ".join(
+        f"{place_name(e['place'])} {name_of(names, e['player'])}" for e in finishers
+    )
+    return _("🏁 Across the line: {places}.").format(places=places)
 
 
 def _visit_sentence(visit: dict[str, Any], names: dict[str, str]) -> str:
@@ -372,7 +398,7 @@ def _describe_race(event: dict[str, Any], names: dict[str, str]) -> str:
         return _("🏁 {who} crosses the line **{place}**.").format(
             who=who, place=place_name(event["place"])
         )
-    if kind == "results":
+    if kind == "results":  # the places, so the racers' crossing needs no line of its own
         places = ", ".join(
             _("{place} {who} ({trophy}, +{credits})").format(
                 place=place_name(p["place"]),
@@ -382,7 +408,7 @@ def _describe_race(event: dict[str, Any], names: dict[str, str]) -> str:
             )
             for p in event["places"]
         )
-        return _("Prizes of {location}: {places}.").format(
+        return _("🏁 Prizes of {location}: {places}.").format(
             location=LOCATIONS[event["location"]].name, places=places
         )
     if kind == "penalty":

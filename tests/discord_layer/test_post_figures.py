@@ -60,6 +60,8 @@ class Figures:
     characters: list[int] = field(default_factory=list)
     taps: int = 0
     decisions: int = 0
+    #: Decisions a player had to make among one option.
+    single: int = 0
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -69,6 +71,8 @@ class Figures:
             "characters per post (median)": statistics.median(self.characters),
             "characters per post (max)": max(self.characters),
             "taps per decision": round(self.taps / max(1, self.decisions), 2),
+            "decisions": self.decisions,
+            "decisions of one option": self.single,
         }
 
 
@@ -158,14 +162,19 @@ class Table:
         await self.press(host, lobby, "start")
         service = h.bot.service
         (record,) = await service.channel_games(str(GUILD), str(TABLE.id))
-        rng, weights = random.Random(23), WEIGHTS.get(game, {})
+        weights = WEIGHTS.get(game, {})
         for _move in range(3000):
             record = await service.get(record.id)
             if record.status != "active":
                 break
             mover = service.to_move(record)[0]
             legal = service.legal(record, mover)
+            # A choice that depends on the game's state alone, so a choice of one taken for the
+            # player changes no later choice: the same game is played before and after.
+            rng = random.Random(f"{game}-{record.version}-{len(legal)}")
             pick = rng.choices(range(len(legal)), [weights.get(a["type"], 1.0) for a in legal])
+            if len(legal) == 1:
+                self.figures.single += 1
             await self.decide(BY_ID[mover], pick[0], record.version)
         else:
             raise AssertionError("the game never ended")

@@ -347,7 +347,7 @@ async def board_post(
     else:
         tail = next_line(read, private=private)
     tail = "\n".join(line for line in (tail, ratings) if line)
-    budget = V2_TEXT_LIMIT - len(title) - len(tail)
+    budget = V2_TEXT_LIMIT - len(title) - len(tail) - 2  # and the two newlines between
     told = last_lines(([headline] if headline else []) + narrate(read, steps), budget)
     files = await render_turn(read, steps)
     container: discord.ui.Container = discord.ui.Container(accent_colour=COLOURS[record.status])

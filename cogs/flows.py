@@ -329,7 +329,7 @@ def forced(read: ReadModel, user: str) -> dict[str, Any] | None:
     a move reveals nothing and leaves nothing to weigh (Street Art's stop after the last Brass
     Band). A tap on a choice of one is a tap for nothing."""
     legal = read.legal(user)
-    automatic = getattr(WORDS[read.record.game], "AUTOMATIC", frozenset())
+    automatic: frozenset[str] = getattr(WORDS[read.record.game], "AUTOMATIC", frozenset())
     if len(legal) == 1 and legal[0]["type"] in automatic and read.to_move == [user]:
         return legal[0]
     return None

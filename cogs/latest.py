@@ -65,7 +65,7 @@ async def retire(client: discord.Client, channel_id: str, message_id: str) -> No
     http = client.http
     try:
         raw = await http.get_message(int(channel_id), int(message_id))
-        components = list(raw.get("components") or [])
+        components: list[dict[str, Any]] = list(raw.get("components") or [])  # type: ignore[arg-type]
         if not without_live_buttons(components):
             return
         files = {str(a.get("url")): str(a.get("filename")) for a in raw.get("attachments", [])}

@@ -190,7 +190,9 @@ class Table:
         await self.h.click(user, now, custom)
 
 
-async def whole_game(harness_factory, tmp_path: Path, game: str, locale: str) -> dict[str, Any]:
+async def whole_game(
+    harness_factory, tmp_path: Path, game: str, locale: str
+) -> tuple[dict[str, Any], list[SeenMessage]]:
     bot = create_bot(database_url=f"sqlite:///{tmp_path / 'games.db'}", discord_token="")
     members = [
         User(id=u.id, name=u.name, global_name=u.global_name, locale=locale) for u in EVERYONE
@@ -226,7 +228,7 @@ async def whole_game(harness_factory, tmp_path: Path, game: str, locale: str) ->
         known = json.loads(path.read_text()) if path.exists() else {}
         known[f"{game} ({locale})"] = figures
         path.write_text(json.dumps(known, indent=2, ensure_ascii=False))
-    return figures
+    return figures, table.public_posts()
 
 
 @pytest.mark.parametrize(
@@ -236,5 +238,17 @@ async def whole_game(harness_factory, tmp_path: Path, game: str, locale: str) ->
 async def test_a_whole_game_is_told_at_a_phone_pace(
     harness_factory, tmp_path: Path, game: str, locale: str
 ) -> None:
-    figures = await whole_game(harness_factory, tmp_path, game, locale)
+    figures, posts = await whole_game(harness_factory, tmp_path, game, locale)
     assert figures["public posts"] > 3
+    # One picture a post; a race's post adds its replay, and nothing else is ever beside it.
+    for post in posts:
+        shown = [name for name in post.gallery if name]
+        assert len(shown) <= 1 or shown == ["board.png", "race.gif"], shown
+        assert "Move " not in post.text() and "/game hand" not in post.text()
+    # Inside the thread no heading repeats its name, and only the newest post has My hand.
+    in_thread = [p for p in posts if p.channel_id != TABLE.id]
+    assert in_thread and not any(p.text().startswith("#") for p in in_thread)
+    assert not any(hand_button(p) for p in in_thread[:-1])
+    # A decision is two taps at most (open, choose); a mid-turn choice on the open panel, one.
+    assert figures["taps per decision"] <= 2.0
+    assert figures["characters per post (median)"] <= 250

@@ -1,10 +1,10 @@
-"""A game's latest post, and the post it replaces: only the newest keeps the buttons that act.
+"""A game's latest post, and the post it replaces: only the newest keeps its buttons.
 
 A player scrolling a thread on a phone meets many old boards. Each used to keep a live **My
-hand** (and a question button), so an old post looked as current as the new one; a click there
-answers with the current board, but the post should not offer it. When a newer post replaces
-it, the older one is edited to keep its text, pictures, **Board** and **Rules**, and to lose the
-buttons that open a move.
+hand** (and a question button, **Board**, **Rules**), so an old post looked as current as the
+new one, and every row of buttons took a phone's height for nothing: a click there only ever
+led to the current game, which the newest post shows. When a newer post replaces it, the older
+one is edited to keep what it told (its text and pictures) and to lose the game's buttons.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from cogs.threads import LATEST_POST
 
 log = logging.getLogger(__name__)
 
-#: The verbs of the buttons that open a move: an old post loses them.
-LIVE_VERBS = frozenset({"hand"})
+#: The verbs of a board post's buttons (My hand and a question, Board, Rules): an old post
+#: loses them.
+LIVE_VERBS = frozenset({"hand", "board", "rules"})
 ACTION_ROW, BUTTON = 1, 2
 
 
@@ -60,8 +61,7 @@ def as_attachments(components: list[dict[str, Any]], files: dict[str, str]) -> N
 
 
 async def retire(client: discord.Client, channel_id: str, message_id: str) -> None:
-    """Edit an older post of a game so it keeps what it told and loses the buttons that open a
-    move. A post gone meanwhile, or an edit refused, leaves it as it was (it is only tidier)."""
+    """Edit an older post of a game so it keeps what it told and loses the game's buttons. A post gone meanwhile, or an edit refused, leaves it as it was (it is only tidier)."""
     http = client.http
     try:
         raw = await http.get_message(int(channel_id), int(message_id))

@@ -10,9 +10,10 @@ import re
 from pathlib import Path
 
 from bot.i18n import use
+from bot.store.base import ResultRow
 from bot.words import counter, label_for
 from bot.words import street_kings as kings_words
-from cogs import inbox
+from cogs import inbox, memory
 from tests.discord_layer.test_threads import (
     ANA,
     TABLE,
@@ -25,27 +26,27 @@ from tests.harness import User
 
 pytest_plugins = ["tests.harness.fixtures"]
 
-#: Discord's longest display name (32 characters).
+#: Discord's longest display names (32 characters).
 LONG = User(id=1011, name="long", global_name="Bartholomew Maximilian Fitzgerald"[:32])
+LONGER = User(id=1012, name="longer", global_name="Anastasia Konstantinopolous-Vega"[:32])
 
 
 async def test_every_mine_line_keeps_its_link_whole_with_long_names(
     harness_factory, tmp_path: Path
 ) -> None:
     h = await table(harness_factory, tmp_path)
-    h.world.members[LONG.id] = LONG
-    lobby = await open_table(h, "street-art", ANA, LONG)
-    await h.click(ANA, lobby, label="Add AI")
-    await h.click(ANA, h.message(lobby), label="Start")
+    for user in (LONG, LONGER):
+        h.world.members[user.id] = user
+    lobby = await open_table(h, "street-art", LONG, LONGER)
+    await h.click(LONG, lobby, label="Add AI")
+    await h.click(LONG, h.message(lobby), label="Start")
     record = await record_of(h, lobby)
-    waiting_for_long = record.seat_of(str(LONG.id)) is not None
-    for viewer in (ANA, LONG):
+    for viewer in (LONG, LONGER):  # one of them reads "waiting for" the other's long name
         answer = (await h.slash(viewer, "game mine")).message
         (line,) = answer.embeds[0]["description"].splitlines()
         # Before: the line was cut at 160 characters, inside the jump link's URL.
         assert re.search(r"\]\(https://discord\.com/channels/\d+/\d+/\d+\)", line), line
         assert len(line) <= inbox.LINE_LIMIT and record.id in line
-    assert waiting_for_long
 
 
 async def test_rules_in_a_thread_are_that_games_rules_for_anyone(
@@ -92,3 +93,29 @@ def test_the_turn_counter_is_the_boards_own() -> None:
     assert counter("street-art", {"turn": 4}) == "Turn 4"
     assert counter("street-kings", {"round": 2}) == "Round 2"
     assert counter("street-art", {"turn": 0}) == ""
+
+
+def test_the_rating_line_is_portuguese_and_on_the_friendly_scale() -> None:
+    # Before: "**Ratings:** Ana 0.0 → -2.8 (-2.8)" on a Portuguese server.
+    row = ResultRow(
+        "g1",
+        "artsee",
+        "s",
+        "1",
+        "1",
+        False,
+        "Ana",
+        2,
+        10,
+        False,
+        2,
+        {},
+        0.0,
+        25.0,
+        25.0 / 3,
+        24.0,
+        8.0,
+    )
+    with use("pt_BR"):
+        line = memory.rating_line([row], {"1": "Ana"})
+    assert "Ratings" not in line and line.startswith("**Pontuações:** Ana 1.000 → "), line

@@ -585,13 +585,7 @@ def _box_icon(size: int) -> Image.Image:
 
     im = kit.supersampled((size, size), paint)
     # The Rain card's umbrella on the carton: this is where the Rain's hearts go.
-    ImageDraw.Draw(im).text(
-        (size / 2, size * 0.66),
-        "☂",
-        font=kit.font(size * 11 // 20, True),
-        fill=kit.SKY_BLUE,
-        anchor="mm",
-    )
+    kit.text_on(im, (size / 2, size * 0.66), "☂", kit.font(size * 11 // 20, True), kit.SKY_BLUE)
     return im
 
 

@@ -189,9 +189,7 @@ def pawn_image(pawn: Pawn, size: int, ring: Color = kit.PAPER_INK) -> Image.Imag
 
     im = kit.supersampled((size, size), paint)
     fnt = kit.fit_font(pawn.label, int(size * 0.62), int(size * 0.55), 10, bold=True)
-    ImageDraw.Draw(im).text(
-        (size / 2, size / 2), pawn.label, font=fnt, fill=kit.PAPER_INK, anchor="mm"
-    )
+    kit.text_on(im, (size / 2, size / 2), pawn.label, fnt, kit.PAPER_INK)
     return im
 
 
@@ -210,9 +208,7 @@ def trophy_image(kind: str, size: int) -> Image.Image:
 
     im = kit.supersampled((size, size), paint)
     fnt = kit.font(int(size * 0.36), bold=True)
-    ImageDraw.Draw(im).text(
-        (size / 2, size * 0.36), letter, font=fnt, fill=kit.PAPER_INK, anchor="mm"
-    )
+    kit.text_on(im, (size / 2, size * 0.36), letter, fnt, kit.PAPER_INK)
     return im
 
 

@@ -1125,7 +1125,7 @@ def _race_scene(
         d, (g.places_x + places_w // 2, g.y - 6), places, kit.font(16, True), kit.MUTED, "ms"
     )
     segments = race_segments(last)
-    _draw_route(d, g, segments)
+    _draw_route(d, g, segments, lang)
     return RaceScene(view, last, names, pawns, g, segments, bg, lang)
 
 
@@ -1142,10 +1142,21 @@ class RouteLayout:
     badges: list[kit.Box]
 
 
-def route_layout(g: TrackGeometry, segments: list[tuple[str, str]]) -> RouteLayout:
+ROUTE_LABEL_PX = 22
+
+
+def route_label_width(lang: str) -> int:
+    """Room for the route's label on its left ("Route", "Lap 9"; "Percurso" in Portuguese is
+    longer than the English, so the room is measured, not fixed)."""
+    fnt = kit.font(ROUTE_LABEL_PX, True)
+    labels = (tr(lang, "Route"), tr(lang, "Lap {n}").format(n=9))
+    return max(kit.text_width(label, fnt) for label in labels)
+
+
+def route_layout(g: TrackGeometry, segments: list[tuple[str, str]], lang: str) -> RouteLayout:
     places = list(dict.fromkeys(place for place, _ in segments))
     y = g.bottom + 30
-    x = GIF_MARGIN + 86
+    x = GIF_MARGIN + route_label_width(lang) + 14
     width = (GIF_W - GIF_MARGIN - x) // max(1, len(places))
     fnt = kit.font(ROUTE_BADGE, True)
     chips: list[tuple[kit.Box, str, int]] = []
@@ -1163,10 +1174,12 @@ def route_layout(g: TrackGeometry, segments: list[tuple[str, str]]) -> RouteLayo
     return RouteLayout(chips, badges)
 
 
-def _draw_route(d: ImageDraw.ImageDraw, g: TrackGeometry, segments: list[tuple[str, str]]) -> None:
+def _draw_route(
+    d: ImageDraw.ImageDraw, g: TrackGeometry, segments: list[tuple[str, str]], lang: str
+) -> None:
     """The route in order, drawn once on the race background: each location's name and its
     two stats with an arrow between."""
-    layout = route_layout(g, segments)
+    layout = route_layout(g, segments, lang)
     for box, place, room in layout.chips:
         d.rounded_rectangle(box, 8, fill=kit.PANEL, outline=kit.PANEL_EDGE, width=2)
         fnt = kit.fit_font(place, room, 20, 15, True)
@@ -1181,13 +1194,13 @@ def _draw_route(d: ImageDraw.ImageDraw, g: TrackGeometry, segments: list[tuple[s
 
 def _route_mark(d: ImageDraw.ImageDraw, scene: RaceScene, current: int | None, lap: int) -> None:
     """The lap number and a frame round the stat of the stretch being raced."""
-    badges = route_layout(scene.geometry, scene.segments).badges
+    badges = route_layout(scene.geometry, scene.segments, scene.lang).badges
     if current is not None:
         label = tr(scene.lang, "Lap {n}").format(n=lap)
     else:
         label = tr(scene.lang, "Route")
     y = scene.geometry.bottom + 30 + 24
-    kit.draw_text(d, (GIF_MARGIN, y), label, kit.font(22, True), kit.INK, "lm")
+    kit.draw_text(d, (GIF_MARGIN, y), label, kit.font(ROUTE_LABEL_PX, True), kit.INK, "lm")
     if current is not None and current < len(badges):
         x0, y0, x1, y1 = badges[current]
         d.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), 10, outline=kit.HIGHLIGHT, width=4)

@@ -57,12 +57,12 @@ HAND_RENDERERS: dict[str, HandRenderer] = {
     "street-kings": street_kings.render_hand,
 }
 
-#: game id -> ((filename, renderer), ...): the parts of the table a landscape board leaves out
-#: (Street Kings' dealership and shop, ArtSee's galleries beyond the fourth), each a picture of
-#: its own beside the board on every board post; a renderer returns None when it has nothing.
+#: game id -> ((filename, renderer), ...): the parts of the table a board leaves out (ArtSee's
+#: galleries beyond the fourth), each a picture of its own beside the board on every board
+#: post; a renderer returns None when it has nothing. Street Kings draws its market into the
+#: board: a post carries one picture.
 EXTRA_PICTURES: dict[str, tuple[tuple[str, PictureRenderer], ...]] = {
     "artsee": ((artsee.MORE_GALLERIES_FILE, artsee.render_more_galleries),),
-    "street-kings": ((street_kings.MARKET_FILE, street_kings.render_market),),
 }
 
 #: game id -> pictures that tell a turn better than the board alone (a race step by step),

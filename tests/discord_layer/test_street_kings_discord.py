@@ -160,13 +160,13 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
     assert "Location cards" not in public and "Your move" not in public
     assert "crosses the line **1st**" in public and "Prizes of" in public  # races are told
     raced = [m for m in h.channel_messages(h.thread(TABLE)) if "Prizes of" in m.text()]
-    for post in raced:  # and replayed: the race as an animation beside the board and market
-        assert list(post.files) == ["board.png", "market.png", "race.gif"]
+    for post in raced:  # and replayed: the race as an animation beside the board (market inside)
+        assert list(post.files) == ["board.png", "race.gif"]
         assert post.gallery == list(post.files)  # each shown, in that order, in the post
         with Image.open(io.BytesIO(post.files["race.gif"])) as gif:
             assert gif.format == "GIF" and gif.n_frames > 2
     quiet = [m for m in h.channel_messages(h.thread(TABLE)) if m.files and m not in raced]
-    assert quiet and all(list(m.files) == ["board.png", "market.png"] for m in quiet)
+    assert quiet and all(list(m.files) == ["board.png"] for m in quiet)
 
 
 # -- bad input: an ephemeral sentence, nothing changed ---------------------------------------------

@@ -313,41 +313,31 @@ def draw_track_base(
             d.line((x, top + 8, x, top + g.lane_h - 8), fill=LANE_EDGE, width=1)
     lines = {cls: FINISH_LINE[cls] for cls in CLASSES if FINISH_LINE[cls] <= g.length}
     small = kit.font(g.badge_px, True)
-    label_end = g.x  # a label is drawn only clear of the one on its left
-    finish_left = g.line_x(finish_line) - 70 if finish_line is not None else g.places_x
+    finish: tuple[str, int, str] | None = None
+    taken: list[tuple[int, int]] = []  # spans of the labels drawn: a label clear of them only
+    if finish_line is not None:
+        label = tr(lang, "FINISH") + f" {race_class or ''}"
+        if FINISH_LINE.get(race_class or "") != finish_line:
+            label += " " + tr(lang, "at {n} (custom)").format(n=finish_line)
+        fx = g.line_x(min(finish_line, g.length)) + 4
+        finish = (label, fx, _line_anchor(finish_line, g))
+        taken.append(_label_span(label, small, fx, finish[2], 8))
     for cls, space in lines.items():
         if not all_classes and space != finish_line:
             continue
         x = g.line_x(space)
-        raced = cls == race_class and space == finish_line
-        if not raced:
-            d.line((x, g.y, x, g.bottom), fill=kit.MUTED, width=3)
-            half = kit.text_width(f"{cls} {space}", small) // 2 + 6
-            left, right = (
-                (x - 2 * half, x) if _line_anchor(space, g) == "rs" else (x - half, x + half)
-            )
-            clear = left > label_end + 4 and (right < finish_left or x > finish_left + 140)
-            if clear and (finish_line is None or abs(space - finish_line) > 4):
-                label_end = right
-                kit.badge(
-                    d,
-                    (x, g.y - 4),
-                    f"{cls} {space}",
-                    small,
-                    CLASS_COLOUR,
-                    kit.INK,
-                    (6, 1),
-                    _line_anchor(space, g),
-                )
-    if finish_line is not None:
-        _checkered_line(d, g.line_x(min(finish_line, g.length)), g.y, g.bottom)
-        custom = FINISH_LINE.get(race_class or "") != finish_line
-        label = tr(lang, "FINISH") + f" {race_class or ''}"
-        if custom:
-            label += " " + tr(lang, "at {n} (custom)").format(n=finish_line)
-        x = g.line_x(min(finish_line, g.length))
-        anchor = _line_anchor(finish_line, g)
-        kit.badge(d, (x + 4, g.y - 4), label, small, FINISH_COLOUR, kit.PAPER_INK, (8, 1), anchor)
+        if cls == race_class and space == finish_line:
+            continue
+        d.line((x, g.y, x, g.bottom), fill=kit.MUTED, width=3)
+        text, anchor = f"{cls} {space}", _line_anchor(space, g)
+        left, right = _label_span(text, small, x, anchor, 6)
+        if all(right + 4 < l0 or left > r0 + 4 for l0, r0 in taken):
+            taken.append((left, right))
+            kit.badge(d, (x, g.y - 4), text, small, CLASS_COLOUR, kit.INK, (6, 1), anchor)
+    if finish is not None:
+        label, fx, anchor = finish
+        _checkered_line(d, fx - 4, g.y, g.bottom)
+        kit.badge(d, (fx, g.y - 4), label, small, FINISH_COLOUR, kit.PAPER_INK, (8, 1), anchor)
     ruler = kit.font(g.ruler_px)
     with kit.minor_text():  # the spaces' numbers: the pawns' places matter, not their count
         for space in range(g.ruler_step, g.length + 1, g.ruler_step):
@@ -356,6 +346,14 @@ def draw_track_base(
     if g.places_w:
         for row in range(min(4, g.lanes)):
             _place_slot(d, g, row + 1, lang)
+
+
+def _label_span(
+    text: str, fnt: kit.ImageFont.FreeTypeFont, x: int, anchor: str, pad: int
+) -> tuple[int, int]:
+    """Left and right x of a line's label pill (``kit.badge`` at ``x`` with ``anchor``)."""
+    w = kit.text_width(text, fnt) + 2 * pad
+    return (x - w, x) if anchor[0] == "r" else (x - w // 2, x + w // 2)
 
 
 def _line_anchor(space: int, g: TrackGeometry) -> str:
@@ -652,8 +650,10 @@ def _spots_and_show(
     deck = tr(lang, "location deck {n}").format(n=decks.get("locations", 0))
     kit.draw_text(d, (BOARD_W - PAD, y), deck, kit.font(TEXT), kit.MUTED, "ra")
     y += LINE + 2
-    for i, slot in enumerate(view.get("show") or []):
-        x = PAD + i * (COLUMN_W + GAP)
+    slots = view.get("show") or []
+    slot_w = (BOARD_W - 2 * PAD - (len(slots) - 1) * GAP) // max(1, len(slots))
+    for i, slot in enumerate(slots):
+        x = PAD + i * (slot_w + GAP)
         if not slot:
             kit.draw_text(d, (x, y + 8), tr(lang, "open"), kit.font(TEXT), kit.MUTED)
             continue
@@ -666,7 +666,7 @@ def _spots_and_show(
             info.name,
             _bold(TEXT),
             kit.INK,
-            max_width=x + COLUMN_W - pill[2] - 6,
+            max_width=x + slot_w - pill[2] - 6,
         )
     return y + BOARD_PAWN + 10
 
@@ -701,10 +701,42 @@ def _stat_line(
     return x
 
 
-def _tile_height(player: dict[str, Any]) -> int:
+def _tile_tags(player: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
+    """A tile's lines under the name: turn, 1st player, lane or passed, cards in hand, on one
+    line, or two when one is too narrow for them in any language (so that a board is laid out
+    the same in every language, and a longer word never cuts what its English did not)."""
+    tags = _tags_in(player, view, lang)
+    room = COLUMN_W - 24
+    if all(
+        kit.text_width(" · ".join(_tags_in(player, view, other)), _bold(TEXT)) <= room
+        for other in kit.LANGS
+    ):
+        return [" · ".join(tags)]
+    return [" · ".join(tags[:-1]), tags[-1]]
+
+
+def _tags_in(player: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
+    pid = player["id"]
+    tags = []
+    if pid in (view.get("to_move") or []) and not view.get("outcome"):
+        tags.append("▶ " + tr(lang, "TURN"))
+    if pid in ((view.get("outcome") or {}).get("winners") or []):
+        tags.append("♛ " + tr(lang, "KING"))
+    if view.get("first") == pid:
+        tags.append(tr(lang, "1st player"))
+    if player.get("lane"):
+        tags.append(tr(lang, "lane {n}").format(n=player["lane"]))
+    elif player.get("passed"):
+        tags.append(tr(lang, "passed"))
+    tags.append(tr(lang, "{n} in hand").format(n=player["hand_size"]))
+    return tags
+
+
+def _tile_height(player: dict[str, Any], view: dict[str, Any], lang: str) -> int:
     cars = min(TILE_CARS, max(1, len(player["cars"])))
     extra = len(player["cars"]) > TILE_CARS or bool(player["crew"])
-    return 52 + 2 * LINE + 6 + cars * 2 * LINE + (LINE if extra else 0) + 10
+    tags = len(_tile_tags(player, view, lang))
+    return 52 + (tags + 1) * LINE + 6 + cars * 2 * LINE + (LINE if extra else 0) + 10
 
 
 #: Cars a tile lists; more are counted ("+1 more car").
@@ -736,19 +768,11 @@ def _draw_tile(
     credits_w = kit.draw_text(d, (x1 - 12, y + 27), credits, _bold(28), kit.INK, "rm")
     kit.draw_text(d, (x + 58, y + 27), name, _bold(26), kit.INK, "lm", max_width=w - 82 - credits_w)
     y += 52
-    tags = ["▶ " + tr(lang, "TURN")] if turn else []
-    if winner:
-        tags.append("♛ " + tr(lang, "KING"))
-    if view.get("first") == pid:
-        tags.append(tr(lang, "1st player"))
-    if player.get("lane"):
-        tags.append(tr(lang, "lane {n}").format(n=player["lane"]))
-    elif player.get("passed"):
-        tags.append(tr(lang, "passed"))
-    tags.append(tr(lang, "{n} in hand").format(n=player["hand_size"]))
     ink = kit.HIGHLIGHT if turn or winner else kit.MUTED
-    kit.draw_text(d, (x + 12, y), " · ".join(tags), _bold(TEXT), ink, max_width=w - 24)
-    y += LINE + 2
+    for line in _tile_tags(player, view, lang):
+        kit.draw_text(d, (x + 12, y), line, _bold(TEXT), ink, max_width=w - 24)
+        y += LINE
+    y += 2
     tx, step = x + 12, (w - 24) // 4
     for place, kind in enumerate(TROPHY_STYLE, start=1):  # 1st is gold: the places' colours
         count = f"{place_name(place, lang)}×{player['trophies'].get(kind, 0)}"
@@ -858,7 +882,7 @@ def _shop(
     d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, columns: int, lang: str
 ) -> int:
     """The shop from ``(x, y)`` in ``columns`` columns: a card per two lines, its stat and
-    stars (or CREW, NOZ) and name, then its price, car-show value and effect; returns the y
+    stars (or CREW, NOZ) and name, then its price and car-show value or effect; returns the y
     under it."""
     right = x + columns * COLUMN_W + (columns - 1) * GAP
     kit.draw_text(d, (x, y), tr(lang, "SHOP"), _bold(TEXT))
@@ -885,9 +909,10 @@ def _shop(
         cy = y + (i // columns) * SHOP_ITEM_H
         pill = kit.badge(d, (cx, cy), tag, _bold(TEXT), band, kit.readable_on(band), (7, 0))
         room = cx + COLUMN_W - pill[2] - 8
+        # a part's car-show value, or what a crew or NOZ card does (their show value is nil)
+        worth = effect or tr(lang, "show +{credits}").format(credits=money(info.beauty))
+        line = f"{money(info.price)} · {worth}"
         kit.draw_text(d, (pill[2] + 8, cy + 1), name, _bold(TEXT), kit.INK, max_width=room)
-        show = tr(lang, "show +{credits}").format(credits=money(info.beauty))
-        line = " · ".join(part for part in (money(info.price), show, effect) if part)
         kit.draw_text(
             d, (cx + 4, cy + LINE), line, kit.font(TEXT), kit.MUTED, max_width=COLUMN_W - 4
         )
@@ -911,7 +936,7 @@ def board_image(
         y = _spots_and_show(im, d, view, y, names, pawns, lang)
     for row in range(0, len(players), 2):
         pair = players[row : row + 2]
-        tile_h = max(_tile_height(p) for p in pair)
+        tile_h = max(_tile_height(p, view, lang) for p in pair)
         lone = len(pair) == 1 and not over  # the shop takes the place beside the last tile
         if lone:
             tile_h = max(tile_h, _shop_height(view, 1))

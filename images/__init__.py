@@ -57,13 +57,14 @@ HAND_RENDERERS: dict[str, HandRenderer] = {
     "street-kings": street_kings.render_hand,
 }
 
-#: game id -> ((filename, renderer), ...): the parts of the table a board leaves out (ArtSee's
-#: galleries beyond the fourth), each a picture of its own beside the board on every board
-#: post; a renderer returns None when it has nothing. Street Kings draws its market into the
-#: board: a post carries one picture.
-EXTRA_PICTURES: dict[str, tuple[tuple[str, PictureRenderer], ...]] = {
-    "artsee": ((artsee.MORE_GALLERIES_FILE, artsee.render_more_galleries),),
-}
+#: game id -> ((filename, renderer), ...): the parts of the table a board leaves out, each a
+#: picture of its own beside the board on every board post; a renderer returns None when it
+#: has nothing. None today: every board carries its whole table (a post, one picture).
+EXTRA_PICTURES: dict[str, tuple[tuple[str, PictureRenderer], ...]] = {}
+
+#: game id -> the detail picture: the whole table drawn larger than a phone's board shows it
+#: (ArtSee's galleries card by card), for the Board button's private answer.
+DETAIL_RENDERERS: dict[str, BoardRenderer] = {"artsee": artsee.render_detail}
 
 #: game id -> pictures that tell a turn better than the board alone (a race step by step),
 #: attached to that turn's post only.
@@ -103,3 +104,12 @@ def turn_extras(
     """Extra attachments for the post of a turn with ``events``; none for most games and turns."""
     extras = TURN_EXTRAS.get(game_id)
     return extras(view, events, names=names, lang=check_lang(lang)) if extras else []
+
+
+def render_detail(
+    game_id: str, view: View, *, names: Names, lang: str = "en", last: Sequence[str] = ()
+) -> bytes | None:
+    """The detail picture of ``view`` (``DETAIL_RENDERERS``), or None for a game whose board
+    already shows everything."""
+    renderer = DETAIL_RENDERERS.get(game_id)
+    return renderer(view, names=names, lang=check_lang(lang), last=last) if renderer else None

@@ -250,6 +250,26 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: int, max_lines: int 
     return [ellipsize(line, fnt, max_width) for line in lines]
 
 
+def draw_lines(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: Color,
+    max_width: int,
+    max_lines: int,
+    step: int,
+) -> int:
+    """``text`` wrapped to ``max_width`` on up to ``max_lines`` lines ``step`` px apart from
+    ``xy`` (a phone board's status and last turn: wrapped, not shrunk); returns the y under
+    the last line."""
+    x, y = xy
+    for line in wrap(text, fnt, max_width, max_lines):
+        draw_text(draw, (x, y), line, fnt, fill)
+        y += step
+    return y
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],

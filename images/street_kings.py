@@ -496,15 +496,13 @@ def _header(
     status = status_line(view, names, lang)
     if status:
         prefix = "" if view.get("outcome") else "▶ "
-        for line in kit.wrap(prefix + status, _bold(28), right - PAD, 2):
-            kit.draw_text(d, (PAD, y), line, _bold(28), kit.HIGHLIGHT)
-            y += 36
+        y = kit.draw_lines(
+            d, (PAD, y), prefix + status, _bold(28), kit.HIGHLIGHT, right - PAD, 2, 36
+        )
     told = _race_on(view, lang) or kit.last_line(last)
     if told:
         label = "" if view.get("race") else tr(lang, "Last:") + " "
-        for line in kit.wrap(label + told, kit.font(TEXT), right - PAD, 3):
-            kit.draw_text(d, (PAD, y), line, kit.font(TEXT), kit.INK)
-            y += LINE
+        y = kit.draw_lines(d, (PAD, y), label + told, kit.font(TEXT), kit.INK, right - PAD, 3, LINE)
     return y + 6
 
 

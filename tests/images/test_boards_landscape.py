@@ -21,7 +21,7 @@ BUDGET = 250 * 1024
 MIN_ASPECT = 1.3
 #: Boards drawn for a phone's width (one picture a post, the market inside): narrower, and
 #: portrait, but never taller than twice their width (a phone shows them whole, 285 CSS px wide).
-PHONE_BOARDS = {"street-kings": (800, 0.5)}
+PHONE_BOARDS = {"street-kings": (800, 0.5), "artsee": (800, 0.5)}
 CASES = [
     (game_id, players)
     for game_id in sorted(GAMES)
@@ -56,12 +56,11 @@ def test_every_board_is_landscape_and_small_at_every_stage(game_id: str, players
 
 
 def test_the_second_pictures_carry_what_the_board_leaves_out() -> None:
-    five = snapshots("artsee", 5)[-1]
-    assert [f for f, _ in images.extra_pictures("artsee", five.view, names=five.names)] == [
-        artsee.MORE_GALLERIES_FILE
-    ]
-    four = snapshots("artsee", 4)[-1]
-    assert images.extra_pictures("artsee", four.view, names=four.names) == []
+    five = snapshots("artsee", 5)[1]  # every gallery on the board, the cards in the detail
+    assert images.extra_pictures("artsee", five.view, names=five.names) == []
+    detail = images.render_detail("artsee", five.view, names=five.names)
+    assert detail is not None and size_of(detail)[0] >= 1200
+    assert images.render_detail("street-art", five.view, names=five.names) is None
     kings = snapshots("street-kings", 2)[0]  # the market is in the board: one picture
     assert images.extra_pictures("street-kings", kings.view, names={}) == []
     assert images.extra_pictures("street-art", {}, names={}) == []

@@ -64,7 +64,10 @@ EXTRA_PICTURES: dict[str, tuple[tuple[str, PictureRenderer], ...]] = {}
 
 #: game id -> the detail picture: the whole table drawn larger than a phone's board shows it
 #: (ArtSee's galleries card by card), for the Board button's private answer.
-DETAIL_RENDERERS: dict[str, BoardRenderer] = {"artsee": artsee.render_detail}
+DETAIL_RENDERERS: dict[str, BoardRenderer] = {
+    "artsee": artsee.render_detail,
+    "street-art-mural": mural.render_detail,
+}
 
 #: game id -> pictures that tell a turn better than the board alone (a race step by step),
 #: attached to that turn's post only.

@@ -628,16 +628,12 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
 #: a row per category counting the art pieces the column shows, and the masterpieces on the
 #: edges between columns. The cards themselves, stacked, are the detail picture
 #: (``render_detail``), where a player can look closer.
-PHONE_W = 800
+PHONE_W = kit.PHONE_WIDTH
 PAD = 16
-TEXT = 23
+TEXT = kit.PHONE_TEXT
 LINE = 27
 ROW_LABEL_W = 44
 GAP = 12
-
-
-def _bold(size: int) -> kit.ImageFont.FreeTypeFont:
-    return kit.font(size, True)
 
 
 def _pill(
@@ -646,7 +642,7 @@ def _pill(
     """``text`` on a pill of ``category``'s colour (its letter is in the text: colour is never
     alone)."""
     fill = CATEGORY_COLOURS[category]
-    return kit.badge(d, xy, text, _bold(TEXT), fill, kit.readable_on(fill), (6, 0), anchor)
+    return kit.badge(d, xy, text, kit.bold(TEXT), fill, kit.readable_on(fill), (6, 0), anchor)
 
 
 def column_pieces(column: list[str]) -> dict[str, int]:
@@ -662,14 +658,14 @@ def _phone_header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> in
     """Turn and the piles on one line, the masterpieces left per category under it; returns
     the y under them."""
     y = PAD
-    kit.draw_text(d, (PAD, y), tr(lang, "Turn {n}").format(n=view["turn"]), _bold(28))
+    kit.draw_text(d, (PAD, y), tr(lang, "Turn {n}").format(n=view["turn"]), kit.bold(28))
     x = PHONE_W - PAD
     for i, pile in reversed(list(enumerate(view["piles"]))):
         if pile["top"]:
             box = _pill(d, (x, y + 2), letter(pile["top"], lang), pile["top"], "ra")
             x = box[0] - 6
         label = tr(lang, "Pile {n}").format(n=i + 1) + f": {pile['size']}"
-        x -= kit.draw_text(d, (x, y + 3), label, _bold(TEXT), kit.INK, "ra") + 22
+        x -= kit.draw_text(d, (x, y + 3), label, kit.bold(TEXT), kit.INK, "ra") + 22
     y += 40
     x = PAD + kit.draw_text(d, (PAD, y), tr(lang, "Masterpieces left"), kit.font(TEXT), kit.MUTED)
     supply = set(view["supply"])
@@ -680,7 +676,7 @@ def _phone_header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> in
             if MASTERPIECES[t].category == category and t in supply
         ]
         text = letter(category, lang) + ": " + (" ".join(left) if left else "—")
-        w = kit.text_width(text, _bold(TEXT)) + 12
+        w = kit.text_width(text, kit.bold(TEXT)) + 12
         if x + 14 + w > PHONE_W - PAD:
             x, y = PAD, y + LINE + 2
         _pill(d, (x + 14, y), text, category)
@@ -699,7 +695,7 @@ def _phone_status(
     """Whose move and what for (or the final scores), then the last turn in words."""
     prefix = "" if view.get("outcome") else "▶ "
     status = prefix + _status_text(view, names, lang)
-    y = kit.draw_lines(d, (PAD, y), status, _bold(26), kit.HIGHLIGHT, PHONE_W - 2 * PAD, 2, 34)
+    y = kit.draw_lines(d, (PAD, y), status, kit.bold(26), kit.HIGHLIGHT, PHONE_W - 2 * PAD, 2, 34)
     told = kit.last_line(last)
     if told:
         text = tr(lang, "Last:") + " " + told
@@ -771,13 +767,13 @@ def _phone_panel(
         if outcome is not None
         else f"★ {player['prestige']}"
     )
-    score_w = kit.draw_text(d, (x1, y + 4), score, _bold(30), kit.INK, "ra")
+    score_w = kit.draw_text(d, (x1, y + 4), score, kit.bold(30), kit.INK, "ra")
     kit.draw_text(
-        d, (x0 + 52, y + 6), names[pid], _bold(28), kit.INK, max_width=x1 - score_w - x0 - 66
+        d, (x0 + 52, y + 6), names[pid], kit.bold(28), kit.INK, max_width=x1 - score_w - x0 - 66
     )
     y += 48
     text = f"{letters[pid]}×{player['supply']}"  # visitors in supply, then the hand's backs
-    x = kit.badge(d, (x0, y), text, _bold(TEXT), colour, kit.readable_on(colour), (6, 0))[2] + 14
+    x = kit.badge(d, (x0, y), text, kit.bold(TEXT), colour, kit.readable_on(colour), (6, 0))[2] + 14
     for category in player["hand"]:
         x = _pill(d, (x, y), letter(category, lang), category)[2] + 4
     y += LINE + 4
@@ -809,7 +805,7 @@ def _phone_gallery(
     for j in range(len(columns)):
         cx = left + j * cell + cell // 2
         ink = kit.HIGHLIGHT if j == played_here else kit.MUTED
-        kit.draw_text(d, (cx, y), str(j + 1), _bold(TEXT), ink, "ma")
+        kit.draw_text(d, (cx, y), str(j + 1), kit.bold(TEXT), ink, "ma")
     y += LINE + 2
     for j, column in enumerate(columns):
         front = EXHIBITS[column[-1]]
@@ -818,7 +814,9 @@ def _phone_gallery(
         outline = kit.HIGHLIGHT if j == played_here else kit.PAPER_INK
         d.rounded_rectangle(box, 6, fill=fill, outline=outline, width=3)
         # its category, which visitors answer to (its arrow counted when it was played)
-        kit.centered_text(d, box, letter(front.featured, lang), _bold(TEXT), kit.readable_on(fill))
+        kit.centered_text(
+            d, box, letter(front.featured, lang), kit.bold(TEXT), kit.readable_on(fill)
+        )
     y += 40
     for category in _shown_categories(player):
         _pill(d, (left - ROW_LABEL_W, y), letter(category, lang), category)
@@ -826,7 +824,7 @@ def _phone_gallery(
             n = column_pieces(column)[category]
             if n:
                 cx = left + j * cell + cell // 2
-                kit.draw_text(d, (cx, y + 1), str(n), _bold(TEXT), kit.INK, "ma")
+                kit.draw_text(d, (cx, y + 1), str(n), kit.bold(TEXT), kit.INK, "ma")
         y += LINE
     if any(player["visitors"]):
         for j, count in enumerate(player["visitors"]):
@@ -834,7 +832,7 @@ def _phone_gallery(
                 cx = left + j * cell + cell // 2
                 text = f"×{count}"  # a gallery holds its owner's visitors: their colour
                 kit.badge(
-                    d, (cx, y), text, _bold(TEXT), colour, kit.readable_on(colour), (6, 0), "ma"
+                    d, (cx, y), text, kit.bold(TEXT), colour, kit.readable_on(colour), (6, 0), "ma"
                 )
         y += LINE
     for masterpiece in player["masterpieces"]:

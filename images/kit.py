@@ -175,6 +175,19 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
 
 
+def bold(size: int) -> ImageFont.FreeTypeFont:
+    """``font(size, bold=True)``."""
+    return font(size, True)
+
+
+#: Boards drawn for a phone (Street Kings, ArtSee, Mural) are this wide; a phone shows a post's
+#: picture about 285 CSS px wide, so ``PHONE_TEXT`` px there is 8 CSS px, the least a player
+#: reads, and ``PHONE_TINY`` 6 CSS px, the least of any text.
+PHONE_WIDTH = 800
+PHONE_TEXT = 23
+PHONE_TINY = 17
+
+
 @lru_cache(maxsize=8192)
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> int:
     """Advance width of ``text`` in pixels (cached: layouts measure the same labels again and

@@ -453,10 +453,10 @@ def location_card(
 #: ``BOARD_W`` px every text a player needs is at least ``TEXT`` px (8 CSS px on the phone) and
 #: nothing at all under ``TINY`` (6 CSS px). One picture carries the whole table, market
 #: included: a row of big words per car beats a card face whose words a phone cannot show.
-BOARD_W = 800
+BOARD_W = kit.PHONE_WIDTH
 PAD = 16
-TEXT = 23
-TINY = 17
+TEXT = kit.PHONE_TEXT
+TINY = kit.PHONE_TINY
 LINE = 27
 COLUMN_W = (BOARD_W - 2 * PAD - GAP) // 2
 
@@ -477,7 +477,9 @@ def _header(
     up to two lines; returns the y under it."""
     y = PAD
     right = BOARD_W - PAD
-    x = PAD + kit.draw_text(d, (PAD, y), tr(lang, "Round {n}").format(n=view["round"]), _bold(30))
+    x = PAD + kit.draw_text(
+        d, (PAD, y), tr(lang, "Round {n}").format(n=view["round"]), kit.bold(30)
+    )
     x += 14
     tags: list[tuple[str, Color]] = []
     if view.get("race_class"):
@@ -488,26 +490,22 @@ def _header(
         tags.append(("★ " + tr(lang, "championship next"), kit.ORANGE))
     tags.append((tr(lang, "{n} gold wins").format(n=view.get("golds_to_win", 7)), kit.PANEL_EDGE))
     for text, fill in tags:
-        if x + kit.text_width(text, _bold(TEXT)) + 20 > right:
+        if x + kit.text_width(text, kit.bold(TEXT)) + 20 > right:
             break
-        box = kit.badge(d, (x, y + 2), text, _bold(TEXT), fill, kit.readable_on(fill), (10, 2))
+        box = kit.badge(d, (x, y + 2), text, kit.bold(TEXT), fill, kit.readable_on(fill), (10, 2))
         x = box[2] + 8
     y += 44
     status = status_line(view, names, lang)
     if status:
         prefix = "" if view.get("outcome") else "▶ "
         y = kit.draw_lines(
-            d, (PAD, y), prefix + status, _bold(28), kit.HIGHLIGHT, right - PAD, 2, 36
+            d, (PAD, y), prefix + status, kit.bold(28), kit.HIGHLIGHT, right - PAD, 2, 36
         )
     told = _race_on(view, lang) or kit.last_line(last)
     if told:
         label = "" if view.get("race") else tr(lang, "Last:") + " "
         y = kit.draw_lines(d, (PAD, y), label + told, kit.font(TEXT), kit.INK, right - PAD, 3, LINE)
     return y + 6
-
-
-def _bold(size: int) -> kit.ImageFont.FreeTypeFont:
-    return kit.font(size, True)
 
 
 def _race_on(view: dict[str, Any], lang: str) -> str:
@@ -584,7 +582,7 @@ def _spot(
     kit.rounded_box(im, box, 12, kit.PANEL, kit.PANEL_EDGE, 2)
     prizes = tr(lang, "PRIZES") if prizes_count else tr(lang, "no prizes")
     title = tr(lang, "Spot {n}").format(n=index + 1) + " · " + prizes
-    kit.draw_text(d, (x + 10, y + 8), title, _bold(TEXT), kit.MUTED, max_width=x1 - x - 20)
+    kit.draw_text(d, (x + 10, y + 8), title, kit.bold(TEXT), kit.MUTED, max_width=x1 - x - 20)
     y += 8 + LINE
     card = spot.get("card")
     if not card:
@@ -596,25 +594,25 @@ def _spot(
         kit.draw_text(d, (x + 10, y), text, kit.font(TEXT), kit.INK, max_width=x1 - x - 20)
         return
     info = LOCATIONS[card]
-    kit.draw_text(d, (x + 10, y), info.name, _bold(TEXT), kit.INK, max_width=x1 - x - 20)
+    kit.draw_text(d, (x + 10, y), info.name, kit.bold(TEXT), kit.INK, max_width=x1 - x - 20)
     y += LINE
     sx = x + 10
     for i, stat in enumerate((info.first, info.second)):
         pill = stat_badge(d, (sx, y), stat, TEXT)
         sx = pill[2] + 6
         if i == 0:
-            sx += 6 + kit.draw_text(d, (sx, y + 1), "→", _bold(TEXT), kit.INK)
+            sx += 6 + kit.draw_text(d, (sx, y + 1), "→", kit.bold(TEXT), kit.INK)
     y += LINE + 4
     if info.red and prizes_count:  # only the second card's red icon is a penalty
         label = "! " + tr(lang, "winner loses {stat} part").format(stat=info.red)
-        kit.draw_text(d, (x + 10, y), label, _bold(TEXT), kit.VERMILLION, max_width=x1 - x - 20)
+        kit.draw_text(d, (x + 10, y), label, kit.bold(TEXT), kit.VERMILLION, max_width=x1 - x - 20)
         y += LINE
     ink = kit.INK if prizes_count else kit.MUTED
     cell = (x1 - x - 20) // 4
     for i, prize in enumerate(reversed(info.prizes)):  # the card lists 4th to 1st
         cx = x + 10 + i * cell
         kit.draw_text(d, (cx, y), place_name(i + 1, lang), kit.font(TEXT), ink, max_width=cell)
-        kit.draw_text(d, (cx, y + LINE), money(prize), _bold(TEXT), ink, max_width=cell)
+        kit.draw_text(d, (cx, y + LINE), money(prize), kit.bold(TEXT), ink, max_width=cell)
 
 
 def _spot_height(index: int, spot: dict[str, Any]) -> int:
@@ -644,7 +642,7 @@ def _spots_and_show(
         _spot(im, d, (x, y, x + COLUMN_W, y + spot_h), i, spot, names, lang)
     y += spot_h + 10
     decks = view.get("decks", {})
-    kit.draw_text(d, (PAD, y), tr(lang, "CAR SHOW"), _bold(TEXT))
+    kit.draw_text(d, (PAD, y), tr(lang, "CAR SHOW"), kit.bold(TEXT))
     deck = tr(lang, "location deck {n}").format(n=decks.get("locations", 0))
     kit.draw_text(d, (BOARD_W - PAD, y), deck, kit.font(TEXT), kit.MUTED, "ra")
     y += LINE + 2
@@ -662,7 +660,7 @@ def _spots_and_show(
             d,
             (pill[2] + 6, y + 8),
             info.name,
-            _bold(TEXT),
+            kit.bold(TEXT),
             kit.INK,
             max_width=x + slot_w - pill[2] - 6,
         )
@@ -682,7 +680,7 @@ def _show_badge(
 
 
 def _class_pill(d: ImageDraw.ImageDraw, xy: tuple[int, int], cls: str) -> kit.Box:
-    return kit.badge(d, xy, cls, _bold(TEXT), CLASS_COLOUR, kit.WHITE, (7, 0))
+    return kit.badge(d, xy, cls, kit.bold(TEXT), CLASS_COLOUR, kit.WHITE, (7, 0))
 
 
 def _stat_line(
@@ -694,7 +692,7 @@ def _stat_line(
     for stat, (base, extra) in stars.items():
         text = f"{stat}{base}" + (f"+{extra}" if extra else "")
         x += 12 + kit.draw_text(
-            d, (x, y), text, _bold(TEXT), kit.INK if extra else kit.MUTED, max_width=right - x
+            d, (x, y), text, kit.bold(TEXT), kit.INK if extra else kit.MUTED, max_width=right - x
         )
     return x
 
@@ -706,7 +704,7 @@ def _tile_tags(player: dict[str, Any], view: dict[str, Any], lang: str) -> list[
     tags = _tags_in(player, view, lang)
     room = COLUMN_W - 24
     if all(
-        kit.text_width(" · ".join(_tags_in(player, view, other)), _bold(TEXT)) <= room
+        kit.text_width(" · ".join(_tags_in(player, view, other)), kit.bold(TEXT)) <= room
         for other in kit.LANGS
     ):
         return [" · ".join(tags)]
@@ -763,18 +761,20 @@ def _draw_tile(
     )
     kit.paste(im, pawn_image(pawn, BOARD_PAWN), (x + 8, y + 6))
     credits = money(player["credits"])
-    credits_w = kit.draw_text(d, (x1 - 12, y + 27), credits, _bold(28), kit.INK, "rm")
-    kit.draw_text(d, (x + 58, y + 27), name, _bold(26), kit.INK, "lm", max_width=w - 82 - credits_w)
+    credits_w = kit.draw_text(d, (x1 - 12, y + 27), credits, kit.bold(28), kit.INK, "rm")
+    kit.draw_text(
+        d, (x + 58, y + 27), name, kit.bold(26), kit.INK, "lm", max_width=w - 82 - credits_w
+    )
     y += 52
     ink = kit.HIGHLIGHT if turn or winner else kit.MUTED
     for line in _tile_tags(player, view, lang):
-        kit.draw_text(d, (x + 12, y), line, _bold(TEXT), ink, max_width=w - 24)
+        kit.draw_text(d, (x + 12, y), line, kit.bold(TEXT), ink, max_width=w - 24)
         y += LINE
     y += 2
     tx, step = x + 12, (w - 24) // 4
     for place, kind in enumerate(TROPHY_STYLE, start=1):  # 1st is gold: the places' colours
         count = f"{place_name(place, lang)}×{player['trophies'].get(kind, 0)}"
-        kit.draw_text(d, (tx, y), count, _bold(TEXT), TROPHY_STYLE[kind][0], max_width=step - 4)
+        kit.draw_text(d, (tx, y), count, kit.bold(TEXT), TROPHY_STYLE[kind][0], max_width=step - 4)
         tx += step
     y += LINE + 4
     if not player["cars"]:
@@ -791,7 +791,7 @@ def _draw_tile(
         notes.append(tr(lang, "Crew: {crew}").format(crew=crew))
     if notes:
         kit.draw_text(
-            d, (x + 12, y + 2), " · ".join(notes), _bold(TEXT), kit.MUTED, max_width=w - 24
+            d, (x + 12, y + 2), " · ".join(notes), kit.bold(TEXT), kit.MUTED, max_width=w - 24
         )
 
 
@@ -806,12 +806,12 @@ def _tile_car(
     pill = _class_pill(d, (x + 4, y + 2), info.cls)
     show_w = 0
     if car.get("at_show"):
-        show_w = _show_badge(d, (right - 4, y + 2), _bold(TEXT), (6, 0), lang)
+        show_w = _show_badge(d, (right - 4, y + 2), kit.bold(TEXT), (6, 0), lang)
     kit.draw_text(
         d,
         (pill[2] + 6, y + 3),
         info.name,
-        _bold(TEXT),
+        kit.bold(TEXT),
         kit.INK,
         max_width=right - pill[2] - 12 - show_w,
     )
@@ -831,7 +831,7 @@ def _market(
     """The dealership, a row per car on sale (class, name, price, stats, car-show value; a
     class with none on sale in one short line); returns the y under it."""
     right = BOARD_W - PAD
-    kit.draw_text(d, (PAD, y), tr(lang, "DEALERSHIP"), _bold(TEXT))
+    kit.draw_text(d, (PAD, y), tr(lang, "DEALERSHIP"), kit.bold(TEXT))
     y += LINE + 2
     closed: list[str] = []
     for cls in (c for c in CLASSES if c != "D"):
@@ -842,8 +842,8 @@ def _market(
         for car_id in row:
             info = CARS[car_id]
             _class_pill(d, (PAD, y), info.cls)
-            kit.draw_text(d, (PAD + 40, y + 1), info.name, _bold(TEXT), kit.INK, max_width=220)
-            kit.draw_text(d, (PAD + 318, y + 1), money(info.price), _bold(TEXT), kit.INK, "ra")
+            kit.draw_text(d, (PAD + 40, y + 1), info.name, kit.bold(TEXT), kit.INK, max_width=220)
+            kit.draw_text(d, (PAD + 318, y + 1), money(info.price), kit.bold(TEXT), kit.INK, "ra")
             sx = _stat_line(
                 d, (PAD + 334, y + 1), {s: (n, 0) for s, n in info.stars.items()}, right
             )
@@ -883,7 +883,7 @@ def _shop(
     stars (or CREW, NOZ) and name, then its price and car-show value or effect; returns the y
     under it."""
     right = x + columns * COLUMN_W + (columns - 1) * GAP
-    kit.draw_text(d, (x, y), tr(lang, "SHOP"), _bold(TEXT))
+    kit.draw_text(d, (x, y), tr(lang, "SHOP"), kit.bold(TEXT))
     deck = tr(lang, "upgrade deck {n}").format(n=view.get("decks", {}).get("upgrades", 0))
     kit.draw_text(d, (right, y), deck, kit.font(TEXT), kit.MUTED, "ra")
     y += LINE + 2
@@ -905,12 +905,12 @@ def _shop(
             name, effect = info.name, ""
         cx = x + (i % columns) * (COLUMN_W + GAP)
         cy = y + (i // columns) * SHOP_ITEM_H
-        pill = kit.badge(d, (cx, cy), tag, _bold(TEXT), band, kit.readable_on(band), (7, 0))
+        pill = kit.badge(d, (cx, cy), tag, kit.bold(TEXT), band, kit.readable_on(band), (7, 0))
         room = cx + COLUMN_W - pill[2] - 8
         # a part's car-show value, or what a crew or NOZ card does (their show value is nil)
         worth = effect or tr(lang, "show +{credits}").format(credits=money(info.beauty))
         line = f"{money(info.price)} · {worth}"
-        kit.draw_text(d, (pill[2] + 8, cy + 1), name, _bold(TEXT), kit.INK, max_width=room)
+        kit.draw_text(d, (pill[2] + 8, cy + 1), name, kit.bold(TEXT), kit.INK, max_width=room)
         kit.draw_text(
             d, (cx + 4, cy + LINE), line, kit.font(TEXT), kit.MUTED, max_width=COLUMN_W - 4
         )

@@ -21,7 +21,7 @@ BUDGET = 250 * 1024
 MIN_ASPECT = 1.3
 #: Boards drawn for a phone's width (one picture a post, the market inside): narrower, and
 #: portrait, but never taller than twice their width (a phone shows them whole, 285 CSS px wide).
-PHONE_BOARDS = {"street-kings": (800, 0.5), "artsee": (800, 0.5)}
+PHONE_BOARDS = {"street-kings": (800, 0.5), "artsee": (800, 0.5), "street-art-mural": (800, 0.5)}
 CASES = [
     (game_id, players)
     for game_id in sorted(GAMES)

@@ -21,16 +21,8 @@ PHONE_CSS_WIDTH = 285
 NEEDED_CSS = 8
 ANY_CSS = 6
 MODULES = (kit, street_art, artsee, mural, street_kings)
-#: The boards not yet drawn for a phone: expected to fail (strictly: one that passes must leave).
-NOT_YET_PHONE_SIZED = {"street-art-mural"}
 CASES = [
-    pytest.param(
-        game_id,
-        players,
-        marks=[pytest.mark.xfail(strict=True, reason="board not yet redrawn for a phone")]
-        if game_id in NOT_YET_PHONE_SIZED
-        else [],
-    )
+    (game_id, players)
     for game_id in sorted(GAMES)
     for players in range(GAMES[game_id].min_players, GAMES[game_id].max_players + 1)
 ]

@@ -850,12 +850,17 @@ def board_image(
     """The phone board of ``view``: header, status, then every gallery as a table."""
     names = kit.display_names(view, names, lang)
     letters = seat_letters(view, names)
-    im = Image.new("RGB", (PHONE_W, 4000), kit.TABLE)
+    players = view["players"]
+    per_row = 2 if len(players) > 2 and max(len(p["columns"]) for p in players) <= 7 else 1
+    panels = sum(
+        max(_phone_panel_height(view, p) for p in players[row : row + per_row]) + 10
+        for row in range(0, len(players), per_row)
+    )
+    # as tall as the board can get: the header and status at their tallest, then the panels
+    im = Image.new("RGB", (PHONE_W, 320 + panels), kit.TABLE)
     d = ImageDraw.Draw(im)
     y = _phone_header(d, view, lang)
     y = _phone_status(d, view, names, last, y, lang)
-    players = view["players"]
-    per_row = 2 if len(players) > 2 and max(len(p["columns"]) for p in players) <= 7 else 1
     width = (PHONE_W - 2 * PAD - (per_row - 1) * GAP) // per_row
     for row in range(0, len(players), per_row):
         pair = players[row : row + per_row]

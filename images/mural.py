@@ -1319,7 +1319,11 @@ def _phone_header(
 def board_image(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> Image.Image:
     """The phone board of ``view`` (see ``PHONE_W``)."""
     names = kit.display_names(view, names, lang)
-    im = Image.new("RGB", (PHONE_W, 4000), kit.TABLE)
+    # as tall as the board can get: every part at its tallest (a fill of rows never drawn
+    # costs 1-2 ms)
+    rows = len(view["mural"])
+    bound = 1400 + rows * P_CELL_MAX + -(-len(view["players"]) // 2) * 240
+    im = Image.new("RGB", (PHONE_W, bound), kit.TABLE)
     d = ImageDraw.Draw(im)
     y = _phone_header(d, view, names, lang)
     y = _phone_discs(im, d, view, y)

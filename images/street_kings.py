@@ -925,7 +925,14 @@ def board_image(
     names = kit.display_names(view, names, lang)
     pawns = pawns_of(view, names)
     players = view["players"]
-    im = Image.new("RGB", (BOARD_W, 2400), kit.TABLE)
+    # as tall as the board can get (a fill of rows never drawn costs 1-2 ms): the header, the
+    # track, the spots and the show at their tallest, the tiles, nine cars and the shop
+    tiles = sum(
+        max(_tile_height(p, view, lang) for p in players[row : row + 2]) + 10
+        for row in range(0, len(players), 2)
+    )
+    bound = 800 + tiles + 12 * (LINE + 4) + _shop_height(view, 1)
+    im = Image.new("RGB", (BOARD_W, bound), kit.TABLE)
     d = ImageDraw.Draw(im)
     y = _header(d, view, names, last, lang)
     y = _board_track(im, view, y, pawns, lang)

@@ -36,6 +36,8 @@ STATUS_H = 118
 TILE_H = 300
 BAND_H = 58
 CARD_W, CARD_H = 146, 204
+#: Cards to a row in the hand's picture: three keep the names at 8 CSS px on a phone.
+HAND_ROW = 3
 TILE_CARD = (128, 179)  # the top card on a tile: its name is written out beside it
 WINNER = kit.WHITE
 
@@ -842,13 +844,17 @@ def render(
 
 
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
-    """The viewer's hand as a row of card faces, for their private panel; None when empty."""
+    """The viewer's hand as card faces, ``HAND_ROW`` to a row (a narrower picture: a phone
+    shows the card names larger), for their private panel; None when empty."""
     hand = view.get("hand") or []
     if not hand:
         return None
-    im = background(CARD_H + 2 * MARGIN)
-    im = im.crop((0, 0, MARGIN + len(hand) * (CARD_W + GAP) - GAP + MARGIN, im.height))
+    per_row = min(HAND_ROW, len(hand))
+    rows = -(-len(hand) // per_row)
+    width = MARGIN + per_row * (CARD_W + GAP) - GAP + MARGIN
+    im = Image.new("RGB", (width, 2 * MARGIN + rows * (CARD_H + GAP) - GAP), kit.TABLE)
     for i, card in enumerate(hand):
         face = card_face(card, lang=lang)
-        im.paste(face, (MARGIN + i * (CARD_W + GAP), MARGIN), face)
+        row, col = divmod(i, per_row)
+        im.paste(face, (MARGIN + col * (CARD_W + GAP), MARGIN + row * (CARD_H + GAP)), face)
     return kit.png_bytes(im, kit.module_palette(__name__))

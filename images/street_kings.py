@@ -37,10 +37,7 @@ from rules.street_kings.data import (
     upgrade_of,
 )
 
-WIDTH = 1200
-MARGIN = 20
 GAP = 16
-INNER = WIDTH - 2 * MARGIN
 
 STAT_COLOURS: dict[str, Color] = {
     "TS": kit.VERMILLION,
@@ -220,18 +217,6 @@ def stat_badge(
     return kit.badge(d, xy, stat, kit.font(size, True), fill, kit.readable_on(fill), (8, 2), anchor)
 
 
-def pips(d: ImageDraw.ImageDraw, x: int, y: int, filled: int, extra: int, r: int = 7) -> int:
-    """Star pips: ``filled`` solid, ``extra`` (from upgrades) solid with a light ring, left to
-    right from ``x`` centred on ``y``; returns the x after the last."""
-    for i in range(filled + extra):
-        cx = x + r + i * (2 * r + 4)
-        fill = kit.PAPER_INK if i < filled else kit.ORANGE
-        d.ellipse((cx - r, y - r, cx + r, y + r), fill=fill)
-        if i >= filled:  # an upgrade's star: a hollow centre as well as a colour
-            d.ellipse((cx - r // 2, y - r // 2, cx + r // 2, y + r // 2), fill=kit.PAPER)
-    return x + (filled + extra) * (2 * r + 4)
-
-
 # ------------------------------------------------------------------------------------- track
 
 
@@ -406,47 +391,6 @@ def lane_pawn(
 # ------------------------------------------------------------------------------------- cards
 
 
-@lru_cache(maxsize=64)
-def location_card(
-    loc_id: str, prizes_count: bool, size: tuple[int, int] = (276, 176), lang: str = "en"
-) -> Image.Image:
-    """A revealed location: name, its two stats in order, the red penalty stat, and the prizes
-    for 4th to 1st (dimmed on the first spot, whose prizes are not used)."""
-    info = LOCATIONS[loc_id]
-    w, h = size
-    im = kit.rounded_card(size, kit.PAPER, kit.PANEL_EDGE, 14, 3).copy()
-    d = ImageDraw.Draw(im)
-    kit.draw_text(
-        d,
-        (12, 10),
-        info.name,
-        kit.fit_font(info.name, w - 24, 24, 17, True),
-        kit.PAPER_INK,
-        max_width=w - 24,
-    )
-    x = 12
-    for i, stat in enumerate((info.first, info.second)):
-        box = stat_badge(d, (x, 46), stat, 26)
-        x = box[2] + 6
-        if i == 0:
-            kit.draw_text(d, (x, 62), "→", kit.font(26, True), kit.PAPER_INK, "lm")
-            x += 34
-    if info.red and prizes_count:  # only the second card's red icon is a penalty
-        label = "! " + tr(lang, "winner loses {stat} part").format(stat=info.red)
-        d.rounded_rectangle((10, 86, w - 10, 116), 8, outline=kit.VERMILLION, width=3)
-        kit.draw_text(
-            d, (w // 2, 101), label, kit.fit_font(label, w - 30, 20, 14, True), kit.VERMILLION, "mm"
-        )
-    prize_font = kit.font(20, True) if prizes_count else kit.font(18)
-    ink = kit.PAPER_INK if prizes_count else kit.GREY
-    cell = (w - 20) // 4
-    for i, prize in enumerate(info.prizes):
-        cx = 10 + i * cell + cell // 2
-        kit.draw_text(d, (cx, h - 40), place_name(4 - i, lang), kit.font(17), ink, "mm")
-        kit.draw_text(d, (cx, h - 16), money(prize), prize_font, ink, "mm")
-    return im
-
-
 # --------------------------------------------------------------------------------- the board
 
 #: The board is drawn for a phone: Discord shows it about 285 CSS px wide there, so at
@@ -593,6 +537,18 @@ def _spot(
             text = tr(lang, "empty")
         kit.draw_text(d, (x + 10, y), text, kit.font(TEXT), kit.INK, max_width=x1 - x - 20)
         return
+    _location_lines(d, (x + 10, y, x1 - 10), card, prizes_count, lang)
+
+
+def _location_lines(
+    d: ImageDraw.ImageDraw, span: tuple[int, int, int], card: str, prizes_count: bool, lang: str
+) -> None:
+    """A location card in lines from ``span`` (left, top, right): name, its two stats in order,
+    the red penalty (where its prizes count), the prizes 1st to 4th (dimmed where they do
+    not count)."""
+    x, y, x1 = span
+    x -= 10
+    x1 += 10
     info = LOCATIONS[card]
     kit.draw_text(d, (x + 10, y), info.name, kit.bold(TEXT), kit.INK, max_width=x1 - x - 20)
     y += LINE
@@ -971,98 +927,72 @@ def render(
 MARKET_FILE = "market.png"
 
 
-# ------------------------------------------------------------------------ the hand
-
-SPOT_CARD = (276, 176)
-CAR_ROW_H = 52
-
-
-def _car_row(
-    d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, Any], lang: str = "en"
-) -> None:
-    """A player's car on two lines: class, name, "SHOW" if parked at the car show; its stat
-    totals (upgrades marked +n), then its upgrades as pills with their letters, or the count of
-    hidden ones."""
-    x, y, right = span
-    info = CARS[car["id"]]
-    d.rounded_rectangle((x, y, right, y + CAR_ROW_H - 4), 10, fill=LANE_COLOUR)
-    box = kit.badge(
-        d, (x + 6, y + 4), info.cls, kit.font(20, True), CLASS_COLOUR, kit.WHITE, (7, 0)
-    )
-    show_w = 0
-    if car.get("at_show"):
-        show_w = _show_badge(d, (right - 6, y + 4), kit.font(16, True), (6, 1), lang)
-    kit.draw_text(
-        d,
-        (box[2] + 6, y + 3),
-        info.name,
-        kit.font(22, True),
-        kit.INK,
-        max_width=right - box[2] - 12 - show_w,
-    )
-    sx = x + 8
-    row_y = y + 37
-    fnt = kit.font(18, True)
-    for stat, (base, extra) in car_stars(car).items():
-        text = f"{stat}{base}" + (f"+{extra}" if extra else "")
-        sx += kit.draw_text(d, (sx, row_y), text, fnt, kit.INK if extra else kit.MUTED, "lm") + 8
-    upgrades = car.get("upgrades")
-    if upgrades is None:
-        count = car.get("hidden_upgrades", 0)
-        if count:
-            hidden = tr(lang, "{n} hidden").format(n=count)
-            kit.badge(d, (sx, row_y), hidden, fnt, kit.GREY, kit.PAPER_INK, (6, 0), "lm")
-        return
-    pill_font = kit.font(16, True)
-    for k, card in enumerate(upgrades):
-        stat, label = upgrade_short(card)
-        rest = len(upgrades) - k
-        if sx + kit.text_width(label, pill_font) + 14 + (40 if rest > 1 else 0) > right:
-            more = tr(lang, "{n} upgr.").format(n=rest)
-            kit.draw_text(d, (sx, row_y), more, pill_font, kit.INK, "lm")  # no room
-            return
-        fill = STAT_COLOURS.get(stat, kit.GREY)
-        pill = kit.badge(
-            d, (sx, row_y), label, pill_font, fill, kit.readable_on(fill), (5, 0), "lm"
-        )
-        sx = pill[2] + 4
+def _location_height(card: str) -> int:
+    return 3 * LINE + 4 + (LINE if LOCATIONS[card].red else 0) + 2 * LINE + 16
 
 
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
-    """The viewer's own table: their cars with every upgrade (drawn as on the board, two to a
-    row), their crew, and their location cards face up; None for a spectator."""
+    """The viewer's own table, drawn for a phone like the board: their cars two to a row with
+    their stats and every upgrade, their crew, and their location cards face up, two to a row;
+    None for a spectator."""
     me = next((p for p in view["players"] if p["id"] == view.get("viewer")), None)
     if me is None:
         return None
     cards = view.get("hand") or []
-    col_w = (INNER - GAP) // 2
-    car_rows = -(-len(me["cars"]) // 2)
-    cw, ch = SPOT_CARD
-    height = MARGIN + 36 + car_rows * CAR_ROW_H + 40 + 36 + (ch if cards else 34) + MARGIN
-    im = Image.new("RGB", (WIDTH, height), kit.TABLE)
+    upgraded = any(car.get("upgrades") for car in me["cars"])  # a line for their upgrades
+    car_h = (3 if upgraded else 2) * LINE + 8
+    locations = [
+        max(_location_height(c) for c in cards[i : i + 2]) for i in range(0, len(cards), 2)
+    ]
+    height = PAD + 40 + -(-max(1, len(me["cars"])) // 2) * (car_h + 8) + 2 * LINE + 44
+    height += sum(h + 10 for h in locations) + LINE + PAD
+    im = Image.new("RGB", (BOARD_W, height), kit.TABLE)
     d = ImageDraw.Draw(im)
-    head = kit.font(26, True)
-    y = MARGIN
+    y = PAD
     yours = tr(lang, "Your cars · {credits}").format(credits=money(me["credits"]))
-    kit.draw_text(d, (MARGIN, y), yours, head)
-    y += 36
-    if not me["cars"]:
-        kit.draw_text(d, (MARGIN, y + 8), tr(lang, "no cars"), kit.font(24), kit.MUTED)
-    for i, car in enumerate(me["cars"]):
-        x = MARGIN + (i % 2) * (col_w + GAP)
-        _car_row(d, (x, y + (i // 2) * CAR_ROW_H, x + col_w), car, lang)
-    y += car_rows * CAR_ROW_H + 4
-    crew = ", ".join(upgrade_of(c).name.removeprefix("Crew: ") for c in me["crew"])
-    crew_line = tr(lang, "Crew: {crew}").format(crew=crew or tr(lang, "none"))
-    kit.draw_text(d, (MARGIN, y), crew_line, kit.font(24), kit.MUTED, max_width=INNER)
+    kit.draw_text(d, (PAD, y), yours, kit.bold(26))
     y += 40
+    if not me["cars"]:
+        kit.draw_text(d, (PAD, y), tr(lang, "no cars"), kit.font(TEXT), kit.MUTED)
+        y += LINE
+    for i, car in enumerate(me["cars"]):
+        x = PAD + (i % 2) * (COLUMN_W + GAP)
+        top = y + (i // 2) * (car_h + 8)
+        kit.rounded_box(im, (x, top, x + COLUMN_W, top + car_h), 10, kit.PANEL, kit.PANEL_EDGE, 2)
+        _tile_car(d, (x + 4, top + 4, x + COLUMN_W - 4), car, lang)
+        px = x + 10
+        for card in car.get("upgrades") or []:
+            stat, label = upgrade_short(card)
+            fill = STAT_COLOURS.get(stat, kit.GREY)
+            pill = kit.badge(
+                d,
+                (px, top + 2 * LINE + 6),
+                label,
+                kit.bold(TEXT),
+                fill,
+                kit.readable_on(fill),
+                (6, 0),
+            )
+            px = pill[2] + 6
+    y += -(-len(me["cars"]) // 2) * (car_h + 8)
+    crew = ", ".join(
+        f"{upgrade_of(c).name.removeprefix('Crew: ')} +1 {upgrade_of(c).stat}" for c in me["crew"]
+    )
+    crew_line = tr(lang, "Crew: {crew}").format(crew=crew or tr(lang, "none"))
+    y = kit.draw_lines(
+        d, (PAD, y), crew_line, kit.font(TEXT), kit.MUTED, BOARD_W - 2 * PAD, 2, LINE
+    )
+    y += 12
     in_hand = tr(lang, "Location cards in hand: {n}").format(n=len(cards))
-    kit.draw_text(d, (MARGIN, y), in_hand, head)
-    y += 36
-    for i, card in enumerate(cards):
-        kit.paste(im, location_card(card, True, lang=lang), (MARGIN + i * (cw + GAP), y))
-    # a hand holds at most 4 location cards: they fit in a row
-    return kit.png_bytes(im, kit.module_palette(__name__))
+    kit.draw_text(d, (PAD, y), in_hand, kit.bold(TEXT))
+    y += LINE + 6
+    for row, row_h in enumerate(locations):
+        for i, card in enumerate(cards[2 * row : 2 * row + 2]):
+            x = PAD + i * (COLUMN_W + GAP)
+            kit.rounded_box(im, (x, y, x + COLUMN_W, y + row_h), 12, kit.PANEL, kit.PANEL_EDGE, 2)
+            _location_lines(d, (x + 10, y + 8, x + COLUMN_W - 10), card, True, lang)
+        y += row_h + 10
+    return kit.png_bytes(im.crop((0, 0, BOARD_W, y + PAD)), kit.module_palette(__name__))
 
 
 # ---------------------------------------------------------------------------------- the race

@@ -1,22 +1,26 @@
 """Every board read on a phone: Discord shows a post's picture about 285 CSS px wide there, so a
 board ``W`` px wide shrinks by ``285 / W``. Every text the kit draws (``kit.recording_texts``),
 on every game's board at every table size, early, mid-game and final, in every language, must be
-at least 8 CSS px tall there if a player needs it, and 6 CSS px whatever it is."""
+at least 8 CSS px tall there if a player needs it, and 6 CSS px whatever it is; and so on every
+hand's picture, which the private panel shows on the same phone."""
 
 from __future__ import annotations
 
 import io
+import random
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 import pytest
 from PIL import Image
 
 import images
-from bench.boards import Snapshot, playout
+from bench.boards import Snapshot, playout, start
 from images import artsee, kit, mural, street_art, street_kings
 from rules import GAMES
 
+NAMES = {f"p{i}": name for i, name in enumerate(("Ana", "Bo", "Cy", "Dee", "Eli"))}
 PHONE_CSS_WIDTH = 285
 NEEDED_CSS = 8
 ANY_CSS = 6
@@ -86,3 +90,38 @@ def test_the_floor_check_catches_a_small_text() -> None:
     assert texts[2][2] is False
     assert list(under_floor(1200, texts[2:])) == []
     assert len(list(under_floor(1200, texts[:1]))) == 1
+
+
+def seated_views(game_id: str, players: int) -> list[dict[str, Any]]:
+    """Each seat's own view early, mid-game and at the last decision of a seeded playout: what
+    the hand's picture draws."""
+    game = GAMES[game_id]
+    seats = [f"p{i}" for i in range(players)]
+    state = start(game, seats, "hands")
+    rng = random.Random(f"hands:{game_id}:{players}")
+    states = [state]
+    while game.to_move(state) and len(states) < 400:
+        player = game.to_move(state)[0]
+        state, _ = game.play(state, player, rng.choice(game.legal(state, player)))
+        states.append(state)
+    picks = (states[min(6, len(states) - 1)], states[len(states) // 2], states[-2])
+    return [game.view(s, seat) for s in picks for seat in seats]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_every_hand_picture_is_readable_on_a_phone(game_id: str, players: int) -> None:
+    """The hand's picture is read in the private panel, on the same phone: the same floors."""
+    drawn = 0
+    for view in seated_views(game_id, players):
+        for lang in kit.LANGS:
+            forget_cached_layers()
+            with kit.recording_texts() as texts:
+                png = images.render_hand(game_id, view, names=NAMES, lang=lang)
+            if png is None:
+                continue
+            drawn += 1
+            with Image.open(io.BytesIO(png)) as image:
+                width = image.width
+            small = sorted(set(under_floor(width, list(texts))))
+            assert not small, (lang, width, small[:12])
+    assert drawn

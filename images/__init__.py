@@ -1,7 +1,9 @@
 """Pillow renderers: a game's view -> PNG bytes, one board renderer per game id in
-``RENDERERS``, a hand renderer per game in ``HAND_RENDERERS`` (the private panel attaches it),
-second pictures of what does not fit a landscape board in ``EXTRA_PICTURES`` (every board post
-attaches them), and pictures of one turn in ``TURN_EXTRAS`` (a race replayed).
+``RENDERERS`` (drawn to be read on a phone), a hand renderer per game in ``HAND_RENDERERS``
+(the private panel attaches it), a detail picture in ``DETAIL_RENDERERS`` (the table drawn
+larger than the board, for the Board button), second pictures of what does not fit a board in
+``EXTRA_PICTURES`` (every board post attaches them; none today), and pictures of one turn in
+``TURN_EXTRAS`` (a race replayed).
 
 Presentation comes in as arguments, never out of the view: ``names`` (player id -> display
 name), ``lang`` (the language of the words drawn) and, for boards, ``last`` (the last turn told

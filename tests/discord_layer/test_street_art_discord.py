@@ -18,6 +18,7 @@ from PIL import Image
 import images
 from bot.read_model import ReadModel
 from cogs.app import create_bot
+from images.street_art import HAND_ROW
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 
 pytest_plugins = ["tests.harness.fixtures"]
@@ -70,12 +71,15 @@ def assert_is_board(post: SeenMessage) -> None:
 
 
 def assert_hand_picture(panel: SeenMessage) -> None:
-    """The private panel shows the hand as card faces too, one card wide per card held."""
+    """The private panel shows the hand as card faces too, one face per card held, at most
+    ``HAND_ROW`` to a row (wide enough to read on a phone)."""
     held = panel.content.split("Your hand:", 1)[1].split("\n", 1)[0]
     count = sum(int(part.rsplit("×", 1)[1]) if "×" in part else 1 for part in held.split(", "))
+    per_row, rows = min(HAND_ROW, count), -(-count // HAND_ROW)
     with Image.open(io.BytesIO(panel.files["hand.png"])) as picture:
         assert picture.format == "PNG"
-        assert picture.width == 2 * 20 + count * 146 + (count - 1) * 18
+        assert picture.width == 2 * 20 + per_row * 146 + (per_row - 1) * 18
+        assert picture.height > rows * 146
 
 
 async def open_lobby(h: Harness, *players: User) -> SeenMessage:

@@ -161,7 +161,7 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
     # Races are told, each racer's place once: by the prizes (or one line across the line).
     assert "Prizes of" in public and "1st **" in public and "crosses the line" not in public
     raced = [m for m in h.channel_messages(h.thread(TABLE)) if "Prizes of" in m.text()]
-    for post in raced:  # and replayed: the race as an animation beside the board
+    for post in raced:  # and replayed: the race as an animation beside the board (market inside)
         assert list(post.files) == ["board.png", "race.gif"]
         assert post.gallery == list(post.files)  # each shown, in that order, in the post
         with Image.open(io.BytesIO(post.files["race.gif"])) as gif:

@@ -125,8 +125,12 @@ class Post:
 def lobby_embed(read: ReadModel) -> discord.Embed:
     record, game, names = read.record, read.engine, read.names
     host = " " + _("(host)")
+    # Seats are numbered in play order; once the game is over a numbered list under
+    # "Finished." reads as the standings, which the result post tells.
+    over = record.status == FINISHED
     seats = "\n".join(
-        f"{i}. {names[s.user]}{' 🤖' if s.ai else ''}{host if s.user == record.host else ''}"
+        f"{'-' if over else f'{i}.'} {names[s.user]}{' 🤖' if s.ai else ''}"
+        f"{host if s.user == record.host else ''}"
         for i, s in enumerate(record.seats, 1)
     )
     low, high = player_range(game, record.options)

@@ -119,3 +119,15 @@ def test_the_rating_line_is_portuguese_and_on_the_friendly_scale() -> None:
     with use("pt_BR"):
         line = memory.rating_line([row], {"1": "Ana"})
     assert "Ratings" not in line and line.startswith("**Pontuações:** Ana 1.000 → "), line
+
+
+def test_a_red_stat_is_said_in_portuguese_that_agrees_with_every_stat() -> None:
+    # Before: "O Aceleração vermelho custa a Ana …": three of the four stats are feminine.
+    lines = []
+    with use("pt_BR"):
+        for stat in ("TS", "AC", "HA", "BR"):
+            for card in (None, "engine1"):
+                event = {"type": "penalty", "player": "1", "stat": stat, "card": card}
+                lines += kings_words.describe([event], {"1": "Ana"})
+    assert lines and not any(re.search(r"\bO (Velocidade|Aceleração|Frenagem)", s) for s in lines)
+    assert all("vermelh" in s for s in lines), lines

@@ -131,3 +131,20 @@ def test_a_red_stat_is_said_in_portuguese_that_agrees_with_every_stat() -> None:
                 lines += kings_words.describe([event], {"1": "Ana"})
     assert lines and not any(re.search(r"\bO (Velocidade|Aceleração|Frenagem)", s) for s in lines)
     assert all("vermelh" in s for s in lines), lines
+
+
+def test_a_car_sold_with_its_upgrades_counts_them_in_words() -> None:
+    # Before: "sold Long-Legs Wagon (D) with 1 upgrade(s) for 2k" (seen on a phone).
+    def sold(upgrades: int) -> str:
+        events = [
+            {"type": "dealer", "player": "1"},
+            {"type": "sold_car", "player": "1", "car": "D01", "upgrades": upgrades},
+            {"type": "sale", "player": "1", "credits": 2},
+        ]
+        (line,) = kings_words.describe(events, {"1": "Ana"})
+        return line
+
+    assert "with 1 upgrade for" in sold(1) and "with 2 upgrades for" in sold(2)
+    with use("pt_BR"):
+        assert "com 1 melhoria por" in sold(1) and "com 2 melhorias por" in sold(2), sold(2)
+    assert "(s)" not in sold(1) + sold(2)

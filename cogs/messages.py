@@ -280,11 +280,9 @@ def outcome_line(read: ReadModel, lead: bool = False) -> str:
     if outcome is None:
         return ""
     names = read.names
-    ranking = sorted(outcome.scores.items(), key=lambda item: -item[1])
-    scores = " · ".join(f"{names.get(p, p)} {s}" for p, s in ranking)
     winners = ", ".join(f"**{names.get(p, p)}**" for p in outcome.winners)
     over = _("🏁 **Game over.**") + "\n" if lead else ""
-    final = _("**Final scores:** {scores}").format(scores=scores)
+    final = scores_line(read)
     won = _n("**Winner:** {names}", "**Winners:** {names}", len(outcome.winners))
     return f"{over}{final}\n{won.format(names=winners)}"
 
@@ -296,7 +294,10 @@ def scores_line(read: ReadModel) -> str:
     if outcome is None:
         return ""
     ranking = sorted(outcome.scores.items(), key=lambda item: -item[1])
-    scores = " · ".join(f"{read.names.get(p, p)} {s}" for p, s in ranking)
+    # "AI 1: 5", not "AI 1 5": a name may end in a number (an AI seat's does).
+    scores = " · ".join(
+        _("{name}: {score}").format(name=read.names.get(p, p), score=s) for p, s in ranking
+    )
     return _("**Final scores:** {scores}").format(scores=scores)
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from bot.i18n import use
 from bot.store.base import ResultRow
 from bot.words import counter, label_for
 from bot.words import street_kings as kings_words
-from cogs import inbox, memory
+from cogs import inbox, memory, messages
 from tests.discord_layer.test_threads import (
     ANA,
     TABLE,
@@ -148,3 +149,11 @@ def test_a_car_sold_with_its_upgrades_counts_them_in_words() -> None:
     with use("pt_BR"):
         assert "com 1 melhoria por" in sold(1) and "com 2 melhorias por" in sold(2), sold(2)
     assert "(s)" not in sold(1) + sold(2)
+
+
+def test_final_scores_keep_a_name_that_ends_in_a_number_apart_from_its_score() -> None:
+    # Before: "**Final scores:** AI 1 5 · Ana 3 · Bo 3" (seen on a phone).
+    outcome = SimpleNamespace(scores={"1": 3, "ai-1": 5}, winners=["ai-1"])
+    read = SimpleNamespace(outcome=outcome, names={"1": "Ana", "ai-1": "AI 1"})
+    assert messages.scores_line(read) == "**Final scores:** AI 1: 5 · Ana: 3"  # type: ignore[arg-type]
+    assert "AI 1: 5 · Ana: 3" in messages.outcome_line(read)  # type: ignore[arg-type]

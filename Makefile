@@ -19,11 +19,14 @@ $(STAMP): pyproject.toml constraints.txt
 demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/ (DEMO_LANG=pt_BR)
 	$(BIN)/python -m bot demo --game $(GAME) --options "$(OPTIONS)" --lang $(DEMO_LANG)
 
-test: $(STAMP)  ## the whole test suite
-	$(BIN)/python -m pytest -q
+# The suite over pytest-xdist's workers, one per core (TEST_JOBS=0: in this process alone).
+# Slow soaks (-m slow) stay out; each worker has its own PostgreSQL schema (tests/conftest.py).
+TEST_JOBS ?= auto
+test: $(STAMP)  ## the whole test suite (on every core)
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS)
 
 test-postgres: $(STAMP)  ## every PostgreSQL run of the suite, on a throwaway server it starts
-	CI=true .ci/with-postgres $(BIN)/python -m pytest -q -k postgres
+	CI=true .ci/with-postgres $(BIN)/python -m pytest -q -n $(TEST_JOBS) -k postgres
 
 run: $(STAMP)  ## the real bot, from .env (needs DISCORD_TOKEN)
 	$(BIN)/python -m bot run

@@ -1,4 +1,4 @@
-"""`python -m bot run|sync|demo|backup|migrate|replay`: the bot's command line.
+"""`python -m bot run|sync|demo|backup|migrate|replay`: the bot's command line (`--version`).
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -13,13 +13,15 @@ import sys
 from pathlib import Path
 
 import bot.migrate
-from bot.config import Settings, configure_logging
+from bot.config import Settings, is_snowflake
 from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
+from bot.logs import configure_logging
 from bot.options import parse_options
 from bot.pool import WorkerPool
 from bot.replay import ReplayFileError, render_file
 from bot.store import DamagedDatabase, StoreError, is_postgres, open_store, sqlite_path
+from bot.version import __version__
 from locales import LANGS
 from rules import GAMES
 from rules.protocol import player_range
@@ -40,10 +42,13 @@ async def check_store(settings: Settings) -> None:
     await store.close()
 
 
-def preflight(settings: Settings) -> None:
+def preflight(settings: Settings, *, store: bool = True) -> None:
+    """The token, then (``store``: for ``run``; ``sync`` needs none) the database."""
     if not settings.discord_token:
         print(NO_TOKEN, file=sys.stderr)
         raise SystemExit(2)
+    if not store:
+        return
     try:
         asyncio.run(check_store(settings))
     except DamagedDatabase as error:
@@ -66,8 +71,10 @@ DISCORD_ENTRY = "cogs.app"
 
 
 def discord_command(command: str, settings: Settings, guild_id: str = "") -> None:
-    """``run`` or ``sync``: check the token and the store, then hand over to the Discord layer."""
-    preflight(settings)
+    """``run`` or ``sync``: check the token and (``run``) the store, then hand over to the
+    Discord layer."""
+    preflight(settings, store=command == "run")
+    logging.getLogger("bot").info("tabletop-bot %s: %s", __version__, command)
     importlib.import_module(DISCORD_ENTRY).main(command, settings, guild_id)
 
 
@@ -108,7 +115,7 @@ def demo(
         result = asyncio.run(
             run_demo(
                 game,
-                settings.database_url,
+                settings.demo_database,
                 Path(settings.demo_dir),
                 players,
                 seed,
@@ -149,6 +156,7 @@ def whole_number(text: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     main_parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    main_parser.add_argument("--version", action="version", version=f"tabletop-bot {__version__}")
     sub = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("run", help="connect to Discord and serve the games (needs DISCORD_TOKEN)")
     sync_parser = sub.add_parser("sync", help="register the slash commands with Discord")
@@ -228,11 +236,16 @@ def main(argv: list[str] | None = None) -> None:
         settings = Settings.load()
     except ValueError as error:  # a setting that cannot work, named, with what is allowed
         raise SystemExit(f"Cannot start: {error} (in .env or the environment).") from error
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     if args.command == "run":
         discord_command("run", settings)
     elif args.command == "sync":
-        guild = args.guild if args.guild is not None else settings.dev_guild_id
+        guild = (args.guild if args.guild is not None else settings.dev_guild_id).strip()
+        if guild and not is_snowflake(guild):
+            raise SystemExit(
+                f"--guild must be a server id, digits only (got {guild[:30]!r}): in Discord, "
+                "right-click the server and choose Copy Server ID."
+            )
         discord_command("sync", settings, guild)
     elif args.command == "migrate":
         migrate(args.source or settings.database_url, args.target)

@@ -31,6 +31,10 @@ from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
+#: The guilds intent alone: interactions arrive whatever the intents, and the bot reads no
+#: message, member or presence (so no privileged intent either).
+INTENTS = discord.Intents(guilds=True)
+
 
 class GameTree(app_commands.CommandTree):
     """The one handler of slash command errors: what a command raises arrives here as
@@ -72,7 +76,9 @@ class TabletopBot(commands.Bot):
     """A ``commands.Bot`` whose ``setup_hook`` opens the store, then loads the extensions and
     registers the dynamic items it was given.
 
-    Only the default intents are needed: the bot answers interactions and reads no message text.
+    It needs the guilds intent alone (servers, channels, threads and roles: what permission
+    checks read) and keeps no message cache: the bot answers interactions and reads no message.
+    ``serve=False`` (``sync``) builds the command tree only: no store, no worker pool.
     """
 
     def __init__(
@@ -81,11 +87,13 @@ class TabletopBot(commands.Bot):
         *,
         initial_extensions: Sequence[str],
         dynamic_items: Sequence[type[discord.ui.DynamicItem[Any]]],
+        serve: bool = True,
         **options: Any,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
+            max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=GameTree,
@@ -97,8 +105,14 @@ class TabletopBot(commands.Bot):
         self.store: Store | None = None
         self.service: GameService | None = None
         self.pool: WorkerPool | None = None
+        self.serve = serve
 
     async def setup_hook(self) -> None:
+        if not self.serve:  # sync: the command tree is all it needs
+            await self.tree.set_translator(CatalogTranslator())
+            for extension in self.initial_extensions:
+                await self.load_extension(extension)
+            return
         self.store = open_store(
             self.settings.database_url, pool_size=self.settings.database_pool_size
         )
@@ -138,10 +152,11 @@ class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
     processes run the rest over the same store."""
 
 
-def build(settings: Settings) -> TabletopBot:
+def build(settings: Settings, *, serve: bool = True) -> TabletopBot:
     """The bot with every game's extension and our persistent components; sharded when the
-    settings name shards."""
+    settings name shards. ``serve=False``: the command tree only (``sync``)."""
     wiring: dict[str, Any] = {
+        "serve": serve,
         "initial_extensions": EXTENSIONS,
         "dynamic_items": (
             *items.bind(flows.on_click),
@@ -164,8 +179,9 @@ def create_bot(**overrides: Any) -> TabletopBot:
 
 
 async def sync(settings: Settings, guild_id: str) -> None:
-    """Register the slash commands, globally or on one server (instantly)."""
-    async with build(settings) as bot:
+    """Register the slash commands, globally or on one server (instantly): the command tree
+    is built without the store or the worker pool (``guild_id`` was checked by the caller)."""
+    async with build(settings, serve=False) as bot:
         await bot.login(settings.discord_token)
         guild = discord.Object(int(guild_id)) if guild_id else None
         if guild is not None:
@@ -179,9 +195,9 @@ async def sync(settings: Settings, guild_id: str) -> None:
 def main(command: str, settings: Settings, guild_id: str = "") -> None:
     """``python -m bot run|sync`` after its checks: connect, or register the commands."""
     if command == "run":
-        build(settings).run(
-            settings.discord_token, log_level=logging.getLevelName(settings.log_level)
-        )
+        # bot.logs configured the one handler: Client.run adds none of its own (no twice-written
+        # lines).
+        build(settings).run(settings.discord_token, log_handler=None)
     elif command == "sync":
         asyncio.run(sync(settings, guild_id))
     else:

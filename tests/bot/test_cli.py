@@ -156,7 +156,8 @@ def test_a_log_level_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 
 def test_backup_copies_the_database_and_refuses_to_overwrite(tmp_path: Path) -> None:
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.db'}", "DEMO_DIR": str(tmp_path / "o")}
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+    env = {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(tmp_path / "o")}
     assert run_cli("demo", "--players", "3", cwd=tmp_path, **env).returncode == 0
     copy = tmp_path / "backup.db"
     done = run_cli("backup", str(copy), cwd=tmp_path, **env)
@@ -167,6 +168,10 @@ def test_backup_copies_the_database_and_refuses_to_overwrite(tmp_path: Path) -> 
     assert "no database" in one_line(
         run_cli("backup", str(tmp_path / "b2.db"), cwd=tmp_path, **missing)
     )
+    # Told nothing, the demo plays into a database of its own, never DATABASE_URL's.
+    own = {"DATABASE_URL": f"sqlite:///{tmp_path / 'real.db'}", "DEMO_DIR": str(tmp_path / "d")}
+    assert run_cli("demo", "--players", "3", cwd=tmp_path, **own).returncode == 0
+    assert not (tmp_path / "real.db").exists() and (tmp_path / "d" / "demo.db").is_file()
     assert not (tmp_path / "none.db").exists()
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TextIO
 
 from bot.version import __version__
 
@@ -56,12 +56,22 @@ def bind(**ids: Any) -> None:
 
 
 class ContextFilter(logging.Filter):
-    """Puts the bound ids on each record that does not carry them already."""
+    """Puts the bound ids on each record that does not carry them already. The service's
+    lines about a game begin ``game %s`` (its convention since the first log line): that
+    argument is the record's game id."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         for key, value in _context.get().items():
             if not hasattr(record, key):
                 setattr(record, key, value)
+        if (
+            not hasattr(record, "game")
+            and isinstance(record.msg, str)
+            and record.msg.startswith("game %s")
+            and isinstance(record.args, tuple)
+            and record.args
+        ):
+            record.game = record.args[0]
         return True
 
 
@@ -92,10 +102,12 @@ def keep_secrets_out_of_logs() -> None:
         logger.setLevel(max(logger.getEffectiveLevel(), logging.INFO))
 
 
-def configure_logging(level: str, form: str = "text") -> logging.Handler:
-    """The process's one log handler (stderr), replacing any other on the root logger, so
-    calling this twice still writes each event once; returns the handler."""
-    handler = logging.StreamHandler(sys.stderr)
+def configure_logging(
+    level: str, form: str = "text", stream: TextIO | None = None
+) -> logging.Handler:
+    """The process's one log handler (on ``stream``, stderr by default), replacing any other
+    on the root logger, so calling this twice still writes each event once; returns it."""
+    handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if form == "json" else logging.Formatter(TEXT_FORMAT))
     handler.addFilter(ContextFilter())
     root = logging.getLogger()

@@ -18,14 +18,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import watchdog
 from bot.ai import decide
 from bot.config import Settings
 from bot.i18n import _, language_of, set_language
+from bot.metrics import MetricsServer
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, inbox, items
+from cogs import EXTENSIONS, flows, inbox, items, observe
 from cogs import replay as viewers
 from cogs.translator import CatalogTranslator
 
@@ -106,6 +108,9 @@ class TabletopBot(commands.Bot):
         self.service: GameService | None = None
         self.pool: WorkerPool | None = None
         self.serve = serve
+        self.metrics: MetricsServer | None = None
+        self.observer: observe.Observer | None = None
+        self.watchdog: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         if not self.serve:  # sync: the command tree is all it needs
@@ -135,8 +140,24 @@ class TabletopBot(commands.Bot):
             await self.load_extension(extension)
         # Registered once: every button on any old message keeps working after a restart.
         self.add_dynamic_items(*self.dynamic_items)
+        self.observer = observe.install(self, self.store, self.pool)
+        if self.settings.metrics_port:
+            self.metrics = MetricsServer(self.settings.metrics_host, self.settings.metrics_port)
+            await self.metrics.start()
+
+    async def on_ready(self) -> None:
+        """Connected: tell systemd (Type=notify), and ping its watchdog from now on."""
+        if watchdog.notify("READY=1") and self.watchdog is None:
+            self.watchdog = asyncio.create_task(watchdog.keep_alive(), name="systemd-watchdog")
 
     async def close(self) -> None:
+        watchdog.notify("STOPPING=1")
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
+        if self.metrics is not None:
+            await self.metrics.close()
+            self.metrics = None
         await super().close()
         if self.pool is not None:
             await self.pool.close()

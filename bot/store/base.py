@@ -357,6 +357,9 @@ class Store(Protocol):
     async def undone_actions(self, game_id: str) -> list[UndoneAction]:
         """The undo audit of one game, oldest first."""
 
+    async def games_by_status(self) -> dict[str, int]:
+        """How many games each status has (the ``tabletop_games`` metric, read per scrape)."""
+
     # -- copying a whole store (``python -m bot migrate``) --------------------------------
 
     async def all_game_ids(self) -> list[str]:

@@ -778,6 +778,11 @@ class PostgresStore:
 
     # -- copying a whole store (``python -m bot migrate``) ------------------------------------
 
+    async def games_by_status(self) -> dict[str, int]:
+        async with self._one() as conn:
+            rows = await conn.fetch("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {row[0]: int(row[1]) for row in rows}
+
     async def all_game_ids(self) -> list[str]:
         async with self._one() as conn:
             rows = await conn.fetch("SELECT id FROM games ORDER BY created_at, ord")

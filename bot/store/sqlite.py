@@ -813,6 +813,10 @@ class SqliteStore:
 
     # -- copying a whole store (``python -m bot migrate``) ------------------------------------
 
+    async def games_by_status(self) -> dict[str, int]:
+        rows = await self._fetchall("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {str(status): int(count) for status, count in rows}
+
     async def all_game_ids(self) -> list[str]:
         rows = await self._fetchall("SELECT id FROM games ORDER BY created_at, rowid")
         return [str(row[0]) for row in rows]

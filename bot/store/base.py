@@ -1,8 +1,8 @@
 """The store interface: what the service needs from persistence, whatever the backend.
 
 SQLite (``bot.store.sqlite``) is the embedded default; a PostgreSQL implementation of the same
-interface is the path to several bot processes (DESIGN.md, "The store"). Nothing above the store
-may assume SQLite.
+interface is the path to several bot processes (docs/architecture.md, "The store"). Nothing
+above the store may assume SQLite.
 """
 
 from __future__ import annotations

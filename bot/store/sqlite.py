@@ -1,4 +1,4 @@
-"""The embedded store: one SQLite file (DESIGN.md, "The store").
+"""The embedded store: one SQLite file (docs/architecture.md, "The store").
 
 Concurrency model. Every connection is owned by a thread of its own (``bot.store.connection``)
 and a unit of work (a write transaction, a read) is a plain function of the ``sqlite3``

@@ -7,7 +7,7 @@ GAME   ?= street-art
 OPTIONS ?=
 DEMO_LANG ?= en
 
-.PHONY: demo test test-postgres run sync lint bench arena clean messages
+.PHONY: demo test test-postgres run sync lint bench arena clean messages lock audit image
 
 # Installs pin every package to constraints.txt, so a new release cannot break a fresh clone.
 $(STAMP): pyproject.toml constraints.txt
@@ -56,6 +56,23 @@ messages: $(STAMP)  ## extract, update and compile the message catalogs (transla
 	$(BIN)/pybabel -q update -i $(LOCALES)/messages.pot -d $(LOCALES) -D messages \
 		--ignore-obsolete --no-wrap
 	$(BIN)/pybabel compile --statistics -d $(LOCALES) -D messages
+
+# requirements.lock: the production dependencies (pyproject.toml's, at constraints.txt's
+# versions) pinned with every wheel's hash, for every Python the project claims (3.11 and up,
+# each platform): what the Containerfile and docs/deploy.md install with --require-hashes.
+# Run it after changing either file, and commit the lock.
+UV_VERSION := 0.13.9
+lock: $(STAMP)  ## write requirements.lock (hashes) from pyproject.toml and constraints.txt
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+		--constraint constraints.txt --custom-compile-command "make lock" \
+		--quiet -o requirements.lock
+
+audit:  ## look the locked dependencies up in a vulnerability database (needs the network)
+	.ci/audit
+
+image:  ## build the container image and check it as CI does (root, podman, mmdebstrap)
+	.ci/image
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

@@ -37,7 +37,7 @@ sync: $(STAMP)  ## register the slash commands with Discord
 lint: $(STAMP)  ## ruff, and mypy over every package (rules held to nearly --strict)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy rules images bot cogs
+	$(BIN)/mypy rules images bot cogs web
 
 bench: $(STAMP)  ## figures as ratios to this machine's own floor
 	$(BIN)/python -m bench

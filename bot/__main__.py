@@ -1,5 +1,5 @@
-"""`python -m bot run|sync|upgrade|demo|backup|migrate|replay`: the bot's command line
-(`--version`).
+"""`python -m bot run|sync|web|upgrade|demo|backup|migrate|replay|forget`: the bot's command
+line (`--version`).
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -18,6 +18,7 @@ import bot.migrate
 from bot.config import Settings, is_snowflake
 from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
+from bot.forgetting import forget_user
 from bot.logs import configure_logging
 from bot.options import parse_options
 from bot.pool import WorkerPool
@@ -70,6 +71,9 @@ def preflight(settings: Settings, *, store: bool = True) -> None:
 #: The Discord layer's entry point (``main(command, settings, guild_id)``), named, not imported:
 #: it is loaded only when ``run`` or ``sync`` asks for it, so bot/ never imports Discord or cogs.
 DISCORD_ENTRY = "cogs.app"
+#: The web table's entry point (``main(settings)``), named for the same reason: bot/ knows
+#: neither front door.
+WEB_ENTRY = "web.server"
 
 
 def discord_command(command: str, settings: Settings, guild_id: str = "") -> None:
@@ -211,6 +215,9 @@ def parser() -> argparse.ArgumentParser:
     main_parser.add_argument("--version", action="version", version=f"tabletop-bot {__version__}")
     sub = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("run", help="connect to Discord and serve the games (needs DISCORD_TOKEN)")
+    sub.add_parser(
+        "web", help="serve the web table alone, beside bots on the same PostgreSQL database"
+    )
     sync_parser = sub.add_parser("sync", help="register the slash commands with Discord")
     sync_parser.add_argument(
         "--guild", default=None, help="a server id: sync there only, instantly (default: all)"
@@ -281,6 +288,10 @@ def parser() -> argparse.ArgumentParser:
     replay_parser.add_argument(
         "--out", default=None, help="the folder for the boards (default: FILE without .json)"
     )
+    forget_parser = sub.add_parser(
+        "forget", help="forget a player: their games keep a former player, their results go"
+    )
+    forget_parser.add_argument("user", metavar="USER_ID", help="the player's Discord user id")
     return main_parser
 
 
@@ -317,6 +328,13 @@ def main(argv: list[str] | None = None) -> None:
         discord_command("sync", settings, guild)
     elif args.command == "upgrade":
         upgrade(settings)
+    elif args.command == "web":
+        if not settings.web_port:
+            raise SystemExit("Cannot start: WEB_PORT is 0 (the web table is off).")
+        try:
+            importlib.import_module(WEB_ENTRY).main(settings)
+        except StoreError as error:
+            raise SystemExit(f"Cannot start: {error}.") from error
     elif args.command == "migrate":
         migrate(args.source or settings.database_url, args.target)
     elif args.command == "backup":
@@ -326,6 +344,11 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"Cannot back up: {error}.") from error
     elif args.command == "replay":
         replay_command(settings, args.file, args.out)
+    elif args.command == "forget":
+        try:
+            print(asyncio.run(forget_user(settings, args.user)))
+        except (StoreError, ValueError) as error:
+            raise SystemExit(f"Cannot forget: {error}.") from error
     else:
         logging.getLogger("bot.service").setLevel(logging.WARNING)
         demo(settings, args.game, args.players, args.seed, args.options, args.lang)

@@ -82,6 +82,14 @@ class Settings:
     #: 0 shards: no sharding, one plain process (the default).
     shard_count: int = 0
     shard_ids: str = ""
+    #: The web table (``web/``): its port (0: off), the address it binds (localhost unless
+    #: configured: put a TLS proxy in front, docs/deploy.md), the address players open
+    #: (empty: ``http://WEB_HOST:WEB_PORT``), and the key that signs hand links (empty: one
+    #: derived from DISCORD_TOKEN, so the bot and a ``python -m bot web`` process agree).
+    web_port: int = 8080
+    web_host: str = "127.0.0.1"
+    web_base_url: str = ""
+    web_secret: str = ""
 
     @staticmethod
     def hours(value: float) -> float | None:
@@ -168,6 +176,10 @@ class Settings:
         if self.metrics_port and not self.metrics_host.strip():
             raise ValueError("METRICS_HOST must be an address to listen on, like 127.0.0.1")
         self.shards()  # refuses a SHARD_IDS that does not fit SHARD_COUNT
+        if not 0 <= self.web_port <= 65535:
+            raise ValueError("WEB_PORT must be 0 (no web table) or a port from 1 to 65535")
+        if self.web_base_url and not self.web_base_url.startswith(("http://", "https://")):
+            raise ValueError("WEB_BASE_URL must start with https:// (or http://)")
 
     def shards(self) -> Shards | None:
         """The shards this process serves, or None when the bot is not sharded."""

@@ -17,6 +17,10 @@ HOUR = 3600.0
 CLOCKS = ("1h", "12h", "24h", "72h", "off")
 #: The bounds of ``LOBBY_HOURS``: an hour, and a week.
 LOBBY_HOURS_RANGE = (1, 168)
+#: The bounds of the caps on running games a server sets (``bot.limits``): per player, and
+#: for the whole server.
+PLAYER_GAMES_RANGE = (1, 100)
+SERVER_GAMES_RANGE = (1, 10_000)
 
 
 def clock_seconds(clock: str) -> tuple[float | None, float | None]:
@@ -42,6 +46,11 @@ class GuildSettings:
     lobby_hours: int = 24
     clock: str | None = None
     language: str | None = None
+    #: Running games a player may sit in at once on this server, and running games on it.
+    player_games: int = 50
+    server_games: int = 500
+    #: Whether this server's public games have a page on the web table (issue 26).
+    web: bool = True
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> GuildSettings:
@@ -59,13 +68,21 @@ class GuildSettings:
 
     def changed(self, **changes: Any) -> GuildSettings:
         """These settings with ``changes``, each checked (ValueError names a bad one)."""
-        if "threads" in changes and not isinstance(changes["threads"], bool):
-            raise ValueError("threads must be true or false")
+        for flag in ("threads", "web"):
+            if flag in changes and not isinstance(changes[flag], bool):
+                raise ValueError(f"{flag} must be true or false")
         if "lobby_hours" in changes:
             hours = changes["lobby_hours"]
             low, high = LOBBY_HOURS_RANGE
             if isinstance(hours, bool) or not isinstance(hours, int) or not low <= hours <= high:
                 raise ValueError(f"LOBBY_HOURS must be a whole number from {low} to {high}")
+        for key, (low, high) in (
+            ("player_games", PLAYER_GAMES_RANGE),
+            ("server_games", SERVER_GAMES_RANGE),
+        ):
+            count = changes.get(key, low)
+            if isinstance(count, bool) or not isinstance(count, int) or not low <= count <= high:
+                raise ValueError(f"{key} must be a whole number from {low} to {high}")
         if changes.get("clock") is not None:
             clock_seconds(changes["clock"])
         if changes.get("language") is not None and changes["language"] not in LANGS:

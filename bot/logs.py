@@ -1,7 +1,8 @@
 """The process's log: one line per event, as readable text or as JSON (``LOG_FORMAT``).
 
-One handler, on the root logger, installed once by ``configure_logging``; ``Client.run`` is
-told to add none of its own (``log_handler=None`` in cogs/app.py), so no event is written twice.
+One handler, on the root logger, installed once by ``configure_logging``; discord.py is
+given none of its own (cogs/app.py connects without ``Client.run`` or ``setup_logging``), so
+no event is written twice.
 
 The ids an event is about (``game``, ``interaction``, ``shard``) are fields: pass them as
 ``extra={"game": ...}``, or bind them for a whole task with ``log_context`` (the Discord layer

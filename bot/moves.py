@@ -42,6 +42,12 @@ class MoveResult:
     timed_out: list[str] = field(default_factory=list)
     #: The game's result rows with each seat's rating change, once a step finished it.
     results: list[ResultRow] = field(default_factory=list)
+    #: The keys of the outbox rows this change wrote (``bot.outbox``): the front door that
+    #: posts the change marks them sent, or gives them back to the delivery worker.
+    owed: list[str] = field(default_factory=list)
+    #: The key of the outbox row of the game's end (its lobby edit and result post), once a
+    #: step ended it: posted after the last board.
+    final: str | None = None
 
     @cached_property
     def read(self) -> ReadModel:

@@ -169,6 +169,11 @@ async def open_replay(service: GameService, record: GameRecord) -> Replay:
     if cached is not None:
         return cached
     rows = await service.store.actions(record.id)
+    latest = await service.store.get_game(record.id)
+    if latest is not None and latest.version != record.version:
+        # A move landed between reading the game and its log (a live page reads while the
+        # table plays): replay the newer game, whose log this is.
+        return await open_replay(service, latest)
     replayed, exact = await asyncio.to_thread(rebuild, service.engine(record), record, rows)
     if not exact:
         log.error("game %s: replaying the log does not reproduce the snapshot", record.id)

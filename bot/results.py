@@ -20,6 +20,7 @@ from statistics import fmean
 
 from openskill.models import PlackettLuce
 
+from bot import visibility
 from bot.ai import AI_PREFIX, is_ai_id, level_of
 from bot.store.base import FINISHED, GameRecord, Rating, ResultRow, Store
 from rules import Game, Outcome
@@ -202,17 +203,50 @@ class Results:
         """A player's record on a server, per game they finished (of ``game`` only, if
         given), in the order they first played them: (game id, stats, rating)."""
         rows = await self.store.player_results(guild, player, game)
+        hidden = await self._hidden({row.game_id for row in rows})
         by_game: dict[str, list[ResultRow]] = {}
         for row in rows:
             by_game.setdefault(row.game, []).append(row)
         out = []
-        for game_id, mine in by_game.items():
-            rating = (await self.store.ratings(guild, game_id, [player])).get(player)
+        for game_id, all_rows in by_game.items():
+            mine = [row for row in all_rows if row.game_id not in hidden]
+            if not mine:
+                continue
+            # A rating folds in every game rated: one the asker may not see hides it.
+            rating = (
+                None
+                if len(mine) < len(all_rows)
+                else (await self.store.ratings(guild, game_id, [player])).get(player)
+            )
             summary = stats(mine)
             assert summary is not None  # every group holds a row
             out.append((game_id, summary, rating))
         return out
 
     async def leaderboard(self, guild: str, game: str, page: int, size: int) -> list[Rating]:
-        """Page ``page`` (from 1) of a server's ratings in one game, ``size`` a page."""
-        return await self.store.leaderboard(guild, game, limit=size, offset=(page - 1) * size)
+        """Page ``page`` (from 1) of a server's ratings in one game, ``size`` a page, less
+        the players rated in a game the asker may not see (``bot.visibility``)."""
+        ratings = await self.store.leaderboard(guild, game, limit=size, offset=(page - 1) * size)
+        if not visibility.bound():
+            return ratings
+        shown = []
+        for rating in ratings:  # AI levels too: their games count, and a count may not leak
+            places = await self.store.rated_places(guild, game, rating.player)
+            seen = [
+                await visibility.allowed(GameRecord("", game, guild, channel, "", thread=thread))
+                for channel, thread in places
+            ]
+            if all(seen):
+                shown.append(rating)
+        return shown
+
+    async def _hidden(self, game_ids: set[str]) -> set[str]:
+        """The games among ``game_ids`` the asker may not see (none, outside a request)."""
+        hidden: set[str] = set()
+        if not visibility.bound():
+            return hidden
+        for game_id in game_ids:
+            record = await self.store.get_game(game_id)
+            if record is None or not await visibility.allowed(record):
+                hidden.add(game_id)
+        return hidden

@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot import undo
+from bot import limits, outbox, undo, visibility
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -25,6 +25,7 @@ from bot.ai import (
     decide_in_thread,
     level_of,
 )
+from bot.changes import Changes
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
 from bot.i18n import N_, _, say
@@ -40,8 +41,11 @@ from bot.store.base import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    Clock,
     GameRecord,
     LoggedAction,
+    Owed,
+    ReminderClaim,
     Seat,
     Shards,
     Store,
@@ -49,6 +53,7 @@ from bot.store.base import (
     UndoRequest,
     VersionConflict,
 )
+from bot.store.forget import Forgotten
 from rules import GAMES, Game, IllegalAction, Outcome
 from rules.protocol import player_range
 
@@ -59,6 +64,8 @@ ID_LENGTH = 6
 AI_PREFIX = "ai:"
 #: Seconds after a game's end in which its players may ask for a rematch.
 REMATCH_WINDOW = 600.0
+#: Games handled between two yields to the event loop in a scheduler's bookkeeping.
+YIELD_EVERY = 100
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
 
 
@@ -108,6 +115,7 @@ class GameService:
         remind_after: float | None = None,
         timeout_after: float | None = None,
         pictures: Pictures | None = None,
+        changes: Changes | None = None,
     ) -> None:
         """``remind_after``/``timeout_after``: seconds a human may take over a decision before
         a reminder, and before their AI decides for them (``None``: never). ``pictures``: where
@@ -124,6 +132,10 @@ class GameService:
         self.seed_factory = seed_factory
         self._clock = clock
         self.results = Results(store, self.games)
+        #: This process, as the holder of the outbox rows its changes write (``bot.outbox``).
+        self.holder = outbox.process_id()
+        #: Told of every committed change (``bot.changes``): the web table's live pages.
+        self.changes = changes or Changes()
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -197,14 +209,13 @@ class GameService:
         return steps
 
     async def get(self, game_id: str, guild: str | None = None) -> GameRecord:
-        """A game by its short id; ``guild`` keeps one server from reaching another's games."""
+        """A game by its short id; ``guild`` keeps one server from reaching another's games,
+        and ``bot.visibility`` one member from a game in a channel they cannot see."""
         record = await self.store.get_game(game_id.strip().lower())
         if record is None or (guild is not None and record.guild != guild):
-            raise ServiceError(
-                _("There is no game `{id}` on this server — `/game list` shows them.").format(
-                    id=game_id
-                )
-            )
+            raise visibility.unknown_game(game_id)
+        if not await visibility.allowed(record):  # hidden from the asker: as if unknown
+            raise visibility.unknown_game(game_id)
         return record
 
     async def remember_message(
@@ -337,7 +348,7 @@ class GameService:
                 )
             )
         options = check_options(game, options)
-        await self._ensure_free(guild, channel, host)
+        await self._ensure_free(guild, channel, host, opening=True)
         prefs = await self._table_prefs(guild, prefs or {})
         record = await self._open(
             game, guild, channel, host, [Seat(user=host, name=host_name)], options, prefs
@@ -620,7 +631,7 @@ class GameService:
                         _("The rematch of game `{id}` has started already.").format(id=old.id)
                     )
                 return await self.join(guild, old.channel, user, name, found[0].id), False
-            await self._ensure_free(guild, old.channel, user)
+            await self._ensure_free(guild, old.channel, user, opening=True)
             record = await self._open(
                 self.engine(old),
                 guild,
@@ -648,6 +659,7 @@ class GameService:
 
     async def _start(self, record: GameRecord) -> MoveResult:
         """Deal the game of a lobby (under its lock) and let AI seats play their first turns."""
+        await limits.check_start(self.store, await self.guild_settings(record.guild), record.guild)
         game = self.engine(record)
         players = [seat.user for seat in record.seats]
         seed = self.seed_factory()
@@ -665,8 +677,10 @@ class GameService:
         record.status = ACTIVE
         record.remind_at = record.deadline = None  # the lobby's closing time is past concern
         self._arm_timers(record)
+        first = self._owe(record, outbox.START, {})
         record = await self._save_lobby(record, "started")
         result = self._result(record)
+        result.owed.append(first.key)
         await self._run_ai(record, result)
         return result
 
@@ -699,6 +713,19 @@ class GameService:
             return await self._save_lobby(record, f"abandoned by {user}")
 
     # -- turns ---------------------------------------------------------------------------
+
+    async def hand_over(self, result: MoveResult) -> None:
+        """A front door that makes no posts of its own (the web table) hands what its change
+        owes the table to the delivery workers at once: the rows lose this process's first go
+        (``outbox.FRONT_LEASE``), and a change marked ``owed`` wakes a worker, in this process
+        or, through the PostgreSQL bridge, in the bot that serves the game."""
+        keys = [*result.owed, *([result.final] if result.final is not None else [])]
+        if not keys:
+            return
+        now = self._clock()
+        for key in keys:
+            await self.store.release_owed(key, self.holder, now)
+        self.changes.publish(result.record.id, result.record.version, owed=True)
 
     async def move(
         self,
@@ -779,12 +806,21 @@ class GameService:
             self._arm_timers(record, mover=step.player)
         record.version = expected + 1
         record.updated_at = self._clock()
+        told = [*turn_steps(journal), entry] if turn_over else []
+        over = record.status != ACTIVE
+        owed = self._owe(record, outbox.TURN, {"steps": told, "over": over}) if turn_over else None
+        final = self._owe(record, outbox.FINAL, {}) if over else None
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
         except VersionConflict:
-            record.version, record.journal = expected, journal
+            record.version, record.journal, record.owed = expected, journal, []
             record.remind_at, record.deadline, record.clocks = timers
             raise
+        if owed is not None:
+            result.owed.append(owed.key)
+        if final is not None:
+            result.final = final.key
+        self.changes.publish(record.id, record.version)
         log.info(
             "game %s v%d: %s %s", record.id, record.version, step.player, step.action.get("type")
         )
@@ -792,10 +828,16 @@ class GameService:
             result.results = await self.results.record(record)
         result.steps.append(step)
         if turn_over:
-            told = turn_steps(journal)
-            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told)
+            result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told[:-1])
             result.told.append(step)
         return turn_over
+
+    def _owe(self, record: GameRecord, kind: str, payload: dict[str, Any]) -> Owed:
+        """Add a post the change about to be saved owes the table (``bot.outbox``): the store
+        writes it in the change's transaction; this process's front door has the first go."""
+        owed = outbox.owed(kind, payload, self.holder, self._clock())
+        record.owed.append(owed)
+        return owed
 
     async def _run_ai(self, record: GameRecord, result: MoveResult) -> None:
         """Let AI seats decide until a human owes a decision or the game ends."""
@@ -865,20 +907,63 @@ class GameService:
         return await self.store.due_games(now, shards)
 
     async def remind(self, record: GameRecord, now: float) -> list[str]:
-        """Mark the reminders due at ``now`` sent; return who to remind (nobody if the game
-        moved since ``record`` was read). The version is untouched, so the board's buttons
-        stay valid."""
-        clocks = self._legacy_clocks(record)
-        due = [p for p, c in clocks.items() if c[0] is not None and c[0] <= now]
-        for player in due:
-            clocks[player][0] = None
-        record.clocks = clocks
-        self._soonest(record)
-        if not await self.store.set_timers(
-            record.id, record.version, record.remind_at, record.deadline, clocks
-        ):
-            return []
-        return due
+        """Claim the reminders due at ``now`` (``claim_reminders``); who to remind."""
+        return (await self.claim_reminders(record, now))[0]
+
+    async def claim_reminders(self, record: GameRecord, now: float) -> tuple[list[str], str | None]:
+        """Claim the reminders of one game due at ``now``: who to remind and the key of the
+        reminder's outbox row (nobody and None if the game moved since ``record`` was read,
+        or another scheduler claimed them first). The version is untouched, so the board's
+        buttons stay valid."""
+        clock = Clock(
+            record.id,
+            record.game,
+            record.guild,
+            record.channel,
+            record.thread,
+            record.version,
+            record.remind_at,
+            record.deadline,
+            self._legacy_clocks(record),
+        )
+        for _clock, users, key in await self.claim_due_reminders([clock], now):
+            return users, key
+        return [], None
+
+    async def claim_due_reminders(
+        self, clocks: list[Clock], now: float
+    ) -> list[tuple[Clock, list[str], str]]:
+        """Claim the reminders due at ``now`` of these games (their clocks, as the store's
+        ``due_clocks`` gives them), in one transaction; for each game won: who to remind and
+        the key of the reminder's outbox row. A claim compares the reminder time read, so of
+        two schedulers on one database only one reminds each table. Pure bookkeeping between
+        two awaits: no state is loaded, and the event loop is given back every
+        ``YIELD_EVERY`` games."""
+        claims, due_of = [], {}
+        for n, clock in enumerate(clocks):
+            if n % YIELD_EVERY == YIELD_EVERY - 1:
+                await asyncio.sleep(0)
+            mine = {p: list(c) for p, c in clock.clocks.items()}
+            due = [p for p, c in mine.items() if c[0] is not None and c[0] <= now]
+            if clock.remind_at is None or not due:
+                continue
+            for player in due:
+                mine[player][0] = None
+            remind_at = min((c[0] for c in mine.values() if c[0] is not None), default=None)
+            deadline = min((c[1] for c in mine.values() if c[1] is not None), default=None)
+            owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
+            claims.append(
+                ReminderClaim(
+                    clock.id, clock.version, clock.remind_at, remind_at, deadline, mine, owed
+                )
+            )
+            due_of[clock.id] = (clock, due)
+        won = await self.store.claim_reminders(claims) if claims else []
+        return [
+            (*due_of[claim.game_id], claim.owed.key)
+            for claim, ok in zip(claims, won, strict=True)
+            if ok
+        ]
 
     def _legacy_clocks(self, record: GameRecord) -> dict[str, list[float | None]]:
         """The seats' clocks; one game clock (stored before seats had their own) is every
@@ -915,6 +1000,29 @@ class GameService:
 
     # -- undo (bot.undo) -----------------------------------------------------------------
 
+    async def forget(self, user: str) -> tuple[Forgotten, list[MoveResult]]:
+        """`/game forget-me`, `python -m bot forget`: the player becomes a former player in
+        every game they sat in and their results and ratings go (``bot.store.forget``); then
+        their seats in running games pass to the AI and they leave the lobbies. Renamed first,
+        so nothing logged afterwards names them. Returns what changed, and the moves made."""
+        forgotten = await self.store.forget_player(user)
+        moved = []
+        for game_id, former in forgotten.seats:
+            async with self._lock(game_id):
+                record = await self.store.get_game(game_id)
+                seat = None if record is None else record.seat_of(former)
+                if record is None or record.status not in OPEN_STATUSES or seat is None:
+                    continue
+                if not seat.ai:
+                    moved.append(await self._unseat(record, seat, "a former player's seat"))
+        log.info(
+            "a player was forgotten: %d games, %d results, %d ratings",
+            len(forgotten.seats),
+            forgotten.results,
+            forgotten.ratings,
+        )
+        return forgotten, moved
+
     async def propose_undo(
         self, guild: str, channel: str, user: str, ref: str | None = None
     ) -> undo.Outcome:
@@ -942,9 +1050,12 @@ class GameService:
         self, record: GameRecord, expected: int, request: UndoRequest, now: float
     ) -> list[UndoneAction]:
         """bot.undo's write (``undo.Table``): the clocks of whoever owes a decision in the
-        replayed state armed as after the proposer's move, then one compare-and-swap."""
+        replayed state armed as after the proposer's move, then one compare-and-swap; the web
+        table's pages are told."""
         self._arm_timers(record, mover=request.requested_by)
-        return await self.store.undo(record, expected, request.keep, request.requested_by, now)
+        audit = await self.store.undo(record, expected, request.keep, request.requested_by, now)
+        self.changes.publish(record.id, record.version)  # the web table's pages go back too
+        return audit
 
     async def play_on(self, record: GameRecord) -> MoveResult:
         """After an undo (``undo.Table``): the AI seats play on, as after a move."""
@@ -1014,16 +1125,20 @@ class GameService:
             raise ServiceError(
                 _("No game is waiting for players in this channel — open one with `/game new`.")
             )
-        if len(lobbies) > 1:
-            ids = ", ".join(f"`{r.id}`" for r in lobbies)
+        if len(lobbies) > 1:  # a few ids, never a list that grows past a message
+            ids = ", ".join(f"`{r.id}`" for r in lobbies[:5]) + (", …" if len(lobbies) > 5 else "")
             raise ServiceError(
                 _("Several games are waiting here ({ids}): `/game join game:<id>`.").format(ids=ids)
             )
         return lobbies[0]
 
-    async def _ensure_free(self, guild: str, channel: str, user: str) -> None:
-        """At most one open game per player per channel, so commands resolve without an id."""
-        for record in await self.store.games_in_channel(guild, channel):
+    async def _ensure_free(
+        self, guild: str, channel: str, user: str, *, opening: bool = False
+    ) -> None:
+        """At most one open game per player per channel, so commands resolve without an id;
+        and the caps of ``bot.limits`` on seats, and on lobbies when ``opening`` one."""
+        records = await self.store.games_in_channel(guild, channel)
+        for record in records:
             seat = record.seat_of(user)
             if seat is not None and not seat.ai:
                 raise ServiceError(
@@ -1032,6 +1147,9 @@ class GameService:
                         "first, or play it out."
                     ).format(id=record.id)
                 )
+        if opening:
+            await limits.check_new_lobby(self.store, guild, records, user)
+        await limits.check_seat(self.store, await self.guild_settings(guild), guild, user)
 
     async def _save_lobby(self, record: GameRecord, what: str) -> GameRecord:
         expected = record.version
@@ -1040,7 +1158,9 @@ class GameService:
         try:
             await self.store.save_lobby(record, expected)
         except VersionConflict as error:
+            record.owed = []
             raise ServiceError("The game changed meanwhile; please try again.") from error
+        self.changes.publish(record.id, record.version)
         log.info("game %s v%d: %s", record.id, record.version, what)
         return record
 

@@ -3,6 +3,7 @@
 EXTENSIONS = (
     "cogs.table",
     "cogs.scheduler",
+    "cogs.delivery",
     "cogs.street_art",
     "cogs.artsee",
     "cogs.mural",

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
+import itertools
 import logging
+import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import watchdog
+from bot import outbox, watchdog
 from bot.ai import decide
 from bot.config import Settings
 from bot.i18n import _, language_of, set_language
@@ -27,8 +32,10 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, inbox, items, observe
+from cogs import EXTENSIONS, flows, forget, inbox, items, observe, visibility, web_table
 from cogs import replay as viewers
+from cogs.retry import transient
+from cogs.shutdown import Drain
 from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -45,8 +52,10 @@ class GameTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Every slash command and autocomplete answers in its player's language: set here,
-        first, for the interaction's own task (public posts switch to the server's)."""
+        first, for the interaction's own task (public posts switch to the server's). Its
+        reads of games are the member's: ``cogs.visibility`` decides what they may see."""
         set_language(language_of(interaction.locale))
+        visibility.bind(interaction)
         return True
 
     async def on_error(
@@ -111,6 +120,8 @@ class TabletopBot(commands.Bot):
         self.metrics: MetricsServer | None = None
         self.observer: observe.Observer | None = None
         self.watchdog: asyncio.Task[None] | None = None
+        #: The interactions in flight, and the stop that lets them finish (SIGTERM, SIGINT).
+        self.drain = Drain(self, self.close)
 
     async def setup_hook(self) -> None:
         if not self.serve:  # sync: the command tree is all it needs
@@ -134,6 +145,7 @@ class TabletopBot(commands.Bot):
             decide=functools.partial(self.pool.run, decide),
             ai_budget=self.settings.ai_budget_seconds,
         )
+        await web_table.open_door(self, self.service, self.settings)  # the web table (issue 26)
         # Every command's names and descriptions in each language we speak, when synced.
         await self.tree.set_translator(CatalogTranslator())
         for extension in self.initial_extensions:
@@ -159,12 +171,21 @@ class TabletopBot(commands.Bot):
             await self.metrics.close()
             self.metrics = None
         await super().close()
+        await web_table.close_door()
         if self.pool is not None:
             await self.pool.close()
             self.pool = None
         if self.store is not None:
             await self.store.close()
             self.store = None
+
+
+def settle_heap() -> None:
+    """Once start-up has loaded everything (engines, fonts, discord.py, catalogs), move those
+    objects out of the garbage collector's sight: a full collection then scans only what was
+    made since, instead of holding the event loop ~50 ms (issue 28: a tick never blocks)."""
+    gc.collect()
+    gc.freeze()
 
 
 class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
@@ -182,6 +203,7 @@ def build(settings: Settings, *, serve: bool = True) -> TabletopBot:
         "dynamic_items": (
             *items.bind(flows.on_click),
             *inbox.DYNAMIC_ITEMS,
+            *forget.DYNAMIC_ITEMS,
             *viewers.DYNAMIC_ITEMS,
         ),
     }
@@ -213,12 +235,63 @@ async def sync(settings: Settings, guild_id: str) -> None:
         print(f"Synced {len(commands_synced)} commands to {where}: {names}")
 
 
+async def serve(settings: Settings) -> None:
+    """Log in (patiently), connect, and serve until a stop: SIGTERM or SIGINT drains the
+    interactions in flight and closes everything (``cogs.shutdown``), and this returns."""
+    bot = build(settings)
+    async with bot:
+        bot.drain.install()
+        await login(bot, settings.discord_token)  # runs setup_hook: everything is loaded
+        settle_heap()
+        if not bot.is_closed():  # a stop while it was still trying to reach Discord
+            await bot.connect()
+
+
+#: Seconds before the second try to reach Discord at start-up (then doubled, up to a minute).
+LOGIN_WAIT = 2.0
+
+
+async def login(bot: discord.Client, token: str) -> None:
+    """Log in; a network that is not there yet (or Discord's bad moment) is tried again with
+    backoff, one line per attempt (until a stop closes the bot). A rejected token is raised
+    (``discord.LoginFailure``)."""
+    for attempt in itertools.count(1):
+        if bot.is_closed():
+            return
+        try:
+            await bot.login(token)
+            return
+        except (TimeoutError, aiohttp.ClientError, OSError) as error:
+            reason = str(error) or type(error).__name__
+        except discord.HTTPException as error:
+            if not transient(error):
+                raise
+            reason = str(error)
+        await bot.http.close()  # the failed try's session: the next try opens its own
+        wait = outbox.backoff(attempt, LOGIN_WAIT, cap=60.0)
+        log.warning("cannot reach Discord (try %d: %s); again in %.1f s", attempt, reason, wait)
+        until = time.monotonic() + wait
+        while time.monotonic() < until and not bot.is_closed():  # a stop ends the wait
+            await asyncio.sleep(min(0.5, until - time.monotonic()))
+
+
+#: The one sentence for a token Discord refuses (the process then exits 2: no restart loop).
+REJECTED = (
+    "Discord rejected the token in DISCORD_TOKEN: copy it again from the Developer Portal "
+    "(Bot -> Reset Token) into .env, then start the bot again."
+)
+
+
 def main(command: str, settings: Settings, guild_id: str = "") -> None:
     """``python -m bot run|sync`` after its checks: connect, or register the commands."""
     if command == "run":
-        # bot.logs configured the one handler: Client.run adds none of its own (no twice-written
-        # lines).
-        build(settings).run(settings.discord_token, log_handler=None)
+        # bot.logs configured the one handler: discord.py is given none of its own (each line
+        # is written once).
+        try:
+            asyncio.run(serve(settings))
+        except discord.LoginFailure:
+            print(REJECTED, file=sys.stderr)
+            raise SystemExit(2) from None
     elif command == "sync":
         asyncio.run(sync(settings, guild_id))
     else:

@@ -18,19 +18,34 @@ from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _, set_language, use
 from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
-from bot.store.base import ACTIVE, GameRecord
+from bot.store.base import ACTIVE, GameRecord, StoreUnavailable
+from bot.visibility import unknown_game
 from bot.words import WORDS
-from cogs import memory, messages, threads
+from cogs import cooldowns, delivery, memory, messages, threads, visibility
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.language import in_public, player_language
 from cogs.messages import Post
+from cogs.retry import fresh_kwargs, retrying, transient
 from cogs.threads import LOBBY_MESSAGE
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
+#: "Invalid Webhook Token": an interaction's token that died (with a 401).
+INVALID_WEBHOOK_TOKEN = 50027
 OOPS = N_(
     "Something went wrong on our side. `/game board` shows where the game stands; please try again."
+)
+#: The most characters of a message's content (Discord refuses more with a 400).
+MESSAGE_LIMIT = 2000
+#: The answer when the store cannot be reached or written: not a bug, and no command to try
+#: meanwhile (each would fail the same way).
+OUTAGE = N_(
+    "The game store is not reachable right now, so your move was not saved. Try again in a minute."
+)
+#: The answer when a change is saved but Discord failed past our retries: its posts are owed.
+LATER = N_(
+    "Done and saved. Discord is having a bad moment, so the table's post follows in a minute."
 )
 
 
@@ -69,7 +84,10 @@ async def watched(interaction: discord.Interaction, ref: str | None) -> GameReco
     (``GameService.watch``): the one of this thread, the caller's, or this channel's one."""
     guild, channel, user = where(interaction)
     in_thread = isinstance(interaction.channel, discord.Thread)
-    return await service_of(interaction).watch(guild, channel, user, ref, in_thread=in_thread)
+    record = await service_of(interaction).watch(guild, channel, user, ref, in_thread=in_thread)
+    if not await visibility.may_see(interaction, record):
+        raise unknown_game(record.id)
+    return record
 
 
 #: ``interaction.extras`` keys: whether a "thinking…" message waits for its first follow-up
@@ -78,8 +96,10 @@ THINKING = "tabletop.thinking"
 EXPIRED = "tabletop.expired"
 
 
-def expired(error: discord.NotFound) -> bool:
-    return error.code == UNKNOWN_INTERACTION
+def expired(error: discord.HTTPException) -> bool:
+    """Whether Discord says the interaction's token is dead (10062, 50027, or a 401 on its
+    webhook): the work goes on, and the public part goes out with the bot's token."""
+    return error.code in (UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN) or error.status == 401
 
 
 async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
@@ -97,7 +117,7 @@ async def acknowledge(interaction: discord.Interaction, *, private: bool = False
         else:
             await interaction.response.defer(thinking=True, ephemeral=private)
             interaction.extras[THINKING] = private
-    except discord.NotFound as error:
+    except discord.HTTPException as error:
         if not expired(error):
             raise
         log.warning("interaction %s expired before we could acknowledge it", interaction.id)
@@ -114,25 +134,44 @@ async def send(
     first and follows up on its own.
     """
     kwargs = post.kwargs()
+    unheld(kwargs.get("view"))
     if interaction.extras.get(EXPIRED):
         if ephemeral or interaction.channel is None:
             log.warning("interaction %s expired; a private answer is dropped", interaction.id)
             return None
         log.warning("interaction %s expired; posting in its channel instead", interaction.id)
-        return await interaction.channel.send(**kwargs)  # type: ignore[union-attr]
+        channel = interaction.channel
+        again = fresh_kwargs(post)
+        return await retrying(lambda: channel.send(**again()))  # type: ignore[union-attr]
     if not interaction.response.is_done():
         await interaction.response.send_message(**kwargs, ephemeral=ephemeral)
         return None
     thinking = interaction.extras.pop(THINKING, None)
     if thinking is not None and thinking != ephemeral:
         await interaction.delete_original_response()
-    return await interaction.followup.send(**kwargs, ephemeral=ephemeral, wait=True)
+    again = fresh_kwargs(post)
+    return await retrying(
+        lambda: interaction.followup.send(**again(), ephemeral=ephemeral, wait=True)
+    )
+
+
+def unheld(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
+    """Let a view of persistent items only go out without a listener: its clicks reach the
+    dynamic items registered at start-up by their custom ids anyway, so discord.py need keep
+    no copy of it, nor (for an ephemeral panel) a 15-minute timeout task each. A stopped view
+    is still sent whole; it is only not listened to."""
+    if view is None:
+        return
+    items = list(view.walk_children())
+    if all(isinstance(i, discord.ui.DynamicItem) or not i.is_dispatchable() for i in items):
+        view.stop()
 
 
 async def update(interaction: discord.Interaction, **fields: Any) -> None:
     """Edit the clicked message (a lobby, a hand panel), after a deferred update or as the
     answer itself."""
     fields.setdefault("allowed_mentions", messages.NO_PINGS)
+    unheld(fields.get("view"))
     if interaction.extras.get(EXPIRED):
         log.warning("interaction %s expired; its message stays as it was", interaction.id)
     elif interaction.response.is_done():
@@ -148,8 +187,10 @@ async def reply_error(interaction: discord.Interaction, message: str) -> None:
 async def guard(interaction: discord.Interaction, flow: Awaitable[Any]) -> None:
     """Run a component's flow; turn every failure into an ephemeral sentence (never "This
     interaction failed"). Slash commands need no guard: their errors reach ``GameTree``.
-    Its answers are in the player's language (its public posts switch to the server's)."""
+    Its answers are in the player's language (its public posts switch to the server's), and
+    it reads only the games its member may see (``cogs.visibility``)."""
     set_language(player_language(interaction))
+    visibility.bind(interaction)
     try:
         await flow
     except Exception as error:
@@ -158,20 +199,46 @@ async def guard(interaction: discord.Interaction, flow: Awaitable[Any]) -> None:
 
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
     """Tell the user about a failed interaction in a sentence: the service's own words, the
-    current board for an out-of-date click, an apology for a crash (which is logged)."""
+    current board for an out-of-date click, the store's outage, an apology for a crash (which
+    is logged). Nothing raised while telling them escapes: it is logged."""
+    try:
+        await explain(interaction, error)
+    except Exception:
+        log.exception("could not tell the user about the error in %s", interaction.id)
+
+
+async def explain(interaction: discord.Interaction, error: BaseException) -> None:
     if isinstance(error, StaleRequest):
         await show_board(interaction, error.record, note=error.message)
     elif isinstance(error, ServiceError):
-        await reply_error(interaction, error.message)
-    elif isinstance(error, discord.NotFound) and expired(error):
+        await tell(interaction, messages.clip(error.message, MESSAGE_LIMIT))
+    elif isinstance(error, discord.HTTPException) and expired(error):
         # The 15-minute token ran out; the game itself goes on.
         log.warning("interaction %s expired before we answered", interaction.id)
+    elif isinstance(error, StoreUnavailable):
+        log.warning("interaction %s: the store is unavailable: %s", interaction.id, error)
+        await tell(interaction, _(OUTAGE))
+    elif transient(error):
+        # Discord's bad moment outlasted our tries: what the change owes the table is in the
+        # outbox, and the delivery worker sends it (cogs.delivery).
+        log.warning(
+            "interaction %s: Discord failed (%s); its posts are owed", interaction.id, error
+        )
+        await tell(interaction, _(LATER))
     else:
         log.exception("unexpected error in interaction %s", interaction.id, exc_info=error)
-        try:
-            await reply_error(interaction, _(OOPS))
-        except discord.HTTPException:
-            log.warning("could not tell the user about the error in %s", interaction.id)
+        await tell(interaction, _(OOPS))
+
+
+async def tell(interaction: discord.Interaction, message: str) -> None:
+    """The last word on a failed interaction; a failure to say it is logged, never raised
+    (nothing may escape the error handler). Autocomplete takes no message: it offers none."""
+    if interaction.type == discord.InteractionType.autocomplete:
+        return
+    try:
+        await reply_error(interaction, message)
+    except discord.HTTPException:
+        log.warning("could not tell the user about the error in %s", interaction.id)
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -238,18 +305,26 @@ async def publish(
     the interaction expired, the board goes to the channel directly, so the table still sees
     the turn."""
     await acknowledge(interaction)
-    async with in_public(interaction):
-        ratings = memory.rating_line(result.results, result.read.names)
-        post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
-        await post_to_game(interaction, result.record, post)
+    try:
+        async with in_public(interaction):
+            ratings = memory.rating_line(result.results, result.read.names)
+            post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
+            message = await post_to_game(interaction, result.record, post)
+    except BaseException:  # the post is owed in the outbox: the delivery worker sends it
+        await delivery.give_back(interaction.client, result.owed)
+        raise
+    await delivery.sent(interaction.client, result.owed, message)
     if result.record.status != ACTIVE:
-        await threads.finish(interaction.client, result.read)
+        await delivery.finish(interaction.client, result)
 
 
-async def post_to_game(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:
+async def post_to_game(
+    interaction: discord.Interaction, record: GameRecord, post: Post
+) -> discord.Message | None:
     """A public post of the game: the answer itself when the interaction came from where the
     game is played, else sent there (its thread) with a private line saying where it went.
-    The latest is remembered, so a player can be sent to it."""
+    The latest is remembered, so a player can be sent to it; returns it (None: it answered
+    the interaction's first response)."""
     if record.thread is None or str(interaction.channel_id) == record.thread:
         message = await send(interaction, post)
     else:
@@ -273,6 +348,7 @@ async def post_to_game(interaction: discord.Interaction, record: GameRecord, pos
         await service_of(interaction).remember_message(
             record, threads.LATEST_POST, str(message.channel.id), str(message.id)
         )
+    return message
 
 
 async def play(
@@ -434,15 +510,14 @@ async def started_by_itself(
 async def begin(interaction: discord.Interaction, result: MoveResult, clicked_lobby: bool) -> None:
     """A game has just started: its thread opened, its lobby closed, its first board posted.
     ``clicked_lobby``: the interaction is a click on the lobby message, which it updates."""
-    record, names = result.record, result.read.names
-    seated = ", ".join(names[s.user] for s in record.seats)
-    stays = await threads.open_thread(interaction, result.read)  # for the player who started
-    async with in_public(interaction):
-        headline = _("🎲 **{title}** begins: {players}.").format(
-            title=result.read.title, players=seated
-        )
-        await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
-        await publish(interaction, result, headline)
+    try:
+        stays = await threads.open_thread(interaction, result.read)  # for who started it
+        async with in_public(interaction):
+            await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
+            await publish(interaction, result, threads.begins(result.read))
+    except BaseException:  # the delivery worker finishes the start: thread, lobby, board
+        await delivery.give_back(interaction.client, result.owed)
+        raise
     if stays is not None:
         await send(interaction, Post(content=stays), ephemeral=True)
 
@@ -612,6 +687,7 @@ async def dispatch_click(interaction: discord.Interaction, click: Click) -> None
     elif verb == "hand":
         await show_hand(interaction, await service.get(game, guild))
     elif verb == "board":
+        cooldowns.check(interaction, cooldowns.BOARD)
         record = await service.get(game, guild)
         stale = turn_version(record) != version
         note = _("That board is out of date: here is the current one.") if stale else None

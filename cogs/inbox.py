@@ -8,12 +8,15 @@ the list again when clicked, so it works after a restart and shows the games as 
 
 from __future__ import annotations
 
+import logging
 import re
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
+from bot import visibility
 from bot.errors import ServiceError
 from bot.i18n import N_, _
 from bot.read_model import ReadModel
@@ -22,6 +25,8 @@ from bot.store.base import ACTIVE, GameRecord
 from cogs import flows, messages
 from cogs.messages import Post
 from cogs.threads import LATEST_POST, LOBBY_MESSAGE
+
+log = logging.getLogger(__name__)
 
 #: Games on one page: a select's or an embed's comfortable count.
 PAGE_SIZE = 25
@@ -39,6 +44,9 @@ EMPTY = {
     HERE: N_("No games in this channel yet — open one with `/game new`."),
     SERVER: N_("No games on this server yet — open one with `/game new`."),
 }
+
+
+NEEDS_ATTENTION = N_("⚠️ needs attention: its saved state does not load")
 
 
 def waited(seconds: float) -> str:
@@ -78,6 +86,9 @@ def inbox_line(
         title = read.title
     except ServiceError:  # an unavailable game type: listed, with what can be said of it
         state, title = messages.status_word(record.status), service.title(record)
+    except Exception as error:  # a snapshot the engine refuses: that game alone, not the list
+        log.warning("game %s: its snapshot does not load (%r); listed as such", record.id, error)
+        state, title = _(NEEDS_ATTENTION), service.title(record)
     age = waited(time.time() - record.updated_at)
     latest = _("latest post")
     link = f" · [{latest}]({jump_url(record.guild, *post)})" if post else ""
@@ -151,16 +162,39 @@ async def set_aside(service: GameService, guild: str, channel: str, host: str) -
     return lines
 
 
+#: Games read from the store at a time while looking for the ones a member may see.
+CHUNK = 100
+
+
+async def visible_slice(
+    fetch: Callable[[int, int], Awaitable[list[GameRecord]]], start: int, count: int
+) -> list[GameRecord]:
+    """``count`` games from the ``start``-th on, counting only those the asker may see
+    (``bot.visibility``): pages, numbers and the Next button never count a hidden game."""
+    seen: list[GameRecord] = []
+    raw = 0
+    while len(seen) < start + count:
+        batch = await fetch(CHUNK, raw)
+        seen += await visibility.visible(batch)
+        raw += len(batch)
+        if len(batch) < CHUNK:
+            break
+    return seen[start : start + count]
+
+
 async def inbox_post(
     service: GameService, guild: str, channel: str, user: str, scope: str, page: int
 ) -> Post:
     """One page of a list, with buttons to the pages beside it."""
     offset = page * PAGE_SIZE
-    if scope == MINE:
-        found = await service.games_of_player(guild, user, limit=PAGE_SIZE + 1, offset=offset)
-    else:
+
+    async def fetch(limit: int, start: int) -> list[GameRecord]:
+        if scope == MINE:
+            return await service.games_of_player(guild, user, limit=limit, offset=start)
         where = channel if scope == HERE else None
-        found = await service.games_in_guild(guild, where, limit=PAGE_SIZE + 1, offset=offset)
+        return await service.games_in_guild(guild, where, limit=limit, offset=start)
+
+    found = await visible_slice(fetch, offset, PAGE_SIZE + 1)
     shown, more = found[:PAGE_SIZE], len(found) > PAGE_SIZE
     if not shown and page == 0:
         return Post(content=_(EMPTY[scope]))

@@ -22,6 +22,7 @@ from bot.read_model import ReadModel
 from bot.service import Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, label_for, tell
+from cogs import web_table
 from cogs.items import SELECT_LIMIT, GameButton, PickSelect
 from images.artsee import MORE_GALLERIES_FILE
 from images.street_kings import MARKET_FILE
@@ -228,6 +229,8 @@ def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.Ac
     row.add_item(button(read, "rules", _("Rules"), discord.ButtonStyle.secondary))
     if read.record.status == FINISHED:  # its players may sit down again (issue 13)
         row.add_item(button(read, "rematch", _("Rematch"), discord.ButtonStyle.success))
+    if (web := web_table.table_button(read.record)) is not None:  # issue 26
+        row.add_item(web)
     return row
 
 
@@ -429,4 +432,5 @@ async def hand_panel(
         lines.append(read.turn_message())
     png = await read.hand_picture(user)
     picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
+    view = web_table.add_hand_link(view, record, user)  # issue 26: "Open on the web"
     return Post(content=clip("\n".join(lines), 2000), view=view, files=[picture] if picture else [])

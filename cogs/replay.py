@@ -22,7 +22,7 @@ from bot.read_model import turn_version
 from bot.replay import Replay
 from bot.service import GameService
 from bot.store.base import GameRecord
-from cogs import flows, items, messages
+from cogs import cooldowns, flows, items, messages
 from cogs.items import Click
 from cogs.messages import Post
 
@@ -125,6 +125,9 @@ async def turn_click(interaction: discord.Interaction, click: Click) -> None:
 async def export(interaction: discord.Interaction, ref: str | None, gif: bool) -> None:
     """`/game export`: the log as JSON (the seed only once the game is over), and with
     ``gif`` the animated GIF of a game that is over, only to the caller."""
+    cooldowns.check(interaction, cooldowns.EXPORT)
+    if gif:
+        cooldowns.check(interaction, cooldowns.GIF)
     service = flows.service_of(interaction)
     record = await flows.watched(interaction, ref)
     await flows.acknowledge(interaction, private=True)
@@ -154,6 +157,7 @@ async def gif_file(service: GameService, replayed: Replay) -> discord.File:
 
 async def gif_click(interaction: discord.Interaction, click: Click) -> None:
     """GIF on a finished game's viewer: the animated GIF, in a private message of its own."""
+    cooldowns.check(interaction, cooldowns.GIF)
     service = flows.service_of(interaction)
     await flows.acknowledge(interaction, private=True)  # drawing every board takes a while
     record = await service.get(click.game, flows.where(interaction)[0])

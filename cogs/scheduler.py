@@ -6,28 +6,39 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Iterator
 
 import discord
 from discord.ext import commands, tasks
 
 from bot.i18n import _
 from bot.service import GameService
-from bot.store.base import GameRecord, Shards
-from cogs import memory, messages, threads
+from bot.store.base import Clock, GameRecord, Shards
+from cogs import delivery, memory, messages, threads
+from cogs.delivery import served_shards
 from cogs.language import in_server
-from cogs.messages import Post
 
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 60
+#: Reminders posted at once by a tick.
+CONCURRENT_POSTS = 10
+#: Due reminders read and claimed at once.
+PAGE = 200
+#: A process not seen on the database for this long (three ticks) is gone.
+ALIVE_SECONDS = 3 * TICK_SECONDS
 
 
-def served_shards(bot: commands.Bot) -> Shards | None:
-    """The shards this process connects (an ``AutoShardedBot`` given its ids); None: not
-    sharded, so every game is this process's."""
-    if isinstance(bot, commands.AutoShardedBot) and bot.shard_count and bot.shard_ids:
-        return Shards(bot.shard_count, tuple(sorted(bot.shard_ids)))
-    return None
+def overlap(mine: Shards | None, theirs: Shards | None) -> bool:
+    """Whether two processes may serve one guild: one serves every shard, their shard counts
+    differ (the ranges cannot be compared), or their shard ids share one."""
+    if mine is None or theirs is None or mine.count != theirs.count:
+        return True
+    return bool(set(mine.ids) & set(theirs.ids))
+
+
+def describe(shards: Shards | None) -> str:
+    return "all" if shards is None else f"{list(shards.ids)} of {shards.count}"
 
 
 class Scheduler(commands.Cog):
@@ -47,6 +58,8 @@ class Scheduler(commands.Cog):
     def __init__(self, bot: commands.Bot, shards: Shards | None = None) -> None:
         self.bot = bot
         self.shards = shards if shards is not None else served_shards(bot)
+        #: The other processes already warned about (one warning each, not one a tick).
+        self._warned: set[str] = set()
 
     @property
     def service(self) -> GameService:
@@ -57,6 +70,10 @@ class Scheduler(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.every_minute.cancel()
+        try:
+            await self.service.store.forget_process(self.service.holder)
+        except Exception:  # the store closed first: the row ages out by itself
+            log.info("could not remove this process from the database's list", exc_info=True)
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def every_minute(self) -> None:
@@ -65,6 +82,7 @@ class Scheduler(commands.Cog):
     @every_minute.before_loop
     async def wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+        await self.announce(time.time())  # at start-up: another process on our shards?
         # Finished games a stop left without their results (it logs and never raises).
         await self.service.results.sweep()
 
@@ -83,8 +101,28 @@ class Scheduler(commands.Cog):
         if not self.every_minute.is_running():
             self.every_minute.start()
 
+    async def announce(self, now: float) -> None:
+        """Tell the database this process is alive and which shards it serves, and warn once
+        of each other live process whose shards overlap ours (a ``SHARD_IDS`` mistake: every
+        reminder is still claimed once, but each table is served twice)."""
+        store, holder = self.service.store, self.service.holder
+        for other, shards in await store.announce_process(
+            holder, self.shards, now, now - ALIVE_SECONDS
+        ):
+            if other in self._warned or not overlap(self.shards, shards):
+                continue
+            self._warned.add(other)
+            log.warning(
+                "another bot process on this database, %s, serves shards %s and this one %s: "
+                "they overlap; give each process its own SHARD_IDS",
+                other,
+                describe(shards),
+                describe(self.shards),
+            )
+
     async def tick(self, now: float) -> None:
         """Send what is due at ``now``; one game's failure never stops the others."""
+        await self.announce(now)
         for record in await self.service.threads_to_archive(now, self.shards):
             try:
                 await threads.archive(self.bot, record)
@@ -96,6 +134,7 @@ class Scheduler(commands.Cog):
                 await self.close_lobby(record, now)
             except Exception:  # a containment boundary: whatever broke, it broke one lobby
                 log.exception("game %s: could not close its lobby", record.id)
+        await self.remind_due(now)
         for record in await self.service.due(now, self.shards):
             try:
                 # Each seat has its own clock: one may be late while another is reminded.
@@ -106,6 +145,9 @@ class Scheduler(commands.Cog):
             except Exception:  # a containment boundary: whatever broke, it broke one game
                 log.exception("game %s: could not post its reminder or timeout", record.id)
                 await self._stop_clock(record)
+        worker = delivery.worker(self.bot)
+        if worker is not None:  # what a front door could not post, at every tick
+            await worker.drain(now)
 
     async def _stop_clock(self, record: GameRecord) -> None:
         """Stop a failing game's clock so it is not retried every minute (a move restarts it)."""
@@ -132,17 +174,54 @@ class Scheduler(commands.Cog):
             await threads.edit_lobby(self.bot, self.service.read(closed), note)
 
     async def remind(self, record: GameRecord, now: float) -> None:
-        users = await self.service.remind(record, now)
-        mentions = " ".join(m for m in (messages.mention(u) for u in users) if m)
-        if not mentions:
-            return
-        title = self.service.engine(record).title
-        async with in_server(self.bot, record.guild):
-            text = _(
-                "{mentions} ⏰ {title} `{id}` is waiting for you: press **My hand** on the "
-                "latest board, or `/game hand`."
-            ).format(mentions=mentions, title=title, id=record.id)
-            await threads.post(self.bot, record, Post(content=text, pings=users))
+        """Claim the due reminders in the store (of two schedulers, one wins), then post
+        them; a post Discord does not take stays owed, for the delivery worker."""
+        users, key = await self.service.claim_reminders(record, now)
+        if key is not None:
+            sent = await self.post_reminder(record, users, key)
+            await delivery.sent(self.bot, [key], sent)
+
+    async def post_reminder(
+        self, where: GameRecord | Clock, users: list[str], key: str
+    ) -> discord.Message | None:
+        """Post a claimed reminder (its outbox row ``key``, for the caller to mark sent); one
+        Discord does not take stays owed, for the delivery worker."""
+        title = self.service.title(where)  # type: ignore[arg-type]
+        try:
+            async with in_server(self.bot, where.guild):
+                return await delivery.remind(self.bot, where, title, users)
+        except BaseException:
+            await delivery.give_back(self.bot, [key])
+            raise
+
+    async def remind_due(self, now: float) -> None:
+        """Every reminder due at ``now``, in O(due): the games' clocks only (no state),
+        decoded off the event loop, claimed in one transaction, then posted at most
+        ``CONCURRENT_POSTS`` at a time (discord.py keeps within each route's rate limit)."""
+        while True:  # a page at a time: each read and claim stays short
+            clocks = await self.service.store.due_clocks(now, self.shards, limit=PAGE)
+            found = await self.service.claim_due_reminders(clocks, now)
+
+            sent: list[tuple[str, str | None, str | None]] = []
+            shared = iter(found)  # a few posters take turns, never a task per game
+            await asyncio.gather(*(self._poster(shared, sent) for _ in range(CONCURRENT_POSTS)))
+            await self.service.store.outbox_sent_many(sent)  # one write for the page
+            if len(clocks) < PAGE or not found:  # the last page, or nothing left to claim
+                return
+
+    async def _poster(
+        self,
+        claimed: Iterator[tuple[Clock, list[str], str]],
+        sent: list[tuple[str, str | None, str | None]],
+    ) -> None:
+        """Post claimed reminders until none is left; what was posted goes into ``sent``."""
+        for clock, users, key in claimed:
+            try:
+                message = await self.post_reminder(clock, users, key)
+            except Exception:  # a containment boundary: it stays owed in the outbox
+                log.warning("game %s: its reminder waits for delivery", clock.id)
+                continue
+            sent.append((key, *delivery.place(message)))
 
     async def time_out(self, record: GameRecord, now: float) -> None:
         result = await self.service.time_out(record.id, now)
@@ -150,18 +229,25 @@ class Scheduler(commands.Cog):
             return
         names = result.read.names
         who = ", ".join(names.get(p, p) for p in result.timed_out)
-        async with in_server(self.bot, result.record.guild):
-            headline = _("⏰ Time ran out for {names}: the AI decided for them this time.").format(
-                names=who
-            )
-            ratings = memory.rating_line(result.results, result.read.names)
-            post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
-            sent = await threads.post(self.bot, result.record, post)
+        try:
+            async with in_server(self.bot, result.record.guild):
+                headline = _(
+                    "⏰ Time ran out for {names}: the AI decided for them this time."
+                ).format(names=who)
+                ratings = memory.rating_line(result.results, result.read.names)
+                post = await messages.board_post(
+                    result.read, result.told, headline, ratings=ratings
+                )
+                sent = await threads.post(self.bot, result.record, post)
+        except BaseException:  # the timeout is saved: its notice stays owed, for the worker
+            await delivery.give_back(self.bot, result.owed)
+            raise
+        await delivery.sent(self.bot, result.owed, sent)
         await self.service.remember_message(
             result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)
         )
         if result.finished:
-            await threads.finish(self.bot, result.read)
+            await delivery.finish(self.bot, result)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -6,13 +6,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import visibility
 from bot.ai import LEVELS
 from bot.errors import ServiceError
-from bot.guild_settings import CLOCKS, LOBBY_HOURS_RANGE, GuildSettings
+from bot.guild_settings import (
+    CLOCKS,
+    LOBBY_HOURS_RANGE,
+    PLAYER_GAMES_RANGE,
+    SERVER_GAMES_RANGE,
+    GuildSettings,
+)
 from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
-from cogs import flows, inbox, memory, messages, threads
+from cogs import cooldowns, flows, forget, inbox, memory, messages, threads
 from cogs import replay as viewers
 from cogs.language import in_public
 from cogs.messages import Post
@@ -41,7 +48,7 @@ async def channel_game_autocomplete(
     service = flows.service_of(interaction)
     guild, channel = flows.where(interaction)[:2]
     choices = []
-    for record in await service.channel_games(guild, channel):
+    for record in await visibility.visible(await service.channel_games(guild, channel)):
         label = game_line(record, service.title(record))
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
@@ -56,18 +63,26 @@ def settings_lines(settings: GuildSettings) -> str:
         if settings.language
         else _("the server's own (Discord's server settings)")
     )
-    return _(
-        "- threads: **{threads}**\n- lobby_hours: **{hours}**\n- clock: **{clock}**\n"
-        "- language: **{language}**"
-    ).format(
-        threads=_("on") if settings.threads else _("off"),
-        hours=settings.lobby_hours,
-        clock=clock,
-        language=language,
+    return (
+        _(
+            "- threads: **{threads}**\n- lobby_hours: **{hours}**\n- clock: **{clock}**\n"
+            "- language: **{language}**"
+        ).format(
+            threads=_("on") if settings.threads else _("off"),
+            hours=settings.lobby_hours,
+            clock=clock,
+            language=language,
+        )
+        + "\n"
+        + _("- player_games: **{player}**\n- server_games: **{server}**").format(
+            player=settings.player_games, server=settings.server_games
+        )
+        + "\n"
+        + _("- web table: **{web}**").format(web=_("on") if settings.web else _("off"))
     )
 
 
-GAME_REF = "Game id from /game list, if several run here"
+GAME_REF = "Game id, from /game list"
 
 
 class Table(commands.Cog):
@@ -116,6 +131,9 @@ class Table(commands.Cog):
         lobby_hours="Hours a lobby waits for its start before it closes",
         clock="Time for each decision before the AI decides, for new games",
         language="Language of public posts and boards (private answers follow each player)",
+        player_games="Most open games per player",
+        server_games="Most running games here",
+        web="Whether this server's public games have a page on the web table",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -127,6 +145,11 @@ class Table(commands.Cog):
         | None = None,
         clock: str | None = None,
         language: str | None = None,
+        player_games: app_commands.Range[int, PLAYER_GAMES_RANGE[0], PLAYER_GAMES_RANGE[1]]
+        | None = None,
+        server_games: app_commands.Range[int, SERVER_GAMES_RANGE[0], SERVER_GAMES_RANGE[1]]
+        | None = None,
+        web: bool | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
@@ -136,6 +159,9 @@ class Table(commands.Cog):
             "lobby_hours": lobby_hours,
             "clock": clock,
             "language": language,
+            "player_games": player_games,
+            "server_games": server_games,
+            "web": web,
         }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)
@@ -176,6 +202,7 @@ class Table(commands.Cog):
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def board(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """The current board of a game here or of this thread (only you see it)."""
+        cooldowns.check(interaction, cooldowns.BOARD)
         await flows.show_board(interaction, await flows.watched(interaction, game))
 
     @game.command(name="hand")
@@ -339,6 +366,11 @@ class Table(commands.Cog):
             )
             await flows.post_to_game(interaction, record, Post(content=text))
         await threads.finish(interaction.client, service.read(record))
+
+    @game.command(name="forget-me")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        """Erase your data (asks first)."""
+        await forget.ask(interaction)
 
     @game.command(name="stats")
     @app_commands.describe(

@@ -18,10 +18,11 @@ import discord
 from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService
-from bot.store.base import ABANDONED, ACTIVE, FINISHED, GameRecord
+from bot.store.base import ABANDONED, ACTIVE, FINISHED, Clock, GameRecord
 from cogs import memory, messages
 from cogs.language import in_server
 from cogs.messages import Post
+from cogs.retry import fresh_kwargs, retrying, transient
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,12 @@ def thread_name(read: ReadModel) -> str:
     """ "<Game> · <id> · <players>", within Discord's 100 characters."""
     players = ", ".join(read.names.get(s.user, s.user) for s in read.record.seats)
     return messages.clip(f"{read.title} · {read.record.id} · {players}", NAME_LIMIT)
+
+
+def begins(read: ReadModel) -> str:
+    """The first board's headline: the game and who sits at it."""
+    seated = ", ".join(read.names[s.user] for s in read.record.seats)
+    return _("🎲 **{title}** begins: {players}.").format(title=read.title, players=seated)
 
 
 def link(record: GameRecord) -> str:
@@ -98,6 +105,17 @@ async def open_thread(interaction: discord.Interaction, read: ReadModel) -> str 
         permissions = channel.permissions_for(channel.guild.me)
     else:
         permissions = discord.Permissions.none()
+    return await create_thread(service, read, channel, permissions)
+
+
+async def create_thread(
+    service: GameService, read: ReadModel, channel: object, permissions: discord.Permissions
+) -> str | None:
+    """Open the game's thread in ``channel`` (the bot's ``permissions`` there) and record
+    it; the line for the host when the game stays in the channel. A 5xx or a 429 is tried
+    again (``cogs.retry``); only a permission error keeps the game in the channel, so a
+    start is whole: a thread, or the channel because a thread may not be."""
+    record = read.record
     why = cannot_thread(channel, permissions)
     if why is not None:
         log.info("game %s stays in its channel: %s", record.id, why)
@@ -106,17 +124,21 @@ async def open_thread(interaction: discord.Interaction, read: ReadModel) -> str 
     found = await service.message_of(record, LOBBY_MESSAGE)
     starter = discord.Object(int(found[1])) if found and found[0] == record.channel else None
     name = thread_name(read)
-    try:
+
+    async def create() -> discord.Thread:
         try:
-            thread = await channel.create_thread(
+            return await channel.create_thread(
                 name=name, message=starter, auto_archive_duration=IDLE_ARCHIVE_MINUTES
             )
         except discord.NotFound:  # the lobby message was deleted: a thread of its own
-            thread = await channel.create_thread(
+            return await channel.create_thread(
                 name=name,
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=IDLE_ARCHIVE_MINUTES,
             )
+
+    try:
+        thread = await retrying(create)
     except discord.Forbidden as error:
         if error.code != MISSING_PERMISSIONS:
             raise
@@ -168,13 +190,17 @@ async def edit_lobby(client: discord.Client, read: ReadModel, note: str | None =
     channel_id, message_id = found
     channel = client.get_partial_messageable(int(channel_id), guild_id=_guild_id(record))
     try:
-        await channel.get_partial_message(int(message_id)).edit(
-            content=note,
-            embed=lobby_embed(read),
-            view=messages.lobby_view(read),  # the lobby's buttons while it is one, then none
-            allowed_mentions=messages.NO_PINGS,
+        await retrying(
+            lambda: channel.get_partial_message(int(message_id)).edit(
+                content=note,
+                embed=lobby_embed(read),
+                view=messages.lobby_view(read),  # the lobby's buttons while it is, then none
+                allowed_mentions=messages.NO_PINGS,
+            )
         )
-    except discord.HTTPException:  # deleted meanwhile: nothing left to show it on
+    except discord.HTTPException as error:
+        if transient(error):  # Discord's bad moment: the caller's delivery tries again
+            raise
         log.info("game %s: its lobby message %s is gone", record.id, message_id)
 
 
@@ -199,11 +225,14 @@ def result_post(read: ReadModel, board: bytes, ratings: str = "") -> Post:
     return Post(view=layout, files=files)
 
 
-async def post(client: discord.Client, record: GameRecord, content: Post) -> discord.Message:
+async def post(
+    client: discord.Client, record: GameRecord | Clock, content: Post
+) -> discord.Message:
     """Send a post where the game is played (its thread, else its channel), not as an answer
     to an interaction."""
     channel = client.get_partial_messageable(int(record.home), guild_id=_guild_id(record))
-    return await channel.send(**content.kwargs())
+    again = fresh_kwargs(content)  # Discord's bad moments are tried again (``cogs.retry``)
+    return await retrying(lambda: channel.send(**again()))
 
 
 async def finish(client: discord.Client, read: ReadModel) -> None:
@@ -221,7 +250,8 @@ async def finish(client: discord.Client, read: ReadModel) -> None:
                 int(record.channel), guild_id=_guild_id(record)
             )
             ratings = memory.rating_line(await service.results.of_game(record.id), read.names)
-            await channel.send(**result_post(read, board, ratings).kwargs())
+            again = fresh_kwargs(result_post(read, board, ratings))
+            await retrying(lambda: channel.send(**again()))
     await service.archive_later(record, ARCHIVE_AFTER)
 
 
@@ -236,5 +266,5 @@ async def archive(client: discord.Client, record: GameRecord) -> None:
     log.info("game %s: archived its thread %s", record.id, record.thread)
 
 
-def _guild_id(record: GameRecord) -> int | None:
+def _guild_id(record: GameRecord | Clock) -> int | None:
     return int(record.guild) if record.guild.isdigit() else None

@@ -2,9 +2,10 @@
 
 rules/ stays pure: no module under it imports discord, aiosqlite, PIL or aiohttp, directly or
 through anything it imports. Of our own packages rules imports nothing, images imports rules
-only, bot imports rules and images (and not discord: the Discord layer is cogs), and cogs may
-import anything. Every module found under each package is read, function-local imports
-included, so a new module is covered the day it is added."""
+only, bot imports rules and images (and not discord, cogs or web: the front doors are above
+it), web imports bot and below (and not discord or cogs), and cogs may import anything.
+Every module found under each package is read, function-local imports included, so a new
+module is covered the day it is added."""
 
 from __future__ import annotations
 
@@ -113,7 +114,11 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
     "locales": ({"locales"}, {"discord", "aiosqlite", "PIL"}),
     "images": ({"rules", "locales", "images"}, {"discord", "aiosqlite"}),
     "bot": ({"rules", "locales", "images", "bot"}, {"discord"}),
-    "cogs": ({"rules", "locales", "images", "bot", "cogs"}, set()),
+    # The web table: a second front door beside cogs, over the same service (issue 26). It
+    # knows no Discord, and neither front door knows the other's handlers (cogs may start the
+    # web server and hand out its links; the web never reaches into cogs).
+    "web": ({"rules", "locales", "images", "bot", "web"}, {"discord"}),
+    "cogs": ({"rules", "locales", "images", "bot", "web", "cogs"}, set()),
 }
 
 
@@ -165,6 +170,10 @@ def test_the_layer_check_sees_an_import_that_points_up(tmp_path: Path):
     assert upward_imports(module, "rules") == ["images.kit", "cogs.items"]
     assert upward_imports(module, "bot") == ["cogs.items"]
     assert upward_imports(module, "cogs") == []
+    assert upward_imports(module, "web") == ["cogs.items"]
+    module.write_text("import discord\nimport web.app\n")
+    assert upward_imports(module, "web") == ["discord"]
+    assert upward_imports(module, "bot") == ["discord", "web.app"]
 
 
 def test_undo_needs_only_the_services_narrow_protocol() -> None:

@@ -21,6 +21,7 @@ from bot.store.base import (
     Seat,
     Store,
     StoreError,
+    StoreUnavailable,
     VersionConflict,
 )
 from bot.store.postgres import POOL_SIZE, PostgresStore
@@ -43,6 +44,7 @@ __all__ = [
     "SqliteStore",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "VersionConflict",
     "is_postgres",
     "open_store",

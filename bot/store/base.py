@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from bot.store.forget import Forgotten
+
+from bot.store.web_tables import WebTable
 
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -17,6 +22,12 @@ OPEN_STATUSES = (LOBBY, ACTIVE)
 
 class StoreError(Exception):
     """The store cannot do what was asked (unwritable path, unknown id); the message says why."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached or written just now (the server is down, the disk is full,
+    an I/O error): nothing was saved, and trying again later may work. Not a bug: the player
+    is told so in those words (``bot.store.outage``)."""
 
 
 class VersionConflict(StoreError):
@@ -77,6 +88,9 @@ class GameRecord:
     prefs: dict[str, Any] = field(default_factory=dict)
     #: When the bot archives the game's thread (an hour after the end); None: nothing to do.
     archive_at: float | None = None
+    #: The public posts the change being saved owes the table (``bot.outbox``): the store
+    #: writes them to the outbox in the same transaction as the change, then empties this.
+    owed: list[Owed] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def home(self) -> str:
@@ -85,6 +99,66 @@ class GameRecord:
 
     def seat_of(self, user: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.user == user), None)
+
+
+@dataclass(frozen=True)
+class Owed:
+    """One public post a change owes the table, written with the change (the outbox): what
+    kind of post (``bot.outbox`` names them) and what it needs to be made again later.
+    ``holder`` (a process) has the first go at sending it until ``lease_until``; after that
+    any delivery worker may claim it."""
+
+    key: str
+    kind: str
+    payload: dict[str, Any]
+    holder: str | None = None
+    lease_until: float = 0.0
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """One pending row of the outbox as claimed by a delivery worker."""
+
+    seq: int
+    key: str
+    game_id: str
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Clock:
+    """What a reminder needs of a game: where it is played, its version and its clocks
+    (``GameRecord``'s fields of the same names), without its state."""
+
+    id: str
+    game: str
+    guild: str
+    channel: str
+    thread: str | None
+    version: int
+    remind_at: float | None
+    deadline: float | None
+    clocks: dict[str, list[float | None]]
+
+    @property
+    def home(self) -> str:
+        return self.thread or self.channel
+
+
+@dataclass(frozen=True)
+class ReminderClaim:
+    """One game's reminders to claim (``Store.claim_reminders``)."""
+
+    game_id: str
+    version: int
+    expected_remind_at: float
+    remind_at: float | None
+    deadline: float | None
+    clocks: dict[str, list[float | None]]
+    owed: Owed
 
 
 @dataclass(frozen=True)
@@ -237,6 +311,19 @@ class Store(Protocol):
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         """(channel id, message id) of the last message of ``kind`` of each of these games."""
 
+    async def rated_places(
+        self, guild: str, game: str, rated_as: str
+    ) -> list[tuple[str, str | None]]:
+        """The places, (channel, thread), of the finished games of ``game`` on a server that
+        a rating (``rated_as``) was moved by: a leaderboard entry is shown only to those who
+        may see all of them."""
+
+    async def count_games(
+        self, guild: str, statuses: Sequence[str], *, player: str | None = None
+    ) -> int:
+        """How many games of a server are in one of ``statuses`` (with ``player``: where that
+        user holds a seat of their own): the caps of ``bot.limits`` count with it."""
+
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """Games of one channel that could not be loaded, and why, oldest first."""
 
@@ -269,6 +356,52 @@ class Store(Protocol):
         """Set a game's reminder time and deadline (and its seats' clocks, if given; else
         they are cleared) if it is still at ``version``, without changing the version; False
         if the game moved meanwhile (its clock restarted)."""
+
+    async def due_clocks(
+        self, now: float, shards: Shards | None = None, *, limit: int = 1000
+    ) -> list[Clock]:
+        """The clocks (not the states) of active games whose ``remind_at`` is at or before
+        ``now`` (of the guilds on ``shards``; all, if None), soonest first, at most
+        ``limit``: what a reminder needs, decoded off the event loop where the backend
+        can."""
+
+    async def claim_reminders(self, claims: Sequence[ReminderClaim]) -> list[bool]:
+        """Claim reminders, all in one transaction: for each, set the timers as
+        ``set_timers`` does only if the game is still at ``version`` and its ``remind_at`` is
+        still ``expected_remind_at`` (so of two schedulers only one sends it), and write its
+        ``owed`` post with it. For each claim, whether it was won (False: someone else
+        claimed it, or the game moved)."""
+
+    async def claim_outbox(
+        self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        """Claim for ``holder`` until ``now + lease`` the oldest unsent row of each game whose
+        rows are all unleased (or their lease ran out), oldest games first, at most ``limit``
+        (of the guilds on ``shards``; all, if None). A compare-and-swap: two workers on one
+        database never claim the same row. Each claim counts an attempt."""
+
+    async def outbox_sent(self, key: str, channel: str | None, message: str | None) -> None:
+        """Mark a row sent (Discord accepted it: its message, if any); it is never sent
+        again."""
+
+    async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
+        """``outbox_sent`` for several rows (key, channel, message) in one transaction."""
+
+    async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
+        """Give back a row ``holder`` could not send: any worker may claim it from
+        ``retry_at``."""
+
+    async def unsent(self, game_id: str | None = None) -> list[OutboxRow]:
+        """The unsent rows (of one game, if given), oldest first."""
+
+    async def announce_process(
+        self, holder: str, shards: Shards | None, now: float, alive_since: float
+    ) -> list[tuple[str, Shards | None]]:
+        """Record that process ``holder`` serving ``shards`` (None: all) is alive at ``now``;
+        the other processes seen since ``alive_since``, with their shards."""
+
+    async def forget_process(self, holder: str) -> None:
+        """Process ``holder`` stopped."""
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         """Record the thread a game is played in, without changing its version (where the
@@ -390,5 +523,20 @@ class Store(Protocol):
     async def undo_request(self, game_id: str) -> UndoRequest | None:
         """The game's pending undo proposal (None: there is none)."""
 
+    async def forget_player(self, user: str) -> Forgotten:
+        """Rename ``user`` to a former player in every game they sat in, and delete their
+        results and ratings, in one transaction (``bot.store.forget``)."""
+
     async def drop_undo_request(self, game_id: str) -> None:
         """Forget the game's pending undo proposal (done, declined or lapsed)."""
+
+    # -- the web table (``bot.store.web_tables``) ----------------------------------------
+
+    async def save_web_table(self, table: WebTable) -> None:
+        """Record (or update) a game's public id and whether its channel is public."""
+
+    async def web_table(self, public_id: str) -> WebTable | None:
+        """The game a web page's address names (None: no such page)."""
+
+    async def web_table_of(self, game_id: str) -> WebTable | None:
+        """A game's web-table row, if it has one."""

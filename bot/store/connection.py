@@ -32,6 +32,8 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from bot.store.outage import ENDED_EARLY
+
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
 
@@ -384,7 +386,7 @@ class Connection(_Statements):
             outcome = self._outcome(conn, job.work)
             if not conn.in_transaction:  # a failure (a full disk, say) ended the transaction
                 if not isinstance(outcome, _Failure):
-                    outcome = _Failure(sqlite3.OperationalError("the transaction ended early"))
+                    outcome = _Failure(sqlite3.OperationalError(ENDED_EARLY))
                 lost = [o if isinstance(o, _Failure) else outcome for o in outcomes]
                 for done, result in zip(jobs[:i], lost, strict=True):
                     done.answer(result)

@@ -212,6 +212,69 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
+    # (issue 23, forgetting a player): the log stays append-only, except that a forgotten
+    # player's rows are renamed to their former seat (``bot.store.forget``): who played a row,
+    # and an action that names them; nothing else about a row may change.
+    (
+        "DROP TRIGGER actions_append_only",
+        """
+        CREATE TRIGGER actions_append_only BEFORE UPDATE ON actions
+        WHEN NOT (
+            NEW.game_id = OLD.game_id AND NEW.seq = OLD.seq AND NEW.at = OLD.at
+            AND (NEW.player = OLD.player OR NEW.player LIKE 'former:%')
+            AND (NEW.action = OLD.action OR NEW.action LIKE '%"former:%')
+        )
+        BEGIN
+            SELECT RAISE(ABORT, 'the action log is append-only');
+        END
+        """,
+    ),
+    # (issue 22, delivery): the outbox. Every public post a change owes the table is a row
+    # written in the change's own transaction; a delivery worker claims (``holder`` until
+    # ``lease_until``) and sends the unsent ones, oldest first per game, until Discord accepts
+    # (``sent_at``, and the message). A reminder's claim is written the same way.
+    (
+        """
+        CREATE TABLE outbox (
+            seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+            key         TEXT NOT NULL UNIQUE,
+            game_id     TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind        TEXT NOT NULL,
+            payload     TEXT NOT NULL DEFAULT '{}',
+            created_at  REAL NOT NULL,
+            holder      TEXT,
+            lease_until REAL NOT NULL DEFAULT 0,
+            attempts    INTEGER NOT NULL DEFAULT 0,
+            sent_at     REAL,
+            channel     TEXT,
+            message     TEXT
+        )
+        """,
+        # The worker reads only what is unsent, by game and order.
+        "CREATE INDEX outbox_unsent ON outbox (game_id, seq) WHERE sent_at IS NULL",
+        # The bot processes on this database and the shards each serves (None: all), seen at
+        # every scheduler tick: a start-up warns of another live process whose shards overlap.
+        """
+        CREATE TABLE processes (
+            holder     TEXT PRIMARY KEY,
+            shards     TEXT,
+            started_at REAL NOT NULL,
+            seen_at    REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
+    # The web table (issue 26): each game's public id (what its page's address names, never
+    # the six-letter id) and whether its channel is one everyone on its server can view.
+    (
+        """
+        CREATE TABLE web_tables (
+            game_id    TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            public_id  TEXT NOT NULL UNIQUE,
+            public     INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

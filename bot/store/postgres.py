@@ -32,25 +32,32 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
+from bot.store import outbox_sql
 from bot.store.base import (
     ACTIVE,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
     Attention,
+    Clock,
     GameRecord,
     LoggedAction,
+    OutboxRow,
     RateGame,
     Rating,
+    ReminderClaim,
     ResultRow,
     Seat,
     Shards,
     StoreError,
+    StoreUnavailable,
     UndoneAction,
     UndoRequest,
     VersionConflict,
 )
 from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
+from bot.store.forget import TABLES, Forgotten, alias, changes, former_name, game_column
+from bot.store.outage import postgres_outage
 from bot.store.postgres_migrations import migrate
 from bot.store.recovery import Rebuild
 from bot.store.rows import (
@@ -63,6 +70,7 @@ from bot.store.rows import (
     encode,
     progress,
 )
+from bot.store.web_tables import PostgresWebTables
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +147,11 @@ def _values(item: ResultRow | Rating) -> tuple[Any, ...]:
     return tuple(dumps(v) if isinstance(v, dict) else v for v in values)
 
 
+def _count(status: str) -> int:
+    """The rows a statement touched, from its status ("DELETE 3")."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
 def _result(row: asyncpg.Record) -> ResultRow:
     values = dict(row)
     values["options"] = json.loads(values["options"])
@@ -157,7 +170,7 @@ def _undone(game_id: str, row: asyncpg.Record, undone_at: float, by: str) -> Und
     )
 
 
-class PostgresStore:
+class PostgresStore(PostgresWebTables):
     """The ``Store`` on one PostgreSQL database (the schema ``search_path`` names).
 
     ``url`` is a ``postgresql://`` URL as asyncpg reads it; extra query parameters are server
@@ -232,7 +245,8 @@ class PostgresStore:
             async with pool.acquire() as conn:
                 yield conn
         except _FAILURES as exc:
-            raise StoreError(f"database {self.where}: {exc}") from exc
+            kind = StoreUnavailable if postgres_outage(exc) else StoreError
+            raise kind(f"database {self.where}: {exc}") from exc
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[asyncpg.Connection]:
@@ -243,7 +257,8 @@ class PostgresStore:
             async with pool.acquire() as conn, conn.transaction():
                 yield conn
         except _FAILURES as exc:
-            raise StoreError(f"database {self.where}: {exc}") from exc
+            kind = StoreUnavailable if postgres_outage(exc) else StoreError
+            raise kind(f"database {self.where}: {exc}") from exc
 
     @staticmethod
     async def _insert_seats(conn: asyncpg.Connection, game_id: str, seats: list[Seat]) -> None:
@@ -411,6 +426,30 @@ class PostgresStore:
             )
         return {g: (c, m) for g, c, m in rows}
 
+    async def rated_places(
+        self, guild: str, game: str, rated_as: str
+    ) -> list[tuple[str, str | None]]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT DISTINCT g.channel, g.thread FROM results r "
+                "JOIN games g ON g.id = r.game_id "
+                "WHERE r.guild = $1 AND r.game = $2 AND r.rated_as = $3",
+                guild,
+                game,
+                rated_as,
+            )
+        return [(row[0], row[1]) for row in rows]
+
+    async def count_games(
+        self, guild: str, statuses: Sequence[str], *, player: str | None = None
+    ) -> int:
+        where, params = "guild = $1 AND status = ANY($2::text[])", [guild, list(statuses)]
+        if player is not None:
+            where += " AND id IN (SELECT game_id FROM seats WHERE player = $3 AND NOT ai)"
+            params.append(player)
+        async with self._one() as conn:
+            return int(await conn.fetchval(f"SELECT COUNT(*) FROM games WHERE {where}", *params))
+
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """The games of one channel that could not be loaded, and why, oldest first."""
         async with self._one() as conn:
@@ -438,7 +477,8 @@ class PostgresStore:
             )
             await conn.execute("DELETE FROM seats WHERE game_id = $1", record.id)
             await self._insert_seats(conn, record.id, record.seats)
-        record.updated_at = now
+            await outbox_sql.pg_owe(conn, record.id, record.owed)
+        record.updated_at, record.owed = now, []
 
     async def commit_move(
         self,
@@ -459,7 +499,8 @@ class PostgresStore:
         now = time.time()
         values = progress(record, now)
         game, expected, who, what, at = (f"${i}" for i in range(len(values) + 1, len(values) + 6))
-        async with self._one() as conn:
+        # A move that owes a post writes it in the same transaction; others stay one statement.
+        async with self._write() if record.owed else self._one() as conn:
             seq: int | None = await conn.fetchval(
                 f"WITH moved AS (UPDATE games SET {_PROGRESS_SET} "
                 f"WHERE id = {game} AND version = {expected} RETURNING id) "
@@ -475,7 +516,8 @@ class PostgresStore:
             )
             if seq is None:
                 raise await self._lost(conn, record.id, expected_version)
-        record.updated_at = now
+            await outbox_sql.pg_owe(conn, record.id, record.owed)
+        record.updated_at, record.owed = now, []
         return seq
 
     async def set_timers(
@@ -499,6 +541,72 @@ class PostgresStore:
                 version,
             )
         return bool(status == "UPDATE 1")
+
+    async def due_clocks(
+        self, now: float, shards: Shards | None = None, *, limit: int = 1000
+    ) -> list[Clock]:
+        params: list[Any] = [now, ACTIVE]
+        on = _shards(shards, params)
+        params.append(limit)
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {outbox_sql.CLOCK_COLUMNS} FROM games WHERE remind_at <= $1 "
+                f"AND status = $2 AND attention IS NULL{on} ORDER BY remind_at "
+                f"LIMIT ${len(params)}",
+                *params,
+            )
+        return [outbox_sql.clock(r) for r in rows]
+
+    async def claim_reminders(self, claims: Sequence[ReminderClaim]) -> list[bool]:
+        async with self._write() as conn:
+            return await outbox_sql.pg_claim_reminders(conn, claims)
+
+    async def claim_outbox(
+        self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        params: list[Any] = [holder, now + lease, now, limit]
+        sql = outbox_sql.pg_claim_sql(_shards(shards, params))
+        async with self._one() as conn:
+            rows = await conn.fetch(sql, *params)
+        return sorted((outbox_sql.row(r) for r in rows), key=lambda r: r.seq)
+
+    async def outbox_sent(self, key: str, channel: str | None, message: str | None) -> None:
+        async with self._one() as conn:
+            await conn.execute(outbox_sql.PG_SENT, time.time(), channel, message, key)
+
+    async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
+        if not sent:
+            return
+        at = time.time()
+        async with self._write() as conn:
+            await conn.executemany(
+                outbox_sql.PG_SENT, [(at, channel, message, key) for key, channel, message in sent]
+            )
+
+    async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
+        async with self._one() as conn:
+            await conn.execute(outbox_sql.PG_RELEASE, retry_at, key, holder)
+
+    async def unsent(self, game_id: str | None = None) -> list[OutboxRow]:
+        where = " AND o.game_id = $1" if game_id is not None else ""
+        params = (game_id,) if game_id is not None else ()
+        async with self._one() as conn:
+            rows = await conn.fetch(f"{outbox_sql.PG_UNSENT}{where} ORDER BY o.seq", *params)
+        return [outbox_sql.row(r) for r in rows]
+
+    async def announce_process(
+        self, holder: str, shards: Shards | None, now: float, alive_since: float
+    ) -> list[tuple[str, Shards | None]]:
+        async with self._write() as conn:
+            await conn.execute(
+                outbox_sql.PG_ANNOUNCE, holder, outbox_sql.shards_text(shards), now, now
+            )
+            rows = await conn.fetch(outbox_sql.PG_LIVE, holder, alive_since)
+        return [(str(r["holder"]), outbox_sql.shards_of(r["shards"])) for r in rows]
+
+    async def forget_process(self, holder: str) -> None:
+        async with self._one() as conn:
+            await conn.execute("DELETE FROM processes WHERE holder = $1", holder)
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         async with self._one() as conn:
@@ -775,6 +883,50 @@ class PostgresStore:
     async def drop_undo_request(self, game_id: str) -> None:
         async with self._one() as conn:
             await conn.execute("DELETE FROM undo_requests WHERE game_id = $1", game_id)
+
+    async def forget_player(self, user: str) -> Forgotten:
+        """``bot.store.forget``, in one transaction."""
+        async with self._write() as conn:
+            seats = await conn.fetch(
+                "SELECT game_id, seat, ai FROM seats WHERE player = $1 FOR UPDATE", user
+            )
+            for game_id, seat, ai in seats:
+                new = alias(seat)
+                await conn.execute(
+                    "UPDATE seats SET player = $1, name = $2 WHERE game_id = $3 AND seat = $4",
+                    new,
+                    former_name(seat, ai),
+                    game_id,
+                    seat,
+                )
+                for table in TABLES:
+                    columns = ", ".join((*table.keys, *table.ids, *table.texts))
+                    rows = await conn.fetch(
+                        f"SELECT {columns} FROM {table.name} WHERE {game_column(table)} = $1",
+                        game_id,
+                    )
+                    for row in rows:
+                        change = changes(table, row, user, new)
+                        sets = [f"{column} = ${i}" for i, column in enumerate(change, 1)]
+                        if table.name == "games":  # a writer holding the old snapshot loses
+                            sets.append("version = version + 1")
+                        if not sets:
+                            continue
+                        keys = table.keys
+                        where = " AND ".join(
+                            f"{key} = ${len(change) + i}" for i, key in enumerate(keys, 1)
+                        )
+                        await conn.execute(
+                            f"UPDATE {table.name} SET {', '.join(sets)} WHERE {where}",
+                            *change.values(),
+                            *list(row)[: len(keys)],
+                        )
+            results = await conn.execute(
+                "DELETE FROM results WHERE player = $1 OR rated_as = $1", user
+            )
+            ratings = await conn.execute("DELETE FROM ratings WHERE player = $1", user)
+        renamed = [(game_id, alias(seat)) for game_id, seat, _ai in seats]
+        return Forgotten(renamed, _count(results), _count(ratings))
 
     # -- copying a whole store (``python -m bot migrate``) ------------------------------------
 

@@ -202,6 +202,66 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # (issue 23, forgetting a player): the log stays append-only, except that a forgotten
+    # player's rows are renamed to their former seat (``bot.store.forget``): who played a row,
+    # and an action that names them; nothing else about a row may change.
+    (
+        """
+        CREATE OR REPLACE FUNCTION actions_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF NEW.game_id = OLD.game_id AND NEW.seq = OLD.seq AND NEW.at = OLD.at
+                AND (NEW.player = OLD.player OR NEW.player LIKE 'former:%')
+                AND (NEW.action = OLD.action OR NEW.action LIKE '%"former:%') THEN
+                RETURN NEW;
+            END IF;
+            RAISE EXCEPTION 'the action log is append-only';
+        END
+        $$
+        """,
+    ),
+    # (issue 22, delivery): the outbox, as in the SQLite step: every public post a change owes
+    # is a row written in the change's transaction, claimed and sent by a delivery worker.
+    (
+        """
+        CREATE TABLE outbox (
+            seq         bigserial PRIMARY KEY,
+            key         text NOT NULL UNIQUE,
+            game_id     text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind        text NOT NULL,
+            payload     text NOT NULL DEFAULT '{}',
+            created_at  double precision NOT NULL,
+            holder      text,
+            lease_until double precision NOT NULL DEFAULT 0,
+            attempts    integer NOT NULL DEFAULT 0,
+            sent_at     double precision,
+            channel     text,
+            message     text
+        )
+        """,
+        "CREATE INDEX outbox_unsent ON outbox (game_id, seq) WHERE sent_at IS NULL",
+        # The bot processes on this database and the shards each serves (None: all), seen at
+        # every scheduler tick: a start-up warns of another live process whose shards overlap.
+        """
+        CREATE TABLE processes (
+            holder     text PRIMARY KEY,
+            shards     text,
+            started_at double precision NOT NULL,
+            seen_at    double precision NOT NULL
+        )
+        """,
+    ),
+    # The web table (issue 26): each game's public id (what its page's address names, never
+    # the six-letter id) and whether its channel is one everyone on its server can view.
+    (
+        """
+        CREATE TABLE web_tables (
+            game_id    text PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            public_id  text NOT NULL UNIQUE,
+            public     boolean NOT NULL DEFAULT false,
+            updated_at double precision NOT NULL
+        )
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

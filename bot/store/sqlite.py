@@ -46,28 +46,35 @@ from contextlib import asynccontextmanager, contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.store import outbox_sql
 from bot.store.base import (
     ACTIVE,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
     Attention,
+    Clock,
     DamagedDatabase,
     GameRecord,
     LoggedAction,
+    OutboxRow,
     RateGame,
     Rating,
+    ReminderClaim,
     ResultRow,
     Seat,
     Shards,
     StoreError,
+    StoreUnavailable,
     UndoneAction,
     UndoRequest,
     VersionConflict,
 )
 from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
 from bot.store.connection import Closed, Connection, Held
+from bot.store.forget import TABLES, Forgotten, alias, changes, former_name, game_column
 from bot.store.migrations import migrate
+from bot.store.outage import sqlite_outage
 from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
 from bot.store.rows import COLUMNS as _GAME_COLUMNS
@@ -75,6 +82,7 @@ from bot.store.rows import PROGRESS, Fault, decode, encode
 from bot.store.rows import check_bump as _check_bump
 from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
+from bot.store.web_tables import SqliteWebTables
 
 #: One placeholder per column of ``_GAME_COLUMNS``.
 _MARKS = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
@@ -139,7 +147,7 @@ def _damaged(path: str, detail: str) -> DamagedDatabase:
     )
 
 
-class SqliteStore:
+class SqliteStore(SqliteWebTables):
     """The ``Store`` on one SQLite database file (or ``:memory:`` for tests).
 
     ``path`` is a filesystem path, not a URL; ``bot.store.open_store`` parses URLs.
@@ -257,7 +265,8 @@ class SqliteStore:
         try:
             yield
         except sqlite3.Error as exc:
-            raise StoreError(f"database {self.path!r}: {exc}") from exc
+            kind = StoreUnavailable if sqlite_outage(exc) else StoreError
+            raise kind(f"database {self.path!r}: {exc}") from exc
         except Closed as exc:
             raise StoreError(f"store {self.path!r} is not open") from exc
 
@@ -501,6 +510,27 @@ class SqliteStore:
         )
         return {str(g): (str(c), str(m)) for g, c, m in rows}
 
+    async def rated_places(
+        self, guild: str, game: str, rated_as: str
+    ) -> list[tuple[str, str | None]]:
+        rows = await self._fetchall(
+            "SELECT DISTINCT g.channel, g.thread FROM results r JOIN games g ON g.id = r.game_id "
+            "WHERE r.guild = ? AND r.game = ? AND r.rated_as = ?",
+            (guild, game, rated_as),
+        )
+        return [(str(channel), None if thread is None else str(thread)) for channel, thread in rows]
+
+    async def count_games(
+        self, guild: str, statuses: Sequence[str], *, player: str | None = None
+    ) -> int:
+        marks = ",".join("?" * len(statuses))
+        where, params = f"guild = ? AND status IN ({marks})", [guild, *statuses]
+        if player is not None:
+            where += " AND id IN (SELECT game_id FROM seats WHERE user = ? AND ai = 0)"
+            params.append(player)
+        rows = await self._fetchall(f"SELECT COUNT(*) FROM games WHERE {where}", params)
+        return int(rows[0][0])
+
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """The games of one channel that could not be loaded, and why, oldest first: only
         plain text columns are read, so a damaged snapshot cannot hide its own game."""
@@ -536,9 +566,11 @@ class SqliteStore:
             )
             conn.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
             self._insert_seats(conn, record.id, record.seats)
+            outbox_sql.sqlite_owe(conn, record.id, owed)
 
+        owed = list(record.owed)
         await self._transaction(save)
-        record.updated_at = now
+        record.updated_at, record.owed = now, []
 
     async def commit_move(
         self,
@@ -571,10 +603,12 @@ class SqliteStore:
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
                 (record.id, seq, player, logged, now),
             )
+            outbox_sql.sqlite_owe(conn, record.id, owed)
             return int(seq)
 
+        owed = list(record.owed)
         seq = await self._transaction(commit)
-        record.updated_at = now
+        record.updated_at, record.owed = now, []
         return seq
 
     async def set_timers(
@@ -595,6 +629,67 @@ class SqliteStore:
             return conn.execute(sql + "WHERE id = ? AND version = ?", values).rowcount == 1
 
         return await self._transaction(set_timers)
+
+    async def due_clocks(
+        self, now: float, shards: Shards | None = None, *, limit: int = 1000
+    ) -> list[Clock]:
+        """Rows decoded in the reader's thread, never on the event loop."""
+        on, params = _on_shards(shards)
+        sql = (
+            f"SELECT {outbox_sql.CLOCK_COLUMNS} FROM games WHERE remind_at <= ? AND status = ? "
+            f"AND attention IS NULL {on} ORDER BY remind_at LIMIT ?"
+        )
+
+        def fetch(conn: sqlite3.Connection) -> list[Clock]:
+            rows = conn.execute(sql, (now, ACTIVE, *params, limit))
+            return [outbox_sql.clock(r) for r in rows]
+
+        return await self._query(fetch)
+
+    async def claim_reminders(self, claims: Sequence[ReminderClaim]) -> list[bool]:
+        return await self._transaction(lambda conn: outbox_sql.sqlite_claim_reminders(conn, claims))
+
+    async def claim_outbox(
+        self, holder: str, now: float, lease: float, limit: int, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        def claim(conn: sqlite3.Connection) -> list[OutboxRow]:
+            return outbox_sql.sqlite_claim(conn, holder, now, lease, limit, _on_shards(shards))
+
+        return await self._transaction(claim)
+
+    async def outbox_sent(self, key: str, channel: str | None, message: str | None) -> None:
+        await self._execute(outbox_sql.SQLITE_SENT, (time.time(), channel, message, key))
+
+    async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
+        if not sent:
+            return
+        at = time.time()
+        rows = [(at, channel, message, key) for key, channel, message in sent]
+        await self._transaction(lambda conn: conn.executemany(outbox_sql.SQLITE_SENT, rows))
+
+    async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
+        await self._execute(outbox_sql.SQLITE_RELEASE, (retry_at, key, holder))
+
+    async def unsent(self, game_id: str | None = None) -> list[OutboxRow]:
+        where = " AND o.game_id = ?" if game_id is not None else ""
+        params = (game_id,) if game_id is not None else ()
+        rows = await self._fetchall(f"{outbox_sql.SQLITE_UNSENT}{where} ORDER BY o.seq", params)
+        return [outbox_sql.row(r) for r in rows]
+
+    async def announce_process(
+        self, holder: str, shards: Shards | None, now: float, alive_since: float
+    ) -> list[tuple[str, Shards | None]]:
+        def announce(conn: sqlite3.Connection) -> list[Any]:
+            conn.execute(
+                outbox_sql.SQLITE_ANNOUNCE, (holder, outbox_sql.shards_text(shards), now, now)
+            )
+            return conn.execute(outbox_sql.SQLITE_LIVE, (holder, alive_since)).fetchall()
+
+        rows = await self._transaction(announce)
+        return [(str(h), outbox_sql.shards_of(s)) for h, s in rows]
+
+    async def forget_process(self, holder: str) -> None:
+        await self._execute("DELETE FROM processes WHERE holder = ?", (holder,))
 
     async def set_thread(self, game_id: str, thread: str | None) -> None:
         """Record a game's thread; the version stays (no button on its posts goes stale)."""
@@ -948,6 +1043,52 @@ class SqliteStore:
 
     async def drop_undo_request(self, game_id: str) -> None:
         await self._execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
+
+    async def forget_player(self, user: str) -> Forgotten:
+        """``bot.store.forget``, in one transaction; with ``secure_delete`` the old values
+        are overwritten in the file, and a checkpoint takes them out of the WAL."""
+
+        def work(conn: sqlite3.Connection) -> Forgotten:
+            conn.execute("PRAGMA secure_delete = ON")
+            seats = conn.execute(
+                "SELECT game_id, seat, ai FROM seats WHERE user = ?", (user,)
+            ).fetchall()
+            for game_id, seat, ai in seats:
+                new = alias(seat)
+                conn.execute(
+                    "UPDATE seats SET user = ?, name = ? WHERE game_id = ? AND seat = ?",
+                    (new, former_name(seat, bool(ai)), game_id, seat),
+                )
+                for table in TABLES:
+                    columns = ", ".join((*table.keys, *table.ids, *table.texts))
+                    rows = conn.execute(
+                        f"SELECT {columns} FROM {table.name} WHERE {game_column(table)} = ?",
+                        (game_id,),
+                    ).fetchall()
+                    for row in rows:
+                        change = changes(table, row, user, new)
+                        sets = [f"{column} = ?" for column in change]
+                        if table.name == "games":  # a writer holding the old snapshot loses
+                            sets.append("version = version + 1")
+                        if not sets:
+                            continue
+                        where = " AND ".join(f"{key} = ?" for key in table.keys)
+                        conn.execute(
+                            f"UPDATE {table.name} SET {', '.join(sets)} WHERE {where}",
+                            (*change.values(), *row[: len(table.keys)]),
+                        )
+            results = conn.execute(
+                "DELETE FROM results WHERE player = ? OR rated_as = ?", (user, user)
+            ).rowcount
+            ratings = conn.execute("DELETE FROM ratings WHERE player = ?", (user,)).rowcount
+            return Forgotten([(g, alias(seat)) for g, seat, _ai in seats], results, ratings)
+
+        forgotten = await self._transaction(work)
+        with self._errors():
+            await self._connection().call(
+                lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            )
+        return forgotten
 
 
 _RATING_COLUMNS = "guild, game, player, mu, sigma, games, ai, name"

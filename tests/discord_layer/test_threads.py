@@ -12,6 +12,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot import limits
 from bot.store.base import FINISHED, GameRecord
 from cogs.app import create_bot
 from cogs.threads import ARCHIVE_AFTER, NAME_LIMIT
@@ -404,8 +405,9 @@ ROOMS = [Channel(id=2100 + n, name=f"room-{n}") for n in range(30)]
 
 
 async def test_the_inbox_lists_a_players_games_across_channels_page_by_page(
-    harness_factory, tmp_path: Path
+    harness_factory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(limits, "LOBBIES_PER_HOST", len(ROOMS))  # paging here, not the cap
     h = await harness_factory(
         new_bot(tmp_path), FakeDiscord(), guild_id=GUILD, channels=ROOMS, members=EVERYONE
     )

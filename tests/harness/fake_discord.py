@@ -382,7 +382,13 @@ class World:
         data = channel.to_json(self.guild_id, owner_id=owner_id)
         if self.bot_denied and not channel.is_thread:
             data["permission_overwrites"] = [
-                {"id": str(self.bot_role_id), "type": 0, "allow": "0", "deny": str(self.bot_denied)}
+                *data["permission_overwrites"],
+                {
+                    "id": str(self.bot_role_id),
+                    "type": 0,
+                    "allow": "0",
+                    "deny": str(self.bot_denied),
+                },
             ]
         return data
 
@@ -445,6 +451,7 @@ class FakeDiscord:
         times: int = 1,
     ) -> None:
         """Make the next ``times`` matching requests fail, e.g. an expired interaction (10062).
+        A 429 says to retry after 50 ms; with ``code=0`` it is the global rate limit.
 
         ``path`` is a spec-style template (``/interactions/{interaction_id}/{token}/callback``);
         ``*`` matches anything.
@@ -602,7 +609,10 @@ class FakeDiscord:
                 and injected.pattern.match(request.path)
             ):
                 injected.times -= 1
-                return injected.status, {"message": injected.message, "code": injected.code}
+                body: dict[str, Any] = {"message": injected.message, "code": injected.code}
+                if injected.status == 429:  # a rate limit says when to come back
+                    body.update(retry_after=0.05, **{"global": injected.code == 0})
+                return injected.status, body
         for method, _template, regex, handler in self._routes:
             if method != request.method:
                 continue
@@ -663,6 +673,7 @@ class FakeDiscord:
             ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/*", self._no_content),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions*", self._no_content),
             ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._no_content),
+            ("GET", "/channels/{channel_id}/thread-members/{user_id}", self._thread_member),
             ("PUT", "/channels/{channel_id}/pins/{message_id}", self._no_content),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
         ]
@@ -737,6 +748,22 @@ class FakeDiscord:
 
     def _no_content(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
         return 204, None
+
+    def _thread_member(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
+        """A thread's member, or 404 Unknown Member: the members of a private thread are the
+        ones its ``Channel`` names (and the bot); everyone who can see a public one."""
+        channel_id, user_id = int(params["channel_id"]), int(params["user_id"])
+        self._channel(channel_id)
+        known = self.world.channels.get(channel_id) if self.world else None
+        members = known.thread_members if known is not None and known.type == 12 else None
+        if members is not None and user_id != self.bot_user.id and user_id not in members:
+            raise DiscordHTTPError(404, 10007, "Unknown Member")
+        return 200, {
+            "id": str(channel_id),
+            "user_id": str(user_id),
+            "join_timestamp": "2025-01-01T00:00:00+00:00",
+            "flags": 0,
+        }
 
     def _get_channel(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
         return 200, self._channel(int(params["channel_id"]))

@@ -119,6 +119,10 @@ class Channel:
     parent_id: int | None = None
     topic: str | None = None
     position: int = 0
+    #: Permission overwrites of a channel: (role or member id, 0 role / 1 member, allow, deny).
+    overwrites: tuple[tuple[int, int, int, int], ...] = ()
+    #: The members of a private thread (type 12), besides the bot.
+    thread_members: tuple[int, ...] = ()
 
     @property
     def is_thread(self) -> bool:
@@ -158,7 +162,10 @@ class Channel:
         else:
             data.update(
                 position=self.position,
-                permission_overwrites=[],
+                permission_overwrites=[
+                    {"id": str(i), "type": kind, "allow": str(allow), "deny": str(deny)}
+                    for i, kind, allow, deny in self.overwrites
+                ],
                 nsfw=False,
                 topic=self.topic,
                 default_thread_rate_limit_per_user=0,

@@ -69,6 +69,22 @@ def permissions_in(world: World, user: User) -> int:
     return user.permissions_value | world.everyone_permissions
 
 
+def permissions_in_channel(world: World, user: User, channel: Channel) -> int:
+    """The member's permissions in ``channel`` (a thread: its parent's), its overwrites
+    applied as Discord does: @everyone's, then the member's role's, then the member's own."""
+    value = permissions_in(world, user)
+    if value & discord.Permissions.administrator.flag:
+        return value
+    if channel.is_thread and channel.parent_id in world.channels:
+        channel = world.channels[channel.parent_id]
+    role = world.member_role_ids.get(user.id)
+    for target in (world.guild_id, role, user.id):
+        for overwrite_id, _kind, allow, deny in channel.overwrites:
+            if overwrite_id == target:
+                value = (value & ~deny) | allow
+    return value
+
+
 def _role(role_id: int, name: str, permissions: int, position: int, managed: bool = False):
     role: dict[str, Any] = {
         "id": str(role_id),
@@ -186,7 +202,7 @@ def interaction_base(
     """Fields every guild interaction carries: who, where, what they and the app may do."""
     user = record.user
     member = member_json(world, user)
-    member["permissions"] = str(permissions_in(world, user))
+    member["permissions"] = str(permissions_in_channel(world, user, channel))
     channel_json = dict(fake.channels.get(channel.id) or channel.to_json(world.guild_id))
     channel_json["permissions"] = member["permissions"]
     return {

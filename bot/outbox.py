@@ -1,0 +1,52 @@
+"""The outbox's bookkeeping (issue 22): which posts a change owes the table, and when a post
+that could not be sent is tried again. No Discord here: the delivery worker in
+``cogs/delivery.py`` makes and sends the posts; the service only writes what is owed, in the
+same transaction as the change (``GameRecord.owed``), so any front door (a slash command, a
+button, the scheduler, the web table) owes the same posts and a crash loses none.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import socket
+from collections.abc import Callable
+from typing import Any
+
+from bot.store.base import Owed
+
+#: The kinds of owed posts: the first board of a game (its thread and its lobby's edit with
+#: it), the board of each finished turn (the last one included), the end of a game (its
+#: lobby's edit and the result post in the channel), and a reminder.
+START, TURN, FINAL, REMINDER = "start", "turn", "final", "reminder"
+#: Seconds the front door that made a change has to post it itself before any worker may.
+FRONT_LEASE = 60.0
+#: Seconds a worker holds a claimed row (a send with its retries takes far less).
+WORKER_LEASE = 60.0
+#: Tries of one send within a claim (with backoff) before the row waits for the next tick.
+TRIES = 3
+#: The longest wait between tries of a row that keeps failing.
+BACKOFF_CAP = 300.0
+
+
+def process_id() -> str:
+    """Who this process is, in the outbox's leases and in the start-up warnings: the host,
+    the pid and a random part (a pid is reused after a restart)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def owed(kind: str, payload: dict[str, Any], holder: str | None, now: float) -> Owed:
+    """A post owed by a change being saved; ``holder`` (the front door that made the change)
+    has the first go at it for ``FRONT_LEASE`` seconds, None: any worker at once."""
+    lease = now + FRONT_LEASE if holder is not None else 0.0
+    return Owed(secrets.token_hex(8), kind, payload, holder, lease)
+
+
+def backoff(
+    attempt: int, base: float, cap: float = BACKOFF_CAP, rand: Callable[[], float] = random.random
+) -> float:
+    """Seconds to wait before try ``attempt + 1`` (1-based ``attempt``): "full jitter", a
+    random share of an exponential bound, so many failed posts do not come back together."""
+    bound = min(cap, base * 2 ** max(0, attempt - 1))
+    return bound * (0.5 + rand() / 2)

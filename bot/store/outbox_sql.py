@@ -1,0 +1,233 @@
+"""The outbox's statements for both backends (issue 22): written in a change's own transaction,
+claimed by compare-and-swap, marked sent. Kept apart from the stores so each store only calls
+them inside the transactions it already has.
+
+A worker claims only the oldest unsent row of a game, and only when its lease is free, so a
+game's posts go out in order and one at a time, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from bot.store.base import Clock, OutboxRow, Owed, ReminderClaim, Shards
+from bot.store.rows import dumps
+
+_COLUMNS = "o.seq, o.key, o.game_id, o.kind, o.payload, o.created_at, o.attempts"
+
+#: The oldest unsent row of its game, with a free lease (``{now}`` and the shard condition
+#: on the games table are filled in per backend).
+_CLAIMABLE = (
+    "FROM outbox o JOIN games g ON g.id = o.game_id "
+    "WHERE o.sent_at IS NULL AND o.lease_until <= {now} "
+    "AND o.seq = (SELECT MIN(i.seq) FROM outbox i WHERE i.game_id = o.game_id "
+    "AND i.sent_at IS NULL){shards} ORDER BY o.seq LIMIT {limit}"
+)
+
+
+def row(values: Sequence[Any]) -> OutboxRow:
+    seq, key, game_id, kind, payload, created_at, attempts = values
+    return OutboxRow(
+        int(seq), str(key), str(game_id), str(kind), json.loads(payload), created_at, attempts
+    )
+
+
+def _values(game_id: str, owed: Owed, now: float) -> tuple[Any, ...]:
+    return (owed.key, game_id, owed.kind, dumps(owed.payload), now, owed.holder, owed.lease_until)
+
+
+def shards_text(shards: Shards | None) -> str | None:
+    return None if shards is None else dumps({"count": shards.count, "ids": list(shards.ids)})
+
+
+def shards_of(text: str | None) -> Shards | None:
+    if text is None:
+        return None
+    data = json.loads(text)
+    return Shards(int(data["count"]), tuple(int(i) for i in data["ids"]))
+
+
+CLOCK_COLUMNS = "id, game, guild, channel, thread, version, remind_at, deadline, clocks"
+
+
+def clock(values: Sequence[Any]) -> Clock:
+    game_id, game, guild, channel, thread, version, remind_at, deadline, clocks = values
+    return Clock(
+        str(game_id),
+        str(game),
+        str(guild),
+        str(channel),
+        thread,
+        int(version),
+        remind_at,
+        deadline,
+        json.loads(clocks or "{}"),
+    )
+
+
+def claim_values(claim: ReminderClaim) -> tuple[Any, ...]:
+    """The parameters of ``*_CLAIM_REMINDER``, in order."""
+    return (
+        claim.remind_at,
+        claim.deadline,
+        dumps(claim.clocks),
+        claim.game_id,
+        claim.version,
+        claim.expected_remind_at,
+    )
+
+
+# -- SQLite (inside the writer's transaction) ---------------------------------------------------
+
+_SQLITE_INSERT = (
+    "INSERT INTO outbox (key, game_id, kind, payload, created_at, holder, lease_until) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def sqlite_owe(conn: sqlite3.Connection, game_id: str, owed: Sequence[Owed]) -> None:
+    """Write the posts a change owes, in the change's transaction."""
+    if not owed:
+        return
+    now = time.time()
+    conn.executemany(_SQLITE_INSERT, [_values(game_id, o, now) for o in owed])
+
+
+def sqlite_claim(
+    conn: sqlite3.Connection,
+    holder: str,
+    now: float,
+    lease: float,
+    limit: int,
+    shards: tuple[str, tuple[int, ...]],
+) -> list[OutboxRow]:
+    """Claim (in the writer's transaction, so nobody else claims between the read and the
+    write) the oldest claimable row of each game."""
+    on, params = shards
+    sql = _CLAIMABLE.format(now="?", shards=f" {on}" if on else "", limit="?")
+    found = [row(r) for r in conn.execute(f"SELECT {_COLUMNS} {sql}", (now, *params, limit))]
+    conn.executemany(
+        "UPDATE outbox SET holder = ?, lease_until = ?, attempts = attempts + 1 "
+        "WHERE seq = ? AND sent_at IS NULL AND lease_until <= ?",
+        [(holder, now + lease, r.seq, now) for r in found],
+    )
+    return [OutboxRow(**{**r.__dict__, "attempts": r.attempts + 1}) for r in found]
+
+
+SQLITE_SENT = (
+    "UPDATE outbox SET sent_at = ?, channel = ?, message = ?, holder = NULL "
+    "WHERE key = ? AND sent_at IS NULL"
+)
+SQLITE_RELEASE = (
+    "UPDATE outbox SET holder = NULL, lease_until = ? "
+    "WHERE key = ? AND sent_at IS NULL AND (holder = ? OR holder IS NULL)"
+)
+SQLITE_CLAIM_REMINDER = (
+    "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
+    "WHERE id = ? AND version = ? AND remind_at = ?"
+)
+
+
+def sqlite_claim_reminders(conn: sqlite3.Connection, claims: Sequence[ReminderClaim]) -> list[bool]:
+    won = []
+    for claim in claims:
+        ok = conn.execute(SQLITE_CLAIM_REMINDER, claim_values(claim)).rowcount == 1
+        if ok:
+            sqlite_owe(conn, claim.game_id, [claim.owed])
+        won.append(ok)
+    return won
+
+
+SQLITE_UNSENT = f"SELECT {_COLUMNS} FROM outbox o WHERE o.sent_at IS NULL"
+SQLITE_ANNOUNCE = (
+    "INSERT INTO processes (holder, shards, started_at, seen_at) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (holder) DO UPDATE SET shards = excluded.shards, seen_at = excluded.seen_at"
+)
+SQLITE_LIVE = (
+    "SELECT holder, shards FROM processes WHERE holder <> ? AND seen_at >= ? ORDER BY holder"
+)
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------------
+
+_PG_INSERT = (
+    "INSERT INTO outbox (key, game_id, kind, payload, created_at, holder, lease_until) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7)"
+)
+
+
+async def pg_owe(conn: asyncpg.Connection, game_id: str, owed: Sequence[Owed]) -> None:
+    """Write the posts a change owes, on the connection of the change's transaction."""
+    if not owed:
+        return
+    now = time.time()
+    await conn.executemany(_PG_INSERT, [_values(game_id, o, now) for o in owed])
+
+
+def pg_claim_sql(shards: str) -> str:
+    """The claim as one statement: rows locked with SKIP LOCKED, and the lease checked again
+    on the locked row (a compare-and-swap), so two workers never take the same row.
+    Parameters: $1 holder, $2 lease end, $3 now, $4 limit, then the shard condition's."""
+    inner = _CLAIMABLE.format(now="$3", shards=shards, limit="$4")
+    return (
+        "UPDATE outbox AS u SET holder = $1, lease_until = $2, attempts = u.attempts + 1 "
+        f"WHERE u.seq IN (SELECT o.seq {inner} FOR UPDATE OF o SKIP LOCKED) "
+        "AND u.sent_at IS NULL AND u.lease_until <= $3 "
+        "RETURNING u.seq, u.key, u.game_id, u.kind, u.payload, u.created_at, u.attempts"
+    )
+
+
+PG_SENT = (
+    "UPDATE outbox SET sent_at = $1, channel = $2, message = $3, holder = NULL "
+    "WHERE key = $4 AND sent_at IS NULL"
+)
+PG_RELEASE = (
+    "UPDATE outbox SET holder = NULL, lease_until = $1 "
+    "WHERE key = $2 AND sent_at IS NULL AND (holder = $3 OR holder IS NULL)"
+)
+#: Every claim of a page in one statement: the games still at the version and reminder time
+#: read take the new timers; their ids come back.
+PG_CLAIM_REMINDERS = (
+    "UPDATE games AS g SET remind_at = c.remind_at, deadline = c.deadline, clocks = c.clocks "
+    "FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::float8[], $5::float8[], "
+    "$6::text[]) AS c(id, version, expected, remind_at, deadline, clocks) "
+    "WHERE g.id = c.id AND g.version = c.version AND g.remind_at = c.expected RETURNING g.id"
+)
+
+
+async def pg_claim_reminders(
+    conn: asyncpg.Connection, claims: Sequence[ReminderClaim]
+) -> list[bool]:
+    columns = list(zip(*(claim_values(c) for c in claims), strict=True))
+    remind_at, deadline, clocks, ids, versions, expected = columns
+    rows = await conn.fetch(
+        PG_CLAIM_REMINDERS,
+        list(ids),
+        list(versions),
+        list(expected),
+        list(remind_at),
+        list(deadline),
+        list(clocks),
+    )
+    won = {r["id"] for r in rows}
+    now = time.time()
+    await conn.executemany(
+        _PG_INSERT, [_values(c.game_id, c.owed, now) for c in claims if c.game_id in won]
+    )
+    return [c.game_id in won for c in claims]
+
+
+PG_UNSENT = f"SELECT {_COLUMNS} FROM outbox o WHERE o.sent_at IS NULL"
+PG_ANNOUNCE = (
+    "INSERT INTO processes (holder, shards, started_at, seen_at) VALUES ($1, $2, $3, $4) "
+    "ON CONFLICT (holder) DO UPDATE SET shards = excluded.shards, seen_at = excluded.seen_at"
+)
+PG_LIVE = (
+    "SELECT holder, shards FROM processes WHERE holder <> $1 AND seen_at >= $2 ORDER BY holder"
+)

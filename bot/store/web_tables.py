@@ -1,0 +1,103 @@
+"""The store's part of the web table (issue 26): each game's public id and public flag.
+
+A mixin per backend, so the two store classes gain these calls with one line each. A game's
+row is written by the Discord layer when it learns the game's channel (whether everyone on the
+server can view it); the web server reads it to find a game by the id in a page's address.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import asyncpg
+
+
+@dataclass(frozen=True)
+class WebTable:
+    """One game's web-table row: ``public``: its channel is one everyone on its server can
+    view (only such games are shown to the world)."""
+
+    game_id: str
+    public_id: str
+    public: bool
+
+
+class _SqliteQueries(Protocol):
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+    async def _execute(self, sql: str, params: Sequence[Any]) -> None: ...
+
+
+class _PostgresQueries(Protocol):
+    def _one(self) -> AbstractAsyncContextManager[asyncpg.Connection]: ...
+
+
+_COLUMNS = "game_id, public_id, public"
+_UPSERT = (
+    "INSERT INTO web_tables (game_id, public_id, public, updated_at) VALUES ({}) "
+    "ON CONFLICT (game_id) DO UPDATE SET public_id = excluded.public_id, "
+    "public = excluded.public, updated_at = excluded.updated_at"
+)
+
+
+def _row(row: Any) -> WebTable:
+    return WebTable(str(row[0]), str(row[1]), bool(row[2]))
+
+
+class SqliteWebTables:
+    """``SqliteStore``'s web-table calls."""
+
+    async def save_web_table(self: _SqliteQueries, table: WebTable) -> None:
+        """Record (or update) a game's public id and flag."""
+        await self._execute(
+            _UPSERT.format("?, ?, ?, ?"),
+            (table.game_id, table.public_id, int(table.public), time.time()),
+        )
+
+    async def web_table(self: _SqliteQueries, public_id: str) -> WebTable | None:
+        """The row a page's address names, if any."""
+        rows = await self._fetchall(
+            f"SELECT {_COLUMNS} FROM web_tables WHERE public_id = ?", (public_id,)
+        )
+        return _row(rows[0]) if rows else None
+
+    async def web_table_of(self: _SqliteQueries, game_id: str) -> WebTable | None:
+        """A game's row, if it has one."""
+        rows = await self._fetchall(
+            f"SELECT {_COLUMNS} FROM web_tables WHERE game_id = ?", (game_id,)
+        )
+        return _row(rows[0]) if rows else None
+
+
+class PostgresWebTables:
+    """``PostgresStore``'s web-table calls."""
+
+    async def save_web_table(self: _PostgresQueries, table: WebTable) -> None:
+        async with self._one() as conn:
+            await conn.execute(
+                _UPSERT.format("$1, $2, $3, $4"),
+                table.game_id,
+                table.public_id,
+                table.public,
+                time.time(),
+            )
+
+    async def web_table(self: _PostgresQueries, public_id: str) -> WebTable | None:
+        async with self._one() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {_COLUMNS} FROM web_tables WHERE public_id = $1", public_id
+            )
+        return _row(row) if row is not None else None
+
+    async def web_table_of(self: _PostgresQueries, game_id: str) -> WebTable | None:
+        async with self._one() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {_COLUMNS} FROM web_tables WHERE game_id = $1", game_id
+            )
+        return _row(row) if row is not None else None
+
+
+__all__ = ["PostgresWebTables", "SqliteWebTables", "WebTable"]

@@ -1,0 +1,61 @@
+"""Who may see a game: the one gate every read of a game by a person passes.
+
+The decision itself needs Discord (a member's permissions in a channel, a private thread's
+members), so the Discord layer makes it (``cogs.visibility.may_see``) and binds it here for the
+interaction being handled (``watch_as``). The service asks ``allowed`` before it hands out a
+game found by its id, so a command with ``game:``, a crafted button and a viewer's click are all
+refused alike; lists filter with the same function. Work that no person asked for (the
+scheduler, results, the command line) binds nothing and sees every game.
+
+A refusal reads exactly like an unknown id (``unknown_game``): it must not confirm that the game
+exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from typing import TYPE_CHECKING
+
+from bot.errors import ServiceError
+from bot.i18n import _
+
+if TYPE_CHECKING:
+    from bot.store.base import GameRecord
+
+#: Whether the person being answered may see a game.
+Gate = Callable[["GameRecord"], Awaitable[bool]]
+
+_gate: ContextVar[Gate | None] = ContextVar("visibility_gate", default=None)
+
+
+def watch_as(gate: Gate | None) -> None:
+    """Answer the rest of this task as the person ``gate`` decides for (``None``: nobody's
+    request, every game is visible). Set once at the start of an interaction's handler."""
+    _gate.set(gate)
+
+
+def bound() -> bool:
+    """Whether a person's request is being answered (a gate is bound)."""
+    return _gate.get() is not None
+
+
+async def allowed(record: GameRecord) -> bool:
+    """Whether the person being answered may see ``record`` (always, outside a request)."""
+    gate = _gate.get()
+    return gate is None or await gate(record)
+
+
+async def visible(records: list[GameRecord]) -> list[GameRecord]:
+    """The ``records`` the person being answered may see, in their order."""
+    return [record for record in records if await allowed(record)]
+
+
+def unknown_game(game_id: str) -> ServiceError:
+    """The refusal for a game that does not exist, or that the asker may not see: the same
+    sentence, so the answer never confirms that a hidden game exists."""
+    return ServiceError(
+        _("There is no game `{id}` on this server — `/game list` shows them.").format(
+            id=game_id.strip()[:32]
+        )
+    )

@@ -1,0 +1,83 @@
+"""Whether a member may see a game, by Discord's own permissions: the one decision.
+
+A game is seen by whoever can view the place it is played in: its thread if it has one, else
+its channel. Viewing is Discord's View Channel for that member there (a thread takes its
+parent's permissions); a private thread is seen only by its members (and, as in Discord's own
+client, by those who may manage threads there). The interaction's own channel needs no look-up:
+its payload carries the member's permissions there.
+
+``bind`` makes this the gate of ``bot.visibility`` for the interaction being handled, so every
+read by id in the service, every list and every click asks it. It fails closed: a place the
+bot cannot find (deleted, or hidden from the bot) is seen by nobody.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot import visibility
+from bot.store.base import GameRecord
+
+log = logging.getLogger(__name__)
+
+#: ``interaction.extras`` key: the places already decided for this interaction's member.
+DECIDED = "tabletop.visible"
+
+
+def place_of(record: GameRecord) -> str:
+    """The channel a game is played in: its thread, else its channel."""
+    return record.thread or record.channel
+
+
+async def may_see(interaction: discord.Interaction, record: GameRecord) -> bool:
+    """Whether the member behind ``interaction`` may see ``record`` (the one decision)."""
+    if interaction.guild_id is None or str(interaction.guild_id) != record.guild:
+        return False
+    place = place_of(record)
+    if place == str(interaction.channel_id):  # Discord sent the member's permissions here
+        return interaction.permissions.view_channel
+    decided: dict[str, bool] = interaction.extras.setdefault(DECIDED, {})
+    if place not in decided:
+        decided[place] = await _may_view(interaction, place)
+    return decided[place]
+
+
+async def _may_view(interaction: discord.Interaction, place: str) -> bool:
+    member, guild = interaction.user, interaction.guild
+    if guild is None or not isinstance(member, discord.Member) or not place.isdigit():
+        return False
+    channel = guild.get_channel_or_thread(int(place))
+    if channel is None:  # an archived thread is not cached: ask Discord once
+        try:
+            fetched = await guild.fetch_channel(int(place))
+        except discord.HTTPException:
+            return False
+        if not isinstance(fetched, discord.abc.GuildChannel | discord.Thread):
+            return False
+        channel = fetched
+    permissions = channel.permissions_for(member)
+    if not permissions.view_channel:
+        return False
+    if not isinstance(channel, discord.Thread) or not channel.is_private():
+        return True
+    if permissions.manage_threads:
+        return True
+    try:
+        await channel.fetch_member(member.id)
+    except discord.NotFound:
+        return False
+    except discord.HTTPException:
+        log.warning("could not ask whether %s is in private thread %s", member.id, place)
+        return False
+    return True
+
+
+def bind(interaction: discord.Interaction) -> None:
+    """Decide for this interaction's member for the rest of its handler."""
+
+    async def gate(record: GameRecord) -> bool:
+        return await may_see(interaction, record)
+
+    visibility.watch_as(gate)

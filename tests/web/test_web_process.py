@@ -1,0 +1,102 @@
+"""`python -m bot web`: the web table as a process of its own over the bots' store."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+
+from bot.service import GameService
+from bot.store import open_store
+from bot.store.web_tables import WebTable
+from web.links import derive_secret, public_id
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def cli(tmp_path: Path, **env: str) -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    return {
+        **clean,
+        "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}",
+        "RENDER_WORKERS": "-1",
+        "WEB_SECRET": "process test",
+        **env,
+    }
+
+
+def refusal(tmp_path: Path, **env: str) -> str:
+    """``python -m bot web``'s one line on stderr, when it cannot start."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "web"],
+        cwd=tmp_path,
+        env=cli(tmp_path, **env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+    return done.stderr.strip().splitlines()[-1]
+
+
+def test_web_refuses_to_start_in_one_line(tmp_path: Path) -> None:
+    assert "WEB_PORT is 0" in refusal(tmp_path, WEB_PORT="0")
+    assert "WEB_PORT must be" in refusal(tmp_path, WEB_PORT="70000")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert f"cannot listen on 127.0.0.1:{port}" in refusal(tmp_path, WEB_PORT=str(port))
+
+
+async def test_the_web_process_serves_the_games_a_bot_stored_and_stops_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
+    await store.open()
+    service = GameService(store, seed_factory=lambda: "process-seed")
+    record = await service.new_game("street-art", "5", "6", "101", "Ana")
+    await service.join("5", "6", "102", "Bo", record.id)
+    await service.add_ai("5", "6", "101", record.id)
+    record = (await service.start("5", "6", "101", record.id)).record
+    pid = public_id(derive_secret("process test", ""), record.id)
+    await store.save_web_table(WebTable(record.id, pid, True))
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "web"],
+        cwd=tmp_path,
+        env=cli(tmp_path, WEB_PORT=str(port)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        async with aiohttp.ClientSession() as session:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/g/{pid}") as response:
+                        assert response.status == 200
+                        assert "Ana" in await response.text()
+                        break
+                except aiohttp.ClientConnectionError:
+                    assert time.monotonic() < deadline, "the web process did not start"
+                    await asyncio.sleep(0.2)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+        await store.close()
+    assert process.returncode == 0, process.stderr.read() if process.stderr else ""

@@ -1,0 +1,111 @@
+"""Running the web table: inside the bot (``cogs.web_table`` starts it beside Discord) or as a
+process of its own (``python -m bot web``), reading the same store.
+
+A process of its own hears the bots' changes through PostgreSQL ``LISTEN/NOTIFY``
+(``bot.changes.PostgresBridge``); on SQLite the web table runs inside the bot, where the service
+tells it in process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from bot.changes import PostgresBridge
+from bot.config import Settings
+from bot.pictures import Pictures
+from bot.pool import WorkerPool
+from bot.service import GameService
+from bot.store import is_postgres, open_store
+from web.app import KEEPALIVE, create_app
+from web.links import Links, derive_secret
+
+log = logging.getLogger(__name__)
+
+
+def base_url(settings: Settings) -> str:
+    """The address players open: WEB_BASE_URL, else the address the server binds."""
+    return (settings.web_base_url or f"http://{settings.web_host}:{settings.web_port}").rstrip("/")
+
+
+def links_of(settings: Settings) -> Links:
+    return Links(base_url(settings), derive_secret(settings.web_secret, settings.discord_token))
+
+
+@dataclass
+class Running:
+    """A started web table: its runner (and in a process of its own, its bridge)."""
+
+    runner: web.AppRunner
+    bridge: PostgresBridge | None = None
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()
+        if self.bridge is not None:
+            await self.bridge.close()
+
+
+async def bridge_for(settings: Settings, service: GameService) -> PostgresBridge | None:
+    """On PostgreSQL, the bridge that carries this process's changes to the others' and back."""
+    if not is_postgres(settings.database_url):
+        return None
+    bridge = PostgresBridge(settings.database_url, service.changes)
+    await bridge.open()
+    return bridge
+
+
+#: How often a stream of a web process alone on SQLite (which hears no other process) looks.
+ALONE_POLL = 1.0
+
+
+async def start(
+    service: GameService, settings: Settings, links: Links, *, alone: bool = False
+) -> Running:
+    """Serve the web table on WEB_HOST:WEB_PORT (localhost unless configured); ``alone``: a
+    process of its own, so on SQLite its streams look at the store every second."""
+    poll = ALONE_POLL if alone and not is_postgres(settings.database_url) else KEEPALIVE
+    app = create_app(service, links.secret, poll=poll)
+    runner = web.AppRunner(app, shutdown_timeout=2.0)
+    await runner.setup()
+    await web.TCPSite(runner, settings.web_host, settings.web_port).start()
+    log.info("web table on http://%s:%d (%s)", settings.web_host, settings.web_port, links.base_url)
+    return Running(runner)
+
+
+async def serve(settings: Settings) -> None:
+    """``python -m bot web``: the store, a service, the bridge and the server, until a signal."""
+    store = open_store(settings.database_url, pool_size=settings.database_pool_size)
+    await store.open()
+    pool = WorkerPool.from_settings(settings)
+    pool.start()
+    running: Running | None = None
+    try:
+        service = GameService(store, pictures=Pictures.from_settings(settings, pool))
+        running = await start(service, settings, links_of(settings), alone=True)
+        running.bridge = await bridge_for(settings, service)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+    finally:
+        if running is not None:
+            await running.stop()
+        await pool.close()
+        await store.close()
+
+
+def main(settings: Settings) -> None:
+    """``python -m bot web``; a port that cannot be had is one line saying which."""
+    try:
+        asyncio.run(serve(settings))
+    except OSError as error:
+        where = f"{settings.web_host}:{settings.web_port}"
+        raise SystemExit(
+            f"Cannot start: the web table cannot listen on {where} ({error.strerror or error}); "
+            "set WEB_PORT to a free port."
+        ) from error

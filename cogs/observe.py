@@ -9,7 +9,7 @@
   interaction is its time to first response and its outcome, and Discord's 429 and 5xx are
   counted by route (the path with its ids and tokens as ``{id}`` and ``{token}``);
 - the store's writes and the worker pool's jobs, timed and counted; the store's games by
-  status, read at each scrape.
+  status and unsent outbox rows, read at each scrape.
 """
 
 from __future__ import annotations
@@ -175,6 +175,7 @@ def install(bot: discord.Client, store: Any = None, pool: Any = None) -> Observe
             store=functools.partial(_answers, store),
         )
         metrics.register_games_by_status(store.games_by_status)
+        metrics.register_outbox_pending(store.outbox_pending)
     if pool is not None:
         observer.count_jobs(pool)
     return observer

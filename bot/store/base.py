@@ -493,6 +493,10 @@ class Store(Protocol):
     async def games_by_status(self) -> dict[str, int]:
         """How many games each status has (the ``tabletop_games`` metric, read per scrape)."""
 
+    async def outbox_pending(self) -> int:
+        """How many outbox rows are not sent yet, leased or not (the
+        ``tabletop_outbox_pending`` metric, read per scrape)."""
+
     # -- copying a whole store (``python -m bot migrate``) --------------------------------
 
     async def all_game_ids(self) -> list[str]:

@@ -912,6 +912,10 @@ class SqliteStore(SqliteWebTables):
         rows = await self._fetchall("SELECT status, COUNT(*) FROM games GROUP BY status")
         return {str(status): int(count) for status, count in rows}
 
+    async def outbox_pending(self) -> int:
+        rows = await self._fetchall("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
+        return int(rows[0][0])
+
     async def all_game_ids(self) -> list[str]:
         rows = await self._fetchall("SELECT id FROM games ORDER BY created_at, rowid")
         return [str(row[0]) for row in rows]

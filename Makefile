@@ -21,12 +21,15 @@ demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/
 
 # The suite over pytest-xdist's workers, one per core (TEST_JOBS=0: in this process alone).
 # Slow soaks (-m slow) stay out; each worker has its own PostgreSQL schema (tests/conftest.py).
+# worksteal: a worker that runs out takes tests queued on the other, so the minute-long
+# property runs do not leave one core idle at the end.
 TEST_JOBS ?= auto
+TEST_DIST := $(if $(filter 0,$(TEST_JOBS)),,--dist worksteal)
 test: $(STAMP)  ## the whole test suite (on every core)
-	$(BIN)/python -m pytest -q -n $(TEST_JOBS)
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) $(TEST_DIST)
 
 test-postgres: $(STAMP)  ## every PostgreSQL run of the suite, on a throwaway server it starts
-	CI=true .ci/with-postgres $(BIN)/python -m pytest -q -n $(TEST_JOBS) -k postgres
+	CI=true .ci/with-postgres $(BIN)/python -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -k postgres
 
 run: $(STAMP)  ## the real bot, from .env (needs DISCORD_TOKEN)
 	$(BIN)/python -m bot run

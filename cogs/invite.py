@@ -2,8 +2,10 @@
 
 View Channels, Send Messages, Embed Links, Attach Files and Read Message History for the
 posts in a channel; Create Public Threads and Send Messages in Threads for a game's own thread
-(cogs/threads.py: without them every game falls back to the channel). The README's invite URL
-carries ``PERMISSIONS.value``; tests/discord_layer/test_invite.py keeps the two equal."""
+(cogs/threads.py: without them every game falls back to the channel); archiving that thread
+an hour after the game needs nothing more, as its creator may (no Manage Threads). The
+README's invite URL carries ``PERMISSIONS.value``; tests/discord_layer/test_invite.py keeps the
+two equal."""
 
 from __future__ import annotations
 

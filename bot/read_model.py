@@ -134,6 +134,15 @@ class ReadModel:
             return say(error.reason)
         return None
 
+    def events_of(self, user: str, action: Action) -> list[dict[str, Any]] | None:
+        """The events ``action`` by ``user`` would cause now (a dry run on a state of its
+        own; nothing is stored), or None if the rules would refuse it: what an option would
+        bring, said on the option itself."""
+        try:
+            return list(self.engine.play(self.load(), user, action)[1])
+        except IllegalAction:
+            return None
+
     async def board_pictures(
         self, events: list[dict[str, Any]], last: list[str]
     ) -> tuple[bytes, list[tuple[str, bytes]]]:

@@ -57,6 +57,18 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+#: The display scale: everyone starts at ``RATING_START`` and each point of ordinal is worth
+#: ``RATING_SCALE`` points, shown whole, so a newcomer reads "1,000 → 1,056", never "0.0 → 3.3".
+RATING_START = 1000
+RATING_SCALE = 20
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The rating players read, on a friendly scale computed from the ordinal (what the
+    leaderboard sorts by, so the order is the same): everywhere a rating is shown."""
+    return round(RATING_START + RATING_SCALE * ordinal(mu, sigma))
+
+
 def rate(
     record: GameRecord, outcome: Outcome, current: dict[str, Rating], at: float
 ) -> tuple[list[ResultRow], list[Rating]]:

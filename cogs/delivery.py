@@ -28,7 +28,7 @@ from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService, MoveResult, Step
 from bot.store.base import Clock, GameRecord, OutboxRow, Shards
-from cogs import memory, messages, threads
+from cogs import latest, memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.retry import transient
@@ -230,10 +230,9 @@ class Delivery(commands.Cog):
         results = await self.service.results.of_game(read.record.id) if over else []
         ratings = memory.rating_line(results, read.names)
         post = await messages.board_post(read, steps, headline, ratings=ratings)
+        await latest.retire_latest(self.bot, read.record)
         message = await threads.post(self.bot, read.record, post)  # retried there
-        await self.service.remember_message(
-            read.record, threads.LATEST_POST, str(message.channel.id), str(message.id)
-        )
+        await latest.remember_latest(self.bot, read.record, message)
         return message
 
     async def _remind(self, read: ReadModel, payload: dict[str, Any]) -> discord.Message | None:

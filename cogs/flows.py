@@ -21,7 +21,7 @@ from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord, StoreUnavailable
 from bot.visibility import unknown_game
 from bot.words import WORDS
-from cogs import cooldowns, delivery, memory, messages, threads, visibility
+from cogs import cooldowns, delivery, latest, memory, messages, threads, visibility
 from cogs.items import PICK, Click, GameButton, PickSelect, parse
 from cogs.language import in_public, player_language
 from cogs.messages import Post
@@ -323,8 +323,9 @@ async def post_to_game(
 ) -> discord.Message | None:
     """A public post of the game: the answer itself when the interaction came from where the
     game is played, else sent there (its thread) with a private line saying where it went.
-    The latest is remembered, so a player can be sent to it; returns it (None: it answered
-    the interaction's first response)."""
+    The latest is remembered, so a player can be sent to it, and the one it replaces loses its
+    live buttons; returns it (None: it answered the interaction's first response)."""
+    await latest.retire_latest(interaction.client, record)
     if record.thread is None or str(interaction.channel_id) == record.thread:
         message = await send(interaction, post)
     else:
@@ -343,11 +344,15 @@ async def post_to_game(
                     "I may not post in {place}, where game `{id}` is played, so the post is "
                     "here instead: an admin can give the bot Send Messages in Threads there."
                 ).format(place=threads.link(record), id=record.id)
-        await send(interaction, Post(content=note), ephemeral=True)
-    if message is not None:
-        await service_of(interaction).remember_message(
-            record, threads.LATEST_POST, str(message.channel.id), str(message.id)
-        )
+        await latest.remember_latest(interaction.client, record, message)
+        try:
+            await send(interaction, Post(content=note), ephemeral=True)
+        except discord.HTTPException as error:
+            # The table has its post: a private note Discord would not take must not make it
+            # owed again (the worker would post the board twice).
+            log.warning("interaction %s: its note was refused: %s", interaction.id, error)
+        return message
+    await latest.remember_latest(interaction.client, record, message)
     return message
 
 
@@ -378,19 +383,38 @@ async def play(
     result = await service.move(
         guild, channel, user, action, ref=ref, expected_version=expected_version
     )
+    taken: list[str] = []
+    steps = list(result.steps)
+    while not result.turn_over and (only := forced(result.read, user)) is not None:
+        label = WORDS[result.read.record.game].action_label(only, result.read.names)
+        taken.append(_("↪ Taken for you, the only choice: {choice}").format(choice=label))
+        result = await service.move(guild, channel, user, only, ref=ref)
+        steps += result.steps
     after = result.read
     if result.turn_over:
         if from_panel:
             done = WORDS[after.record.game].action_label(action, after.names)  # its panel's
-            await update(interaction, content=f"✅ {done}", view=None, attachments=[])
+            text = "\n".join([f"✅ {done}", *taken])
+            await update(interaction, content=text, view=None, attachments=[])
         await publish(interaction, result)
         return
-    so_far = "\n".join(messages.narrate(after, result.steps))
+    so_far = "\n".join([*messages.narrate(after, steps), *taken])
     panel = await messages.hand_panel(after, user, note=so_far)
     if from_panel:
         await update(interaction, content=panel.content, view=panel.view, attachments=panel.files)
     else:
         await send(interaction, panel, ephemeral=True)
+
+
+def forced(read: ReadModel, user: str) -> dict[str, Any] | None:
+    """The move to take for ``user`` mid-turn: their one legal move, where the game says such
+    a move reveals nothing and leaves nothing to weigh (Street Art's stop after the last Brass
+    Band). A tap on a choice of one is a tap for nothing."""
+    legal = read.legal(user)
+    automatic: frozenset[str] = getattr(WORDS[read.record.game], "AUTOMATIC", frozenset())
+    if len(legal) == 1 and legal[0]["type"] in automatic and read.to_move == [user]:
+        return legal[0]
+    return None
 
 
 async def play_index(
@@ -415,13 +439,20 @@ async def play_index(
 
 
 async def lobby_change(interaction: discord.Interaction, record: GameRecord, note: str) -> None:
-    """Show a lobby change on the lobby message itself (buttons) or as a new post (commands)."""
+    """Show a lobby change on the lobby message itself: the one clicked (buttons), else the
+    newest one, edited in place, with a line linking it (commands). A new lobby message only
+    when none is left, so no older copy keeps buttons of its own."""
     service = service_of(interaction)
     post = messages.lobby_post(service.read(record), note)
     if interaction.type == discord.InteractionType.component:
         await update(interaction, content=note, embed=post.embed, view=post.view)
-    else:
+        return
+    url = await threads.edit_lobby(interaction.client, service.read(record), note)
+    if url is None:
         await post_lobby(interaction, record, post)
+        return
+    line = _("{note} [The lobby]({url}).").format(note=note, url=url)
+    await send(interaction, Post(content=line))
 
 
 async def post_lobby(interaction: discord.Interaction, record: GameRecord, post: Post) -> None:

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 #: Games on one page: a select's or an embed's comfortable count.
 PAGE_SIZE = 25
-#: A line of a list; 25 of them stay well within an embed's 4096 characters.
+#: A line of a list, link included; 25 of them stay within an embed's 4096 characters.
 LINE_LIMIT = 160
 MINE, HERE, SERVER = "mine", "here", "server"
 PAGE_TEMPLATE = rf"i:(?P<scope>{MINE}|{HERE}|{SERVER}):(?P<page>[0-9]{{1,4}})"
@@ -90,10 +90,14 @@ def inbox_line(
         log.warning("game %s: its snapshot does not load (%r); listed as such", record.id, error)
         state, title = _(NEEDS_ATTENTION), service.title(record)
     age = waited(time.time() - record.updated_at)
-    latest = _("latest post")
-    link = f" · [{latest}]({jump_url(record.guild, *post)})" if post else ""
-    line = f"`{record.id}` · {title} · <#{record.home}> · {state} · {age}{link}"
-    return messages.clip(line, LINE_LIMIT)
+    # The id links the latest post (which is where the game is played); the words after it
+    # are cut to fit, never the link, whose URL a cut would break.
+    if post:
+        head = f"[`{record.id}`]({jump_url(record.guild, *post)})"
+    else:
+        head = f"`{record.id}` · <#{record.home}>"
+    words = f" · {title} · {state} · {age}"
+    return head + messages.clip(words, max(1, LINE_LIMIT - len(head)))
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):

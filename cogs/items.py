@@ -27,7 +27,7 @@ BUTTON_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{BUTTON_VERBS})(?::(?P<arg>[0-9]{{1,9}
 PICK_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{PICK})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
 #: The private viewers' buttons (a replay's turns, a history's pages, the GIF of a finished
 #: game): a template of their own, taken by ``cogs.replay``'s item rather than GameButton.
-VIEWER_VERBS = "rpfirst|rpprev|rpnext|rplast|gif|history"
+VIEWER_VERBS = "rpfirst|rpprev|rpnext|rplast|rpjump|gif|history"
 VIEWER_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{VIEWER_VERBS})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
 TEMPLATES = (re.compile(BUTTON_TEMPLATE), re.compile(PICK_TEMPLATE), re.compile(VIEWER_TEMPLATE))
 #: Discord refuses a component whose custom id is longer.

@@ -1,8 +1,9 @@
 """The table's memory in Discord: `/game stats`, `/game leaderboard` and the line of rating
 changes on a game's final posts.
 
-Ratings are shown as their ordinal (``mu - 3 sigma``, what the leaderboard sorts by) to one
-decimal: a newcomer stands at 0.0 and climbs as the bot grows sure of them. The final posts
+Ratings are shown on a friendly scale (``bot.results.display_rating``): everyone starts at
+1,000 and moves in whole points, computed from the ordinal (``mu - 3 sigma``, what the
+leaderboard sorts by). The final posts
 are built elsewhere (``cogs.messages``, ``cogs.threads``); they take their rating line from
 here. Nothing here imports ``cogs.flows``, which imports this module for that line.
 """
@@ -10,10 +11,11 @@ here. Nothing here imports ``cogs.flows``, which imports this module for that li
 from __future__ import annotations
 
 import discord
+from babel.numbers import format_decimal
 
 from bot.ai import AI_PREFIX, is_ai_id
-from bot.i18n import _
-from bot.results import Stats, ordinal
+from bot.i18n import _, current
+from bot.results import Stats, display_rating
 from bot.service import GameService
 from bot.store.base import Rating, ResultRow
 from cogs.messages import EMBED_DESCRIPTION_LIMIT, Post, clip
@@ -26,13 +28,20 @@ def service_of(interaction: discord.Interaction) -> GameService:
     return interaction.client.service  # type: ignore[attr-defined]
 
 
+def number(n: int) -> str:
+    """A whole number grouped as the language writes it ("1,056", "1.056")."""
+    return str(format_decimal(n, locale=current()))
+
+
 def shown(mu: float, sigma: float) -> str:
-    return f"{ordinal(mu, sigma):.1f}"
+    """A rating as every post and list shows it: "1,000" for a newcomer."""
+    return number(display_rating(mu, sigma))
 
 
-def change(before: float, after: float) -> str:
-    """A signed change to one decimal, "+2.3" or "-0.4" (no change is "+0.0", never "-0.0")."""
-    return f"{round(after - before, 1) + 0.0:+.1f}"
+def change(before: int, after: int) -> str:
+    """A signed change in whole points, "+56" or "−12" (no change is "±0")."""
+    delta = after - before
+    return "±0" if delta == 0 else ("+" if delta > 0 else "−") + number(abs(delta))
 
 
 def ai_label(level: str) -> str:
@@ -40,7 +49,7 @@ def ai_label(level: str) -> str:
 
 
 def rating_line(rows: list[ResultRow], names: dict[str, str]) -> str:
-    """Each seat's rating change on a final post, e.g. "Ana 0.0 → 3.3 (+3.3)"; an AI seat
+    """Each seat's rating change on a final post, e.g. "Ana 1,000 → 1,066 (+66)"; an AI seat
     shows the rating of its level. Empty while the game has no results (not yet recorded)."""
     parts = []
     for row in rows:
@@ -49,12 +58,11 @@ def rating_line(rows: list[ResultRow], names: dict[str, str]) -> str:
             name = _("{name} ({level})").format(
                 name=name, level=row.rated_as.removeprefix(AI_PREFIX)
             )
-        before = shown(row.mu_before, row.sigma_before)
-        after = shown(row.mu_after, row.sigma_after)
-        delta = change(float(before), float(after))  # the change of the numbers shown
+        before = display_rating(row.mu_before, row.sigma_before)
+        after = display_rating(row.mu_after, row.sigma_after)
         parts.append(
             _("{name} {before} → {after} ({change})").format(
-                name=name, before=before, after=after, change=delta
+                name=name, before=number(before), after=number(after), change=change(before, after)
             )
         )
     if not parts:
@@ -92,7 +100,9 @@ def leaderboard_post(title: str, ratings: list[Rating], page: int) -> Post:
         title=clip(_("{title}: leaderboard").format(title=title), 256),
         description=clip("\n".join(lines), EMBED_DESCRIPTION_LIMIT),
     )
-    footer = _("Page {page} · rating = skill less three times its uncertainty (openskill)")
+    footer = _(
+        "Page {page} · everyone starts at 1,000; a rating grows as the bot grows sure of a player"
+    )
     embed.set_footer(text=footer.format(page=page))
     return Post(embed=embed)
 

@@ -21,11 +21,10 @@ from bot.i18n import N_, _, _n
 from bot.read_model import ReadModel
 from bot.service import Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
-from bot.words import WORDS, label_for, tell
+from bot.words import WORDS, counter, label_for, tell
 from cogs import web_table
 from cogs.items import SELECT_LIMIT, GameButton, PickSelect
 from images.artsee import MORE_GALLERIES_FILE
-from images.street_kings import MARKET_FILE
 from rules.protocol import player_range
 
 #: For edits and anything that means to ping nobody.
@@ -41,8 +40,7 @@ BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
 #: The alt text of each picture a board post shows (a screen reader reads it).
 ALT_TEXT = {
-    BOARD_FILE: N_("The board after move {version}"),
-    MARKET_FILE: N_("The dealership and the shop"),
+    BOARD_FILE: N_("The board, {counter}"),
     MORE_GALLERIES_FILE: N_("The galleries beyond the first four"),
     "race.gif": N_("The race, replayed"),
 }
@@ -242,29 +240,33 @@ def question_of(read: ReadModel) -> str | None:
     return ask(read.view(None)) if ask else None
 
 
+#: Pictures a post never carries beside its board: Street Kings' market, which its board
+#: draws (one picture a post, on a phone).
+LEFT_OUT = frozenset({"market.png"})
+
+
 async def render_turn(read: ReadModel, steps: list[Step]) -> list[discord.File]:
     """The public board, then any picture the game adds for this turn (a race replayed), drawn
     in the worker pool once per version and served from the picture cache after that."""
     events = [event for step in steps for event in step.events]
     board, extras = await read.board_pictures(events, narrate(read, steps))
-    pictures = [(BOARD_FILE, board), *extras]
+    pictures = [(BOARD_FILE, board), *((n, d) for n, d in extras if n not in LEFT_OUT)]
     return [discord.File(io.BytesIO(data), filename=name) for name, data in pictures]
 
 
-def your_move(read: ReadModel) -> str:
-    """The line that pings the humans to move ("move", not "turn": an ArtSee player asked
-    about visitors decides on another's turn); empty when no human is waiting."""
-    mentions = [m for m in (mention(p) for p in read.waiting_humans) if m]
-    return _("{mentions} — your move!").format(mentions=" ".join(mentions)) if mentions else ""
-
-
-def next_line(read: ReadModel) -> str:
-    """Whose move it is, by name, for everyone reading the post."""
+def next_line(read: ReadModel, *, private: bool = False) -> str:
+    """The one line saying whose move it is: the humans waiting by mention (the public post
+    pings them), AI seats and a private copy by name; empty once nobody owes a move. A move,
+    not a turn: an ArtSee player asked about visitors decides on another's turn."""
     waiting = read.to_move
-    if read.record.status == FINISHED or not waiting:
+    if read.record.status != ACTIVE or not waiting:
         return ""
-    names = ", ".join(f"**{read.names.get(p, p)}**" for p in waiting)
-    return _("**Next:** {names}").format(names=names)
+    humans = set(read.waiting_humans)
+    who = [
+        (None if private or p not in humans else mention(p)) or f"**{read.names.get(p, p)}**"
+        for p in waiting
+    ]
+    return _("➡️ {names}, your move.").format(names=", ".join(who))
 
 
 def outcome_line(read: ReadModel, lead: bool = False) -> str:
@@ -283,18 +285,19 @@ def outcome_line(read: ReadModel, lead: bool = False) -> str:
     return f"{over}{final}\n{won.format(names=winners)}"
 
 
+def scores_line(read: ReadModel) -> str:
+    """The final scores alone, for a final post whose lines already name the winners (the
+    game's own "Game over" line): said once, never twice in a row."""
+    outcome = read.outcome
+    if outcome is None:
+        return ""
+    ranking = sorted(outcome.scores.items(), key=lambda item: -item[1])
+    scores = " · ".join(f"{read.names.get(p, p)} {s}" for p, s in ranking)
+    return _("**Final scores:** {scores}").format(scores=scores)
+
+
 def ended_in(steps: list[Step]) -> bool:
     return any(event.get("type") == "game_over" for step in steps for event in step.events)
-
-
-def footer(read: ReadModel) -> str:
-    """Small print under the board: the move number, and while the game runs, where the
-    player's own cards are (a finished game has no hand to point to)."""
-    if read.record.status == ACTIVE:
-        small = _("Move {version} · /game hand shows your cards")
-    else:
-        small = _("Move {version} · final")
-    return "-# " + small.format(version=read.record.version)
 
 
 def last_lines(lines: list[str], budget: int) -> str:
@@ -304,20 +307,25 @@ def last_lines(lines: list[str], budget: int) -> str:
     return text if len(text) <= budget else "…" + text[-(budget - 1) :]
 
 
-def gallery(files: list[discord.File], version: int) -> list[discord.ui.MediaGallery]:
+def gallery(files: list[discord.File], counter: str) -> list[discord.ui.MediaGallery]:
     """One gallery per picture, the board first: a gallery of one shows it at full width,
-    where two in one gallery would share the width."""
+    where two in one gallery would share the width. ``counter``: the turn the board shows."""
     return [
         discord.ui.MediaGallery(
             discord.MediaGalleryItem(
                 f"attachment://{f.filename}",
-                description=_(ALT_TEXT[f.filename]).format(version=version)
+                description=_(ALT_TEXT[f.filename]).format(counter=counter).strip()
                 if f.filename in ALT_TEXT
                 else None,
             )
         )
         for f in files
     ]
+
+
+def turn_counter(read: ReadModel) -> str:
+    """The game's one turn counter at this version, as its board draws it."""
+    return counter(read.record.game, read.view(None)) if read.record.state is not None else ""
 
 
 async def board_post(
@@ -328,35 +336,62 @@ async def board_post(
     private: bool = False,
     ratings: str = "",
 ) -> Post:
-    """The turn post, in Components V2: one container with the title, who is pinged, what
-    happened and whose move it is, the board (and the turn's second pictures), the small print
-    and the buttons. ``private``: the copy one player asked for, which pings nobody.
-    ``ratings``: the final post's line of rating changes (``cogs.memory.rating_line``)."""
+    """The turn post, in Components V2: one container with what happened and whose move it
+    is (the one line that pings), the board (and the turn's second pictures) and the buttons.
+    Each thing said once: no heading inside the game's thread (its name says it), no turn
+    counter or footer beside the board that draws them. ``private``: the copy one player
+    asked for, which pings nobody. ``ratings``: the final post's line of rating changes
+    (``cogs.memory.rating_line``)."""
     record = read.record
-    title = f"## {clip(title_of(read), 256)}"
-    ping = "" if private else your_move(read)
+    title = "" if record.thread and not private else f"### {clip(title_of(read), 256)}"
     finished = record.status == FINISHED
-    tail = outcome_line(read, lead=not ended_in(steps)) if finished else next_line(read)
+    if finished:
+        tail = scores_line(read) if ended_in(steps) else outcome_line(read, lead=True)
+    else:
+        tail = next_line(read, private=private)
     tail = "\n".join(line for line in (tail, ratings) if line)
-    small = footer(read)
-    fixed = [title, ping, tail, small]
-    budget = V2_TEXT_LIMIT - sum(len(part) for part in fixed)
+    budget = V2_TEXT_LIMIT - len(title) - len(tail) - 2  # and the two newlines between
     told = last_lines(([headline] if headline else []) + narrate(read, steps), budget)
     files = await render_turn(read, steps)
     container: discord.ui.Container = discord.ui.Container(accent_colour=COLOURS[record.status])
-    for text in (title, ping, told, tail):
-        if text:  # Discord refuses an empty TextDisplay
-            container.add_item(discord.ui.TextDisplay(text))
-    for item in gallery(files, record.version):
+    text = "\n".join(part for part in (title, told, tail) if part)
+    if text:  # Discord refuses an empty TextDisplay
+        container.add_item(discord.ui.TextDisplay(text))
+    for item in gallery(files, turn_counter(read)):
         container.add_item(item)
-    container.add_item(discord.ui.TextDisplay(small))
     container.add_item(board_buttons(read, question_of(read)))
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(container)
-    return Post(view=layout, files=files, pings=read.waiting_humans if ping else [])
+    pings = [] if private or finished else read.waiting_humans
+    return Post(view=layout, files=files, pings=pings)
 
 
 # -- the private hand panel -------------------------------------------------------------------
+
+
+def step_of(game: str, action: dict[str, Any]) -> str:
+    """A select's placeholder: the step it is for ("Choose a column…"), from the game's
+    words, else the general one."""
+    steps: dict[str, str] = getattr(WORDS[game], "STEPS", {})
+    return _(steps[action["type"]]) if action["type"] in steps else _("Choose your move…")
+
+
+def option_labels(
+    read: ReadModel, user: str, legal: list[dict[str, Any]], view: dict[str, Any]
+) -> list[str]:
+    """Each option's label, carrying its consequence where the game can say it from a dry run
+    ("Onto column 3 · +2 ★"), so a player chooses without working it out from the board."""
+    game = read.record.game
+    labels = [label_for(game, action, read.names, view) for action in legal]
+    weigh = getattr(WORDS[game], "consequence", None)
+    if weigh is None:
+        return labels
+    out = []
+    for label, action in zip(labels, legal, strict=True):
+        events = read.events_of(user, action)
+        brings = weigh(events, user) if events is not None else None
+        out.append(f"{label} · {brings}" if brings else label)
+    return out
 
 
 def confirmation(read: ReadModel, action: dict[str, Any]) -> str | None:
@@ -376,7 +411,7 @@ async def hand_panel(
     index of a chosen action that asks first; the panel asks, with a button that applies it
     (at this version only) above the usual choices.
     """
-    record, names = read.record, read.names
+    record = read.record
     words = WORDS[record.game]
     view_data = read.view(user)
     legal = read.legal(user)
@@ -389,7 +424,7 @@ async def hand_panel(
             _("**Your move:** choose below.") if not mid_turn else _("**Your move continues:**")
         )
         view = discord.ui.View(timeout=None)
-        labels = [clip(label_for(record.game, a, names, view_data), 80) for a in legal]
+        labels = [clip(label, 80) for label in option_labels(read, user, legal, view_data)]
         question = None
         if confirm is not None and 0 <= confirm < len(legal):
             question = confirmation(read, legal[confirm])
@@ -409,13 +444,14 @@ async def hand_panel(
             pages = [labels[i : i + SELECT_LIMIT] for i in range(0, len(labels), SELECT_LIMIT)]
             for page, page_labels in enumerate(pages[:rows]):
                 first = page * SELECT_LIMIT + 1
-                placeholder = (
-                    _("Choose your move ({first}–{last} of {total})…").format(
-                        first=first, last=first + len(page_labels) - 1, total=len(labels)
+                placeholder = step_of(record.game, legal[first - 1])
+                if len(pages) > 1:
+                    placeholder = _("{step} ({first}–{last} of {total})").format(
+                        step=placeholder,
+                        first=first,
+                        last=first + len(page_labels) - 1,
+                        total=len(labels),
                     )
-                    if len(pages) > 1
-                    else ""
-                )
                 view.add_item(
                     PickSelect.make(record.id, read.version, page_labels, page, placeholder)
                 )

@@ -22,6 +22,7 @@ from bot.read_model import turn_version
 from bot.replay import Replay
 from bot.service import GameService
 from bot.store.base import GameRecord
+from bot.words import counter
 from cogs import cooldowns, flows, items, messages
 from cogs.items import Click
 from cogs.messages import Post
@@ -29,7 +30,9 @@ from cogs.messages import Post
 #: Lines of history on one page.
 HISTORY_PAGE = 25
 BOARD_FILE = messages.BOARD_FILE
-FIRST, PREVIOUS, NEXT, LAST = "rpfirst", "rpprev", "rpnext", "rplast"
+FIRST, PREVIOUS, NEXT, LAST, JUMP = "rpfirst", "rpprev", "rpnext", "rplast", "rpjump"
+#: Where the jump buttons lead, as fractions of the game: its middle is one tap away.
+JUMPS = (0.25, 0.5, 0.75)
 GIF, HISTORY = "gif", "history"
 
 
@@ -43,9 +46,24 @@ def moved_on(record: GameRecord) -> str:
 
 
 def target_turn(verb: str, shown: int, last: int) -> int:
-    """The turn a viewer button leads to from the ``shown`` one, within the game's turns."""
-    wanted = {FIRST: 0, PREVIOUS: shown - 1, NEXT: shown + 1, LAST: last}[verb]
+    """The turn a viewer button leads to from the ``shown`` one (a jump carries its target
+    as ``shown``), within the game's turns."""
+    wanted = {FIRST: 0, PREVIOUS: shown - 1, NEXT: shown + 1, LAST: last, JUMP: shown}[verb]
     return max(0, min(last, wanted))
+
+
+def jump_targets(last: int) -> list[int]:
+    """The posts the jump buttons lead to: a quarter, half and three quarters of the game,
+    each once (a short game has fewer)."""
+    return sorted({round(last * share) for share in JUMPS} - {0, last})
+
+
+def position(replayed: Replay, turn: int) -> str:
+    """Which post of the game a viewer shows, counted as the board counts ("Turn 3"), and
+    how far along ("post 5 of 46")."""
+    counted = counter(replayed.record.game, replayed.view(turn))
+    along = _("post {n} of {total}").format(n=turn + 1, total=replayed.last + 1)
+    return f"{counted} · {along}" if counted else along
 
 
 def viewer_buttons(replayed: Replay, turn: int) -> discord.ui.View:
@@ -61,6 +79,12 @@ def viewer_buttons(replayed: Replay, turn: int) -> discord.ui.View:
         view.add_item(button)
     if replayed.over:
         view.add_item(ViewerButton.make(Click(record.id, GIF, version), _("GIF"), primary=True))
+    for target in jump_targets(replayed.last):  # a row of its own: the middle in one tap
+        counted = counter(record.game, replayed.view(target)) or _("post {n}").format(n=target + 1)
+        jump = ViewerButton.make(Click(record.id, JUMP, version, target), counted)
+        jump.item.row = 1
+        jump.item.disabled = target == turn
+        view.add_item(jump)
     return view
 
 
@@ -81,12 +105,12 @@ async def viewer_post(
         colour=messages.COLOURS[record.status],
     )
     embed.set_image(url=f"attachment://{BOARD_FILE}")
-    small = (
-        _("Turn {turn} of {last}")
-        if replayed.over
-        else _("Turn {turn} of {last} · up to the last public post; the game goes on")
-    )
-    embed.set_footer(text=small.format(turn=turn, last=replayed.last))
+    small = position(replayed, turn)
+    if not replayed.over:
+        small = _("{position} · up to the last public post; the game goes on").format(
+            position=small
+        )
+    embed.set_footer(text=small)
     png = await replay.board(service.pictures, replayed, turn)
     board = discord.File(io.BytesIO(png), filename=BOARD_FILE)
     return Post(embed=embed, view=viewer_buttons(replayed, turn), files=[board])
@@ -170,11 +194,26 @@ async def gif_click(interaction: discord.Interaction, click: Click) -> None:
 # -- history, 25 lines a page ---------------------------------------------------------------
 
 
+def counted_lines(replayed: Replay) -> list[str]:
+    """Every told line, a turn's first one led by the game's turn counter (the board's own
+    "Turn 3", "Round 2") when it moves on: the history counts as the board does."""
+    lines: list[str] = []
+    shown = ""
+    for turn in range(1, len(replayed.turns)):
+        told = replayed.lines(turn)
+        counted = counter(replayed.record.game, replayed.view(turn - 1))
+        if told and counted and counted != shown:
+            told = [f"*{counted}* · {told[0]}", *told[1:]]
+            shown = counted
+        lines.extend(told)
+    return lines
+
+
 def history_post(replayed: Replay, page: int | None, note: str | None = None) -> Post:
     """One page of the game's told lines (``None``: the last page, the latest moves), with
     ◀ ▶ to the pages beside it."""
     record = replayed.record
-    lines = replayed.all_lines()
+    lines = counted_lines(replayed)
     pages = max(1, -(-len(lines) // HISTORY_PAGE))
     page = pages - 1 if page is None else max(0, min(pages - 1, page))
     shown = lines[page * HISTORY_PAGE : (page + 1) * HISTORY_PAGE]
@@ -236,6 +275,7 @@ HANDLERS = {
     PREVIOUS: turn_click,
     NEXT: turn_click,
     LAST: turn_click,
+    JUMP: turn_click,
     GIF: gif_click,
     HISTORY: page_click,
 }

@@ -14,7 +14,7 @@ from discord.ext import commands, tasks
 from bot.i18n import _
 from bot.service import GameService
 from bot.store.base import Clock, GameRecord, Shards
-from cogs import delivery, memory, messages, threads
+from cogs import delivery, latest, memory, messages, threads
 from cogs.delivery import served_shards
 from cogs.language import in_server
 
@@ -238,14 +238,13 @@ class Scheduler(commands.Cog):
                 post = await messages.board_post(
                     result.read, result.told, headline, ratings=ratings
                 )
+                await latest.retire_latest(self.bot, result.record)
                 sent = await threads.post(self.bot, result.record, post)
         except BaseException:  # the timeout is saved: its notice stays owed, for the worker
             await delivery.give_back(self.bot, result.owed)
             raise
         await delivery.sent(self.bot, result.owed, sent)
-        await self.service.remember_message(
-            result.record, threads.LATEST_POST, str(sent.channel.id), str(sent.id)
-        )
+        await latest.remember_latest(self.bot, result.record, sent)
         if result.finished:
             await delivery.finish(self.bot, result)
 

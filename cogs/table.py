@@ -228,7 +228,9 @@ class Table(commands.Cog):
         outcome = messages.outcome_line(read)
         if outcome:
             embed.add_field(name=_("Result"), value=outcome[:1024], inline=False)
-        embed.set_footer(text=_("Move {version}").format(version=read.record.version))
+        counted = messages.turn_counter(read)
+        if counted:
+            embed.set_footer(text=counted)
         await flows.send(interaction, Post(embed=embed), ephemeral=True)
 
     @game.command(name="list")
@@ -255,11 +257,9 @@ class Table(commands.Cog):
         """How to play, in short."""
 
         game_id = game
-        if game_id is None:
-            service = flows.service_of(interaction)
-            guild, channel, user = flows.where(interaction)
+        if game_id is None:  # the game played here (a thread's, for anyone), else the first
             try:
-                game_id = (await service.resolve(guild, channel, user)).game
+                game_id = (await flows.watched(interaction, None)).game
             except ServiceError:
                 game_id = next(iter(GAMES))
         await flows.show_rules(interaction, game_id)

@@ -9,7 +9,6 @@ needs (or in a channel that cannot have threads) the game runs in the channel, a
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import Literal
 
@@ -156,9 +155,14 @@ def service_of(interaction: discord.Interaction) -> GameService:
 # -- the lobby message and the result post ------------------------------------------------------
 
 
-def lobby_embed(read: ReadModel) -> discord.Embed:
+def message_url(guild: str, channel: str, message: str) -> str:
+    """A link that jumps to one message."""
+    return f"https://discord.com/channels/{guild}/{channel}/{message}"
+
+
+def lobby_embed(read: ReadModel, result: str | None = None) -> discord.Embed:
     """The lobby message once the game has started: the seats, then where it is played, then
-    its result."""
+    a link to its result post (``result``: its URL), which alone tells the end."""
     record = read.record
     embed = messages.lobby_embed(read)
     where = link(record)
@@ -169,6 +173,8 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
             if record.thread
             else _("In progress here, below.")
         )
+    elif record.status == FINISHED and result:
+        value = _("Over: [the result]({url}) · the game: {place}").format(url=result, place=where)
     elif record.status == FINISHED:
         value = messages.outcome_line(read) + (f"\n{the_game}" if record.thread else "")
     elif record.status == ABANDONED and record.state is not None:
@@ -179,22 +185,25 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
     return embed
 
 
-async def edit_lobby(client: discord.Client, read: ReadModel, note: str | None = None) -> None:
+async def edit_lobby(
+    client: discord.Client, read: ReadModel, note: str | None = None, result: str | None = None
+) -> str | None:
     """Edit the game's newest lobby message in place to show where the game stands (its
     buttons only while it is a lobby: it never acts on the game it became); ``note``: a line
-    above it."""
+    above it; ``result``: the URL of the result post it links. Returns the lobby message's
+    URL, or None when there is none left to edit."""
     record = read.record
     found = await client.service.message_of(record, LOBBY_MESSAGE)  # type: ignore[attr-defined]
     if found is None:
-        return
+        return None
     channel_id, message_id = found
     channel = client.get_partial_messageable(int(channel_id), guild_id=_guild_id(record))
     try:
         await retrying(
             lambda: channel.get_partial_message(int(message_id)).edit(
                 content=note,
-                embed=lobby_embed(read),
-                view=messages.lobby_view(read),  # the lobby's buttons while it is, then none
+                embed=lobby_embed(read, result),
+                view=messages.lobby_view(read),  # the lobby's buttons while it is one, then none
                 allowed_mentions=messages.NO_PINGS,
             )
         )
@@ -202,27 +211,26 @@ async def edit_lobby(client: discord.Client, read: ReadModel, note: str | None =
         if transient(error):  # Discord's bad moment: the caller's delivery tries again
             raise
         log.info("game %s: its lobby message %s is gone", record.id, message_id)
+        return None
+    return message_url(record.guild, channel_id, message_id)
 
 
-def result_post(read: ReadModel, board: bytes, ratings: str = "") -> Post:
-    """The one post a game leaves in its channel at the end, in the turn posts' V2 shape:
-    "Game over", the scores and winners, the rating changes, the way to the thread, the final
-    board, the buttons (Rematch among them)."""
+def result_post(read: ReadModel, ratings: str = "") -> Post:
+    """The one post a game leaves in its channel at the end: "Game over", the scores and
+    winners, the rating changes, the way to the thread (whose last post shows the final
+    board: not drawn twice), the buttons (Rematch among them)."""
     record = read.record
-    files = [discord.File(io.BytesIO(board), messages.BOARD_FILE)]
     container: discord.ui.Container = discord.ui.Container(
         accent_colour=messages.COLOURS[record.status]
     )
-    container.add_item(discord.ui.TextDisplay(f"## {messages.clip(messages.title_of(read), 256)}"))
     whole = _("The whole game: {place}").format(place=link(record))
-    lines = [messages.outcome_line(read, lead=True), ratings, whole]
+    title = f"### {messages.clip(messages.title_of(read), 256)}"
+    lines = [title, messages.outcome_line(read, lead=True), ratings, whole]
     container.add_item(discord.ui.TextDisplay("\n".join(line for line in lines if line)))
-    for item in messages.gallery(files, record.version):
-        container.add_item(item)
     container.add_item(messages.board_buttons(read))
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(container)
-    return Post(view=layout, files=files)
+    return Post(view=layout)
 
 
 async def post(
@@ -236,22 +244,23 @@ async def post(
 
 
 async def finish(client: discord.Client, read: ReadModel) -> None:
-    """After the final board: the lobby message shows the result and, for a game played in a
-    thread, the channel gets the result post and the thread is archived an hour later. Both
-    are public: in the server's language."""
+    """After the final board: for a game played in a thread, the channel gets the result post
+    and the lobby message links it; the thread is archived an hour later. Both are public: in
+    the server's language."""
     record, service = read.record, client.service  # type: ignore[attr-defined]
     async with in_server(client, record.guild):
-        await edit_lobby(client, read)
-        if record.thread is None:
-            return
-        if record.status == FINISHED:
-            board = (await read.board_pictures([], []))[0]
+        result = None
+        if record.thread is not None and record.status == FINISHED:
             channel = client.get_partial_messageable(
                 int(record.channel), guild_id=_guild_id(record)
             )
             ratings = memory.rating_line(await service.results.of_game(record.id), read.names)
-            again = fresh_kwargs(result_post(read, board, ratings))
-            await retrying(lambda: channel.send(**again()))
+            again = fresh_kwargs(result_post(read, ratings))
+            sent = await retrying(lambda: channel.send(**again()))
+            result = message_url(record.guild, record.channel, str(sent.id))
+        await edit_lobby(client, read, result=result)
+        if record.thread is None:
+            return
     await service.archive_later(record, ARCHIVE_AFTER)
 
 

@@ -1,7 +1,9 @@
 """Pillow renderers: a game's view -> PNG bytes, one board renderer per game id in
-``RENDERERS``, a hand renderer per game in ``HAND_RENDERERS`` (the private panel attaches it),
-second pictures of what does not fit a landscape board in ``EXTRA_PICTURES`` (every board post
-attaches them), and pictures of one turn in ``TURN_EXTRAS`` (a race replayed).
+``RENDERERS`` (drawn to be read on a phone), a hand renderer per game in ``HAND_RENDERERS``
+(the private panel attaches it), a detail picture in ``DETAIL_RENDERERS`` (the table drawn
+larger than the board, for the Board button), second pictures of what does not fit a board in
+``EXTRA_PICTURES`` (every board post attaches them; none today), and pictures of one turn in
+``TURN_EXTRAS`` (a race replayed).
 
 Presentation comes in as arguments, never out of the view: ``names`` (player id -> display
 name), ``lang`` (the language of the words drawn) and, for boards, ``last`` (the last turn told
@@ -57,12 +59,16 @@ HAND_RENDERERS: dict[str, HandRenderer] = {
     "street-kings": street_kings.render_hand,
 }
 
-#: game id -> ((filename, renderer), ...): the parts of the table a landscape board leaves out
-#: (Street Kings' dealership and shop, ArtSee's galleries beyond the fourth), each a picture of
-#: its own beside the board on every board post; a renderer returns None when it has nothing.
-EXTRA_PICTURES: dict[str, tuple[tuple[str, PictureRenderer], ...]] = {
-    "artsee": ((artsee.MORE_GALLERIES_FILE, artsee.render_more_galleries),),
-    "street-kings": ((street_kings.MARKET_FILE, street_kings.render_market),),
+#: game id -> ((filename, renderer), ...): the parts of the table a board leaves out, each a
+#: picture of its own beside the board on every board post; a renderer returns None when it
+#: has nothing. None today: every board carries its whole table (a post, one picture).
+EXTRA_PICTURES: dict[str, tuple[tuple[str, PictureRenderer], ...]] = {}
+
+#: game id -> the detail picture: the whole table drawn larger than a phone's board shows it
+#: (ArtSee's galleries card by card), for the Board button's private answer.
+DETAIL_RENDERERS: dict[str, BoardRenderer] = {
+    "artsee": artsee.render_detail,
+    "street-art-mural": mural.render_detail,
 }
 
 #: game id -> pictures that tell a turn better than the board alone (a race step by step),
@@ -103,3 +109,12 @@ def turn_extras(
     """Extra attachments for the post of a turn with ``events``; none for most games and turns."""
     extras = TURN_EXTRAS.get(game_id)
     return extras(view, events, names=names, lang=check_lang(lang)) if extras else []
+
+
+def render_detail(
+    game_id: str, view: View, *, names: Names, lang: str = "en", last: Sequence[str] = ()
+) -> bytes | None:
+    """The detail picture of ``view`` (``DETAIL_RENDERERS``), or None for a game whose board
+    already shows everything."""
+    renderer = DETAIL_RENDERERS.get(game_id)
+    return renderer(view, names=names, lang=check_lang(lang), last=last) if renderer else None

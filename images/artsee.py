@@ -1,16 +1,19 @@
-"""The ArtSee board: a public view (rules/artsee/engine.py ``view``) -> PNG bytes.
+"""The ArtSee pictures: a public view (rules/artsee/engine.py ``view``) -> PNG bytes.
 
-Layout, 1200 px wide and at least 1.3 times as wide as tall (Discord shows a landscape picture
-large inline): a header (title, turn, the masterpiece supply, both draw piles showing the back
-of their top card), a status strip (whose move and what for, or the final scores), the last
-turn in words, then the galleries, two in a row: name with the visitor colour and letter,
-prestige (the final score once the game is over), visitors in supply, hand as card backs, and
-the gallery. A gallery shows column numbers, each column's cards stacked so that every card's
-art pieces stay visible, the front card whole (category, arrow, visitors), and the slots between
-and beside the columns with their numbers and masterpiece tokens. Cards shrink to fit the widest
-gallery and the tallest column. Four galleries fit the board; a fifth player's gallery is a
-second picture (``render_more_galleries``). Every category has a colour AND a letter. Only the
-public parts of the view are drawn: ``hand_cards`` and ``chosen`` are never read.
+The board a post carries (``render``) is drawn for a phone, 800 px wide with every word at 8
+CSS px when a phone shows it 285 CSS px wide: each gallery is a table (see ``PHONE_W``).
+
+The detail picture (``render_detail``, for the Board button) draws the cards themselves,
+1200 px wide or wider: a header (title, turn, the masterpiece supply, both draw piles showing
+the back of their top card), a status strip (whose move and what for, or the final scores),
+the last turn in words, then the galleries, two in a row: name with the visitor colour and
+letter, prestige (the final score once the game is over), visitors in supply, hand as card
+backs, and the gallery. A gallery shows column numbers, each column's cards stacked so that
+every card's art pieces stay visible, the front card whole (category, arrow, visitors), and
+the slots between and beside the columns with their numbers and masterpiece tokens. Cards
+shrink to fit the widest gallery and the tallest column. Every category has a colour AND a
+letter. Only the public parts of the view are drawn: ``hand_cards`` and ``chosen`` are never
+read.
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ NUMBER_H = 26  # column numbers above a gallery, slot numbers below
 CARD_W_MAX, CARD_W_MIN = 100, 44
 #: The board's height at most: 1.3 times narrower than the board is wide.
 MAX_HEIGHT = round(WIDTH / 1.3)
-#: Galleries on the board; the rest are a second picture.
+#: Galleries the detail picture's card sizes are fitted to, two to a row (a fifth makes it taller).
 ON_BOARD = 4
+#: The old second picture's name, while the posts still name it (every gallery is on the board).
 MORE_GALLERIES_FILE = "galleries.png"
 BACK_W, BACK_H = 34, 46
 
@@ -560,12 +564,13 @@ def _draw_panels(
     return top - PANEL_GAP
 
 
-def board_image(
+def detail_image(
     view: dict[str, Any], names: dict[str, str], last: Sequence[str], lang: str = "en"
 ) -> Image.Image:
+    """The whole table with every card, stacked as it lies: the detail picture."""
     names = kit.display_names(view, names, lang)
     geo = geometry(view)
-    shown = view["players"][:ON_BOARD]
+    shown = view["players"]
     rows = [shown[i : i + geo.per_row] for i in range(0, len(shown), geo.per_row)]
     panels_h = sum(max(panel_height(p, geo) for p in row) + PANEL_GAP for row in rows)
     height = TOP_H + panels_h - PANEL_GAP + MARGIN
@@ -577,31 +582,13 @@ def board_image(
     return im
 
 
-def render(
+def render_detail(
     view: dict[str, Any], *, names: dict[str, str], lang: str = "en", last: Sequence[str] = ()
 ) -> bytes:
-    """The ArtSee board of ``view`` as PNG bytes (public parts only), with the last turn's
-    sentences ``last`` on its "Last:" line."""
-    return kit.png_bytes(board_image(view, names, last, lang), kit.module_palette(__name__))
-
-
-def render_more_galleries(
-    view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
-) -> bytes | None:
-    """The galleries beyond the board's first four (a fifth player's), drawn as on the board;
-    None when the board shows every gallery."""
-    more = view["players"][ON_BOARD:]
-    if not more:
-        return None
-    names = kit.display_names(view, names, lang)
-    geo = geometry(view)
-    height = MARGIN + max(panel_height(p, geo) for p in more) + MARGIN
-    cols = min(len(more), geo.per_row)
-    width = 2 * MARGIN + cols * geo.panel_w + (cols - 1) * PANEL_GAP
-    im = Image.new("RGB", (width, height), kit.TABLE)
-    d = ImageDraw.Draw(im)
-    _draw_panels(im, d, view, more, MARGIN, geo, names, lang)
-    return kit.png_bytes(im, kit.module_palette(__name__))
+    """The detail picture behind the Board button: every gallery with its cards stacked as
+    they lie (the art pieces of each, the visitors on the front cards, the masterpieces in
+    their slots), for a player who wants to look closer than the post's board shows."""
+    return kit.png_bytes(detail_image(view, names, last, lang), kit.module_palette(__name__))
 
 
 HAND_GAP = 16
@@ -631,3 +618,263 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         centre = (x + card_w / 2, MARGIN + card_h + HAND_CAPTION_H / 2 + 4)
         kit.draw_text(d, centre, label, caption, kit.WHITE, "mm")
     return kit.png_bytes(im, kit.module_palette(__name__))
+
+
+# ------------------------------------------------------------------------------ the phone board
+
+#: The board a post carries is drawn for a phone: Discord shows it about 285 CSS px wide there,
+#: so at ``PHONE_W`` px every word is at least ``TEXT`` px (8 CSS px). A gallery is a table:
+#: a cell per column with its number, its front card (category letter, arrow, visitors), then
+#: a row per category counting the art pieces the column shows, and the masterpieces on the
+#: edges between columns. The cards themselves, stacked, are the detail picture
+#: (``render_detail``), where a player can look closer.
+PHONE_W = kit.PHONE_WIDTH
+PAD = 16
+TEXT = kit.PHONE_TEXT
+LINE = 27
+ROW_LABEL_W = 44
+GAP = 12
+
+
+def _pill(
+    d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, category: str, anchor: str = "la"
+) -> kit.Box:
+    """``text`` on a pill of ``category``'s colour (its letter is in the text: colour is never
+    alone)."""
+    fill = CATEGORY_COLOURS[category]
+    return kit.badge(d, xy, text, kit.bold(TEXT), fill, kit.readable_on(fill), (6, 0), anchor)
+
+
+def column_pieces(column: list[str]) -> dict[str, int]:
+    """Art pieces a column shows, per category: every card's pieces stay visible."""
+    counts: dict[str, int] = dict.fromkeys(CATEGORIES, 0)
+    for card in column:
+        for piece in EXHIBITS[card].pieces:
+            counts[piece] += 1
+    return counts
+
+
+def _phone_header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> int:
+    """Turn and the piles on one line, the masterpieces left per category under it; returns
+    the y under them."""
+    y = PAD
+    kit.draw_text(d, (PAD, y), tr(lang, "Turn {n}").format(n=view["turn"]), kit.bold(28))
+    x = PHONE_W - PAD
+    for i, pile in reversed(list(enumerate(view["piles"]))):
+        if pile["top"]:
+            box = _pill(d, (x, y + 2), letter(pile["top"], lang), pile["top"], "ra")
+            x = box[0] - 6
+        label = tr(lang, "Pile {n}").format(n=i + 1) + f": {pile['size']}"
+        x -= kit.draw_text(d, (x, y + 3), label, kit.bold(TEXT), kit.INK, "ra") + 22
+    y += 40
+    x = PAD + kit.draw_text(d, (PAD, y), tr(lang, "Masterpieces left"), kit.font(TEXT), kit.MUTED)
+    supply = set(view["supply"])
+    for category in CATEGORIES:
+        left = [
+            str(MASTERPIECES[t].requirement)
+            for t in sorted(MASTERPIECES)
+            if MASTERPIECES[t].category == category and t in supply
+        ]
+        text = letter(category, lang) + ": " + (" ".join(left) if left else "—")
+        w = kit.text_width(text, kit.bold(TEXT)) + 12
+        if x + 14 + w > PHONE_W - PAD:
+            x, y = PAD, y + LINE + 2
+        _pill(d, (x + 14, y), text, category)
+        x += 14 + w
+    return y + LINE + 8
+
+
+def _phone_status(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: dict[str, str],
+    last: Sequence[str],
+    y: int,
+    lang: str,
+) -> int:
+    """Whose move and what for (or the final scores), then the last turn in words."""
+    prefix = "" if view.get("outcome") else "▶ "
+    status = prefix + _status_text(view, names, lang)
+    y = kit.draw_lines(d, (PAD, y), status, kit.bold(26), kit.HIGHLIGHT, PHONE_W - 2 * PAD, 2, 34)
+    told = kit.last_line(last)
+    if told:
+        text = tr(lang, "Last:") + " " + told
+        y = kit.draw_lines(d, (PAD, y), text, kit.font(TEXT), kit.INK, PHONE_W - 2 * PAD, 3, LINE)
+    return y + 8
+
+
+def _shown_categories(player: dict[str, Any]) -> list[str]:
+    """The categories with an art piece in some column or a masterpiece: the table's rows."""
+    shown = {c for column in player["columns"] for c, n in column_pieces(column).items() if n}
+    shown |= {MASTERPIECES[m["token"]].category for m in player["masterpieces"]}
+    return [c for c in CATEGORIES if c in shown]
+
+
+def _phone_tags(view: dict[str, Any], player: dict[str, Any], lang: str) -> str:
+    """The line under a gallery's name: the final breakdown, or to move, start player and a
+    visitor policy other than the default ("always"); "" when there is nothing to say."""
+    pid = player["id"]
+    outcome = view.get("outcome")
+    if outcome is not None:
+        parts = outcome["details"]["breakdown"][pid]
+        line = tr(lang, "★ {prestige} + {tokens} tokens + {bonus} bonus").format(
+            prestige=parts["prestige"], tokens=parts["masterpieces"], bonus=parts["bonus"]
+        )
+        return "♛ " + tr(lang, "WINNER") + " · " + line if pid in outcome["winners"] else line
+    tags = ["▶ " + tr(lang, "to move")] if pid in view["to_move"] else []
+    if pid == view["start"]:
+        tags.append(tr(lang, "start player"))
+    if player["policy"] != "always":
+        policy = tr(lang, POLICIES[player["policy"]]) if player["policy"] in POLICIES else ""
+        tags.append(tr(lang, "visitors: {policy}").format(policy=policy or player["policy"]))
+    return " · ".join(tags)
+
+
+def _phone_panel_height(view: dict[str, Any], player: dict[str, Any]) -> int:
+    visitors = any(player["visitors"])
+    masterpieces = bool(player["masterpieces"])
+    rows = len(_shown_categories(player))
+    tags = LINE + 4 if _phone_tags(view, player, "en") else 0
+    head = 10 + 48 + LINE + 4 + tags
+    if view.get("outcome") is not None:
+        return head + 4
+    tokens = 36 if masterpieces else 0
+    return head + LINE + 2 + 40 + rows * LINE + (LINE if visitors else 0) + tokens + 6
+
+
+def _phone_panel(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    player: dict[str, Any],
+    box: kit.Box,
+    names: dict[str, str],
+    letters: dict[str, str],
+    lang: str,
+) -> None:
+    """One gallery in ``box``: name and score; visitors in supply and the hand's categories;
+    what the player is doing; then the gallery as a table (see ``PHONE_W``)."""
+    pid = player["id"]
+    moving = pid in view["to_move"]
+    edge = kit.HIGHLIGHT if moving else kit.PANEL_EDGE
+    kit.rounded_box(im, box, 14, kit.PANEL, edge, 4 if moving else 2)
+    x0, y, x1 = box[0] + 12, box[1] + 10, box[2] - 12
+    colour = SEAT_COLOURS[player["seat"] % len(SEAT_COLOURS)]
+    kit.paste(im, visitor_pawn(colour, letters[pid], 42), (x0, y))
+    outcome = view.get("outcome")
+    score = (
+        tr(lang, "{n} pts").format(n=outcome["details"]["breakdown"][pid]["total"])
+        if outcome is not None
+        else f"★ {player['prestige']}"
+    )
+    score_w = kit.draw_text(d, (x1, y + 4), score, kit.bold(30), kit.INK, "ra")
+    kit.draw_text(
+        d, (x0 + 52, y + 6), names[pid], kit.bold(28), kit.INK, max_width=x1 - score_w - x0 - 66
+    )
+    y += 48
+    text = f"{letters[pid]}×{player['supply']}"  # visitors in supply, then the hand's backs
+    x = kit.badge(d, (x0, y), text, kit.bold(TEXT), colour, kit.readable_on(colour), (6, 0))[2] + 14
+    for category in player["hand"]:
+        x = _pill(d, (x, y), letter(category, lang), category)[2] + 4
+    y += LINE + 4
+    line = _phone_tags(view, player, lang)
+    if line:
+        won = outcome is not None and pid in outcome["winners"]
+        fill = kit.HIGHLIGHT if moving or won else kit.MUTED
+        kit.draw_text(d, (x0, y), line, kit.font(TEXT), fill, max_width=x1 - x0)
+        y += LINE + 4
+    if outcome is None:  # at the end the scores say it all; the detail picture has the rest
+        _phone_gallery(d, view, player, (x0 + ROW_LABEL_W, y, x1), colour, lang)
+
+
+def _phone_gallery(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    player: dict[str, Any],
+    span: tuple[int, int, int],
+    colour: Color,
+    lang: str,
+) -> None:
+    """The gallery's table from ``span`` (left, top, right): column numbers, front cards'
+    categories, a row per category of the pieces each column shows, visitors, and the
+    masterpieces on the column edges (slot n: between columns n and n + 1, 0 the left end)."""
+    left, y, right = span
+    columns = player["columns"]
+    cell = (right - left) // max(1, len(columns))  # a long gallery: narrower cells
+    played_here = view["column"] if player["id"] == view["current"] else None
+    for j in range(len(columns)):
+        cx = left + j * cell + cell // 2
+        ink = kit.HIGHLIGHT if j == played_here else kit.MUTED
+        kit.draw_text(d, (cx, y), str(j + 1), kit.bold(TEXT), ink, "ma")
+    y += LINE + 2
+    for j, column in enumerate(columns):
+        front = EXHIBITS[column[-1]]
+        fill = CATEGORY_COLOURS[front.featured]
+        box = (left + j * cell + 4, y, left + (j + 1) * cell - 4, y + 34)
+        outline = kit.HIGHLIGHT if j == played_here else kit.PAPER_INK
+        d.rounded_rectangle(box, 6, fill=fill, outline=outline, width=3)
+        # its category, which visitors answer to (its arrow counted when it was played)
+        kit.centered_text(
+            d, box, letter(front.featured, lang), kit.bold(TEXT), kit.readable_on(fill)
+        )
+    y += 40
+    for category in _shown_categories(player):
+        _pill(d, (left - ROW_LABEL_W, y), letter(category, lang), category)
+        for j, column in enumerate(columns):
+            n = column_pieces(column)[category]
+            if n:
+                cx = left + j * cell + cell // 2
+                kit.draw_text(d, (cx, y + 1), str(n), kit.bold(TEXT), kit.INK, "ma")
+        y += LINE
+    if any(player["visitors"]):
+        for j, count in enumerate(player["visitors"]):
+            if count:
+                cx = left + j * cell + cell // 2
+                text = f"×{count}"  # a gallery holds its owner's visitors: their colour
+                kit.badge(
+                    d, (cx, y), text, kit.bold(TEXT), colour, kit.readable_on(colour), (6, 0), "ma"
+                )
+        y += LINE
+    for masterpiece in player["masterpieces"]:
+        info = MASTERPIECES[masterpiece["token"]]
+        edge = left + masterpiece["slot"] * cell
+        text = f"{letter(info.category, lang)}{info.requirement}"
+        box = _pill(d, (edge, y + 4), text, info.category, "ma")
+        d.rounded_rectangle(box, (box[3] - box[1]) // 2, outline=MASTERPIECE_FRAME, width=3)
+        d.line((edge, y - 6, edge, y + 4), fill=MASTERPIECE_FRAME, width=3)
+
+
+def board_image(
+    view: dict[str, Any], names: dict[str, str], last: Sequence[str], lang: str = "en"
+) -> Image.Image:
+    """The phone board of ``view``: header, status, then every gallery as a table."""
+    names = kit.display_names(view, names, lang)
+    letters = seat_letters(view, names)
+    players = view["players"]
+    per_row = 2 if len(players) > 2 and max(len(p["columns"]) for p in players) <= 7 else 1
+    panels = sum(
+        max(_phone_panel_height(view, p) for p in players[row : row + per_row]) + 10
+        for row in range(0, len(players), per_row)
+    )
+    # as tall as the board can get: the header and status at their tallest, then the panels
+    im = Image.new("RGB", (PHONE_W, 320 + panels), kit.TABLE)
+    d = ImageDraw.Draw(im)
+    y = _phone_header(d, view, lang)
+    y = _phone_status(d, view, names, last, y, lang)
+    width = (PHONE_W - 2 * PAD - (per_row - 1) * GAP) // per_row
+    for row in range(0, len(players), per_row):
+        pair = players[row : row + per_row]
+        height = max(_phone_panel_height(view, p) for p in pair)
+        for i, player in enumerate(pair):
+            x = PAD + i * (width + GAP)
+            box = (x, y, x + width, y + height)
+            _phone_panel(im, d, view, player, box, names, letters, lang)
+        y += height + 10
+    return im.crop((0, 0, im.width, y + PAD - 10))
+
+
+def render(
+    view: dict[str, Any], *, names: dict[str, str], lang: str = "en", last: Sequence[str] = ()
+) -> bytes:
+    """The ArtSee board a post carries (``board_image``) as PNG bytes, public parts only."""
+    return kit.png_bytes(board_image(view, names, last, lang), kit.module_palette(__name__))

@@ -12,7 +12,8 @@ import math
 import sys
 import unicodedata
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,61 @@ def readable_on(background: Color) -> Color:
     return PAPER_INK if contrast(PAPER_INK, background) >= contrast(WHITE, background) else WHITE
 
 
+# ------------------------------------------------------------------------------ text records
+
+#: Every text the kit draws while ``recording_texts`` runs: ``(text, font size in px, needed)``.
+#: A phone shows a board ``W`` px wide at about 285 CSS px, so a text's size on the phone is
+#: ``size * 285 / W``: the board test holds the floors (8 CSS px for what a player needs, 6 for
+#: anything) on these records. ``None`` when nobody records (the bot: no cost but a test).
+_TEXTS: list[tuple[str, int, bool]] | None = None
+#: Whether the text drawn now is decoration a player can do without (``minor_text``).
+_MINOR = False
+
+
+@contextmanager
+def recording_texts() -> Iterator[list[tuple[str, int, bool]]]:
+    """Record every text drawn inside the block (see ``_TEXTS``). The cached layers (chips,
+    pawns, card faces) record only when they are built: clear their caches first to see all."""
+    global _TEXTS
+    outer, _TEXTS = _TEXTS, []
+    try:
+        yield _TEXTS
+    finally:
+        _TEXTS = outer
+
+
+@contextmanager
+def minor_text() -> Iterator[None]:
+    """Texts drawn inside the block are decoration (a scale's tick numbers, a title a player
+    knows): held to the 6 CSS px floor only, not the 8 of what a player needs."""
+    global _MINOR
+    outer, _MINOR = _MINOR, True
+    try:
+        yield
+    finally:
+        _MINOR = outer
+
+
+def note_text(text: str, fnt: ImageFont.FreeTypeFont) -> None:
+    """Record ``text`` drawn in ``fnt`` if a ``recording_texts`` block runs."""
+    if _TEXTS is not None and text.strip():
+        _TEXTS.append((text, int(fnt.size), not _MINOR))
+
+
+def text_on(
+    im: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: Color,
+    anchor: str = "mm",
+) -> None:
+    """Pillow's own ``text`` on ``im`` (for a token's label, drawn once into a cached layer),
+    recorded like every other text."""
+    note_text(text, fnt)
+    ImageDraw.Draw(im).text(xy, text, font=fnt, fill=fill, anchor=anchor)
+
+
 # ---------------------------------------------------------------------------------------- fonts
 
 
@@ -117,6 +173,19 @@ def readable_on(background: Color) -> Color:
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The vendored DejaVu Sans at ``size`` px, loaded once per (size, weight)."""
     return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+
+
+def bold(size: int) -> ImageFont.FreeTypeFont:
+    """``font(size, bold=True)``."""
+    return font(size, True)
+
+
+#: Boards drawn for a phone (Street Kings, ArtSee, Mural) are this wide; a phone shows a post's
+#: picture about 285 CSS px wide, so ``PHONE_TEXT`` px there is 8 CSS px, the least a player
+#: reads, and ``PHONE_TINY`` 6 CSS px, the least of any text.
+PHONE_WIDTH = 800
+PHONE_TEXT = 23
+PHONE_TINY = 17
 
 
 @lru_cache(maxsize=8192)
@@ -194,6 +263,26 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: int, max_lines: int 
     return [ellipsize(line, fnt, max_width) for line in lines]
 
 
+def draw_lines(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: Color,
+    max_width: int,
+    max_lines: int,
+    step: int,
+) -> int:
+    """``text`` wrapped to ``max_width`` on up to ``max_lines`` lines ``step`` px apart from
+    ``xy`` (a phone board's status and last turn: wrapped, not shrunk); returns the y under
+    the last line."""
+    x, y = xy
+    for line in wrap(text, fnt, max_width, max_lines):
+        draw_text(draw, (x, y), line, fnt, fill)
+        y += step
+    return y
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -210,6 +299,7 @@ def draw_text(
         text = ellipsize(text, fnt, max_width)
     if not text:
         return 0
+    note_text(text, fnt)
     x, y = round(xy[0]), round(xy[1])
     if stroke:  # as Pillow strokes: the outline in its colour, then the letters over it
         sw, sf = stroke
@@ -423,9 +513,8 @@ def chip(
 
     im = supersampled((size, size), paint)
     if label:
-        d = ImageDraw.Draw(im)
         fnt = fit_font(label, int(size * 0.7), int(size * 0.55), 10, bold=True)
-        d.text((size / 2, size / 2), label, font=fnt, fill=label_fill, anchor="mm")
+        text_on(im, (size / 2, size / 2), label, fnt, label_fill)
     return im
 
 

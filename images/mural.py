@@ -1,6 +1,8 @@
-"""The Street Art: Mural board: a public view -> PNG bytes.
+"""The Street Art: Mural pictures: a public view -> PNG bytes.
 
-Layout, 1200 px wide and at least 1.3 times as wide as tall (Discord shows a landscape picture
+The board a post carries (``render``) is drawn for a phone (see ``PHONE_W``). The detail
+picture (``render_detail``, for the Board button) is the table as it lies; its layout, 1200 px
+wide and at least 1.3 times as wide as tall (Discord shows a landscape picture
 large inline): a header (round, whose turn and what they are choosing, the last turn, the end
 warning); the four paint discs in a row with their 8 coloured, lettered segments, the cubes on
 them and a mark at each contact (= when the touching segments match), and beside them the paint
@@ -148,13 +150,13 @@ def disc_centre(position: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=16)
-def disc_body(colours: str) -> Image.Image:
+def disc_body(colours: str, radius: int = DISC_R) -> Image.Image:
     """A disc side's 8 pie segments in their printed colours, segment s in slot s (drawn
-    once per side, anti-aliased; turning it is a cheap image rotation)."""
-    size = 2 * DISC_R
+    once per side and size, anti-aliased; turning it is a cheap image rotation)."""
+    size = 2 * radius
 
     def paint(d: ImageDraw.ImageDraw, s: int) -> None:
-        r = DISC_R * s
+        r = radius * s
         d.ellipse((0, 0, 2 * r - 1, 2 * r - 1), fill=kit.BLACK)
         for slot, colour in enumerate(colours):
             start = slot * 45 - 22.5
@@ -304,12 +306,13 @@ def half_disc(
     kit.draw_text(d, (x + dx, y + dy), ELEMENT_SHORT[element], kit.font(10, True), kit.BLACK, "mm")
 
 
-def edge_point(x: int, y: int, side: str) -> tuple[float, float]:
+def edge_point(x: int, y: int, side: str, cell: int = CELL) -> tuple[float, float]:
+    """The middle of a cell's ``side``, the cell's top-left at (x, y)."""
     return {
-        "N": (x + CELL / 2, y),
-        "S": (x + CELL / 2, y + CELL),
-        "E": (x + CELL, y + CELL / 2),
-        "W": (x, y + CELL / 2),
+        "N": (x + cell / 2, y),
+        "S": (x + cell / 2, y + cell),
+        "E": (x + cell, y + cell / 2),
+        "W": (x, y + cell / 2),
     }[side]
 
 
@@ -325,17 +328,24 @@ def wall_layer(rows: int, cols: int) -> Image.Image:
     for r in range(rows):
         for c in range(cols):
             x, y = TOKEN_BAND + c * CELL, TOKEN_BAND + r * CELL
-            d.rectangle(
-                (x + 2, y + 2, x + CELL - 2, y + CELL - 2),
-                fill=WALL_CELL,
-                outline=WALL_CELL_EDGE,
-                width=2,
-            )
-            label = f"{'ABCDE'[c]}{r + 1}"
-            kit.draw_text(
-                d, (x + CELL / 2, y + CELL / 2), label, kit.font(24, True), WALL_CELL_INK, "mm"
-            )
+            empty_cell(d, (x, y), CELL, (r, c), kit.font(24, True))
     return im
+
+
+def empty_cell(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    cell: int,
+    at: tuple[int, int],
+    fnt: kit.ImageFont.FreeTypeFont,
+) -> None:
+    """An unpainted cell of the wall at ``xy``, named by its column letter and row number."""
+    x, y = xy
+    r, c = at
+    box = (x + 2, y + 2, x + cell - 2, y + cell - 2)
+    d.rectangle(box, fill=WALL_CELL, outline=WALL_CELL_EDGE, width=2)
+    label = f"{'ABCDE'[c]}{r + 1}"
+    kit.draw_text(d, (x + cell / 2, y + cell / 2), label, fnt, WALL_CELL_INK, "mm")
 
 
 def draw_mural(
@@ -534,6 +544,24 @@ def draw_display(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         draw_offer(im, d, x0, y, DISPLAY_W, view["deck_top"], top=True, lang=lang)
 
 
+def edge_diagram(
+    d: ImageDraw.ImageDraw, xy: tuple[int, int], m: int, card: Any, ink: Color
+) -> None:
+    """A card's sides with a half-disc, drawn as a tiny ``m`` px card with bumps."""
+    mx, my = xy
+    d.rectangle((mx, my, mx + m, my + m), outline=ink, width=2)
+    r = m // 4
+    for side in card.edges:
+        ex, ey = {
+            "N": (mx + m / 2, my),
+            "S": (mx + m / 2, my + m),
+            "E": (mx + m, my + m / 2),
+            "W": (mx, my + m / 2),
+        }[side]
+        fill = ELEMENT_FILL[card.element]
+        d.ellipse((ex - r, ey - r, ex + r, ey + r), fill=fill, outline=kit.BLACK)
+
+
 def draw_offer(
     im: Image.Image,
     d: ImageDraw.ImageDraw,
@@ -563,19 +591,7 @@ def draw_offer(
     points = "2+" if card.flexible else f"{card.points}"
     points = tr(lang, "{n} pts").format(n=points)
     kit.draw_text(d, (x + width - 10, y + 4), points, kit.font(24, True), ink, "ra")
-    # The card's sides with a half-disc, drawn as a tiny card with bumps.
-    mx, my, m = x + width - 40, y + 32, 26
-    d.rectangle((mx, my, mx + m, my + m), outline=ink, width=2)
-    for side in card.edges:
-        ex, ey = {
-            "N": (mx + m / 2, my),
-            "S": (mx + m / 2, my + m),
-            "E": (mx + m, my + m / 2),
-            "W": (mx, my + m / 2),
-        }[side]
-        d.ellipse(
-            (ex - 6, ey - 6, ex + 6, ey + 6), fill=ELEMENT_FILL[card.element], outline=kit.BLACK
-        )
+    edge_diagram(d, (x + width - 40, y + 32), 26, card, ink)
     if card.flexible:
         any_paints = tr(lang, "any {n} paints").format(n=card.spaces)
         kit.draw_text(
@@ -794,7 +810,8 @@ def draw_header(
         )
 
 
-def board_image(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> Image.Image:
+def detail_image(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> Image.Image:
+    """The 1200 px board, every piece in place as on the table: the detail picture."""
     names = kit.display_names(view, names, lang)
     grid = view["mural"]
     mural_bottom = mural_origin(view)[1] + len(grid) * CELL + TOKEN_BAND
@@ -818,12 +835,513 @@ def middle_height(view: dict[str, Any]) -> int:
     return 32 + offers * (OFFER_H + 6)
 
 
+def render_detail(
+    view: dict[str, Any], *, names: dict[str, str], lang: str = "en", last: Sequence[str] = ()
+) -> bytes:
+    """The detail picture behind the Board button: the 1200 px board with the discs, the
+    mural, the display and the techniques as on the table, for a closer look."""
+    return kit.png_bytes(detail_image(view, names, lang), kit.module_palette(__name__))
+
+
+# -- the phone board ---------------------------------------------------------------------------
+
+#: The board a post carries is drawn for a phone: Discord shows it about 285 CSS px wide there,
+#: so at ``PHONE_W`` px every word a player reads is ``TEXT`` px or more (8 CSS px): the
+#: discs, then the queue, the mural across the whole width, the display and the techniques two
+#: to a row, the players two to a row. The 1200 px board is the detail picture
+#: (``render_detail``).
+PHONE_W = kit.PHONE_WIDTH
+PAD = 16
+TEXT = kit.PHONE_TEXT
+LINE = 27
+HALF = (PHONE_W - 2 * PAD - 12) // 2
+P_DISC_R = 87
+P_CUBE = 34
+P_BAND = 30
+P_CELL_MAX = 96
+P_HALF_R = 28
+
+
+#: A flexible card's space on the phone board: any paint goes there.
+ANY_PAINT = "?"
+ANY_PAINT_FILL = kit.GREY
+
+
+@lru_cache(maxsize=64)
+def phone_cube(paint: str, size: int) -> Image.Image:
+    """A cube for the phone board: its letter at ``TEXT`` px, the most a cube this size holds
+    (``ANY_PAINT``: a blank one, "?")."""
+    fill = PAINT_FILL.get(paint, ANY_PAINT_FILL)
+    im = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 0, size, size), radius=6, fill=fill, outline=kit.BLACK, width=2)
+    mark = PAINT_MARK.get(paint, paint)
+    kit.draw_text(d, (size / 2, size / 2 + 1), mark, kit.bold(TEXT), ink_on(fill), "mm")
+    return im
+
+
+def phone_cubes(im: Image.Image, x: int, y: int, paints: list[str], size: int = P_CUBE) -> int:
+    """Cubes left to right from (x, y) (top-left); returns the x after the last one."""
+    for paint in paints:
+        kit.paste(im, phone_cube(paint, size), (x, y))
+        x += size + 4
+    return x
+
+
+@lru_cache(maxsize=256)
+def phone_disc(colours: str, orientation: int, label: str) -> Image.Image:
+    """A disc of ``P_DISC_R`` turned by ``orientation`` steps: each segment's letter upright on
+    the rim, the disc's number on the hub."""
+    body = disc_body(colours, P_DISC_R)
+    im = body.rotate(-45 * orientation, resample=Image.Resampling.BICUBIC)
+    d = ImageDraw.Draw(im)
+    for segment, colour in enumerate(colours):
+        angle = math.radians(((segment + orientation) % SLOTS) * 45)
+        lx = P_DISC_R + 0.83 * P_DISC_R * math.cos(angle)
+        ly = P_DISC_R + 0.83 * P_DISC_R * math.sin(angle)
+        kit.draw_text(d, (lx, ly), colour, kit.bold(TEXT), ink_on(SEGMENT_FILL[colour]), "mm")
+    kit.draw_text(d, (P_DISC_R, P_DISC_R), label, kit.bold(26), kit.INK, "mm")
+    return im
+
+
+def _phone_discs(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+    """The four discs in a row, the cubes on their segments, a mark on each contact (= when
+    the touching segments match), a ring round a disc the latest turn turned (the last turn's
+    line says how)."""
+    gap = (PHONE_W - 2 * PAD - 8 * P_DISC_R) // 3
+    turned = turned_discs(view)
+    cy = y + P_DISC_R + 6
+    for position, disc in enumerate(view["discs"]):
+        cx = PAD + P_DISC_R + position * (2 * P_DISC_R + gap)
+        if position in turned:
+            r = P_DISC_R + 5
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=kit.HIGHLIGHT, width=5)
+        face = phone_disc(disc["colours"], disc["orientation"], str(position + 1))
+        kit.paste(im, face, (cx - P_DISC_R, cy - P_DISC_R))
+        for segment, paint in enumerate(disc["cubes"]):
+            if paint is None:
+                continue
+            angle = math.radians(((segment + disc["orientation"]) % SLOTS) * 45)
+            x = cx + 0.5 * P_DISC_R * math.cos(angle) - P_CUBE / 2
+            y0 = cy + 0.5 * P_DISC_R * math.sin(angle) - P_CUBE / 2
+            kit.paste(im, phone_cube(paint, P_CUBE), (round(x), round(y0)))
+    for contact in view["contacts"]:
+        x = PAD + (contact["contact"] + 1) * (2 * P_DISC_R + gap) - gap // 2
+        my = cy
+        if contact["same"]:
+            d.ellipse((x - 17, my - 17, x + 17, my + 17), fill=GOOD, outline=kit.WHITE, width=3)
+            kit.draw_text(d, (x, my), "=", kit.bold(TEXT), kit.BLACK, "mm")
+        else:
+            d.ellipse((x - 15, my - 15, x + 15, my + 15), fill=kit.PANEL, outline=kit.GREY, width=2)
+            kit.draw_text(d, (x, my), "×", kit.bold(TEXT), kit.MUTED, "mm")
+    return cy + P_DISC_R + 14
+
+
+def _phone_queue(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, lang: str
+) -> int:
+    """The queue on one line: its board spaces framed, then the rest (counted past the room);
+    the disc side and the marks' meaning under it."""
+    x = PAD + kit.draw_text(d, (PAD, y + 4), tr(lang, "Queue") + " ▶", kit.bold(TEXT)) + 12
+    on_board = view["queue_on_board"]
+    queue = view["queue"]
+    d.rounded_rectangle(
+        (x - 4, y - 4, x + on_board * (P_CUBE + 4) + 0, y + P_CUBE + 4),
+        8,
+        outline=kit.HIGHLIGHT,
+        width=3,
+    )
+    for i in range(on_board):
+        if i < len(queue):
+            kit.paste(im, phone_cube(queue[i], P_CUBE), (x + i * (P_CUBE + 4), y))
+    x += on_board * (P_CUBE + 4) + 14
+    rest = queue[on_board:]
+    room = (PHONE_W - PAD - 60 - x) // (P_CUBE + 4)
+    shown = rest[:room]
+    x = phone_cubes(im, x, y, shown)
+    if len(shown) < len(rest):
+        kit.draw_text(d, (x + 2, y + 4), f"+{len(rest) - len(shown)}", kit.bold(TEXT))
+    if not queue:
+        kit.draw_text(d, (x, y + 4), tr(lang, "empty"), kit.font(TEXT), kit.MUTED)
+    y += P_CUBE + 10
+    sides = "/".join(sorted({disc["side"] for disc in view["discs"]}))
+    legend = " · ".join(
+        (
+            tr(lang, "Discs: side {sides}").format(sides=sides),
+            "★ = " + tr(lang, "advanced paint"),
+            "= : " + tr(lang, "contact matches"),
+        )
+    )
+    return (
+        kit.draw_lines(d, (PAD, y), legend, kit.font(TEXT), kit.MUTED, PHONE_W - 2 * PAD, 2, LINE)
+        + 6
+    )
+
+
+def _phone_half_disc(
+    d: ImageDraw.ImageDraw, centre: tuple[float, float], side: str, element: str
+) -> None:
+    """A half-disc on an edge, flat side on it, bulging into the cell it belongs to (``side``:
+    the edge, seen from that cell), its element written in it."""
+    x, y = centre
+    r = P_HALF_R
+    start = {"N": 0, "S": 180, "E": 90, "W": 270}[side]
+    d.pieslice(
+        (x - r, y - r, x + r, y + r),
+        start,
+        start + 180,
+        fill=ELEMENT_FILL[element],
+        outline=kit.BLACK,
+        width=2,
+    )
+    dx, dy = {"N": (0, 0.42), "S": (0, -0.42), "E": (-0.4, 0), "W": (0.4, 0)}[side]
+    short = ELEMENT_SHORT[element]
+    if side in "NS":
+        kit.draw_text(d, (x + dx * r, y + dy * r), short, kit.bold(TEXT), kit.BLACK, "mm")
+        return
+    for k, char in enumerate(short):  # upright letters, one over the other, in the bulge
+        kit.draw_text(d, (x + dx * r, y + (k - 0.5) * 21), char, kit.bold(TEXT), kit.BLACK, "mm")
+
+
+def _phone_mural(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, names: dict[str, str]
+) -> int:
+    """The mural across the board: cells named (A1...), painted cards (element, points, the
+    painter's shape and initial, a flexible card's paints), half-discs on their edges and the
+    element tokens on the border."""
+    grid = view["mural"]
+    rows, cols = len(grid), len(grid[0])
+    cell = min(P_CELL_MAX, (PHONE_W - 2 * PAD - 2 * P_BAND) // cols)
+    span = cols * cell + 2 * P_BAND
+    ox = (PHONE_W - span) // 2 + P_BAND
+    oy = y + P_BAND
+    kit.rounded_box(
+        im,
+        (ox - P_BAND, y, ox - P_BAND + span, y + rows * cell + 2 * P_BAND),
+        18,
+        WALL,
+        kit.PANEL_EDGE,
+        2,
+    )
+    colours = player_colours(view)
+    fresh = last_painted(view)
+
+    def edge(r: int, c: int, side: str) -> tuple[float, float]:
+        return edge_point(ox + c * cell, oy + r * cell, side, cell)
+
+    for r in range(rows):
+        for c in range(cols):
+            x, top = ox + c * cell, oy + r * cell
+            painted = grid[r][c]
+            if painted is None:
+                empty_cell(d, (x, top), cell, (r, c), kit.bold(TEXT))
+                continue
+            card = CARDS[painted["card"]]
+            fill, shape = colours.get(painted["painter"], (kit.GREY, "?"))
+            if (r, c) == fresh:
+                d.rectangle(
+                    (x - 3, top - 3, x + cell + 3, top + cell + 3), outline=kit.HIGHLIGHT, width=5
+                )
+            d.rectangle(
+                (x + 1, top + 1, x + cell - 1, top + cell - 1),
+                fill=kit.PAPER,
+                outline=fill,
+                width=6,
+            )
+            if card.flexible:
+                paints = [p for p in painted["paints"] if p is not None]
+                points = 2 + sum(2 if p == "A" else 1 for p in paints)
+            else:
+                points = card.points or 0
+            kit.draw_text(
+                d, (x + cell / 2, top + cell / 2), str(points), kit.bold(30), kit.PAPER_INK, "mm"
+            )
+            # the painter: the frame's colour and their shape in the corner the half-discs
+            # leave free (the players' panels pair each shape with a name)
+            corner = (x + 16, top + 16)
+            kit.draw_text(d, corner, shape, kit.bold(TEXT), fill, "mm", stroke=(2, kit.PAPER_INK))
+            bonus = view["bonuses"][r][c]
+            if bonus:
+                kit.badge(
+                    d,
+                    (x + cell - 8, top + 10),
+                    f"+{bonus}",
+                    kit.bold(TEXT),
+                    GOOD,
+                    kit.BLACK,
+                    (4, 0),
+                    "ra",
+                )
+    for r in range(rows):
+        for c in range(cols):
+            painted = grid[r][c]
+            if painted is not None:
+                card = CARDS[painted["card"]]
+                for side in card.edges:
+                    _phone_half_disc(d, edge(r, c, side), side, card.element)
+    for side, (r, c) in view["token_cells"].items():
+        opposite = {"N": "S", "S": "N", "E": "W", "W": "E"}[side]
+        _phone_half_disc(d, edge(r, c, side), opposite, view["tokens"][side])
+    return y + rows * cell + 2 * P_BAND + 12
+
+
+def _phone_offer(
+    im: Image.Image, d: ImageDraw.ImageDraw, box: kit.Box, card_id: str, top: bool, lang: str
+) -> None:
+    """A display card on one row: id, element, cost (or "any n paints"), points and its sides
+    with a half-disc as a small card with bumps; the deck top on blue, marked."""
+    x, y, x1, y1 = box
+    card = CARDS[card_id]
+    back = kit.BLUE if top else kit.PAPER
+    ink = kit.WHITE if top else kit.PAPER_INK
+    kit.rounded_box(im, box, 10, back, ELEMENT_FILL[card.element], 4)
+    mid = (y + y1) // 2
+    m = 30
+    mx = x1 - m - 12
+    edge_diagram(d, (mx, mid - m // 2), m, card, ink)
+    points = tr(lang, "{n} pts").format(n="2+" if card.flexible else card.points)
+    right = mx - 10 - kit.draw_text(d, (mx - 10, mid), points, kit.bold(TEXT), ink, "rm")
+    x += 8 + kit.draw_text(d, (x + 8, mid), card.id, kit.bold(TEXT), ink, "lm")
+    pill = kit.badge(
+        d,
+        (x + 6, mid),
+        ELEMENT_SHORT[card.element],
+        kit.bold(TEXT),
+        ELEMENT_FILL[card.element],
+        kit.BLACK,
+        (5, 0),
+        "lm",
+    )
+    x = pill[2] + 8
+    if top:
+        kit.draw_text(
+            d, (x, mid), tr(lang, "deck top"), kit.bold(TEXT), ink, "lm", max_width=right - x - 6
+        )
+    elif card.flexible:  # any paints: as many blank cubes as it has spaces
+        phone_cubes(im, x, mid - 15, [ANY_PAINT] * card.spaces, 30)
+    else:
+        phone_cubes(im, x, mid - P_CUBE // 2, list(card.cost or ""), 30)
+
+
+def _phone_display(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, lang: str
+) -> int:
+    """The display, two cards to a row, the deck top last."""
+    kit.draw_text(d, (PAD, y), tr(lang, "Display"), kit.bold(TEXT))
+    deck = tr(lang, "deck {n}").format(n=view["deck_size"])
+    kit.draw_text(d, (PHONE_W - PAD, y), deck, kit.font(TEXT), kit.MUTED, "ra")
+    y += LINE + 4
+    offers = [(c, False) for c in view["display"]] + (
+        [(view["deck_top"], True)] if view["deck_top"] else []
+    )
+    for i, (card_id, top) in enumerate(offers):
+        x = PAD + (i % 2) * (HALF + 12)
+        row_y = y + (i // 2) * 52
+        _phone_offer(im, d, (x, row_y, x + HALF, row_y + 46), card_id, top, lang)
+    return y + -(-len(offers) // 2) * 52 + 8
+
+
+def _phone_techniques(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    y: int,
+    names: dict[str, str],
+    lang: str,
+) -> int:
+    """The revealed techniques side by side: name and MAIN when it is a main action, then who
+    used it this round (shape and initial) on a second line when anyone has. Their effects,
+    rules text that holds all game, are in the detail picture and the panel's choices."""
+    kit.draw_text(d, (PAD, y), tr(lang, "Techniques"), kit.bold(TEXT))
+    y += LINE + 4
+    colours = player_colours(view)
+    tiles: list[str | None] = list(view["techniques"])
+    if view["hidden_techniques"]:
+        tiles.append(None)
+    used = {t: [p["id"] for p in view["players"] if t in p["techniques"]] for t in tiles if t}
+    tall = 42 + (LINE + 4 if any(used.values()) else 0)  # who used it, on a line of its own
+    for i, tile in enumerate(tiles):
+        x = PAD + (i % 2) * (HALF + 12)
+        top = y + (i // 2) * (tall + 6)
+        box = (x, top, x + HALF, top + tall)
+        if tile is None:
+            kit.rounded_box(im, box, 12, kit.BLUE, kit.WHITE, 2)
+            hidden = tr(lang, "+1 face down until round 2")
+            kit.centered_text(d, box, hidden, kit.bold(TEXT), kit.WHITE)
+            continue
+        info = TECHNIQUES[tile]
+        edge = kit.HIGHLIGHT if info.main else kit.PANEL_EDGE
+        kit.rounded_box(im, box, 12, kit.PANEL, edge, 2)
+        right = x + HALF - 8
+        if info.main:
+            main = tr(lang, "MAIN")
+            badge = kit.badge(
+                d, (right, top + 6), main, kit.bold(TEXT), kit.HIGHLIGHT, pad=(6, 0), anchor="ra"
+            )
+            right = badge[0] - 4
+        name = technique_name(tile, lang)
+        kit.draw_text(d, (x + 10, top + 7), name, kit.bold(TEXT), max_width=right - x - 16)
+        px = x + 10
+        for pid in used[tile]:
+            fill, shape = colours[pid]
+            label = f"{shape}{names.get(pid, '?')[:1].upper()}"
+            px = (
+                kit.badge(d, (px, top + 40), label, kit.bold(TEXT), fill, ink_on(fill), (5, 0))[2]
+                + 4
+            )
+    return y + -(-len(tiles) // 2) * (tall + 6) + 4
+
+
+def _phone_marks(view: dict[str, Any], player: dict[str, Any], lang: str) -> str:
+    """Whose move, the winner, the first player, passed: "" when none applies."""
+    outcome = view.get("outcome") or {}
+    pid = player["id"]
+    marks = ["▶ " + tr(lang, "to move")] if pid == view.get("current") and not outcome else []
+    if pid in outcome.get("winners", []):
+        marks.append("♛ " + tr(lang, "WINNER"))
+    if pid == view.get("first"):
+        marks.append("★" + tr(lang, "1st"))
+    if player["passed"] and not outcome:
+        marks.append(tr(lang, "passed"))
+    return " · ".join(marks)
+
+
+def _phone_players(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    y: int,
+    names: dict[str, str],
+    lang: str,
+) -> int:
+    """The players two to a row: shape, name and points; whose move, 1st, passed; the backpack;
+    sprays and grafiteiros; rotations used; at the end, how the points add up."""
+    colours = player_colours(view)
+    outcome = view.get("outcome") or {}
+    winners = set(outcome.get("winners", []))
+    players = view["players"]
+    for row in range(0, len(players), 2):
+        pair = players[row : row + 2]
+        marked = any(_phone_marks(view, p, "en") for p in pair)
+        sums = 2 * LINE if outcome else 0  # how the points add up, once they are final
+        height = 12 + 34 + (LINE + 2 if marked else 0) + 42 + 2 * LINE + sums + 2
+        for i, player in enumerate(pair):
+            x = PAD + i * (HALF + 12)
+            x1 = x + HALF
+            pid = player["id"]
+            fill, shape = colours[pid]
+            current = pid == view.get("current") and not outcome
+            edge = kit.HIGHLIGHT if current else kit.WHITE if pid in winners else kit.PANEL_EDGE
+            box = (x, y, x1, y + height)
+            kit.rounded_box(im, box, 14, kit.PANEL, edge, 5 if current or pid in winners else 2)
+            d.rounded_rectangle((x, y, x + 10, y + height), radius=5, fill=fill)
+            total = player["score"]["total"]
+            points = tr_n(lang, "{n} pt", "{n} pts", total).format(n=total)
+            points_w = kit.draw_text(d, (x1 - 12, y + 10), points, kit.bold(28), anchor="ra")
+            name = f"{shape} {names[pid]}"
+            kit.draw_text(
+                d, (x + 20, y + 10), name, kit.bold(26), fill, max_width=HALF - 44 - points_w
+            )
+            ty = y + 12 + 34
+            if marked:
+                ink = kit.HIGHLIGHT if current else kit.INK if pid in winners else kit.MUTED
+                marks = _phone_marks(view, player, lang)
+                kit.draw_text(d, (x + 20, ty), marks, kit.bold(TEXT), ink, max_width=HALF - 32)
+                ty += LINE + 2
+            pack = player["backpack"]
+            over = len(pack) > 5
+            count = f"{len(pack)}/5{' !' if over else ''}"
+            ink = kit.VERMILLION if over else kit.INK
+            count_w = kit.draw_text(d, (x1 - 12, ty + 4), count, kit.bold(TEXT), ink, "ra")
+            size = min(P_CUBE, (HALF - 40 - count_w) // max(5, len(pack)) - 4)
+            end = phone_cubes(im, x + 20, ty, pack, size)
+            if not pack:
+                room = x1 - end - count_w - 20
+                kit.draw_text(
+                    d,
+                    (end, ty + 4),
+                    tr(lang, "bag empty"),
+                    kit.font(TEXT),
+                    kit.MUTED,
+                    max_width=room,
+                )
+            ty += 42
+            sprays = tr(lang, "Sprays {n}").format(n=player["sprays"])
+            crew = tr(lang, "Grafiteiros {n}").format(n=player["grafiteiros"])
+            rotations = tr(lang, "Big {big}/2 · Double {double}/2").format(**player["rotations"])
+            breakdown = tr(lang, "cards {cards} + discs {discs} + paints {paints}").format(
+                **{k: player["score"][k] for k in ("cards", "discs", "paints")}
+            )
+            lines = (f"{sprays} · {crew}", rotations)
+            for text in lines:
+                kit.draw_text(d, (x + 20, ty), text, kit.font(TEXT), kit.INK, max_width=HALF - 32)
+                ty += LINE
+            if outcome:
+                kit.draw_lines(
+                    d, (x + 20, ty), breakdown, kit.font(TEXT), kit.MUTED, HALF - 32, 2, LINE
+                )
+        y += height + 10
+    return y
+
+
+def _phone_header(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], lang: str
+) -> int:
+    """Round and the final-lap warning, whose move, the latest turn in short."""
+    y = PAD
+    kit.draw_text(d, (PAD, y), tr(lang, "Round {n} of 2").format(n=view["round"]), kit.bold(28))
+    trigger = view.get("trigger")
+    if trigger and not view.get("outcome"):
+        why = tr(lang, "last spray") if trigger["reason"] == "sprays" else tr(lang, "mural full")
+        warning = tr(lang, "Final lap: {why}").format(why=why)
+        kit.badge(
+            d, (PHONE_W - PAD, y), warning, kit.bold(TEXT), kit.VERMILLION, kit.WHITE, (10, 2), "ra"
+        )
+    y += 42
+    y = kit.draw_lines(
+        d,
+        (PAD, y),
+        status_line(view, names, lang),
+        kit.bold(26),
+        kit.HIGHLIGHT,
+        PHONE_W - 2 * PAD,
+        2,
+        34,
+    )
+    summary = last_turn_text(view, names, lang)
+    if summary:
+        y = kit.draw_lines(
+            d, (PAD, y), summary, kit.font(TEXT), kit.INK, PHONE_W - 2 * PAD, 2, LINE
+        )
+    return y + 8
+
+
+def board_image(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> Image.Image:
+    """The phone board of ``view`` (see ``PHONE_W``)."""
+    names = kit.display_names(view, names, lang)
+    # as tall as the board can get: every part at its tallest (a fill of rows never drawn
+    # costs 1-2 ms)
+    rows = len(view["mural"])
+    bound = 1400 + rows * P_CELL_MAX + -(-len(view["players"]) // 2) * 240
+    im = Image.new("RGB", (PHONE_W, bound), kit.TABLE)
+    d = ImageDraw.Draw(im)
+    y = _phone_header(d, view, names, lang)
+    y = _phone_discs(im, d, view, y)
+    y = _phone_queue(im, d, view, y, lang)
+    y = _phone_mural(im, d, view, y, names)
+    if not view.get("outcome"):  # at the end the scores say it all
+        y = _phone_display(im, d, view, y, lang)
+        y = _phone_techniques(im, d, view, y, names, lang)
+    y = _phone_players(im, d, view, y, names, lang)
+    return im.crop((0, 0, PHONE_W, y + PAD))
+
+
 def render(
     view: dict[str, Any], *, names: dict[str, str], lang: str = "en", last: Sequence[str] = ()
 ) -> bytes:
-    """The Street Art: Mural board of ``view`` as PNG bytes (public parts only). The view
-    carries the turn so far and the last turn, which the header tells tersely; ``last`` is for
-    boards whose view does not."""
+    """The Street Art: Mural board a post carries, drawn for a phone, as PNG bytes (public parts
+    only). The view carries the turn so far and the last turn, which the board tells tersely;
+    ``last`` is for boards whose view does not."""
     return kit.png_bytes(board_image(view, names, lang), kit.module_palette(__name__))
 
 

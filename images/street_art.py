@@ -27,11 +27,17 @@ from rules.street_art.data import CARDS
 WIDTH = 1200
 MARGIN = 20
 GAP = 18
+#: The least size of what a player reads: 8 CSS px when a phone shows the board 285 CSS px wide.
+TEXT = 34
+#: A small card's corner value, at the 6 CSS px every text keeps on a phone.
+CORNER_PX = 26
 HEADER_H = 112
 STATUS_H = 118
 TILE_H = 300
 BAND_H = 58
 CARD_W, CARD_H = 146, 204
+#: Cards to a row in the hand's picture: three keep the names at 8 CSS px on a phone.
+HAND_ROW = 3
 TILE_CARD = (128, 179)  # the top card on a tile: its name is written out beside it
 WINNER = kit.WHITE
 
@@ -351,9 +357,13 @@ ICONS: dict[str, Painter] = {
 
 
 @lru_cache(maxsize=64)
-def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "en") -> Image.Image:
+def card_face(
+    card: str, size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "en", named: bool = True
+) -> Image.Image:
     """The face of ``card`` (RGBA, cached): a coloured frame, its value (or symbol) in both top
-    corners, its icon, and its name on a band of its colour. Read-only: paste it."""
+    corners, its icon, and its name on a band of its colour (left blank when not ``named``: a
+    board writes the name beside a small card, larger than the band could). Read-only: paste
+    it."""
     style = STYLES.get(card, UNKNOWN_STYLE)
     special = is_special(card)
     face = DARK_FACE if special else kit.PAPER
@@ -398,8 +408,13 @@ def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "
     ink = kit.readable_on(style.colour)
     corner = card_corner(card)
     cfont = kit.fit_font(corner, corner_r * 2 - 6, round(corner_r * 1.35), 10, bold=True)
-    for cx in (frame + corner_r + 2, w - frame - corner_r - 2):
-        kit.draw_text(d, (cx, frame + corner_r + 2), corner, cfont, ink, "mm")
+    if not named:  # a board's small card: its value stays readable, filling its corner
+        cfont = kit.font(max(cfont.size, CORNER_PX), True)
+    with kit.minor_text():  # the card's value, also in its name
+        for cx in (frame + corner_r + 2, w - frame - corner_r - 2):
+            kit.draw_text(d, (cx, frame + corner_r + 2), corner, cfont, ink, "mm")
+    if not named:
+        return im
     name = card_name(card, lang)
     longest = max(name.split(), key=len, default=name)
     text_w = w - 2 * frame - 8
@@ -414,10 +429,10 @@ def card_face(card: str, size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "
 
 @lru_cache(maxsize=16)
 def faded_card_face(
-    card: str, size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "en"
+    card: str, size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "en", named: bool = True
 ) -> Image.Image:
     """``card`` at 40% opacity: played by the last move but no longer showing."""
-    im = card_face(card, size, lang).copy()
+    im = card_face(card, size, lang, named).copy()
     im.putalpha(im.getchannel("A").point(lambda a: a * 2 // 5))
     return im
 
@@ -428,7 +443,8 @@ def empty_slot(size: tuple[int, int] = (CARD_W, CARD_H), lang: str = "en") -> Im
     w, h = size
     im = kit.rounded_card(size, kit.PANEL, kit.PANEL_EDGE, round(w * 0.09), 3).copy()
     empty = tr(lang, "empty")
-    kit.centered_text(ImageDraw.Draw(im), (0, 0, w, h), empty, kit.font(24), kit.MUTED)
+    with kit.minor_text():  # the tile says "no card showing" in full
+        kit.centered_text(ImageDraw.Draw(im), (0, 0, w, h), empty, kit.font(28), kit.MUTED)
     return im
 
 
@@ -530,18 +546,18 @@ def _tile_xy(index: int, count: int) -> tuple[int, int]:
 
 
 def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
-    kit.draw_text(d, (MARGIN, MARGIN + 2), "STREET ART", kit.font(44, True), kit.INK, "la")
+    kit.draw_text(d, (MARGIN, MARGIN + 2), "STREET ART", kit.font(40, True), kit.INK, "la")
     turn = view.get("turn")
     if turn:
         turn_text = tr(lang, "Turn {n}").format(n=turn)
-        kit.draw_text(d, (MARGIN + 2, MARGIN + 60), turn_text, kit.font(30), kit.MUTED, "la")
+        kit.draw_text(d, (MARGIN + 2, MARGIN + 56), turn_text, kit.font(TEXT), kit.MUTED, "la")
     stats = [
         (kit.heart(54), str(view.get("middle", 0)), tr(lang, "middle")),
         (kit.card_back((40, 54)), str(view.get("draw_pile", 0)), tr(lang, "draw pile")),
         (_box_icon(54), str(view.get("box", 0)), tr(lang, "lost to Rain")),
     ]
     x = WIDTH - MARGIN
-    num_font, cap_font = kit.font(46, True), kit.font(26)
+    num_font, cap_font = kit.font(46, True), kit.font(TEXT)
     for icon, number, caption in reversed(stats):
         w = max(kit.text_width(number, num_font), kit.text_width(caption, cap_font))
         x -= w
@@ -549,7 +565,7 @@ def _draw_header(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         kit.draw_text(d, (x + w / 2, MARGIN + 78), caption, cap_font, kit.MUTED, "mm")
         x -= icon.width + 10
         kit.paste(im, icon, (x, MARGIN + 2 + (54 - icon.height) // 2))
-        x -= 36
+        x -= 28
 
 
 @lru_cache(maxsize=8)
@@ -585,13 +601,8 @@ def _box_icon(size: int) -> Image.Image:
 
     im = kit.supersampled((size, size), paint)
     # The Rain card's umbrella on the carton: this is where the Rain's hearts go.
-    ImageDraw.Draw(im).text(
-        (size / 2, size * 0.66),
-        "☂",
-        font=kit.font(size * 11 // 20, True),
-        fill=kit.SKY_BLUE,
-        anchor="mm",
-    )
+    with kit.minor_text():  # an icon: the caption under it says what it counts
+        kit.text_on(im, (size / 2, size * 0.66), "☂", kit.font(size * 11 // 20, True), kit.SKY_BLUE)
     return im
 
 
@@ -642,13 +653,14 @@ def _draw_status(
             d,
             (x0 + 12, top + 30),
             "▶ " + tr(lang, "TURN"),
-            kit.font(28, True),
+            kit.font(TEXT, True),
             kit.HIGHLIGHT,
             anchor="lm",
         )
         phase = view.get("phase", "")
         hint = tr(lang, PHASE_HINTS[phase]) if phase in PHASE_HINTS else ""
-        fnt = kit.font(32, True)
+        said = f"{names.get(cur, cur)} {hint}"
+        fnt = kit.fit_font(said, x1 - box[2] - 32, 36, TEXT, True)
         name = kit.ellipsize(names.get(cur, cur), fnt, 460)
         kit.draw_text(
             d,
@@ -662,10 +674,10 @@ def _draw_status(
     text = last_move_text(view.get("last"), names, lang)
     if text:
         label = tr(lang, "Last:") + " "
-        lw = kit.draw_text(d, (x0 + 4, top + 86), label, kit.font(30, True), kit.MUTED, "lm")
+        lw = kit.draw_text(d, (x0 + 4, top + 88), label, kit.font(TEXT, True), kit.MUTED, "lm")
         room = x1 - x0 - lw - 8
-        fnt = kit.fit_font(text, room, 30, 24)
-        kit.draw_text(d, (x0 + 4 + lw, top + 86), text, fnt, kit.INK, "lm", max_width=room)
+        fnt = kit.font(TEXT)
+        kit.draw_text(d, (x0 + 4 + lw, top + 88), text, fnt, kit.INK, "lm", max_width=room)
 
 
 def _draw_tile(
@@ -705,7 +717,7 @@ def _draw_tile(
     if is_viewer:
         you = tr(lang, "YOU")
         tag = f"{tag} · {you}" if tag else you
-    tag_font = kit.font(26, True)
+    tag_font = kit.font(TEXT, True)
     tag_w = kit.text_width(tag, tag_font) + 16 if tag else 0
     if tag:
         tag_ink = kit.WHITE if tag == played_tag else ink
@@ -729,9 +741,9 @@ def _draw_tile(
             (cx - 6, cy - 6, cx + cw + 6, cy + ch + 6), 16, outline=kit.WHITE, width=5
         )
     if top:
-        kit.paste(im, card_face(top, TILE_CARD, lang), (cx, cy))
+        kit.paste(im, card_face(top, TILE_CARD, lang, False), (cx, cy))
     elif played:
-        kit.paste(im, faded_card_face(played, TILE_CARD, lang), (cx, cy))
+        kit.paste(im, faded_card_face(played, TILE_CARD, lang, False), (cx, cy))
     else:
         kit.paste(im, empty_slot(TILE_CARD, lang), (cx, cy))
     if top:
@@ -740,9 +752,11 @@ def _draw_tile(
         top_name = tr(lang, "played {card}").format(card=card_name(played, lang))
     else:
         top_name = tr(lang, "no card showing")
-    kit.draw_text(
-        d, (cx - 2, y1 - 26), top_name, kit.font(28, True), kit.INK, "lm", max_width=x1 - cx - 14
-    )
+    room = x1 - cx - 14
+    name_font = kit.font(TEXT, True)
+    if kit.text_width(top_name, name_font) > room:  # the regular face is narrower
+        name_font = kit.font(TEXT)
+    kit.draw_text(d, (cx - 2, y1 - 26), top_name, name_font, kit.INK, "lm", max_width=room)
 
     # hearts, and what the last move changed
     sx = cx + cw + 22
@@ -773,43 +787,12 @@ def _draw_tile(
         )
 
     # pile and hand, in the ink of what a player needs to read
-    small = kit.font(30)
-    py = cy + 128
-    kit.paste(im, _pile_icon(), (sx, py - 20))
+    small = kit.font(TEXT)  # the words say pile and hand: no room for icons beside them
+    room = x1 - sx - 10
     in_pile = tr(lang, "{n} in pile").format(n=player.get("pile", 0))
-    kit.draw_text(d, (sx + 44, py), in_pile, small, kit.INK, "lm")
-    hy2 = cy + 170
-    kit.paste(im, _hand_icon(), (sx, hy2 - 20))
-    n = int(player.get("hand_size", 0))
-    kit.draw_text(d, (sx + 44, hy2), tr(lang, "{n} in hand").format(n=n), small, kit.INK, "lm")
-
-
-@lru_cache(maxsize=2)
-def _hand_icon() -> Image.Image:
-    """A fan of three card backs: cards in a hand."""
-    im = Image.new("RGBA", (40, 40), (0, 0, 0, 0))
-    back = kit.card_back((20, 28))
-    for i in range(3):
-        kit.paste(im, back, (i * 9, 6 + (i % 2) * 2))
-    return im
-
-
-@lru_cache(maxsize=2)
-def _pile_icon() -> Image.Image:
-    """A small stack of face-up cards."""
-
-    def paint(d: ImageDraw.ImageDraw, s: int) -> None:
-        for i in range(3):
-            o = (2 - i) * 4 * s
-            d.rounded_rectangle(
-                (o, 8 * s - o // 2, o + 24 * s, 8 * s - o // 2 + 30 * s),
-                4 * s,
-                fill=kit.PAPER,
-                outline=kit.PANEL_EDGE,
-                width=2 * s,
-            )
-
-    return kit.supersampled((36, 40), paint)
+    kit.draw_text(d, (sx, cy + 128), in_pile, small, kit.INK, "lm", max_width=room)
+    in_hand = tr(lang, "{n} in hand").format(n=int(player.get("hand_size", 0)))
+    kit.draw_text(d, (sx, cy + 170), in_hand, small, kit.INK, "lm", max_width=room)
 
 
 def board_image(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> Image.Image:
@@ -861,13 +844,17 @@ def render(
 
 
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
-    """The viewer's hand as a row of card faces, for their private panel; None when empty."""
+    """The viewer's hand as card faces, ``HAND_ROW`` to a row (a narrower picture: a phone
+    shows the card names larger), for their private panel; None when empty."""
     hand = view.get("hand") or []
     if not hand:
         return None
-    im = background(CARD_H + 2 * MARGIN)
-    im = im.crop((0, 0, MARGIN + len(hand) * (CARD_W + GAP) - GAP + MARGIN, im.height))
+    per_row = min(HAND_ROW, len(hand))
+    rows = -(-len(hand) // per_row)
+    width = MARGIN + per_row * (CARD_W + GAP) - GAP + MARGIN
+    im = Image.new("RGB", (width, 2 * MARGIN + rows * (CARD_H + GAP) - GAP), kit.TABLE)
     for i, card in enumerate(hand):
         face = card_face(card, lang=lang)
-        im.paste(face, (MARGIN + i * (CARD_W + GAP), MARGIN), face)
+        row, col = divmod(i, per_row)
+        im.paste(face, (MARGIN + col * (CARD_W + GAP), MARGIN + row * (CARD_H + GAP)), face)
     return kit.png_bytes(im, kit.module_palette(__name__))

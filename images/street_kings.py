@@ -37,10 +37,7 @@ from rules.street_kings.data import (
     upgrade_of,
 )
 
-WIDTH = 1200
-MARGIN = 20
 GAP = 16
-INNER = WIDTH - 2 * MARGIN
 
 STAT_COLOURS: dict[str, Color] = {
     "TS": kit.VERMILLION,
@@ -189,9 +186,7 @@ def pawn_image(pawn: Pawn, size: int, ring: Color = kit.PAPER_INK) -> Image.Imag
 
     im = kit.supersampled((size, size), paint)
     fnt = kit.fit_font(pawn.label, int(size * 0.62), int(size * 0.55), 10, bold=True)
-    ImageDraw.Draw(im).text(
-        (size / 2, size / 2), pawn.label, font=fnt, fill=kit.PAPER_INK, anchor="mm"
-    )
+    kit.text_on(im, (size / 2, size / 2), pawn.label, fnt, kit.PAPER_INK)
     return im
 
 
@@ -210,9 +205,7 @@ def trophy_image(kind: str, size: int) -> Image.Image:
 
     im = kit.supersampled((size, size), paint)
     fnt = kit.font(int(size * 0.36), bold=True)
-    ImageDraw.Draw(im).text(
-        (size / 2, size * 0.36), letter, font=fnt, fill=kit.PAPER_INK, anchor="mm"
-    )
+    kit.text_on(im, (size / 2, size * 0.36), letter, fnt, kit.PAPER_INK)
     return im
 
 
@@ -222,18 +215,6 @@ def stat_badge(
     """A pill in the stat's colour with its letters (colour never alone)."""
     fill = STAT_COLOURS.get(stat, kit.GREY)
     return kit.badge(d, xy, stat, kit.font(size, True), fill, kit.readable_on(fill), (8, 2), anchor)
-
-
-def pips(d: ImageDraw.ImageDraw, x: int, y: int, filled: int, extra: int, r: int = 7) -> int:
-    """Star pips: ``filled`` solid, ``extra`` (from upgrades) solid with a light ring, left to
-    right from ``x`` centred on ``y``; returns the x after the last."""
-    for i in range(filled + extra):
-        cx = x + r + i * (2 * r + 4)
-        fill = kit.PAPER_INK if i < filled else kit.ORANGE
-        d.ellipse((cx - r, y - r, cx + r, y + r), fill=fill)
-        if i >= filled:  # an upgrade's star: a hollow centre as well as a colour
-            d.ellipse((cx - r // 2, y - r // 2, cx + r // 2, y + r // 2), fill=kit.PAPER)
-    return x + (filled + extra) * (2 * r + 4)
 
 
 # ------------------------------------------------------------------------------------- track
@@ -253,6 +234,10 @@ class TrackGeometry:
     lanes: int
     length: int
     places_w: int
+    label_px: int = 26
+    badge_px: int = 20
+    ruler_px: int = 18
+    ruler_step: int = 2
 
     def cell_x(self, space: int) -> int:
         """Centre x of ``space`` (0 = the grid)."""
@@ -288,7 +273,7 @@ def draw_track_base(
     lang: str = "en",
 ) -> None:
     """Lanes, spaces, class finish lines (the raced one thick and checkered) and empty places."""
-    label_font = kit.font(26, True)
+    label_font = kit.font(g.label_px, True)
     right = g.line_x(g.length)
     for row in range(g.lanes):
         top = g.y + row * g.lane_h
@@ -303,7 +288,7 @@ def draw_track_base(
             d,
             (g.x + g.label_w - 10, g.lane_y(row)),
             lane_labels[row],
-            label_font if len(lane_labels[row]) < 3 else kit.font(20, True),
+            label_font if len(lane_labels[row]) < 3 else kit.font(g.badge_px, True),
             kit.INK,
             "rm",
             max_width=g.label_w - 12,
@@ -312,41 +297,48 @@ def draw_track_base(
             x = g.line_x(space)
             d.line((x, top + 8, x, top + g.lane_h - 8), fill=LANE_EDGE, width=1)
     lines = {cls: FINISH_LINE[cls] for cls in CLASSES if FINISH_LINE[cls] <= g.length}
-    small = kit.font(20, True)
+    small = kit.font(g.badge_px, True)
+    finish: tuple[str, int, str] | None = None
+    taken: list[tuple[int, int]] = []  # spans of the labels drawn: a label clear of them only
+    if finish_line is not None:
+        label = tr(lang, "FINISH") + f" {race_class or ''}"
+        if FINISH_LINE.get(race_class or "") != finish_line:
+            label += " " + tr(lang, "at {n} (custom)").format(n=finish_line)
+        fx = g.line_x(min(finish_line, g.length)) + 4
+        finish = (label, fx, _line_anchor(finish_line, g))
+        taken.append(_label_span(label, small, fx, finish[2], 8))
     for cls, space in lines.items():
         if not all_classes and space != finish_line:
             continue
         x = g.line_x(space)
-        raced = cls == race_class and space == finish_line
-        if not raced:
-            d.line((x, g.y, x, g.bottom), fill=kit.MUTED, width=3)
-            if finish_line is None or abs(space - finish_line) > 4:  # its label, if clear
-                kit.badge(
-                    d,
-                    (x, g.y - 4),
-                    f"{cls} {space}",
-                    small,
-                    CLASS_COLOUR,
-                    kit.INK,
-                    (6, 1),
-                    _line_anchor(space, g),
-                )
-    if finish_line is not None:
-        _checkered_line(d, g.line_x(min(finish_line, g.length)), g.y, g.bottom)
-        custom = FINISH_LINE.get(race_class or "") != finish_line
-        label = tr(lang, "FINISH") + f" {race_class or ''}"
-        if custom:
-            label += " " + tr(lang, "at {n} (custom)").format(n=finish_line)
-        x = g.line_x(min(finish_line, g.length))
-        anchor = _line_anchor(finish_line, g)
-        kit.badge(d, (x + 4, g.y - 4), label, small, FINISH_COLOUR, kit.PAPER_INK, (8, 1), anchor)
-    ruler = kit.font(18)
-    for space in range(2, g.length + 1, 2):
-        kit.draw_text(d, (g.cell_x(space), g.bottom + 4), str(space), ruler, kit.MUTED, "ma")
-    kit.draw_text(d, (g.cell_x(0), g.bottom + 4), tr(lang, "grid"), ruler, kit.MUTED, "ma")
+        if cls == race_class and space == finish_line:
+            continue
+        d.line((x, g.y, x, g.bottom), fill=kit.MUTED, width=3)
+        text, anchor = f"{cls} {space}", _line_anchor(space, g)
+        left, right = _label_span(text, small, x, anchor, 6)
+        if all(right + 4 < l0 or left > r0 + 4 for l0, r0 in taken):
+            taken.append((left, right))
+            kit.badge(d, (x, g.y - 4), text, small, CLASS_COLOUR, kit.INK, (6, 1), anchor)
+    if finish is not None:
+        label, fx, anchor = finish
+        _checkered_line(d, fx - 4, g.y, g.bottom)
+        kit.badge(d, (fx, g.y - 4), label, small, FINISH_COLOUR, kit.PAPER_INK, (8, 1), anchor)
+    ruler = kit.font(g.ruler_px)
+    with kit.minor_text():  # the spaces' numbers: the pawns' places matter, not their count
+        for space in range(g.ruler_step, g.length + 1, g.ruler_step):
+            kit.draw_text(d, (g.cell_x(space), g.bottom + 4), str(space), ruler, kit.MUTED, "ma")
+        kit.draw_text(d, (g.cell_x(0), g.bottom + 4), tr(lang, "grid"), ruler, kit.MUTED, "ma")
     if g.places_w:
         for row in range(min(4, g.lanes)):
             _place_slot(d, g, row + 1, lang)
+
+
+def _label_span(
+    text: str, fnt: kit.ImageFont.FreeTypeFont, x: int, anchor: str, pad: int
+) -> tuple[int, int]:
+    """Left and right x of a line's label pill (``kit.badge`` at ``x`` with ``anchor``)."""
+    w = kit.text_width(text, fnt) + 2 * pad
+    return (x - w, x) if anchor[0] == "r" else (x - w // 2, x + w // 2)
 
 
 def _line_anchor(space: int, g: TrackGeometry) -> str:
@@ -375,7 +367,7 @@ def _place_slot(d: ImageDraw.ImageDraw, g: TrackGeometry, place: int, lang: str)
         d,
         (box[0] + 10, (box[1] + box[3]) // 2),
         place_name(place, lang),
-        kit.font(24, True),
+        kit.font(max(24, g.label_px), True),
         colour,
         "lm",
         max_width=g.places_w - 20,
@@ -399,112 +391,23 @@ def lane_pawn(
 # ------------------------------------------------------------------------------------- cards
 
 
-CAR_CARD = (168, 222)
-
-
-@lru_cache(maxsize=64)
-def car_card(car_id: str, size: tuple[int, int] = CAR_CARD, lang: str = "en") -> Image.Image:
-    """A dealership car: class letter, price, name, four stat rows of star pips, beauty."""
-    info = CARS[car_id]
-    w, h = size
-    im = kit.rounded_card(size, kit.PAPER, kit.PANEL_EDGE, 14, 3).copy()
-    d = ImageDraw.Draw(im)
-    kit.badge(d, (10, 10), info.cls, kit.font(26, True), CLASS_COLOUR, kit.WHITE, (10, 0))
-    kit.draw_text(d, (w - 12, 12), money(info.price), kit.font(28, True), kit.PAPER_INK, "ra")
-    for i, line in enumerate(kit.wrap(info.name, kit.font(21, True), w - 20, 2)):
-        kit.draw_text(d, (10, 54 + i * 24), line, kit.font(21, True), kit.PAPER_INK)
-    y = 114
-    for stat in info.stars:
-        stat_badge(d, (10, y - 11), stat, 17)
-        pips(d, 62, y, info.stars[stat], 0)
-        y += 22
-    show = tr(lang, "show +{credits}").format(credits=money(info.beauty))
-    kit.draw_text(d, (10, h - 12), show, kit.font(19), kit.PAPER_INK, "ls", max_width=w - 20)
-    return im
-
-
-@lru_cache(maxsize=64)
-def upgrade_card(kind_id: str, size: tuple[int, int] = (218, 150), lang: str = "en") -> Image.Image:
-    """A shop card: a band in its stat's colour with the stat letters, name, effect, price and
-    car-show value."""
-    info = upgrade_of(f"{kind_id}-1")
-    w, h = size
-    im = kit.rounded_card(size, kit.PAPER, kit.PANEL_EDGE, 14, 3).copy()
-    d = ImageDraw.Draw(im)
-    if info.kind == "crew":
-        band, tag = kit.GREY, tr(lang, "CREW")
-        effect = tr(lang, "+{n} {stat} when racing").format(n=info.stars, stat=info.stat)
-        name = info.name.removeprefix("Crew: ")
-    elif info.kind == "noz":
-        band, tag = STAT_COLOURS["NOZ"], "NOZ"
-        effect, name = tr(lang, "+3 spaces, once"), tr(lang, "Nitrous (NOZ)")
-    else:
-        assert info.stat is not None
-        band, tag, effect, name = STAT_COLOURS[info.stat], info.stat, "", info.name
-    d.rounded_rectangle((3, 3, w - 4, 44), 11, fill=band)
-    d.rectangle((3, 30, w - 4, 44), fill=band)
-    kit.draw_text(d, (12, 24), tag, kit.font(24, True), kit.readable_on(band), "lm")
-    kit.draw_text(
-        d, (w - 12, 24), money(info.price), kit.font(26, True), kit.readable_on(band), "rm"
-    )
-    kit.draw_text(
-        d, (10, 52), name, kit.fit_font(name, w - 20, 22, 17, True), kit.PAPER_INK, max_width=w - 20
-    )
-    if effect:
-        fnt = kit.fit_font(effect, w - 20, 20, 15)
-        kit.draw_text(d, (10, 84), effect, fnt, kit.PAPER_INK, max_width=w - 20)
-    else:
-        pips(d, 10, 96, 0, info.stars, r=9)
-        kit.draw_text(
-            d, (12 + info.stars * 22, 96), f"+{info.stars}", kit.font(22, True), kit.PAPER_INK, "lm"
-        )
-    show = tr(lang, "show +{credits}").format(credits=money(info.beauty))
-    kit.draw_text(d, (10, h - 12), show, kit.font(19), kit.PAPER_INK, "ls", max_width=w - 20)
-    return im
-
-
-@lru_cache(maxsize=64)
-def location_card(
-    loc_id: str, prizes_count: bool, size: tuple[int, int] = (276, 176), lang: str = "en"
-) -> Image.Image:
-    """A revealed location: name, its two stats in order, the red penalty stat, and the prizes
-    for 4th to 1st (dimmed on the first spot, whose prizes are not used)."""
-    info = LOCATIONS[loc_id]
-    w, h = size
-    im = kit.rounded_card(size, kit.PAPER, kit.PANEL_EDGE, 14, 3).copy()
-    d = ImageDraw.Draw(im)
-    kit.draw_text(
-        d,
-        (12, 10),
-        info.name,
-        kit.fit_font(info.name, w - 24, 24, 17, True),
-        kit.PAPER_INK,
-        max_width=w - 24,
-    )
-    x = 12
-    for i, stat in enumerate((info.first, info.second)):
-        box = stat_badge(d, (x, 46), stat, 26)
-        x = box[2] + 6
-        if i == 0:
-            kit.draw_text(d, (x, 62), "→", kit.font(26, True), kit.PAPER_INK, "lm")
-            x += 34
-    if info.red and prizes_count:  # only the second card's red icon is a penalty
-        label = "! " + tr(lang, "winner loses {stat} part").format(stat=info.red)
-        d.rounded_rectangle((10, 86, w - 10, 116), 8, outline=kit.VERMILLION, width=3)
-        kit.draw_text(
-            d, (w // 2, 101), label, kit.fit_font(label, w - 30, 20, 14, True), kit.VERMILLION, "mm"
-        )
-    prize_font = kit.font(20, True) if prizes_count else kit.font(18)
-    ink = kit.PAPER_INK if prizes_count else kit.GREY
-    cell = (w - 20) // 4
-    for i, prize in enumerate(info.prizes):
-        cx = 10 + i * cell + cell // 2
-        kit.draw_text(d, (cx, h - 40), place_name(4 - i, lang), kit.font(17), ink, "mm")
-        kit.draw_text(d, (cx, h - 16), money(prize), prize_font, ink, "mm")
-    return im
-
-
 # --------------------------------------------------------------------------------- the board
+
+#: The board is drawn for a phone: Discord shows it about 285 CSS px wide there, so at
+#: ``BOARD_W`` px every text a player needs is at least ``TEXT`` px (8 CSS px on the phone) and
+#: nothing at all under ``TINY`` (6 CSS px). One picture carries the whole table, market
+#: included: a row of big words per car beats a card face whose words a phone cannot show.
+BOARD_W = kit.PHONE_WIDTH
+PAD = 16
+TEXT = kit.PHONE_TEXT
+TINY = kit.PHONE_TINY
+LINE = 27
+COLUMN_W = (BOARD_W - 2 * PAD - GAP) // 2
+
+#: The board's track: 24 narrow spaces (the pawns stand out of them), the places on the right.
+BOARD_TRACK = TrackGeometry(PAD, 0, 30, 40, 22, 44, 4, TRACK_LENGTH, 120, TEXT, TEXT, TINY, 4)
+BOARD_TRACK_TOP = 34  # room above the lanes for the finish lines' labels
+BOARD_PAWN = 42  # its letter is TEXT px
 
 
 def _header(
@@ -513,43 +416,40 @@ def _header(
     names: dict[str, str],
     last: Sequence[str],
     lang: str,
-) -> None:
-    """Title, round and tags on one line, whose turn on the next, then the last turn (or the
-    race in progress) in words."""
-    y = 12
-    x = MARGIN + kit.draw_text(d, (MARGIN, y), "STREET KINGS", kit.font(40, True)) + 20
-    right = WIDTH - MARGIN
-    round_n = tr(lang, "Round {n}").format(n=view["round"])
-    round_w = kit.draw_text(d, (right, y + 2), round_n, kit.font(36, True), anchor="ra")
+) -> int:
+    """Round and tags, whose turn, then the last turn (or the race in progress) in words, on
+    up to two lines; returns the y under it."""
+    y = PAD
+    right = BOARD_W - PAD
+    x = PAD + kit.draw_text(
+        d, (PAD, y), tr(lang, "Round {n}").format(n=view["round"]), kit.bold(30)
+    )
+    x += 14
     tags: list[tuple[str, Color]] = []
     if view.get("race_class"):
-        race = tr(lang, "CLASS {cls} RACE").format(cls=view["race_class"])
-        tags.append((race, FINISH_COLOUR))
+        tags.append((tr(lang, "CLASS {cls} RACE").format(cls=view["race_class"]), FINISH_COLOUR))
     if view.get("championship"):
         tags.append(("★ " + tr(lang, "CHAMPIONSHIP"), kit.ORANGE))
     elif view.get("championship_next"):
         tags.append(("★ " + tr(lang, "championship next"), kit.ORANGE))
-    golds = tr(lang, "{n} gold wins").format(n=view.get("golds_to_win", 7))
-    tags.append((golds, kit.PANEL_EDGE))
+    tags.append((tr(lang, "{n} gold wins").format(n=view.get("golds_to_win", 7)), kit.PANEL_EDGE))
     for text, fill in tags:
-        fnt = kit.font(24, True)
-        if x + kit.text_width(text, fnt) + 28 > right - round_w - 12:
+        if x + kit.text_width(text, kit.bold(TEXT)) + 20 > right:
             break
-        box = kit.badge(d, (x, y + 4), text, fnt, fill, kit.readable_on(fill), (12, 3))
-        x = box[2] + 10
-    y += 52
+        box = kit.badge(d, (x, y + 2), text, kit.bold(TEXT), fill, kit.readable_on(fill), (10, 2))
+        x = box[2] + 8
+    y += 44
     status = status_line(view, names, lang)
     if status:
         prefix = "" if view.get("outcome") else "▶ "
-        kit.draw_text(
-            d, (MARGIN, y), prefix + status, kit.font(30, True), kit.HIGHLIGHT, max_width=INNER
+        y = kit.draw_lines(
+            d, (PAD, y), prefix + status, kit.bold(28), kit.HIGHLIGHT, right - PAD, 2, 36
         )
-    y += 42
     told = _race_on(view, lang) or kit.last_line(last)
     if told:
         label = "" if view.get("race") else tr(lang, "Last:") + " "
-        lw = kit.draw_text(d, (MARGIN, y), label, kit.font(26, True), kit.MUTED) if label else 0
-        kit.draw_text(d, (MARGIN + lw, y), told, kit.font(26), kit.INK, max_width=INNER - lw)
+        y = kit.draw_lines(d, (PAD, y), label + told, kit.font(TEXT), kit.INK, right - PAD, 3, LINE)
+    return y + 6
 
 
 def _race_on(view: dict[str, Any], lang: str) -> str:
@@ -568,12 +468,30 @@ def _race_on(view: dict[str, Any], lang: str) -> str:
     )
 
 
-def _board_track(im: Image.Image, view: dict[str, Any], y: int, pawns: dict[str, Pawn]) -> None:
-    """Pawns on the board layer's track: on the grid (qualified) or racing, places filled."""
-    g = dataclasses.replace(BOARD_TRACK, y=BOARD_TRACK.y + y)
+@kit.static_layer(maxsize=16)
+def board_track_layer(
+    finish_line: int | None, race_class: str | None, lang: str = "en"
+) -> Image.Image:
+    """The empty board track for one finish line (a fresh copy per call)."""
+    g = dataclasses.replace(BOARD_TRACK, y=BOARD_TRACK_TOP)
+    im = Image.new("RGB", (BOARD_W, g.bottom + 30), kit.TABLE)
+    draw_track_base(
+        ImageDraw.Draw(im), g, ["1", "2", "3", "4"], finish_line, race_class, True, lang
+    )
+    return im
+
+
+def _board_track(
+    im: Image.Image, view: dict[str, Any], y: int, pawns: dict[str, Pawn], lang: str
+) -> int:
+    """The track at ``y`` with the pawns on the grid (qualified) or racing, places filled;
+    returns the y under it."""
+    layer = board_track_layer(view.get("finish_line"), view.get("race_class"), lang)
+    im.paste(layer, (0, y))
+    g = dataclasses.replace(BOARD_TRACK, y=y + BOARD_TRACK_TOP)
     race = view.get("race")
     lane_of = {p["id"]: p.get("lane") for p in view["players"]}
-    size = BOARD_TRACK.lane_h - 8
+    size = BOARD_PAWN
     if race:
         for pid in race["order"]:
             lane = lane_of.get(pid)
@@ -588,29 +506,79 @@ def _board_track(im: Image.Image, view: dict[str, Any], y: int, pawns: dict[str,
         for pid, lane in lane_of.items():
             if lane:
                 lane_pawn(im, g, lane - 1, 0, pawns[pid], size)
+    return y + layer.height
 
 
-#: The board's track, 30 px under its layer's top (room for the finish-line labels).
-BOARD_TRACK = TrackGeometry(MARGIN, 30, 44, 60, 34, 46, 4, TRACK_LENGTH, 150)
+def _spot(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    box: kit.Box,
+    index: int,
+    spot: dict[str, Any],
+    names: dict[str, str],
+    lang: str,
+) -> None:
+    """One location spot: whose card lies face down, or the revealed location's name, its two
+    stats in order, the red penalty and the prizes, 1st to 4th (dimmed on the first spot,
+    whose prizes are not used)."""
+    x, y, x1, _ = box
+    prizes_count = index == 1
+    kit.rounded_box(im, box, 12, kit.PANEL, kit.PANEL_EDGE, 2)
+    prizes = tr(lang, "PRIZES") if prizes_count else tr(lang, "no prizes")
+    title = tr(lang, "Spot {n}").format(n=index + 1) + " · " + prizes
+    kit.draw_text(d, (x + 10, y + 8), title, kit.bold(TEXT), kit.MUTED, max_width=x1 - x - 20)
+    y += 8 + LINE
+    card = spot.get("card")
+    if not card:
+        if spot.get("filled"):
+            who = names.get(spot["by"], "?") if spot.get("by") else tr(lang, "the deck")
+            text = tr(lang, "face down") + " · " + tr(lang, "from {who}").format(who=who)
+        else:
+            text = tr(lang, "empty")
+        kit.draw_text(d, (x + 10, y), text, kit.font(TEXT), kit.INK, max_width=x1 - x - 20)
+        return
+    _location_lines(d, (x + 10, y, x1 - 10), card, prizes_count, lang)
 
 
-@kit.static_layer(maxsize=16)
-def board_track_layer(
-    finish_line: int | None, race_class: str | None, lang: str = "en"
-) -> Image.Image:
-    """The empty board track for one finish line (a fresh copy per call)."""
-    g = BOARD_TRACK
-    im = Image.new("RGB", (WIDTH, g.bottom + 30), kit.TABLE)
-    d = ImageDraw.Draw(im)
-    draw_track_base(d, g, ["1", "2", "3", "4"], finish_line, race_class, True, lang)
-    places = tr(lang, "PLACES")
-    kit.draw_text(
-        d, (g.places_x + g.places_w // 2, g.y - 6), places, kit.font(20, True), kit.MUTED, "ms"
-    )
-    return im
+def _location_lines(
+    d: ImageDraw.ImageDraw, span: tuple[int, int, int], card: str, prizes_count: bool, lang: str
+) -> None:
+    """A location card in lines from ``span`` (left, top, right): name, its two stats in order,
+    the red penalty (where its prizes count), the prizes 1st to 4th (dimmed where they do
+    not count)."""
+    x, y, x1 = span
+    x -= 10
+    x1 += 10
+    info = LOCATIONS[card]
+    kit.draw_text(d, (x + 10, y), info.name, kit.bold(TEXT), kit.INK, max_width=x1 - x - 20)
+    y += LINE
+    sx = x + 10
+    for i, stat in enumerate((info.first, info.second)):
+        pill = stat_badge(d, (sx, y), stat, TEXT)
+        sx = pill[2] + 6
+        if i == 0:
+            sx += 6 + kit.draw_text(d, (sx, y + 1), "→", kit.bold(TEXT), kit.INK)
+    y += LINE + 4
+    if info.red and prizes_count:  # only the second card's red icon is a penalty
+        label = "! " + tr(lang, "winner loses {stat} part").format(stat=info.red)
+        kit.draw_text(d, (x + 10, y), label, kit.bold(TEXT), kit.VERMILLION, max_width=x1 - x - 20)
+        y += LINE
+    ink = kit.INK if prizes_count else kit.MUTED
+    cell = (x1 - x - 20) // 4
+    for i, prize in enumerate(reversed(info.prizes)):  # the card lists 4th to 1st
+        cx = x + 10 + i * cell
+        kit.draw_text(d, (cx, y), place_name(i + 1, lang), kit.font(TEXT), ink, max_width=cell)
+        kit.draw_text(d, (cx, y + LINE), money(prize), kit.bold(TEXT), ink, max_width=cell)
 
 
-SPOT_CARD = (276, 176)
+def _spot_height(index: int, spot: dict[str, Any]) -> int:
+    """A spot's height: its title and one line for a face-down card, or the revealed card's
+    name, stats, penalty (second spot only) and prizes."""
+    card = spot.get("card")
+    if not card:
+        return 8 + 2 * LINE + 10
+    red = LOCATIONS[card].red and index == 1
+    return 8 + LINE + LINE + LINE + 4 + (LINE if red else 0) + 2 * LINE + 10
 
 
 def _spots_and_show(
@@ -621,154 +589,110 @@ def _spots_and_show(
     names: dict[str, str],
     pawns: dict[str, Pawn],
     lang: str,
-) -> None:
-    """The two location spots (a face-down card says who placed it) and the car show."""
-    cw, ch = SPOT_CARD
+) -> int:
+    """The two location spots side by side, then the car show on one line per slot; returns
+    the y under them."""
+    spot_h = max(_spot_height(i, spot) for i, spot in enumerate(view["spots"]))
     for i, spot in enumerate(view["spots"]):
-        x = MARGIN + i * (cw + GAP)
-        if spot.get("card"):
-            kit.paste(im, location_card(spot["card"], i == 1, lang=lang), (x, y))
-        elif spot.get("filled"):
-            kit.paste(im, kit.card_back((cw, ch)), (x, y))
-            who = names.get(spot["by"], "?") if spot.get("by") else tr(lang, "the deck")
-            kit.badge(
-                d,
-                (x + cw // 2, y + ch // 2 + 6),
-                tr(lang, "face down"),
-                kit.font(24, True),
-                kit.WHITE,
-                kit.PAPER_INK,
-                anchor="mm",
-            )
-            kit.draw_text(
-                d,
-                (x + cw // 2, y + ch - 12),
-                tr(lang, "from {who}").format(who=who),
-                kit.font(24, True),
-                kit.WHITE,
-                "ms",
-                max_width=cw - 20,
-                stroke=(3, kit.BLUE),
-            )
-        else:
-            _empty_box(d, (x, y, x + cw, y + ch), tr(lang, "empty"))
-        prizes = tr(lang, "PRIZES") if i == 1 else tr(lang, "no prizes")
-        label = tr(lang, "Spot {n}").format(n=i + 1) + " · " + prizes
-        if not spot.get("card"):  # a revealed card shows its name, and its prizes dimmed or not
-            kit.badge(
-                d,
-                (x + 8, y + 8),
-                label,
-                kit.font(20, True),
-                kit.PANEL,
-                kit.INK,
-                (8, 1),
-                outline=kit.PANEL_EDGE,
-            )
+        x = PAD + i * (COLUMN_W + GAP)
+        _spot(im, d, (x, y, x + COLUMN_W, y + spot_h), i, spot, names, lang)
+    y += spot_h + 10
     decks = view.get("decks", {})
-    show_x = MARGIN + 2 * (cw + GAP) + 4
-    kit.draw_text(
-        d,
-        (WIDTH - MARGIN, y + 2),
-        tr(lang, "location deck {n}").format(n=decks.get("locations", 0)),
-        kit.font(22),
-        kit.MUTED,
-        "ra",
-    )
+    kit.draw_text(d, (PAD, y), tr(lang, "CAR SHOW"), kit.bold(TEXT))
+    deck = tr(lang, "location deck {n}").format(n=decks.get("locations", 0))
+    kit.draw_text(d, (BOARD_W - PAD, y), deck, kit.font(TEXT), kit.MUTED, "ra")
+    y += LINE + 2
     slots = view.get("show") or []
-    top = y + 34
-    sw = (WIDTH - MARGIN - show_x - GAP * (len(slots) - 1)) // max(1, len(slots))
+    slot_w = (BOARD_W - 2 * PAD - (len(slots) - 1) * GAP) // max(1, len(slots))
     for i, slot in enumerate(slots):
-        x = show_x + i * (sw + GAP)
-        box = (x, top, x + sw, y + ch)
+        x = PAD + i * (slot_w + GAP)
         if not slot:
-            _empty_box(d, box, tr(lang, "open"))
+            kit.draw_text(d, (x, y + 8), tr(lang, "open"), kit.font(TEXT), kit.MUTED)
             continue
         info = CARS[slot["car"]]
-        kit.rounded_box(im, box, 14, kit.PANEL, kit.PANEL_EDGE, 3)
-        kit.paste(im, pawn_image(pawns[slot["player"]], 36), (x + 8, top + 8))
+        kit.paste(im, pawn_image(pawns[slot["player"]], BOARD_PAWN), (x, y))
+        pill = _class_pill(d, (x + 48, y + 7), info.cls)
         kit.draw_text(
             d,
-            (x + 50, top + 26),
-            names.get(slot["player"], "?"),
-            kit.font(24, True),
+            (pill[2] + 6, y + 8),
+            info.name,
+            kit.bold(TEXT),
             kit.INK,
-            "lm",
-            max_width=sw - 58,
+            max_width=x + slot_w - pill[2] - 6,
         )
-        kit.badge(
-            d, (x + 8, top + 56), info.cls, kit.font(22, True), CLASS_COLOUR, kit.WHITE, (8, 0)
-        )
-        for j, line in enumerate(kit.wrap(info.name, kit.font(22, True), sw - 16, 2)):
-            kit.draw_text(d, (x + 8, top + 90 + j * 26), line, kit.font(22, True), kit.INK)
+    return y + BOARD_PAWN + 10
 
 
-def _empty_box(d: ImageDraw.ImageDraw, box: kit.Box, text: str) -> None:
-    d.rounded_rectangle(box, 14, outline=kit.PANEL_EDGE, width=3)
-    kit.centered_text(d, box, text, kit.font(22), kit.MUTED)
-
-
-def _market(
-    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, lang: str
+def _show_badge(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    fnt: kit.ImageFont.FreeTypeFont,
+    pad: tuple[int, int],
+    lang: str,
 ) -> int:
-    """The dealership (classes C, B, A, three cars each) and the shop."""
-    head = kit.font(26, True)
-    kit.draw_text(d, (MARGIN, y), tr(lang, "DEALERSHIP"), head)
-    y += 36
-    cw, ch = CAR_CARD
-    group_w = 40 + 3 * cw + 2 * 10
-    shown = [cls for cls in CLASSES if cls != "D"]
-    for k, cls in enumerate(shown):
-        gx = MARGIN + (k % 2) * (group_w + 24)
-        gy = y + (k // 2) * (ch + GAP)
-        kit.badge(
-            d, (gx, gy + ch // 2), cls, kit.font(30, True), CLASS_COLOUR, kit.WHITE, (8, 4), "lm"
+    """ "SHOW" ending at ``xy`` on a car parked at the car show; returns the room it takes."""
+    box = kit.badge(d, xy, tr(lang, "SHOW"), fnt, kit.ORANGE, kit.PAPER_INK, pad, "ra")
+    return box[2] - box[0] + 6
+
+
+def _class_pill(d: ImageDraw.ImageDraw, xy: tuple[int, int], cls: str) -> kit.Box:
+    return kit.badge(d, xy, cls, kit.bold(TEXT), CLASS_COLOUR, kit.WHITE, (7, 0))
+
+
+def _stat_line(
+    d: ImageDraw.ImageDraw, xy: tuple[int, int], stars: dict[str, tuple[int, int]], right: int
+) -> int:
+    """A car's stats as "TS3 AC2+1 HA2 BR1" (what its parts add after a plus, brighter);
+    returns the x after the last."""
+    x, y = xy
+    for stat, (base, extra) in stars.items():
+        text = f"{stat}{base}" + (f"+{extra}" if extra else "")
+        x += 12 + kit.draw_text(
+            d, (x, y), text, kit.bold(TEXT), kit.INK if extra else kit.MUTED, max_width=right - x
         )
-        row = view["dealership"].get(cls) or []
-        for i in range(3):
-            x = gx + 40 + i * (cw + 10)
-            if i < len(row):
-                kit.paste(im, car_card(row[i], lang=lang), (x, gy))
-            else:
-                gone = tr(lang, "not shown") if not row else tr(lang, "sold out")
-                _empty_box(d, (x, gy, x + cw, gy + ch), gone)
-    # the shop sits next to class A
-    sx = MARGIN + group_w + 24
-    sy = y + ch + GAP
-    kit.draw_text(d, (sx, sy - 2), tr(lang, "SHOP"), head)
-    decks = view.get("decks", {})
-    kit.draw_text(
-        d,
-        (WIDTH - MARGIN, sy),
-        tr(lang, "upgrade deck {n}").format(n=decks.get("upgrades", 0)),
-        kit.font(20),
-        kit.MUTED,
-        "ra",
-    )
-    shop = view.get("shop") or []
-    uw, uh = 176, 150
-    for i, card in enumerate(shop):
-        if len(shop) <= 3:
-            x, top = sx + i * (uw + 10), sy + 34
-        else:
-            x, top = sx + (i % 3) * (uw + 10), sy + 34 + (i // 3) * (uh + 10)
-        kit.paste(im, upgrade_card(upgrade_of(card).id, (uw, uh), lang), (x, top))
-    shop_rows = 1 if len(shop) <= 3 else 2
-    return max(y + 2 * (ch + GAP), sy + 34 + shop_rows * (uh + 10)) + 10
+    return x
 
 
-# ------------------------------------------------------------------------------ player tiles
+def _tile_tags(player: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
+    """A tile's lines under the name: turn, 1st player, lane or passed, cards in hand, on one
+    line, or two when one is too narrow for them in any language (so that a board is laid out
+    the same in every language, and a longer word never cuts what its English did not)."""
+    tags = _tags_in(player, view, lang)
+    room = COLUMN_W - 24
+    if all(
+        kit.text_width(" · ".join(_tags_in(player, view, other)), kit.bold(TEXT)) <= room
+        for other in kit.LANGS
+    ):
+        return [" · ".join(tags)]
+    return [" · ".join(tags[:-1]), tags[-1]]
 
-TILE_HEAD_H = 128
-CAR_ROW_H = 52
-#: Cars a tile lists; more are counted ("+1 more car").
-TILE_CARS = 3
+
+def _tags_in(player: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
+    pid = player["id"]
+    tags = []
+    if pid in (view.get("to_move") or []) and not view.get("outcome"):
+        tags.append("▶ " + tr(lang, "TURN"))
+    if pid in ((view.get("outcome") or {}).get("winners") or []):
+        tags.append("♛ " + tr(lang, "KING"))
+    if view.get("first") == pid:
+        tags.append(tr(lang, "1st player"))
+    if player.get("lane"):
+        tags.append(tr(lang, "lane {n}").format(n=player["lane"]))
+    elif player.get("passed"):
+        tags.append(tr(lang, "passed"))
+    tags.append(tr(lang, "{n} in hand").format(n=player["hand_size"]))
+    return tags
 
 
-def _tile_height(player: dict[str, Any]) -> int:
+def _tile_height(player: dict[str, Any], view: dict[str, Any], lang: str) -> int:
     cars = min(TILE_CARS, max(1, len(player["cars"])))
     extra = len(player["cars"]) > TILE_CARS or bool(player["crew"])
-    return TILE_HEAD_H + cars * CAR_ROW_H + (30 if extra else 0) + 8
+    tags = len(_tile_tags(player, view, lang))
+    return 52 + (tags + 1) * LINE + 6 + cars * 2 * LINE + (LINE if extra else 0) + 10
+
+
+#: Cars a tile lists; more are counted ("+1 more car").
+TILE_CARS = 3
 
 
 def _draw_tile(
@@ -781,190 +705,214 @@ def _draw_tile(
     pawn: Pawn,
     lang: str,
 ) -> None:
+    """A player: pawn, name, credits; turn and lane; trophies; cars with their stats."""
     x, y, x1, y1 = box
     w = x1 - x
     pid = player["id"]
     turn = pid in (view.get("to_move") or []) and not view.get("outcome")
     winner = pid in ((view.get("outcome") or {}).get("winners") or [])
-    if turn or winner:  # the board layer has every tile's plain panel
-        edge = kit.HIGHLIGHT if turn else kit.WHITE
-        kit.paste(im, kit.rounded_card((w, y1 - y), kit.PANEL, edge, 16, 5), (x, y))
-    kit.paste(im, pawn_image(pawn, 40), (x + 10, y + 10))
+    edge = kit.HIGHLIGHT if turn else kit.WHITE if winner else kit.PANEL_EDGE
+    kit.paste(
+        im, kit.rounded_card((w, y1 - y), kit.PANEL, edge, 14, 5 if turn or winner else 2), (x, y)
+    )
+    kit.paste(im, pawn_image(pawn, BOARD_PAWN), (x + 8, y + 6))
     credits = money(player["credits"])
-    credits_w = kit.draw_text(d, (x1 - 12, y + 30), credits, kit.font(30, True), kit.INK, "rm")
+    credits_w = kit.draw_text(d, (x1 - 12, y + 27), credits, kit.bold(28), kit.INK, "rm")
     kit.draw_text(
-        d, (x + 58, y + 30), name, kit.font(28, True), kit.INK, "lm", max_width=w - 82 - credits_w
+        d, (x + 58, y + 27), name, kit.bold(26), kit.INK, "lm", max_width=w - 82 - credits_w
     )
-    tags = ["▶ " + tr(lang, "TURN")] if turn else []
-    if winner:
-        tags.append("♛ " + tr(lang, "KING"))
-    if view.get("first") == pid:
-        tags.append(tr(lang, "1st player"))
-    if player.get("lane"):
-        tags.append(tr(lang, "lane {n}").format(n=player["lane"]))
-    elif player.get("passed"):
-        tags.append(tr(lang, "passed"))
-    tags.append(tr(lang, "{n} in hand").format(n=player["hand_size"]))
-    text = " · ".join(tags)
-    kit.draw_text(
-        d,
-        (x + 12, y + 64),
-        text,
-        kit.fit_font(text, w - 24, 22, 18, True),
-        kit.HIGHLIGHT if turn or winner else kit.MUTED,
-        "lm",
-        max_width=w - 24,
-    )
-    tx = x + 10
-    step = (w - 20) // 4
-    for kind in TROPHY_STYLE:
-        kit.paste(im, trophy_image(kind, 28), (tx, y + 86))
-        text = f"×{player['trophies'].get(kind, 0)}"
-        kit.draw_text(d, (tx + 29, y + 101), text, kit.font(22, True), kit.INK, "lm")
+    y += 52
+    ink = kit.HIGHLIGHT if turn or winner else kit.MUTED
+    for line in _tile_tags(player, view, lang):
+        kit.draw_text(d, (x + 12, y), line, kit.bold(TEXT), ink, max_width=w - 24)
+        y += LINE
+    y += 2
+    tx, step = x + 12, (w - 24) // 4
+    for place, kind in enumerate(TROPHY_STYLE, start=1):  # 1st is gold: the places' colours
+        count = f"{place_name(place, lang)}×{player['trophies'].get(kind, 0)}"
+        kit.draw_text(d, (tx, y), count, kit.bold(TEXT), TROPHY_STYLE[kind][0], max_width=step - 4)
         tx += step
-    cy = y + TILE_HEAD_H
+    y += LINE + 4
     if not player["cars"]:
-        kit.draw_text(d, (x + 14, cy + 8), tr(lang, "no cars"), kit.font(24), kit.MUTED)
+        kit.draw_text(d, (x + 12, y), tr(lang, "no cars"), kit.font(TEXT), kit.MUTED)
     for car in player["cars"][:TILE_CARS]:
-        _car_row(d, (x + 8, cy, x1 - 8), car, lang)
-        cy += CAR_ROW_H
+        _tile_car(d, (x + 8, y, x1 - 8), car, lang)
+        y += 2 * LINE
     notes = []
     if len(player["cars"]) > TILE_CARS:
         more = len(player["cars"]) - TILE_CARS
         notes.append(tr_n(lang, "+{n} more car", "+{n} more cars", more).format(n=more))
     if player["crew"]:
-        crew = ", ".join(
-            f"{upgrade_of(c).name.removeprefix('Crew: ')} +1 {upgrade_of(c).stat}"
-            for c in player["crew"]
-        )
+        crew = ", ".join(f"+1 {upgrade_of(c).stat}" for c in player["crew"])
         notes.append(tr(lang, "Crew: {crew}").format(crew=crew))
     if notes:
         kit.draw_text(
-            d,
-            (x + 14, cy + 2),
-            " · ".join(notes),
-            kit.font(20, True),
-            kit.MUTED,
-            max_width=w - 28,
+            d, (x + 12, y + 2), " · ".join(notes), kit.bold(TEXT), kit.MUTED, max_width=w - 24
         )
 
 
-def _car_row(
-    d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, Any], lang: str = "en"
+def _tile_car(
+    d: ImageDraw.ImageDraw, span: tuple[int, int, int], car: dict[str, Any], lang: str
 ) -> None:
-    """A player's car on two lines: class, name, "SHOW" if parked at the car show; its stat
-    totals (upgrades marked +n), then its upgrades as pills with their letters, or the count of
-    hidden ones."""
+    """A player's car on two lines: class, name, "SHOW" if parked at the car show; then its
+    stats and its upgrades (their count when hidden or when they do not fit)."""
     x, y, right = span
     info = CARS[car["id"]]
-    d.rounded_rectangle((x, y, right, y + CAR_ROW_H - 4), 10, fill=LANE_COLOUR)
-    box = kit.badge(
-        d, (x + 6, y + 4), info.cls, kit.font(20, True), CLASS_COLOUR, kit.WHITE, (7, 0)
-    )
+    d.rounded_rectangle((x, y, right, y + 2 * LINE - 4), 8, fill=LANE_COLOUR)
+    pill = _class_pill(d, (x + 4, y + 2), info.cls)
     show_w = 0
     if car.get("at_show"):
-        show = kit.badge(
-            d,
-            (right - 6, y + 4),
-            tr(lang, "SHOW"),
-            kit.font(16, True),
-            kit.ORANGE,
-            kit.PAPER_INK,
-            (6, 1),
-            "ra",
-        )
-        show_w = show[2] - show[0] + 6
+        show_w = _show_badge(d, (right - 4, y + 2), kit.bold(TEXT), (6, 0), lang)
     kit.draw_text(
         d,
-        (box[2] + 6, y + 3),
+        (pill[2] + 6, y + 3),
         info.name,
-        kit.font(22, True),
+        kit.bold(TEXT),
         kit.INK,
-        max_width=right - box[2] - 12 - show_w,
+        max_width=right - pill[2] - 12 - show_w,
     )
-    sx = x + 8
-    row_y = y + 37
-    fnt = kit.font(18, True)
-    for stat, (base, extra) in car_stars(car).items():
-        text = f"{stat}{base}" + (f"+{extra}" if extra else "")
-        sx += kit.draw_text(d, (sx, row_y), text, fnt, kit.INK if extra else kit.MUTED, "lm") + 8
+    sx = _stat_line(d, (x + 6, y + LINE), car_stars(car), right)
     upgrades = car.get("upgrades")
-    if upgrades is None:
-        count = car.get("hidden_upgrades", 0)
-        if count:
-            hidden = tr(lang, "{n} hidden").format(n=count)
-            kit.badge(d, (sx, row_y), hidden, fnt, kit.GREY, kit.PAPER_INK, (6, 0), "lm")
-        return
-    pill_font = kit.font(16, True)
-    for k, card in enumerate(upgrades):
-        stat, label = upgrade_short(card)
-        rest = len(upgrades) - k
-        if sx + kit.text_width(label, pill_font) + 14 + (40 if rest > 1 else 0) > right:
-            more = tr(lang, "{n} upgr.").format(n=rest)
-            kit.draw_text(d, (sx, row_y), more, pill_font, kit.INK, "lm")  # no room
-            return
-        fill = STAT_COLOURS.get(stat, kit.GREY)
-        pill = kit.badge(
-            d, (sx, row_y), label, pill_font, fill, kit.readable_on(fill), (5, 0), "lm"
+    count = len(upgrades) if upgrades is not None else car.get("hidden_upgrades", 0)
+    if count:
+        word = tr(lang, "{n} upgr.") if upgrades is not None else tr(lang, "{n} hidden")
+        text = word.format(n=count)
+        if sx + kit.text_width(text, kit.font(TEXT)) <= right - 4:
+            kit.draw_text(d, (sx, y + LINE), text, kit.font(TEXT), kit.MUTED)
+
+
+def _market(
+    im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, lang: str
+) -> int:
+    """The dealership, a row per car on sale (class, name, price, stats, car-show value; a
+    class with none on sale in one short line); returns the y under it."""
+    right = BOARD_W - PAD
+    kit.draw_text(d, (PAD, y), tr(lang, "DEALERSHIP"), kit.bold(TEXT))
+    y += LINE + 2
+    closed: list[str] = []
+    for cls in (c for c in CLASSES if c != "D"):
+        row = view["dealership"].get(cls) or []
+        if not row:
+            closed.append(cls)
+            continue
+        for car_id in row:
+            info = CARS[car_id]
+            _class_pill(d, (PAD, y), info.cls)
+            kit.draw_text(d, (PAD + 40, y + 1), info.name, kit.bold(TEXT), kit.INK, max_width=220)
+            kit.draw_text(d, (PAD + 318, y + 1), money(info.price), kit.bold(TEXT), kit.INK, "ra")
+            sx = _stat_line(
+                d, (PAD + 334, y + 1), {s: (n, 0) for s, n in info.stars.items()}, right
+            )
+            show = tr(lang, "show +{credits}").format(credits=money(info.beauty))
+            kit.draw_text(
+                d, (right, y + 1), show, kit.font(TEXT), kit.MUTED, "ra", max_width=right - sx
+            )
+            y += LINE + 2
+    if closed:
+        x = PAD
+        for cls in closed:
+            pill = _class_pill(d, (x, y), cls)
+            gone = tr(lang, "not shown") if cls != "C" else tr(lang, "sold out")
+            x = (
+                pill[2]
+                + 8
+                + kit.draw_text(d, (pill[2] + 8, y + 1), gone, kit.font(TEXT), kit.MUTED)
+            )
+            x += 24
+        y += LINE + 2
+    return y
+
+
+#: Height of one shop card's two lines.
+SHOP_ITEM_H = 2 * LINE + 6
+
+
+def _shop_height(view: dict[str, Any], columns: int) -> int:
+    rows = max(1, -(-len(view.get("shop") or []) // columns))
+    return LINE + 2 + rows * SHOP_ITEM_H
+
+
+def _shop(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, columns: int, lang: str
+) -> int:
+    """The shop from ``(x, y)`` in ``columns`` columns: a card per two lines, its stat and
+    stars (or CREW, NOZ) and name, then its price and car-show value or effect; returns the y
+    under it."""
+    right = x + columns * COLUMN_W + (columns - 1) * GAP
+    kit.draw_text(d, (x, y), tr(lang, "SHOP"), kit.bold(TEXT))
+    deck = tr(lang, "upgrade deck {n}").format(n=view.get("decks", {}).get("upgrades", 0))
+    kit.draw_text(d, (right, y), deck, kit.font(TEXT), kit.MUTED, "ra")
+    y += LINE + 2
+    shop = view.get("shop") or []
+    if not shop:
+        kit.draw_text(d, (x, y), tr(lang, "empty"), kit.font(TEXT), kit.MUTED)
+    for i, card in enumerate(shop):
+        info = upgrade_of(card)
+        if info.kind == "crew":
+            band, tag = kit.GREY, tr(lang, "CREW")
+            name = info.name.removeprefix("Crew: ")
+            effect = tr(lang, "+{n} {stat} when racing").format(n=info.stars, stat=info.stat)
+        elif info.kind == "noz":
+            band, tag = STAT_COLOURS["NOZ"], "NOZ"
+            name, effect = tr(lang, "Nitrous (NOZ)"), tr(lang, "+3 spaces, once")
+        else:
+            assert info.stat is not None
+            band, tag = STAT_COLOURS[info.stat], f"{info.stat}+{info.stars}"
+            name, effect = info.name, ""
+        cx = x + (i % columns) * (COLUMN_W + GAP)
+        cy = y + (i // columns) * SHOP_ITEM_H
+        pill = kit.badge(d, (cx, cy), tag, kit.bold(TEXT), band, kit.readable_on(band), (7, 0))
+        room = cx + COLUMN_W - pill[2] - 8
+        # a part's car-show value, or what a crew or NOZ card does (their show value is nil)
+        worth = effect or tr(lang, "show +{credits}").format(credits=money(info.beauty))
+        line = f"{money(info.price)} · {worth}"
+        kit.draw_text(d, (pill[2] + 8, cy + 1), name, kit.bold(TEXT), kit.INK, max_width=room)
+        kit.draw_text(
+            d, (cx + 4, cy + LINE), line, kit.font(TEXT), kit.MUTED, max_width=COLUMN_W - 4
         )
-        sx = pill[2] + 4
+    return y + _shop_height(view, columns) - LINE - 2
 
 
 def board_image(
     view: dict[str, Any], names: dict[str, str], last: Sequence[str], lang: str = "en"
 ) -> Image.Image:
-    """The board of ``view`` as an RGB image: what changes turn to turn (the dealership and
-    the shop are the market picture)."""
+    """The board of ``view`` as an RGB image, drawn for a phone: the header, the track, the
+    spots and the car show, the players two to a row, then the market."""
     names = kit.display_names(view, names, lang)
     pawns = pawns_of(view, names)
     players = view["players"]
-    tile_h = max(_tile_height(p) for p in players)
-    im = board_layer(view.get("finish_line"), view.get("race_class"), len(players), tile_h, lang)
-    d = ImageDraw.Draw(im)
-    _header(d, view, names, last, lang)
-    _board_track(im, view, TRACK_TOP, pawns)
-    _spots_and_show(im, d, view, SPOTS_TOP, names, pawns, lang)
-    for player, box in zip(players, tile_boxes(len(players), tile_h), strict=True):
-        _draw_tile(im, d, box, player, view, names[player["id"]], pawns[player["id"]], lang)
-    return im
-
-
-#: Where the board's parts start: the header (title, whose turn, the last turn) takes 142 px.
-TRACK_TOP = 142
-SPOTS_TOP = TRACK_TOP + BOARD_TRACK.bottom + 30
-TILES_TOP = SPOTS_TOP + SPOT_CARD[1] + GAP
-
-
-def tile_boxes(count: int, tile_h: int) -> list[kit.Box]:
-    tile_w = (INNER - (count - 1) * GAP) // count
-    return [
-        (
-            MARGIN + i * (tile_w + GAP),
-            TILES_TOP,
-            MARGIN + i * (tile_w + GAP) + tile_w,
-            TILES_TOP + tile_h,
-        )
-        for i in range(count)
-    ]
-
-
-@kit.static_layer(maxsize=32)
-def board_layer(
-    finish_line: int | None, race_class: str | None, players: int, tile_h: int, lang: str = "en"
-) -> Image.Image:
-    """What a board shares with every other of its table and track (a fresh copy per call): the
-    table, the empty track with its lines, the car show's heading and the players' plain
-    panels, built once per process and pasted instead of drawn."""
-    im = Image.new("RGB", (WIDTH, TILES_TOP + tile_h + MARGIN), kit.TABLE)
-    d = ImageDraw.Draw(im)
-    kit.paste(im, board_track_layer(finish_line, race_class, lang), (0, TRACK_TOP))
-    car_show = tr(lang, "CAR SHOW")
-    kit.draw_text(
-        d, (MARGIN + 2 * (SPOT_CARD[0] + GAP) + 4, SPOTS_TOP - 2), car_show, kit.font(26, True)
+    # as tall as the board can get (a fill of rows never drawn costs 1-2 ms): the header, the
+    # track, the spots and the show at their tallest, the tiles, nine cars and the shop
+    tiles = sum(
+        max(_tile_height(p, view, lang) for p in players[row : row + 2]) + 10
+        for row in range(0, len(players), 2)
     )
-    for x, y, x1, y1 in tile_boxes(players, tile_h):
-        kit.paste(im, kit.rounded_card((x1 - x, y1 - y), kit.PANEL, kit.PANEL_EDGE, 16, 3), (x, y))
-    return im
+    bound = 800 + tiles + 12 * (LINE + 4) + _shop_height(view, 1)
+    im = Image.new("RGB", (BOARD_W, bound), kit.TABLE)
+    d = ImageDraw.Draw(im)
+    y = _header(d, view, names, last, lang)
+    y = _board_track(im, view, y, pawns, lang)
+    over = bool(view.get("outcome"))
+    if not over:  # at the end, no spot, show or market decides anything
+        y = _spots_and_show(im, d, view, y, names, pawns, lang)
+    for row in range(0, len(players), 2):
+        pair = players[row : row + 2]
+        tile_h = max(_tile_height(p, view, lang) for p in pair)
+        lone = len(pair) == 1 and not over  # the shop takes the place beside the last tile
+        if lone:
+            tile_h = max(tile_h, _shop_height(view, 1))
+        for i, player in enumerate(pair):
+            x = PAD + i * (COLUMN_W + GAP)
+            box = (x, y, x + COLUMN_W, y + tile_h)
+            _draw_tile(im, d, box, player, view, names[player["id"]], pawns[player["id"]], lang)
+        if lone:
+            _shop(d, view, PAD + COLUMN_W + GAP, y, 1, lang)
+        y += tile_h + 10
+    if not over:
+        y = _market(im, d, view, y + 6, lang)
+        if len(players) % 2 == 0:
+            y = _shop(d, view, PAD, y + 8, 2, lang)
+    return im.crop((0, 0, BOARD_W, y + PAD))
 
 
 def render(
@@ -975,52 +923,76 @@ def render(
     return kit.png_bytes(board_image(view, names, last, lang), kit.module_palette(__name__))
 
 
+#: The market's old picture name, while the posts still name it (the market is in the board).
 MARKET_FILE = "market.png"
 
 
-def render_market(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes:
-    """The market, a second picture beside the board: the dealership by class and the shop."""
-    im = Image.new("RGB", (WIDTH, 1000), kit.TABLE)
-    d = ImageDraw.Draw(im)
-    bottom = _market(im, d, view, MARGIN, lang)
-    return kit.png_bytes(im.crop((0, 0, WIDTH, bottom + MARGIN)), kit.module_palette(__name__))
+def _location_height(card: str) -> int:
+    return 3 * LINE + 4 + (LINE if LOCATIONS[card].red else 0) + 2 * LINE + 16
 
 
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
-    """The viewer's own table: their cars with every upgrade (drawn as on the board, two to a
-    row), their crew, and their location cards face up; None for a spectator."""
+    """The viewer's own table, drawn for a phone like the board: their cars two to a row with
+    their stats and every upgrade, their crew, and their location cards face up, two to a row;
+    None for a spectator."""
     me = next((p for p in view["players"] if p["id"] == view.get("viewer")), None)
     if me is None:
         return None
     cards = view.get("hand") or []
-    col_w = (INNER - GAP) // 2
-    car_rows = -(-len(me["cars"]) // 2)
-    cw, ch = SPOT_CARD
-    height = MARGIN + 36 + car_rows * CAR_ROW_H + 40 + 36 + (ch if cards else 34) + MARGIN
-    im = Image.new("RGB", (WIDTH, height), kit.TABLE)
+    upgraded = any(car.get("upgrades") for car in me["cars"])  # a line for their upgrades
+    car_h = (3 if upgraded else 2) * LINE + 8
+    locations = [
+        max(_location_height(c) for c in cards[i : i + 2]) for i in range(0, len(cards), 2)
+    ]
+    height = PAD + 40 + -(-max(1, len(me["cars"])) // 2) * (car_h + 8) + 2 * LINE + 44
+    height += sum(h + 10 for h in locations) + LINE + PAD
+    im = Image.new("RGB", (BOARD_W, height), kit.TABLE)
     d = ImageDraw.Draw(im)
-    head = kit.font(26, True)
-    y = MARGIN
+    y = PAD
     yours = tr(lang, "Your cars · {credits}").format(credits=money(me["credits"]))
-    kit.draw_text(d, (MARGIN, y), yours, head)
-    y += 36
-    if not me["cars"]:
-        kit.draw_text(d, (MARGIN, y + 8), tr(lang, "no cars"), kit.font(24), kit.MUTED)
-    for i, car in enumerate(me["cars"]):
-        x = MARGIN + (i % 2) * (col_w + GAP)
-        _car_row(d, (x, y + (i // 2) * CAR_ROW_H, x + col_w), car, lang)
-    y += car_rows * CAR_ROW_H + 4
-    crew = ", ".join(upgrade_of(c).name.removeprefix("Crew: ") for c in me["crew"])
-    crew_line = tr(lang, "Crew: {crew}").format(crew=crew or tr(lang, "none"))
-    kit.draw_text(d, (MARGIN, y), crew_line, kit.font(24), kit.MUTED, max_width=INNER)
+    kit.draw_text(d, (PAD, y), yours, kit.bold(26))
     y += 40
+    if not me["cars"]:
+        kit.draw_text(d, (PAD, y), tr(lang, "no cars"), kit.font(TEXT), kit.MUTED)
+        y += LINE
+    for i, car in enumerate(me["cars"]):
+        x = PAD + (i % 2) * (COLUMN_W + GAP)
+        top = y + (i // 2) * (car_h + 8)
+        kit.rounded_box(im, (x, top, x + COLUMN_W, top + car_h), 10, kit.PANEL, kit.PANEL_EDGE, 2)
+        _tile_car(d, (x + 4, top + 4, x + COLUMN_W - 4), car, lang)
+        px = x + 10
+        for card in car.get("upgrades") or []:
+            stat, label = upgrade_short(card)
+            fill = STAT_COLOURS.get(stat, kit.GREY)
+            pill = kit.badge(
+                d,
+                (px, top + 2 * LINE + 6),
+                label,
+                kit.bold(TEXT),
+                fill,
+                kit.readable_on(fill),
+                (6, 0),
+            )
+            px = pill[2] + 6
+    y += -(-len(me["cars"]) // 2) * (car_h + 8)
+    crew = ", ".join(
+        f"{upgrade_of(c).name.removeprefix('Crew: ')} +1 {upgrade_of(c).stat}" for c in me["crew"]
+    )
+    crew_line = tr(lang, "Crew: {crew}").format(crew=crew or tr(lang, "none"))
+    y = kit.draw_lines(
+        d, (PAD, y), crew_line, kit.font(TEXT), kit.MUTED, BOARD_W - 2 * PAD, 2, LINE
+    )
+    y += 12
     in_hand = tr(lang, "Location cards in hand: {n}").format(n=len(cards))
-    kit.draw_text(d, (MARGIN, y), in_hand, head)
-    y += 36
-    for i, card in enumerate(cards):
-        kit.paste(im, location_card(card, True, lang=lang), (MARGIN + i * (cw + GAP), y))
-    # a hand holds at most 4 location cards: they fit in a row
-    return kit.png_bytes(im, kit.module_palette(__name__))
+    kit.draw_text(d, (PAD, y), in_hand, kit.bold(TEXT))
+    y += LINE + 6
+    for row, row_h in enumerate(locations):
+        for i, card in enumerate(cards[2 * row : 2 * row + 2]):
+            x = PAD + i * (COLUMN_W + GAP)
+            kit.rounded_box(im, (x, y, x + COLUMN_W, y + row_h), 12, kit.PANEL, kit.PANEL_EDGE, 2)
+            _location_lines(d, (x + 10, y + 8, x + COLUMN_W - 10), card, True, lang)
+        y += row_h + 10
+    return kit.png_bytes(im.crop((0, 0, BOARD_W, y + PAD)), kit.module_palette(__name__))
 
 
 # ---------------------------------------------------------------------------------- the race
@@ -1129,7 +1101,7 @@ def _race_scene(
         d, (g.places_x + places_w // 2, g.y - 6), places, kit.font(16, True), kit.MUTED, "ms"
     )
     segments = race_segments(last)
-    _draw_route(d, g, segments)
+    _draw_route(d, g, segments, lang)
     return RaceScene(view, last, names, pawns, g, segments, bg, lang)
 
 
@@ -1146,10 +1118,21 @@ class RouteLayout:
     badges: list[kit.Box]
 
 
-def route_layout(g: TrackGeometry, segments: list[tuple[str, str]]) -> RouteLayout:
+ROUTE_LABEL_PX = 22
+
+
+def route_label_width(lang: str) -> int:
+    """Room for the route's label on its left ("Route", "Lap 9"; "Percurso" in Portuguese is
+    longer than the English, so the room is measured, not fixed)."""
+    fnt = kit.font(ROUTE_LABEL_PX, True)
+    labels = (tr(lang, "Route"), tr(lang, "Lap {n}").format(n=9))
+    return max(kit.text_width(label, fnt) for label in labels)
+
+
+def route_layout(g: TrackGeometry, segments: list[tuple[str, str]], lang: str) -> RouteLayout:
     places = list(dict.fromkeys(place for place, _ in segments))
     y = g.bottom + 30
-    x = GIF_MARGIN + 86
+    x = GIF_MARGIN + route_label_width(lang) + 14
     width = (GIF_W - GIF_MARGIN - x) // max(1, len(places))
     fnt = kit.font(ROUTE_BADGE, True)
     chips: list[tuple[kit.Box, str, int]] = []
@@ -1167,10 +1150,12 @@ def route_layout(g: TrackGeometry, segments: list[tuple[str, str]]) -> RouteLayo
     return RouteLayout(chips, badges)
 
 
-def _draw_route(d: ImageDraw.ImageDraw, g: TrackGeometry, segments: list[tuple[str, str]]) -> None:
+def _draw_route(
+    d: ImageDraw.ImageDraw, g: TrackGeometry, segments: list[tuple[str, str]], lang: str
+) -> None:
     """The route in order, drawn once on the race background: each location's name and its
     two stats with an arrow between."""
-    layout = route_layout(g, segments)
+    layout = route_layout(g, segments, lang)
     for box, place, room in layout.chips:
         d.rounded_rectangle(box, 8, fill=kit.PANEL, outline=kit.PANEL_EDGE, width=2)
         fnt = kit.fit_font(place, room, 20, 15, True)
@@ -1185,13 +1170,13 @@ def _draw_route(d: ImageDraw.ImageDraw, g: TrackGeometry, segments: list[tuple[s
 
 def _route_mark(d: ImageDraw.ImageDraw, scene: RaceScene, current: int | None, lap: int) -> None:
     """The lap number and a frame round the stat of the stretch being raced."""
-    badges = route_layout(scene.geometry, scene.segments).badges
+    badges = route_layout(scene.geometry, scene.segments, scene.lang).badges
     if current is not None:
         label = tr(scene.lang, "Lap {n}").format(n=lap)
     else:
         label = tr(scene.lang, "Route")
     y = scene.geometry.bottom + 30 + 24
-    kit.draw_text(d, (GIF_MARGIN, y), label, kit.font(22, True), kit.INK, "lm")
+    kit.draw_text(d, (GIF_MARGIN, y), label, kit.font(ROUTE_LABEL_PX, True), kit.INK, "lm")
     if current is not None and current < len(badges):
         x0, y0, x1, y1 = badges[current]
         d.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), 10, outline=kit.HIGHLIGHT, width=4)

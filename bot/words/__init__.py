@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from bot.i18n import N_, _
 from bot.words import artsee, mural, street_art, street_kings
 from bot.words.common import name_of
 
@@ -57,6 +58,24 @@ def label_for(
     return in_view(action, names, view) if in_view else words.action_label(action, names)
 
 
+#: Each game's one turn counter, as its board draws it: the view's key and the words around it.
+COUNTERS: dict[str, tuple[str, str]] = {
+    "street-art": ("turn", N_("Turn {n}")),
+    "artsee": ("turn", N_("Turn {n}")),
+    "street-art-mural": ("round", N_("Round {n} of 2")),
+    "street-kings": ("round", N_("Round {n}")),
+}
+
+
+def counter(game: str, view: dict[str, Any]) -> str:
+    """The game's turn counter for a public ``view`` ("Turn 3", "Round 2"), the same words and
+    number its board draws, so posts, history and replay count as the board does; empty before
+    the view counts (a deal)."""
+    key, words = COUNTERS[game]
+    number = view.get(key)
+    return _(words).format(n=number) if number else ""
+
+
 def tell(
     game: str, steps: list[tuple[str, list[dict[str, Any]]]], names: dict[str, str]
 ) -> list[str]:
@@ -78,4 +97,4 @@ def tell(
     return lines
 
 
-__all__ = ["WORDS", "GameWords", "label_for", "name_of", "tell"]
+__all__ = ["WORDS", "GameWords", "counter", "label_for", "name_of", "tell"]

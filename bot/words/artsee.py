@@ -295,3 +295,28 @@ def hand_text(view: dict[str, Any]) -> str:
         )
         lines.append(played.format(category=category(featured), columns=columns))
     return "\n".join(lines)
+
+
+#: The step a panel's select asks for, by the type of the moves it offers (its placeholder).
+STEPS = {
+    "card": N_("Choose a card to exhibit…"),
+    "place": N_("Choose a column…"),
+    "play": N_("Choose a card and a column…"),
+    "claim": N_("Claim a masterpiece?…"),
+    "slot": N_("Choose the masterpiece's place…"),
+    "draw": N_("Choose a pile to draw from…"),
+    "welcome": N_("Welcome a visitor?…"),
+}
+#: Moves taken for the player when they are the only one (nothing revealed, nothing to weigh).
+AUTOMATIC = frozenset({"pass", "enough", "slot"})
+
+
+def consequence(events: list[dict[str, Any]], player: str) -> str | None:
+    """What a move would score the player, from the events a dry run of it gives ("+3 ★"),
+    or None when it scores nothing yet (the scoring waits on the others' visitors)."""
+    scored = [
+        e for e in events if e.get("type") in ("arrow", "visitors_scored") and e["player"] == player
+    ]
+    if not scored:
+        return None
+    return _("+{n} ★").format(n=sum(int(e["prestige"]) for e in scored))

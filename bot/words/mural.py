@@ -410,3 +410,22 @@ DECISIONS = {
     "pick": N_("choose a paint from the front of the queue."),
     "transfer": N_("choose where the paint moves from and to."),
 }
+
+
+#: The step a panel's select asks for, by the type of the moves it offers (its placeholder).
+STEPS = {
+    "rotate": N_("Choose a rotation…"),
+    "disc": N_("Choose a disc…"),
+    "turn": N_("Choose how to turn the discs…"),
+    "collect": N_("Choose a paint to collect…"),
+    "segment": N_("Choose a segment…"),
+    "paint": N_("Choose what to do…"),
+    "cell": N_("Choose a cell of the mural…"),
+    "fill": N_("Choose a paint for the card…"),
+    "place": N_("Choose the next paint…"),
+    "insert": N_("Choose a queue space…"),
+    "pick": N_("Choose a paint to take…"),
+    "discard": N_("Choose a paint to discard…"),
+}
+#: Moves taken for the player when they are the only one (nothing revealed, nothing to weigh).
+AUTOMATIC = frozenset({"end_turn"})

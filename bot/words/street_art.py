@@ -192,3 +192,13 @@ def hand_text(view: dict[str, Any]) -> str:
         counts[card] = counts.get(card, 0) + 1
     parts = [f"{card_label(c)}{f' ×{n}' if n > 1 else ''}" for c, n in counts.items()]
     return _("Your hand: {cards}").format(cards=", ".join(parts))
+
+
+#: The step a panel's select asks for, by the type of the moves it offers (its placeholder).
+STEPS = {
+    "play": N_("Choose a card to play…"),
+    "fireworks": N_("Choose whose hearts Fireworks takes…"),
+    "stop": N_("Play another Brass Band, or stop…"),
+}
+#: Moves taken for the player when they are the only one (nothing revealed, nothing to weigh).
+AUTOMATIC = frozenset({"stop"})

@@ -130,6 +130,31 @@ def stat_name(stat: str) -> str:
     return _(STAT_NAMES[stat]) if stat in STAT_NAMES else stat
 
 
+#: Each stat's letters in the player's language (the rules' keys are English letters).
+STAT_LETTERS = {"TS": N_("TS"), "AC": N_("AC"), "HA": N_("HA"), "BR": N_("BR")}
+
+
+def stat_letters(stat: str) -> str:
+    return _(STAT_LETTERS[stat]) if stat in STAT_LETTERS else stat
+
+
+def upgrade_name(card: str) -> str:
+    """An upgrade's name in the player's language: a crew member's is "Crew: <name>" said
+    once, in that language (the data's English prefix never leaks)."""
+    info = upgrade_of(card)
+    if info.kind == "crew":
+        return _("Crew: {crew}").format(crew=info.name.removeprefix("Crew: "))
+    return info.name
+
+
+def short_effect(card: str) -> str:
+    """What an upgrade adds, in the stat's letters ("+2 TS"), for a phone's short label."""
+    info = upgrade_of(card)
+    if info.kind == "noz":
+        return _("+3 spaces once")
+    return f"+{info.stars} {stat_letters(info.stat or '')}"
+
+
 def upgrade_effect(card: str) -> str:
     info = upgrade_of(card)
     if info.kind == "noz":
@@ -140,31 +165,31 @@ def upgrade_effect(card: str) -> str:
 def upgrade_label(card: str) -> str:
     """An upgrade with what it does and costs, e.g. "Engine Tune I (+1 Top Speed, 2k)"."""
     info = upgrade_of(card)
-    return f"{info.name} ({upgrade_effect(card)}, {money(info.price)})"
+    return f"{upgrade_name(card)} ({upgrade_effect(card)}, {money(info.price)})"
 
 
 def location_label(card: str) -> str:
     """A location with its two stats in order and its red stat, e.g. "Tunnel Exit: AC → BR"."""
     info = LOCATIONS[card]
-    red = ", " + _("red {stat}").format(stat=info.red) if info.red else ""
-    return f"{info.name}: {info.first} → {info.second}{red}"
+    first, second = stat_letters(info.first), stat_letters(info.second)
+    red = ", " + _("red {stat}").format(stat=stat_letters(info.red)) if info.red else ""
+    return f"{info.name}: {first} → {second}{red}"
 
 
 def location_sentence(card: str) -> str:
+    """A revealed location, short: "**Tunnel Exit** (AC → BR, red BR · 6k/4k/3k/2k)"; the
+    race's picture draws the same route."""
     info = LOCATIONS[card]
     prizes = "/".join(money(p) for p in reversed(info.prizes))
-    fields = {
-        "name": info.name,
-        "first": stat_name(info.first),
-        "second": stat_name(info.second),
-        "red": stat_name(info.red or ""),
-        "prizes": prizes,
-    }
+    first, second = stat_letters(info.first), stat_letters(info.second)
     if info.red:
-        return _("**{name}** — {first}, then {second}; red {red}; prizes 1st–4th {prizes}").format(
-            **fields
+        red = stat_letters(info.red)
+        return _("**{name}** ({first} → {second}, red {red} · {prizes})").format(
+            name=info.name, first=first, second=second, red=red, prizes=prizes
         )
-    return _("**{name}** — {first}, then {second}; prizes 1st–4th {prizes}").format(**fields)
+    return _("**{name}** ({first} → {second} · {prizes})").format(
+        name=info.name, first=first, second=second, prizes=prizes
+    )
 
 
 # -- events -------------------------------------------------------------------------------------
@@ -176,8 +201,21 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
     lines: list[str] = []
     visit: dict[str, Any] | None = None
     positions: dict[str, int] = {}
+    finishers: list[dict[str, Any]] = []  # told by the prizes that follow, else in one line
+    placed = {e.get("player") for e in events if e["type"] == "location_placed"}
     for event in events:
         kind = event["type"]
+        if kind == "finished":
+            finishers.append(event)
+            positions.clear()
+            continue
+        if finishers and kind not in RACE_TAIL:
+            lines.append(_across_the_line(finishers, names))
+            finishers = []
+        if kind == "results":
+            finishers = []
+        if kind == "location_drawn" and event["drew"] and event["player"] in placed:
+            continue  # the card placed says it: one line per action, not per sub-step
         if kind in ("shop", "dealer") or (kind in VISIT_PARTS and visit is None):
             if visit is not None:
                 lines.append(_visit_sentence(visit, names))
@@ -200,12 +238,26 @@ def describe(events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
             lines.append(line)
     if visit is not None:
         lines.append(_visit_sentence(visit, names))
+    if finishers:
+        lines.append(_across_the_line(finishers, names))
     if positions:  # the race stopped for a question: say where the pawns are
         where = ", ".join(
             _("{who} on space {n}").format(who=name_of(names, p), n=n) for p, n in positions.items()
         )
         lines.append(_("The race so far: {where}.").format(where=where))
     return lines
+
+
+#: What may come between the racers crossing the line and the prizes that name their places.
+RACE_TAIL = frozenset({"results", "race_over", "penalty", "moved", "noz"})
+
+
+def _across_the_line(finishers: list[dict[str, Any]], names: dict[str, str]) -> str:
+    """The racers who crossed the line, in one line: "🏁 1st **Bo** · 2nd **Ana**"."""
+    places = " · ".join(
+        f"{place_name(e['place'])} {name_of(names, e['player'])}" for e in finishers
+    )
+    return _("🏁 Across the line: {places}.").format(places=places)
 
 
 def _visit_sentence(visit: dict[str, Any], names: dict[str, str]) -> str:
@@ -219,7 +271,7 @@ def _visit_sentence(visit: dict[str, Any], names: dict[str, str]) -> str:
     for part in visit["parts"]:
         kind = part["type"]
         if kind == "sold_upgrade":
-            sold.append(upgrade_of(part["card"]).name)
+            sold.append(upgrade_name(part["card"]))
         elif kind == "sold_car":
             car = car_label(part["car"])
             if part["upgrades"]:
@@ -260,7 +312,7 @@ def _visit_sentence(visit: dict[str, Any], names: dict[str, str]) -> str:
 def _bought_upgrade(event: dict[str, Any]) -> str:
     card, price = event["card"], money(event["price"])
     info = upgrade_of(card)
-    fields = {"name": info.name, "effect": upgrade_effect(card), "price": price}
+    fields = {"name": upgrade_name(card), "effect": upgrade_effect(card), "price": price}
     if info.kind == "crew":
         return _("hired {name} ({effect}) for {price}").format(**fields)
     if event["car"] is None:  # Hidden Upgrades: which car is secret
@@ -346,7 +398,7 @@ def _describe_race(event: dict[str, Any], names: dict[str, str]) -> str:
         return _("🏁 {who} crosses the line **{place}**.").format(
             who=who, place=place_name(event["place"])
         )
-    if kind == "results":
+    if kind == "results":  # the places, so the racers' crossing needs no line of its own
         places = ", ".join(
             _("{place} {who} ({trophy}, +{credits})").format(
                 place=place_name(p["place"]),
@@ -356,7 +408,7 @@ def _describe_race(event: dict[str, Any], names: dict[str, str]) -> str:
             )
             for p in event["places"]
         )
-        return _("Prizes of {location}: {places}.").format(
+        return _("🏁 Prizes of {location}: {places}.").format(
             location=LOCATIONS[event["location"]].name, places=places
         )
     if kind == "penalty":
@@ -366,7 +418,7 @@ def _describe_race(event: dict[str, Any], names: dict[str, str]) -> str:
                 stat=stat, who=who
             )
         return _("The red {stat} costs {who} their {card}.").format(
-            stat=stat, who=who, card=upgrade_of(event["card"]).name
+            stat=stat, who=who, card=upgrade_name(event["card"])
         )
     if kind == "traded_up":
         return _(TRADES[event["gave"]]).format(who=who, got=trophy(event["got"]))
@@ -405,12 +457,17 @@ def _label(action: dict[str, Any]) -> str:
         )
     if kind == "sell":
         info = upgrade_of(action["card"])
-        return _("Sell {name} (half of {price})").format(name=info.name, price=money(info.price))
-    if kind == "buy":
-        card = upgrade_label(action["card"])
+        name = upgrade_name(action["card"])
+        return _("Sell {name} (half of {price})").format(name=name, price=money(info.price))
+    if kind == "buy":  # the car first: on a phone it is what tells the options apart
+        card, info = action["card"], upgrade_of(action["card"])
+        fields = {"name": upgrade_name(card), "effect": short_effect(card)}
+        fields["price"] = money(info.price)
         if action.get("car"):
-            return _("Buy {card} for {car}").format(card=card, car=CARS[action["car"]].name)
-        return _("Buy {card} (crew)").format(card=card)
+            return _("{car}: {name} · {effect} · {price}").format(
+                car=CARS[action["car"]].name, **fields
+            )
+        return _("{name} · {effect} · {price}").format(**fields)
     if kind == "sell_car":
         return _("Sell {car} with its upgrades").format(car=car_label(action["car"]))
     if kind == "buy_car":
@@ -477,8 +534,12 @@ def hand_text(view: dict[str, Any]) -> str:
     ]
     if not me["cars"]:
         lines.append("• " + _("none"))
-    if me["crew"]:
-        crew = ", ".join(upgrade_label(card) for card in me["crew"])
+    if me["crew"]:  # under the "Crew" heading each member by name alone
+        members = (upgrade_of(card) for card in me["crew"])
+        crew = ", ".join(
+            f"{m.name.removeprefix('Crew: ')} (+{m.stars} {stat_letters(m.stat or '')})"
+            for m in members
+        )
         lines.append(_("**Crew:** {crew}").format(crew=crew))
     lines.append(_("**NOZ policy:** {policy}").format(policy=policy_text(me["noz_policy"])))
     if me["lane"] is not None:
@@ -493,9 +554,9 @@ def _trophies(trophies: dict[str, int]) -> str:
 
 def _car_line(car: dict[str, Any]) -> str:
     info = CARS[car["id"]]
-    stars = " ".join(f"{stat} {n}" for stat, n in info.stars.items())
+    stars = " ".join(f"{stat_letters(stat)} {n}" for stat, n in info.stars.items())
     upgrades = car["upgrades"] or []
-    fitted = ", ".join(f"{upgrade_of(c).name} ({upgrade_effect(c)})" for c in upgrades)
+    fitted = ", ".join(f"{upgrade_name(c)} ({upgrade_effect(c)})" for c in upgrades)
     line = _("{car}, beauty {beauty}: {stars}; {fitted}").format(
         car=car_label(car["id"]),
         beauty=money(info.beauty),
@@ -503,3 +564,23 @@ def _car_line(car: dict[str, Any]) -> str:
         fitted=fitted or _("stock"),
     )
     return line + (" — " + _("at the car show") if car["at_show"] else "")
+
+
+#: The step a panel's select asks for, by the type of the moves it offers (its placeholder).
+STEPS = {
+    "class": N_("Choose the race class…"),
+    "finish_line": N_("Choose the finish line…"),
+    "shop": N_("Choose an action…"),
+    "sell": N_("Sell an upgrade, or be done…"),
+    "buy": N_("Choose an upgrade to buy…"),
+    "narrow": N_("Choose an upgrade to buy…"),
+    "sell_car": N_("Sell a car?…"),
+    "buy_car": N_("Choose a car to buy…"),
+    "show": N_("Choose a car for the show…"),
+    "place": N_("Choose a location card and spot…"),
+    "qualify": N_("Choose a lane…"),
+    "race": N_("Choose the car you race…"),
+    "noz": N_("Fire your NOZ?…"),
+}
+#: Moves taken for the player when they are the only one (nothing revealed, nothing to weigh).
+AUTOMATIC = frozenset({"done_selling", "buy_nothing"})

@@ -111,10 +111,44 @@ def test_a_race_paused_for_a_noz_question_says_where_the_pawns_are() -> None:
         {"type": "moved", "player": "a", "stat": "AC", "spaces": 2, "to": 5},
     ]
     assert words.describe(events, NAMES) == [
-        "Location 1: **Expressway Ramp** — Top Speed, then Acceleration; "
-        "prizes 1st–4th 4k/3k/2k/1k.",
+        "Location 1: **Expressway Ramp** (TS → AC · 4k/3k/2k/1k).",
         "The race so far: **Ana** on space 5, **Bo** on space 2.",
     ]
+
+
+def test_a_race_tells_each_place_once_and_a_location_card_in_one_line() -> None:
+    # Issue 24: a race said "crosses the line 1st" for each racer, then the same places with
+    # their prizes; a location action said "draws a card" and then "places a card".
+    race = [
+        {"type": "finished", "player": "a", "place": 1},
+        {"type": "finished", "player": "b", "place": 2},
+        {"type": "race_over"},
+        {
+            "type": "results",
+            "location": "L01",
+            "places": [
+                {"place": 1, "player": "a", "trophy": "gold", "credits": 4},
+                {"place": 2, "player": "b", "trophy": "silver", "credits": 3},
+            ],
+        },
+    ]
+    assert words.describe(race, NAMES) == [
+        "🏁 Prizes of Expressway Ramp: 1st **Ana** (gold, +4k), 2nd **Bo** (silver, +3k)."
+    ]
+    assert words.describe(race[:2], NAMES) == ["🏁 Across the line: 1st **Ana** · 2nd **Bo**."]
+    location = [
+        {"type": "location_drawn", "player": "a", "drew": True},
+        {"type": "location_placed", "player": "a", "spot": 2},
+    ]
+    assert words.describe(location, NAMES) == [
+        "**Ana** places a location card face down on spot 2."
+    ]
+
+
+def test_a_buy_label_keeps_the_car_name_first_and_fits_a_phone() -> None:
+    label = words.action_label({"type": "buy", "card": "engine2-1", "car": "D01"}, NAMES)
+    car = words.CARS["D01"].name
+    assert label.startswith(f"{car}: ") and "+2 TS" in label and len(label) <= 45, label
 
 
 def test_rules_and_options_are_complete() -> None:

@@ -238,7 +238,9 @@ async def test_a_whole_two_player_game_by_commands_and_buttons(
             tally.questions += 1
         boards += 1
         assert boards < 300, "the game never ended"
-    assert "Final scores" in board.text() and "Winner" in board.text()
+    # The winners said once: by the game's own "Game over" line, then the scores alone.
+    assert "Final scores" in board.text() and "Winner" not in board.text()
+    assert board.text().count("Game over") == 1
     # "The final post. It says "Game over" twice, and its footer still points to the hand."
     assert board.text().count("Game over") == 1 and "/game hand" not in board.text()
     assert board.mentions == []

@@ -8,7 +8,9 @@ import random
 import re
 from pathlib import Path
 
-from bot.store.base import FINISHED, GameRecord
+from bot.i18n import use
+from bot.results import display_rating
+from bot.store.base import FINISHED, GameRecord, Rating
 from cogs import memory
 from tests.discord_layer import test_mural_discord as mural
 from tests.discord_layer.test_threads import (
@@ -27,15 +29,20 @@ from tests.harness import FakeDiscord, Harness
 
 pytest_plugins = ["tests.harness.fixtures"]
 
-#: "Ana 0.0 → 4.1 (+4.1)": a rating before and after, and the change between them.
-CHANGE = r"{name} (-?\d+\.\d) → (-?\d+\.\d) \(([+-]\d+\.\d)\)"
+#: "Ana 1,000 → 1,082 (+82)": a rating before and after, in whole points on the display
+#: scale, and the change between them.
+CHANGE = r"{name} (\d[\d,]*) → (\d[\d,]*) \(([+−]\d[\d,]*|±0)\)"
 
 
-def changes(text: str, name: str) -> tuple[float, float, float]:
+def whole(shown: str) -> int:
+    return int(shown.replace(",", "").replace("−", "-").replace("±", ""))
+
+
+def changes(text: str, name: str) -> tuple[int, int, int]:
     found = re.search(CHANGE.format(name=re.escape(name)), text)
     assert found, f"no rating change for {name} in {text!r}"
     before, after, delta = found.groups()
-    return float(before), float(after), float(delta)
+    return whole(before), whole(after), whole(delta)
 
 
 async def finished_game(h: Harness, *, thread: bool) -> GameRecord:
@@ -59,8 +66,8 @@ async def test_the_final_posts_show_each_player_s_rating_change(harness_factory,
     deltas = {}
     for user in (ANA, BO):
         before, after, delta = changes(text, user.global_name)
-        assert before == 0.0, "a newcomer's rating starts at 0.0"
-        assert round(after - before, 1) == delta
+        assert before == 1000, "a newcomer's rating starts at 1,000"
+        assert after - before == delta and after != before
         deltas[str(user.id)] = delta
     changes(text, "AI 1 (easy)")
     # Ana and Bo started level, so their places decide: a better place never gains less.
@@ -129,7 +136,7 @@ async def test_the_leaderboard_ranks_the_server_s_players_with_ai_marked(
     assert any(f"<@{ANA.id}>" in line for line in lines)
     assert any(f"<@{BO.id}>" in line for line in lines)
     assert any("🤖 AI (easy)" in line for line in lines), "the AI seat, rated by its level"
-    ratings = [float(re.search(r"· \*\*(-?\d+\.\d)\*\* ·", line).group(1)) for line in lines]
+    ratings = [whole(re.search(r"· \*\*(\d[\d,]*)\*\* ·", line).group(1)) for line in lines]
     assert ratings == sorted(ratings, reverse=True) and all(x.endswith("· played 1") for x in lines)
 
     later = await h.slash(WATCHER, "game leaderboard", game="artsee", page=2)
@@ -161,10 +168,21 @@ async def test_results_a_stop_left_unwritten_are_recorded_when_the_scheduler_sta
     assert f"<@{ANA.id}>" in board.public_messages[0].embeds[0]["description"]
 
 
-def test_a_change_is_signed_to_one_decimal_and_never_minus_zero() -> None:
-    assert memory.change(0.0, 3.34) == "+3.3"
-    assert memory.change(1.5, -0.3) == "-1.8"
-    assert memory.change(2.0, 1.98) == "+0.0"
+def test_a_change_is_whole_points_signed_and_never_minus_zero() -> None:
+    assert memory.change(1000, 1066) == "+66"
+    assert memory.change(1000, 944) == "−56"
+    assert memory.change(1010, 1010) == "±0"
+
+
+def test_a_newcomer_starts_at_a_thousand_on_every_screen() -> None:
+    # Issue 24: "0.0 → −2.8" after one game told a newcomer nothing. Everyone starts at the
+    # same friendly number, in whole points, grouped as the language writes numbers.
+    newcomer = Rating("g", "artsee", "1", 25.0, 25.0 / 3, name="Ana")
+    assert memory.shown(newcomer.mu, newcomer.sigma) == "1,000"
+    with use("pt_BR"):
+        assert memory.shown(newcomer.mu, newcomer.sigma) == "1.000"
+    # The display follows the ordinal, so the leaderboard's order is the same.
+    assert display_rating(27.0, 3.0) > display_rating(25.0, 25.0 / 3) > display_rating(20.0, 7.0)
 
 
 def test_no_rating_line_before_the_results_are_recorded() -> None:

@@ -26,6 +26,7 @@ from tests.discord_layer.test_street_art_discord import (
     BO,
     CY,
     DEE,
+    TABLE,
     board_of,
     current_player,
     open_lobby,
@@ -162,13 +163,16 @@ async def test_a_start_by_command_closes_the_newest_lobby_message(
     harness_factory, tmp_path: Path
 ) -> None:
     h = await table(harness_factory, tmp_path)
-    await open_lobby(h, ANA, BO)
-    newest = (await h.slash(CY, "game join")).message
+    lobby = await open_lobby(h, ANA, BO)
+    joined = await h.slash(CY, "game join")
+    (newest,) = [m for m in joined.public_messages if m.buttons]  # the lobby, edited in place
+    assert newest.id == lobby.id
     assert [b.label for b in newest.buttons] == ["Join", "Leave", "Add AI", "Start"]
     started = await h.slash(ANA, "game start")
     assert board_of(started) is not None
     closed = h.message(newest)
     assert closed.buttons == [] and "Started!" in closed.text()
+    assert not any(m.buttons for m in h.channel_messages(TABLE) if m.id != closed.id)
 
 
 # -- one read model per interaction -------------------------------------------------------------
@@ -218,7 +222,8 @@ async def test_crafted_select_values_and_unknown_components_get_a_private_senten
 
 
 def board_id(board: SeenMessage) -> str:
-    return board.heading.rsplit(" ", 1)[1]
+    """The game id a board's buttons carry (inside its thread a post has no heading)."""
+    return str(board.button("Board").custom_id).split(":")[1]
 
 
 async def test_text_a_player_types_pings_nobody(harness_factory, tmp_path: Path) -> None:
@@ -263,12 +268,14 @@ async def test_an_old_lobby_button_never_acts_on_the_started_game(
     harness_factory, tmp_path: Path
 ) -> None:
     h = await table(harness_factory, tmp_path)
-    old_lobby = await open_lobby(h, ANA, BO)  # then Cy joins by command: a newer lobby post
+    old_lobby = await open_lobby(h, ANA, BO)  # then Cy joins by command: the same lobby
     await h.slash(CY, "game join")
     game = board_id(board_of(await h.slash(ANA, "game start")))
-    for label in ("Leave", "Join", "Add AI", "Start"):
-        old = await h.click(BO, h.message(old_lobby), label=label)
-        assert old.public_messages == [] and "started" in old.ephemeral_text(), label
+    assert h.message(old_lobby).buttons == []  # closed at the start
+    for button in old_lobby.buttons:  # a click the client still had from before
+        data = {"custom_id": button.custom_id, "component_type": 2}
+        old = await h.raw_component(BO, old_lobby, data)
+        assert old.public_messages == [] and old.ephemeral_text(), button.label
     record = await h.bot.service.get(game)
     assert not record.seat_of(str(BO.id)).ai and len(record.seats) == 3
 

@@ -87,26 +87,41 @@ async def test_the_viewer_steps_through_a_finished_game_privately(
     assert opened.deferred and opened.public_messages == []
     viewer = opened.message
     assert viewer.ephemeral and f"game {game_id}: replay" in viewer.heading
-    assert footer(viewer) == f"Turn 0 of {last}" and "The deal" in viewer.text()
-    assert labels(viewer) == {"⏮": False, "◀": False, "▶": True, "⏭": True, "GIF": True}
+
+    # Issue 24: "Turn 0 of 45" over a board labelled "Turn 1". The viewer counts as the board
+    # does (the view's own turn), and says how far along the game it is apart.
+    def at(turn: int) -> str:
+        return f"Turn {replayed.view(turn)['turn']} · post {turn + 1} of {last + 1}"
+
+    assert replayed.view(0)["turn"] == 1
+    assert footer(viewer) == at(0) and "The deal" in viewer.text()
+    arrows = {"⏮": False, "◀": False, "▶": True, "⏭": True, "GIF": True}
+    assert arrows.items() <= labels(viewer).items()
     deal = viewer.image()
     assert deal is not None and Image.open(io.BytesIO(deal)).format == "PNG"
 
     forward = await h.click(WATCHER, viewer, label="▶")
     assert forward.callback_type == 6, "acknowledged first, then the viewer is edited"
     viewer = forward.message
-    assert viewer.id == opened.message.id and footer(viewer) == f"Turn 1 of {last}"
+    assert viewer.id == opened.message.id and footer(viewer) == at(1)
     assert replayed.lines(1)[0] in viewer.text() and viewer.image() != deal
 
     end = (await h.click(WATCHER, viewer, label="⏭")).message
-    assert footer(end) == f"Turn {last} of {last}"
-    assert labels(end) == {"⏮": True, "◀": True, "▶": False, "⏭": False, "GIF": True}
+    assert footer(end) == at(last)
+    arrows = {"⏮": True, "◀": True, "▶": False, "⏭": False, "GIF": True}
+    assert arrows.items() <= labels(end).items()
     assert end.image() == await replay.board(h.bot.service.pictures, replayed, last)
     back = (await h.click(WATCHER, end, label="◀")).message
-    assert footer(back) == f"Turn {last - 1} of {last}"
+    assert footer(back) == at(last - 1)
     start = (await h.click(WATCHER, back, label="⏮")).message
-    assert footer(start) == f"Turn 0 of {last}" and start.image() == deal
+    assert footer(start) == at(0) and start.image() == deal
 
+    # The middle of the game is one tap from the start (it took 23 ▶ before): a row of jumps
+    # to a quarter, the half and three quarters, each labelled with the board's counter.
+    middle = round(last / 2)
+    half = f"Turn {replayed.view(middle)['turn']}"
+    jumped = (await h.click(WATCHER, start, label=half)).message
+    assert footer(jumped) == at(middle) and not labels(jumped)[half]
     made = await h.click(WATCHER, start, label="GIF")
     assert made.deferred and made.public_messages == []
     gif = made.ephemeral_messages[-1].files[f"game-{game_id}.gif"]
@@ -160,6 +175,9 @@ async def test_history_pages_25_lines_at_a_time(harness_factory, tmp_path: Path)
     page = shown.message
     assert page.ephemeral and f"game {game_id}: history" in page.heading
     assert footer(page).endswith(f"page {pages} of {pages}") and lines[-1] in page.text()
+    # Each turn's lines are led by the board's own counter, never a count of its own.
+    record_view = h.bot.service.engine(record).view(h.bot.service.state(record), None)
+    assert f"*Turn {record_view['turn'] - 1}* · " in page.text()
     assert labels(page) == {"◀ Earlier": True}
     earlier = (await h.click(CY, page, label="◀ Earlier")).message
     assert earlier.id == page.id and footer(earlier).endswith(f"page {pages - 1} of {pages}")
@@ -181,7 +199,7 @@ async def test_a_click_on_a_game_that_moved_on_says_so_and_shows_it_now(
     clicked = (await h.click(ANA, viewer, label="⏭")).message
     assert "has changed since this was shown" in clicked.text()
     told = await replay.open_replay(h.bot.service, record)
-    assert footer(clicked).startswith(f"Turn {told.last} of {told.last}")
+    assert f"post {told.last + 1} of {told.last + 1}" in footer(clicked)
     if history.buttons:
         paged = (await h.click(ANA, history, label="◀ Earlier")).message
         assert "has changed since this was shown" in paged.text()

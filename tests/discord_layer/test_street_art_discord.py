@@ -18,6 +18,7 @@ from PIL import Image
 import images
 from bot.read_model import ReadModel
 from cogs.app import create_bot
+from images.street_art import HAND_ROW
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
 
 pytest_plugins = ["tests.harness.fixtures"]
@@ -70,12 +71,15 @@ def assert_is_board(post: SeenMessage) -> None:
 
 
 def assert_hand_picture(panel: SeenMessage) -> None:
-    """The private panel shows the hand as card faces too, one card wide per card held."""
+    """The private panel shows the hand as card faces too, one face per card held, at most
+    ``HAND_ROW`` to a row (wide enough to read on a phone)."""
     held = panel.content.split("Your hand:", 1)[1].split("\n", 1)[0]
     count = sum(int(part.rsplit("×", 1)[1]) if "×" in part else 1 for part in held.split(", "))
+    per_row, rows = min(HAND_ROW, count), -(-count // HAND_ROW)
     with Image.open(io.BytesIO(panel.files["hand.png"])) as picture:
         assert picture.format == "PNG"
-        assert picture.width == 2 * 20 + count * 146 + (count - 1) * 18
+        assert picture.width == 2 * 20 + per_row * 146 + (per_row - 1) * 18
+        assert picture.height > rows * 146
 
 
 async def open_lobby(h: Harness, *players: User) -> SeenMessage:
@@ -151,7 +155,12 @@ async def test_a_whole_three_player_game_by_commands_and_buttons(
     h = await table(harness_factory, tmp_path)
     lobby = await open_lobby(h, ANA, BO)
     joined = await h.slash(CY, "game join")
-    assert not joined.message.ephemeral and "Cy joined" in joined.message.text()
+    assert "Cy joined" in joined.public_text()
+    # Issue 24: each slash join posted a new lobby, and the older copies kept live Join and
+    # Start buttons. The one lobby message is edited in place; the answer links it.
+    with_buttons = [m.id for m in h.channel_messages(TABLE) if m.buttons]
+    assert with_buttons == [lobby.id] and "3. Cy" in h.message(lobby).text()
+    assert f"/{TABLE.id}/{lobby.id})" in joined.original.text()
     refused = await h.click(BO, h.message(lobby), label="Start")
     assert "Only the host (Ana)" in refused.ephemeral_text()
     board = await start_game(h, h.message(lobby), ANA)
@@ -167,8 +176,10 @@ async def test_a_whole_three_player_game_by_commands_and_buttons(
         assert boards < 400, "the game never ended"
         if "Game over" not in board.text():
             (ping,) = board.mentions
-            assert f"<@{ping}> — your move!" in board.text().splitlines()
-    assert "Final scores" in board.text() and "Winner" in board.text()
+            assert board.text().splitlines()[-1] == f"➡️ <@{ping}>, your move."
+    # The winners said once: by the game's own "Game over" line, then the scores alone.
+    assert "Final scores" in board.text() and "Winner" not in board.text()
+    assert board.text().count("Game over") == 1
     # "The final post. It says "Game over" twice, and its footer still points to the hand."
     assert board.text().count("Game over") == 1 and "/game hand" not in board.text()
     assert board.mentions == []  # nobody is pinged for the end
@@ -429,10 +440,11 @@ async def test_the_host_changes_options_in_the_lobby_and_everyone_can_read_them(
     assert "Write options as `name=value`" in malformed.ephemeral_text()
 
     changed = await h.slash(ANA, "game settings", options={"options": "two_players=true"})
-    assert not changed.message.ephemeral
-    assert "Options changed: two_players=True" in changed.message.text()
-    assert "two_players=True" in changed.message.text()  # the lobby's Options field
-    assert "(2/5; 2–5 with these options)" in changed.message.text(), "the range widened"
+    assert changed.public_messages and not changed.ephemeral_messages
+    assert "Options changed: two_players=True" in changed.original.text()
+    now = h.message(lobby)  # the lobby itself, edited in place
+    assert "two_players=True" in now.text()  # the lobby's Options field
+    assert "(2/5; 2–5 with these options)" in now.text(), "the range widened"
     board = await start_game(h, h.message(lobby), ANA)  # two players may start now
     assert board.image()
     fixed = await h.slash(ANA, "game settings", options={"options": "turn_cap=10"})

@@ -158,15 +158,17 @@ async def test_a_whole_shorter_game_by_kings_commands_and_the_hand_panel(
     assert {"class", "qualify", "race", "noz", "pass", "shop", "buy", "buy_car"} <= kinds
     public = "\n".join(m.text() for m in h.channel_messages(h.thread(TABLE)))
     assert "Location cards" not in public and "Your move" not in public
-    assert "crosses the line **1st**" in public and "Prizes of" in public  # races are told
+    # Races are told, each racer's place once: by the prizes (or one line across the line).
+    assert "Prizes of" in public and "1st **" in public and "crosses the line" not in public
     raced = [m for m in h.channel_messages(h.thread(TABLE)) if "Prizes of" in m.text()]
-    for post in raced:  # and replayed: the race as an animation beside the board and market
-        assert list(post.files) == ["board.png", "market.png", "race.gif"]
+    for post in raced:  # and replayed: the race as an animation beside the board (market inside)
+        assert list(post.files) == ["board.png", "race.gif"]
         assert post.gallery == list(post.files)  # each shown, in that order, in the post
         with Image.open(io.BytesIO(post.files["race.gif"])) as gif:
             assert gif.format == "GIF" and gif.n_frames > 2
     quiet = [m for m in h.channel_messages(h.thread(TABLE)) if m.files and m not in raced]
-    assert quiet and all(list(m.files) == ["board.png", "market.png"] for m in quiet)
+    # One picture a post: the market is the board's (drawn into it), never a picture of its own.
+    assert quiet and all(list(m.files) == ["board.png"] for m in quiet)
 
 
 # -- bad input: an ephemeral sentence, nothing changed ---------------------------------------------

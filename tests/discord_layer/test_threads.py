@@ -6,6 +6,7 @@ permissions a thread needs, the game runs in the channel and the host is told wh
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from bot import limits
 from bot.store.base import FINISHED, GameRecord
+from cogs import inbox
 from cogs.app import create_bot
 from cogs.threads import ARCHIVE_AFTER, NAME_LIMIT
 from rules import GAMES
@@ -126,12 +128,19 @@ async def test_a_whole_game_runs_in_its_thread_and_leaves_two_posts_in_the_chann
     await play_out(h, record)
     record = await h.bot.service.get(record.id)
     lobby_now, result = h.channel_messages(TABLE)
-    assert lobby_now.id == lobby.id and "Final scores" in lobby_now.text()
+    # The end is told once in the channel (the result post, which the lobby links) and once
+    # in the thread (the final board): the lobby does not repeat the scores, nor the result
+    # post the board.
+    assert lobby_now.id == lobby.id and "Final scores" not in lobby_now.text()
+    assert f"/{TABLE.id}/{result.id})" in lobby_now.text()
     assert f"<#{thread.id}>" in lobby_now.text() and lobby_now.buttons == []
     assert "Final scores" in result.text() and "Winner" in result.text()
-    assert f"<#{thread.id}>" in result.text() and result.image() == result.files["board.png"]
+    assert f"<#{thread.id}>" in result.text() and result.files == {}
     in_thread = h.channel_messages(thread)
     assert len(boards(in_thread)) > 2 and "Game over" in in_thread[-1].text()
+    # Only the newest post keeps a live My hand: every older board lost it when replaced.
+    live = [m for m in in_thread if any(b.label == "My hand" for b in m.buttons)]
+    assert live == [] and all(b.label != "My hand" for b in result.buttons)
     assert record.archive_at is not None and record.archive_at > time.time()
 
 
@@ -174,8 +183,10 @@ async def test_a_move_typed_in_the_channel_is_posted_in_the_thread(
     # A card that ends the turn at once (not Fireworks or Brass Band, which ask a follow-up).
     card = next(c["value"] for c in choices if not {"Fireworks", "Brass"} & set(c["name"].split()))
     moved = await h.slash(player, "streetart play", channel=TABLE, card=card)
-    (board,) = boards(moved.public_messages)
-    assert board.channel_id == thread.id
+    first, board = boards(moved.public_messages)  # the first board, retired; the new one
+    assert board.channel_id == thread.id and board.id > first.id
+    assert "My hand" in [b.label for b in board.buttons]
+    assert "My hand" not in [b.label for b in first.buttons]
     assert f"Posted in <#{thread.id}>" in moved.ephemeral_text()
     assert h.channel_messages(TABLE) == [h.message(lobby)]
 
@@ -426,9 +437,13 @@ async def test_the_inbox_lists_a_players_games_across_channels_page_by_page(
     assert len(lines) == 25 and [b.label for b in page.buttons] == ["Next ▶"]
     started = lines[0]  # games in progress first
     assert playing.id in started
-    assert "**your move**" in started and f"<#{thread.id}>" in started
+    assert "**your move**" in started
     latest = h.channel_messages(thread)[-1]
     assert f"/{GUILD}/{thread.id}/{latest.id})" in started  # a link to its latest post
+    # Issue 24: lines were cut at 160 characters inside the link's URL. Every line keeps its
+    # link whole and the page stays within an embed's limit, however long the names.
+    assert all(len(line) <= inbox.LINE_LIMIT for line in lines)
+    assert all(re.search(r"\]\(https://discord\.com/channels/\d+/\d+/\d+\)", x) for x in lines)
     waiting = next(line for line in lines if game_id(lobbies[1]) in line)
     assert "lobby, 2/5 seated" not in waiting and "1/5 seated" in waiting
     assert f"/{GUILD}/{ROOMS[1].id}/{lobbies[1].id})" in waiting  # its lobby message

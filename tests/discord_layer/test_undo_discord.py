@@ -98,7 +98,8 @@ async def test_everyone_accepts_and_the_board_before_the_move_is_posted(
     done = await h.click(other(mover), h.message(proposal), label="Accept")
     closed = h.message(proposal)
     assert closed.text().startswith("✅ Undone") and closed.buttons == []
-    (board,) = [m for m in done.public_messages if m.files.get("board.png")]
+    *retired, board = [m for m in done.public_messages if m.files.get("board.png")]
+    assert all("My hand" not in [b.label for b in m.buttons] for m in retired)
     assert "last decision was taken back" in board.text()
     assert board.mentions == [mover.id]
     after = await h.bot.service.get(before.id)

@@ -18,6 +18,7 @@ from tests.discord_layer.test_street_art_discord import (
     BO,
     CY,
     DEE,
+    TABLE,
     current_player,
     open_lobby,
     start_game,
@@ -52,17 +53,20 @@ async def test_a_board_post_is_one_container_of_text_board_and_buttons(
     assert not body.get("content") and not body.get("embeds")
     (container,) = body["components"]
     kinds = [item["type"] for item in container["components"]]
-    # Text displays (title, ping, what happened, whose move), the board, small print, buttons.
-    assert kinds[0] == 10 and 12 in kinds and kinds[-2:] == [10, 1]
+    # One text (what happened, then whose move with the ping), the board, the buttons: no
+    # footer repeating a button or a move number the board does not show.
+    assert kinds == [10, 12, 1]
     galleries = [item for item in container["components"] if item["type"] == 12]
     assert galleries[0]["items"][0]["media"]["url"] == "attachment://board.png"
     mover = current_player(board)
     assert body["allowed_mentions"]["users"] == [mover.id]
     assert board.mentions == [mover.id]  # the ping in a text display notifies
-    assert f"<@{mover.id}> — your move!" in board.text().splitlines()
+    assert board.text().splitlines()[-1] == f"➡️ <@{mover.id}>, your move."
+    assert "Move " not in board.text() and "/game hand" not in board.text()
     assert board.gallery[0] == "board.png" and board.image() == board.files["board.png"]
     assert [b.label for b in board.buttons] == ["My hand", "Board", "Rules"]
-    assert board.heading.startswith("Street Art · game ")
+    # In its thread, whose name says the game, no heading repeats it.
+    assert board.channel_id != TABLE.id and "· game " not in board.text()
     # The fake answered as Discord does: media resolved to the attachment, in the spec's shape.
     checker = response_validator("MessageResponse")
     assert [e.message for e in checker.iter_errors(board.raw)] == []
@@ -75,8 +79,8 @@ async def test_a_private_copy_is_v2_and_pings_nobody(harness_factory, tmp_path: 
     body = message_of(sent_board(private))
     assert body["flags"] & COMPONENTS_V2 and private.message.ephemeral
     assert body["allowed_mentions"]["users"] == [] and private.message.mentions == []
-    assert "your move!" not in private.message.text()
-    assert "**Next:**" in private.message.text() and private.message.image()
+    assert "<@" not in private.message.text()
+    assert "**, your move." in private.message.text() and private.message.image()
 
 
 def board_body() -> dict[str, Any]:

@@ -60,7 +60,9 @@ def test_every_phase_and_the_end_render_for_every_player_count(count: int) -> No
     for state in states[:: max(1, len(states) // 10)] + states[-1:]:
         seen_phases.add(state.phase)
         image = decode(draw(artsee.render, public(state)))
-        assert image.width >= artsee.WIDTH and image.height > 400
+        assert image.width == artsee.PHONE_W and image.height > 400
+        detail = decode(draw(artsee.render_detail, public(state)))
+        assert detail.width >= artsee.WIDTH
     assert "over" in seen_phases
 
 
@@ -84,7 +86,7 @@ def test_renders_are_fast_small_and_deterministic() -> None:
     assert draw(artsee.render, json.loads(json.dumps(view))) == png
 
 
-def test_a_very_long_gallery_widens_the_image_and_keeps_cards_readable() -> None:
+def test_a_very_long_gallery_widens_the_detail_and_keeps_cards_readable() -> None:
     state = playout(2, "long")[0]
     long_row = tuple((card,) for card in sorted(c for pile in state.piles for c in pile)[:30])
     assert len(long_row) == 30
@@ -92,8 +94,22 @@ def test_a_very_long_gallery_widens_the_image_and_keeps_cards_readable() -> None
     wide = replace(state, galleries=(gallery, state.galleries[1]))
     geo = artsee.geometry(ARTSEE.view(wide, None))
     assert geo.card_w == artsee.CARD_W_MIN and geo.width > artsee.WIDTH
-    image = decode(draw(artsee.render, public(wide)))
+    image = decode(draw(artsee.render_detail, public(wide)))
     assert image.width == geo.width and image.width >= 1.3 * image.height
+    board = decode(draw(artsee.render, public(wide)))  # the phone board narrows its cells
+    assert board.width == artsee.PHONE_W
+
+
+def test_the_board_counts_the_art_pieces_each_column_shows() -> None:
+    """The table's numbers are the pieces of every card of a column, by category: what the
+    arrow of a card played next to it scores."""
+    state = playout(2, "pieces")[40]
+    for player in ARTSEE.view(state, None)["players"]:
+        for column in player["columns"]:
+            counts = artsee.column_pieces(column)
+            assert sum(counts.values()) == sum(len(artsee.EXHIBITS[c].pieces) for c in column)
+            for category, n in counts.items():
+                assert n == sum(category in artsee.EXHIBITS[c].pieces for c in column)
 
 
 def test_the_view_of_a_seated_player_draws_the_same_public_board() -> None:

@@ -52,8 +52,10 @@ def image_of(png: bytes) -> Image.Image:
 def test_every_table_size_renders_mid_game_and_at_the_end(count: int, decisions: int) -> None:
     png = draw_game("street-art-mural", public(played(count, decisions)))
     assert png.startswith(b"\x89PNG") and len(png) < SIZE_BUDGET
-    image = image_of(png)
-    assert image.width == mural.WIDTH and image.width >= 1.3 * image.height
+    image = image_of(png)  # drawn for a phone: narrow, never taller than twice its width
+    assert image.width == mural.PHONE_W and image.width >= 0.5 * image.height
+    detail = image_of(draw(mural.render_detail, public(played(count, decisions))))
+    assert detail.width == mural.WIDTH and detail.width >= 1.3 * detail.height
 
 
 def test_the_same_view_gives_the_same_bytes_within_the_time_budget() -> None:
@@ -83,14 +85,16 @@ def test_a_contact_is_marked_when_its_segments_match() -> None:
     """Setup aligns all three contacts: each shows the green "=" mark; turning disc 1 breaks
     the first."""
     state = MURAL.start(["a", "b"], "contacts", {})
-    image = image_of(draw(mural.render, public(state))).convert("RGB")
+    image = image_of(draw(mural.render_detail, public(state))).convert("RGB")
+    board = draw(mural.render, public(state))
     x = mural.disc_centre(0)[0] + mural.DISC_R + mural.DISC_GAP // 2
     y = mural.disc_centre(0)[1]
     assert near(image.getpixel((x + 8, y + 9)), mural.GOOD)
     while MURAL.view(state, None)["contacts"][0]["same"]:
         state["discs"][0]["orientation"] = (state["discs"][0]["orientation"] + 1) % 8
-    image = image_of(draw(mural.render, public(state))).convert("RGB")
+    image = image_of(draw(mural.render_detail, public(state))).convert("RGB")
     assert not near(image.getpixel((x + 8, y + 9)), mural.GOOD)
+    assert draw(mural.render, public(state)) != board
 
 
 def test_names_the_font_cannot_draw_fall_back_to_the_seat() -> None:

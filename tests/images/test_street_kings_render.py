@@ -101,8 +101,9 @@ def test_every_stage_renders_a_phone_sized_png_within_budget(name: str) -> None:
     assert png.startswith(PNG_SIGNATURE)
     assert len(png) < PNG_BUDGET
     im = decode(png, "PNG")
-    assert im.width == street_kings.WIDTH
-    assert im.width >= 1.3 * im.height, "landscape: Discord shows it large inline"
+    assert im.width == street_kings.BOARD_W
+    # drawn for a phone, market included: at 285 CSS px wide it stays under ~570 CSS px tall
+    assert im.width >= 0.5 * im.height, (im.width, im.height)
 
 
 def test_equal_views_give_equal_bytes() -> None:
@@ -258,3 +259,16 @@ def test_a_noz_boost_stays_with_the_move_it_follows() -> None:
         {"step": 0, "stat": "TS", "player": "p1", "from": 0, "to": 3},
     ]
     assert [len(g) for g in street_kings.move_groups(log)] == [2, 1]
+
+
+@pytest.mark.parametrize("lang", kit.LANGS)
+def test_the_route_label_ends_before_the_first_location(lang: str) -> None:
+    """The label left of the route ("Route", "Lap 3"; "Percurso" in Portuguese) never runs into
+    the first location's chip."""
+    view = public(state_of("after-race-4p"))
+    segments = street_kings.race_segments(view["last_race"])
+    g = street_kings.TrackGeometry(12, 100, 40, 40, 20, 56, 4, 24, 120)
+    first_chip = street_kings.route_layout(g, segments, lang).chips[0][0]
+    fnt = kit.font(street_kings.ROUTE_LABEL_PX, True)
+    for label in (kit.tr(lang, "Route"), kit.tr(lang, "Lap {n}").format(n=3)):
+        assert street_kings.GIF_MARGIN + kit.text_width(label, fnt) < first_chip[0], label

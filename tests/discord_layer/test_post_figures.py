@@ -1,0 +1,255 @@
+"""Whole games through Discord, counted as a phone player meets them: how many public posts a
+game makes, how many pictures each post carries, how long each post's text is, and how many
+taps each decision takes (open the panel, choose; a panel still open after a step needs one).
+
+Each game is played to its end by humans on their My hand panels (Street Kings with an AI seat
+too, whose actions must be told together), once in English and once in Portuguese. The
+figures are written to ``$POST_FIGURES`` as JSON when that variable names a file, for the
+closing note; the assertions hold the pace the table is meant to keep.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import random
+import re
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs.app import create_bot
+from tests.harness import Channel, Harness, Response, SeenMessage, User
+
+pytest_plugins = ["tests.harness.fixtures"]
+
+ANA = User(id=1201, name="ana", global_name="Ana")
+BO = User(id=1202, name="bo", global_name="Bo")
+CY = User(id=1203, name="cy", global_name="Cy")
+EVERYONE = [ANA, BO, CY]
+BY_ID = {str(user.id): user for user in EVERYONE}
+TABLE = Channel(id=2201, name="table")
+GUILD = 3201
+
+#: game id -> (humans, AI seats, options)
+TABLES: dict[str, tuple[list[User], int, str]] = {
+    "street-art": ([ANA, BO, CY], 0, ""),
+    "artsee": ([ANA, BO], 0, ""),
+    "street-art-mural": ([ANA, BO], 0, ""),
+    "street-kings": ([ANA, BO], 1, "shorter_game=true"),
+}
+#: Weights that still let a random player finish (never back, paint when one can, rarely
+#: pass a round or flip a standing order).
+WEIGHTS = {
+    "street-art-mural": {"back": 0.0, "paint": 8.0, "pass": 0.1},
+    "street-kings": {"noz_policy": 0.2},
+}
+CHOICE = re.compile(r":(act|pick)(:\d+)?:(\d+)$")
+
+
+@dataclass
+class Figures:
+    """What one whole game cost its players."""
+
+    posts: int = 0
+    pictures: list[int] = field(default_factory=list)
+    characters: list[int] = field(default_factory=list)
+    taps: int = 0
+    decisions: int = 0
+    #: Decisions a player had to make among one option.
+    single: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "public posts": self.posts,
+            "pictures per post": round(statistics.mean(self.pictures), 2),
+            "most pictures in a post": max(self.pictures),
+            "characters per post (median)": statistics.median(self.characters),
+            "characters per post (max)": max(self.characters),
+            "taps per decision": round(self.taps / max(1, self.decisions), 2),
+            "decisions": self.decisions,
+            "decisions of one option": self.single,
+        }
+
+
+def pictures_of(message: SeenMessage) -> int:
+    shown = [name for name in message.gallery if name]
+    return len(shown) or sum(1 for e in message.embeds if e.get("image"))
+
+
+def choice_version(message: SeenMessage) -> int | None:
+    """The version an open panel's choices are for, or None when it offers none."""
+    for component in [*message.selects, *message.buttons]:
+        found = CHOICE.search(component.custom_id or "")
+        if found:
+            return int(found.group(3))
+    return None
+
+
+def hand_button(message: SeenMessage) -> str | None:
+    found = [b.custom_id for b in message.buttons if re.search(r":hand:\d+$", b.custom_id or "")]
+    return found[0] if found else None
+
+
+class Table:
+    """One game played to its end on the panels, counting the taps."""
+
+    def __init__(self, h: Harness, game: str) -> None:
+        self.h, self.game = h, game
+        self.figures = Figures()
+        self.panels: dict[str, SeenMessage] = {}
+
+    def tap(self, response: Response) -> Response:
+        self.figures.taps += 1
+        for message in response.ephemeral_messages:
+            if choice_version(message) is not None:
+                self.panels[str(response.user.id)] = message
+        return response
+
+    def latest_board(self) -> SeenMessage:
+        """The newest public post carrying a My hand button, in the thread or the channel."""
+        posts = self.public_posts()
+        return next(m for m in reversed(posts) if hand_button(m))
+
+    def public_posts(self) -> list[SeenMessage]:
+        h = self.h
+        posts = list(h.channel_messages(TABLE))
+        for thread in h.threads(TABLE):
+            posts += h.channel_messages(thread)
+        return sorted(posts, key=lambda m: m.id)
+
+    async def decide(self, user: User, index: int, version: int) -> None:
+        """Take the move at ``index`` of ``legal()``: on the panel still open at this
+        version, else on one opened with My hand; a choice that asks first is confirmed."""
+        h = self.h
+        panel = self.panels.get(str(user.id))
+        if panel is not None:
+            panel = h.message(panel)
+        if panel is None or choice_version(panel) != version:
+            board = self.latest_board()
+            opened = self.tap(await h.click(user, h.message(board), hand_button(board)))
+            panel = opened.ephemeral_messages[-1]
+        select = next((s for s in panel.selects if str(index) in s.option_values), None)
+        if select is not None:
+            response = self.tap(await h.select(user, panel, select.custom_id, [str(index)]))
+        else:
+            button = next(b for b in panel.buttons if f":act:{index}:" in (b.custom_id or ""))
+            response = self.tap(await h.click(user, panel, button.custom_id))
+        sure = [
+            m
+            for m in response.ephemeral_messages
+            if any(":sure:" in (b.custom_id or "") for b in m.buttons)
+        ]
+        if sure:
+            yes = next(b for b in sure[-1].buttons if ":sure:" in (b.custom_id or ""))
+            self.tap(await h.click(user, sure[-1], yes.custom_id))
+        self.figures.decisions += 1
+
+    async def play(self) -> Figures:
+        h, game = self.h, self.game
+        humans, ais, options = TABLES[game]
+        host = humans[0]
+        chosen = {"game": game, **({"options": options} if options else {})}
+        lobby = (await h.slash(host, "game new", options=chosen)).message
+        for player in humans[1:]:
+            await self.press(player, lobby, "join")
+        for _ in range(ais):
+            await self.press(host, lobby, "addai")
+        await self.press(host, lobby, "start")
+        service = h.bot.service
+        (record,) = await service.channel_games(str(GUILD), str(TABLE.id))
+        weights = WEIGHTS.get(game, {})
+        for _move in range(3000):
+            record = await service.get(record.id)
+            if record.status != "active":
+                break
+            mover = service.to_move(record)[0]
+            legal = service.legal(record, mover)
+            # A choice that depends on the game's state alone, so a choice of one taken for the
+            # player changes no later choice: the same game is played before and after.
+            rng = random.Random(f"{game}-{record.version}-{len(legal)}")
+            pick = rng.choices(range(len(legal)), [weights.get(a["type"], 1.0) for a in legal])
+            if len(legal) == 1:
+                self.figures.single += 1
+            await self.decide(BY_ID[mover], pick[0], record.version)
+        else:
+            raise AssertionError("the game never ended")
+        for post in self.public_posts():
+            self.figures.posts += 1
+            self.figures.pictures.append(pictures_of(post))
+            self.figures.characters.append(len(post.text()))
+        return self.figures
+
+    async def press(self, user: User, lobby: SeenMessage, verb: str) -> None:
+        now = self.h.message(lobby)
+        custom = next(b.custom_id for b in now.buttons if f":{verb}:" in (b.custom_id or ""))
+        await self.h.click(user, now, custom)
+
+
+async def whole_game(
+    harness_factory, tmp_path: Path, game: str, locale: str
+) -> tuple[dict[str, Any], list[SeenMessage]]:
+    bot = create_bot(database_url=f"sqlite:///{tmp_path / 'games.db'}", discord_token="")
+    members = [
+        User(id=u.id, name=u.name, global_name=u.global_name, locale=locale) for u in EVERYONE
+    ]
+    h = await harness_factory(
+        bot, guild_id=GUILD, channels=[TABLE], members=members, guild_locale=locale
+    )
+    seeds = (f"figures-{n}" for n in range(1000))
+    h.bot.service.seed_factory = lambda: next(seeds)
+    table = Table(h, game)
+    figures = (await table.play()).summary()
+    bundle = os.environ.get("POST_BUNDLES")
+    if bundle:  # the posts as /work/shared/tools/discord_view.py draws them, to look at
+        folder = Path(bundle)
+        folder.mkdir(parents=True, exist_ok=True)
+        posts = table.public_posts()
+        attachments = {
+            attachment["url"]: base64.b64encode(post.files[attachment["filename"]]).decode()
+            for post in posts
+            for attachment in post.raw.get("attachments", [])
+            if attachment["filename"] in post.files
+        }
+        out = {
+            "messages": [post.raw for post in posts],
+            "attachments": attachments,
+            "names": {str(u.id): u.global_name for u in EVERYONE},
+            "title": TABLE.name,
+        }
+        (folder / f"{game}-{locale}.json").write_text(json.dumps(out))
+    target = os.environ.get("POST_FIGURES")
+    if target:
+        path = Path(target)
+        known = json.loads(path.read_text()) if path.exists() else {}
+        known[f"{game} ({locale})"] = figures
+        path.write_text(json.dumps(known, indent=2, ensure_ascii=False))
+    return figures, table.public_posts()
+
+
+@pytest.mark.parametrize(
+    ("game", "locale"),
+    [(game, "en-US") for game in TABLES] + [("street-kings", "pt-BR")],
+)
+async def test_a_whole_game_is_told_at_a_phone_pace(
+    harness_factory, tmp_path: Path, game: str, locale: str
+) -> None:
+    figures, posts = await whole_game(harness_factory, tmp_path, game, locale)
+    assert figures["public posts"] > 3
+    # One picture a post; a race's post adds its replay, and nothing else is ever beside it.
+    for post in posts:
+        shown = [name for name in post.gallery if name]
+        assert len(shown) <= 1 or shown == ["board.png", "race.gif"], shown
+        assert "Move " not in post.text() and "/game hand" not in post.text()
+    # Inside the thread no heading repeats its name, and only the newest post has buttons
+    # (My hand among them): an older one keeps what it told, without a row of buttons.
+    in_thread = [p for p in posts if p.channel_id != TABLE.id]
+    assert in_thread and not any(p.text().startswith("#") for p in in_thread)
+    assert not any(p.buttons for p in in_thread[:-1]) and in_thread[-1].buttons
+    # A decision is two taps at most (open, choose); a mid-turn choice on the open panel, one.
+    assert figures["taps per decision"] <= 2.0
+    assert figures["characters per post (median)"] <= 250

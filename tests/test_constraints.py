@@ -69,3 +69,34 @@ def test_the_lock_pins_what_was_tested_with_hashes() -> None:
             assert version == pinned[name], (
                 f"requirements.lock: {name} {version}, tested {pinned[name]}"
             )
+
+
+def test_the_lock_holds_every_package_the_bot_imports() -> None:
+    """A production install has requirements.lock alone (no test tools): every third-party
+    module bot/, cogs/, web/, rules/, images/ and locales/ import at module level comes from a
+    locked package (Babel once came only with the dev extra, and `run` failed in the image)."""
+    import ast
+    import sys
+    from importlib.metadata import packages_distributions
+
+    ours = {"bot", "cogs", "web", "rules", "images", "locales", "tests", "bench"}
+    dists = packages_distributions()
+    lock = locked()
+    missing = set()
+    for package in ("bot", "cogs", "web", "rules", "images", "locales"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    top = name.split(".")[0]
+                    if top in ours or top in sys.stdlib_module_names or top == "__future__":
+                        continue
+                    for dist in dists.get(top, [top]):
+                        if canonicalize_name(dist) not in lock:
+                            missing.add(f"{path.relative_to(ROOT)}: {top} ({dist})")
+    assert sorted(missing) == []

@@ -18,7 +18,7 @@ from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, Clock, GameRecord
-from cogs import memory, messages
+from cogs import memory, messages, web_table
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.retry import fresh_kwargs, retrying, transient
@@ -143,6 +143,7 @@ async def create_thread(
             raise
         log.info("game %s stays in its channel: creating its thread was refused", record.id)
         return stays_here(record, missing(NEEDED[0][1]))
+    web_table.opened(thread)
     await service.set_thread(record, str(thread.id))
     log.info("game %s: plays in thread %s", record.id, thread.id)
     return None

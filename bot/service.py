@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot import limits, outbox, undo, visibility
+from bot import alerts, limits, outbox, undo, visibility
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -316,10 +316,88 @@ class GameService:
         await self.store.set_archive(record.id, None)
 
     async def games_of_player(
-        self, guild: str, user: str, *, limit: int, offset: int = 0
+        self, guild: str | None, user: str, *, limit: int, offset: int = 0
     ) -> list[GameRecord]:
-        """A page of the open games on a server where ``user`` sits, longest waiting first."""
+        """A page of the open games on a server (None: on every server) where ``user`` sits,
+        longest waiting first."""
         return await self.store.games_of_player(guild, user, limit=limit, offset=offset)
+
+    # -- a player's alerts (issue 27, ``bot.alerts``) --------------------------------------
+
+    async def alert_prefs(self, user: str) -> dict[str, Any]:
+        """How ``user`` is told of their turns (empty: a ping in the thread, no quiet hours)."""
+        return (await self.store.player_prefs([user])).get(user, {})
+
+    async def set_alerts(
+        self,
+        user: str,
+        *,
+        alerts_mode: str | None = None,
+        game_id: str | None = None,
+        zone: str | None = None,
+        quiet: str | None = None,
+    ) -> dict[str, Any]:
+        """`/game notify`: ``user``'s alerts for every game, or for game ``game_id`` (one
+        they sit in) alone; their time zone and quiet hours. Returns their choices now."""
+        if game_id is not None:
+            record = await self.get(game_id)
+            seat = record.seat_of(user)
+            if seat is None or seat.ai:
+                raise ServiceError(_("You are not playing in game `{id}`.").format(id=record.id))
+            game_id = record.id
+        try:
+            prefs = alerts.changed(
+                await self.alert_prefs(user),
+                alerts=alerts_mode,
+                game_id=game_id,
+                zone_name=zone,
+                quiet=quiet,
+                now=self._clock(),
+            )
+        except ValueError as error:
+            raise ServiceError(str(error)) from error
+        await self.store.save_player_prefs(user, prefs)
+        log.info("player %s: alerts %s", user, {k: v for k, v in prefs.items() if k != "games"})
+        return prefs
+
+    async def dm_refused(self, user: str) -> bool:
+        """Discord refused ``user`` a DM (50007): their alerts are thread pings from now on.
+        Whether this is news (the thread then says so, once)."""
+        prefs = await self.alert_prefs(user)
+        if prefs.get("dm_refused"):
+            return False
+        await self.store.save_player_prefs(user, {**prefs, "dm_refused": True})
+        log.info("player %s: DMs refused; alerts back in the thread", user)
+        return True
+
+    async def _owe_alerts(self, record: GameRecord, users: list[str]) -> None:
+        """The alerts of the players a change gives a decision to (in its transaction): a DM
+        for those who chose it, and a thread ping held back by quiet hours for those in them
+        (the board's own ping leaves them out, ``pings_now``)."""
+        if not users:
+            return
+        now = self._clock()
+        prefs = await self.store.player_prefs(users)
+        for user in users:
+            mine = prefs.get(user, {})
+            mode = alerts.mode_of(mine, record.id)
+            waits = alerts.quiet_until(mine, now)
+            if mode == alerts.DM:
+                record.owed.append(outbox.alert({"user": user, "mode": alerts.DM}, waits or now))
+            elif mode == alerts.THREAD and waits is not None:
+                record.owed.append(outbox.alert({"user": user, "mode": alerts.THREAD}, waits))
+
+    async def pings_now(self, game_id: str, users: list[str]) -> list[str]:
+        """Of ``users`` a post in game ``game_id`` would ping, the ones to ping now: those
+        whose alerts are thread pings and who are not in their quiet hours."""
+        prefs = await self.store.player_prefs(users) if users else {}
+        now = self._clock()
+        return [
+            u
+            for u in users
+            if alerts.mode_of(prefs.get(u, {}), game_id) == alerts.THREAD
+            and alerts.quiet_until(prefs.get(u, {}), now) is None
+        ]
 
     async def games_in_guild(
         self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
@@ -728,6 +806,7 @@ class GameService:
         record.remind_at = record.deadline = None  # the lobby's closing time is past concern
         self._arm_timers(record)
         first = self._owe(record, outbox.START, {})
+        await self._owe_alerts(record, list(record.clocks))
         record = await self._save_lobby(record, "started")
         result = self._result(record)
         result.owed.append(first.key)
@@ -860,6 +939,9 @@ class GameService:
         over = record.status != ACTIVE
         owed = self._owe(record, outbox.TURN, {"steps": told, "over": over}) if turn_over else None
         final = self._owe(record, outbox.FINAL, {}) if over else None
+        if turn_over and not over:  # the board pings: each player's own alert goes with it
+            fresh = [p for p in record.clocks if p == step.player or p not in timers[2]]
+            await self._owe_alerts(record, fresh)
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
         except VersionConflict:
@@ -990,6 +1072,8 @@ class GameService:
         two awaits: no state is loaded, and the event loop is given back every
         ``YIELD_EVERY`` games."""
         claims, due_of = [], {}
+        reminded = {p for c in clocks for p, t in c.clocks.items() if t[0] is not None}
+        quiet = await self._quiet_ends(sorted(reminded), now)
         for n, clock in enumerate(clocks):
             if n % YIELD_EVERY == YIELD_EVERY - 1:
                 await asyncio.sleep(0)
@@ -997,10 +1081,18 @@ class GameService:
             due = [p for p, c in mine.items() if c[0] is not None and c[0] <= now]
             if clock.remind_at is None or not due:
                 continue
-            for player in due:
-                mine[player][0] = None
+            for player in due:  # a player in their quiet hours is reminded when they end
+                mine[player][0] = quiet.get(player)
+            due = [p for p in due if p not in quiet]
             remind_at = min((c[0] for c in mine.values() if c[0] is not None), default=None)
             deadline = min((c[1] for c in mine.values() if c[1] is not None), default=None)
+            if not due:  # every reminder waits for quiet hours to end: new times only
+                claims.append(
+                    ReminderClaim(
+                        clock.id, clock.version, clock.remind_at, remind_at, deadline, mine, None
+                    )
+                )
+                continue
             owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
             claims.append(
                 ReminderClaim(
@@ -1012,8 +1104,16 @@ class GameService:
         return [
             (*due_of[claim.game_id], claim.owed.key)
             for claim, ok in zip(claims, won, strict=True)
-            if ok
+            if ok and claim.owed is not None
         ]
+
+    async def _quiet_ends(self, users: list[str], now: float) -> dict[str, float]:
+        """When the quiet hours end of those of ``users`` in them at ``now``."""
+        if not users:
+            return {}
+        prefs = await self.store.player_prefs(users)
+        ends = {u: alerts.quiet_until(p, now) for u, p in prefs.items()}
+        return {u: end for u, end in ends.items() if end is not None}
 
     def _legacy_clocks(self, record: GameRecord) -> dict[str, list[float | None]]:
         """The seats' clocks; one game clock (stored before seats had their own) is every

@@ -22,13 +22,14 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import alerts as bot_alerts
 from bot import outbox
 from bot.changes import Change
 from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService, MoveResult, Step
 from bot.store.base import Clock, GameRecord, OutboxRow, Shards
-from cogs import latest, memory, messages, threads
+from cogs import alerts, latest, memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.retry import transient
@@ -197,6 +198,8 @@ class Delivery(commands.Cog):
             return None
         read = self.service.read(record)
         async with in_server(self.bot, record.guild):
+            if row.kind == outbox.ALERT:
+                return await alerts.send(self.bot, read, row.payload["user"])
             if row.kind == outbox.REMINDER:
                 return await self._remind(read, row.payload)
             if row.kind == outbox.FINAL:
@@ -243,7 +246,18 @@ async def remind(
     client: discord.Client, where: GameRecord | Clock, title: str, users: list[str]
 ) -> discord.Message | None:
     """Ping ``users`` that game ``where`` (its record, or only its clock) waits for them,
-    where it is played (None: nobody to ping: AI seats are never mentioned)."""
+    where it is played (None: nobody to ping: AI seats are never mentioned); those who chose
+    a DM for each turn get theirs (``cogs.alerts``)."""
+    service: GameService = client.service  # type: ignore[attr-defined]
+    prefs = await service.store.player_prefs(users)
+    by_dm = [u for u in users if bot_alerts.mode_of(prefs.get(u, {}), where.id) == bot_alerts.DM]
+    if by_dm:
+        users = [u for u in users if u not in by_dm]
+        record = await service.store.get_game(where.id)
+        read = service.read(record) if record is not None else None
+        for user in by_dm:
+            if read is not None:
+                await alerts.send(client, read, user, reminder=True)
     mentions = " ".join(m for m in (messages.mention(u) for u in users) if m)
     if not mentions:
         return None

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from zoneinfo import available_timezones
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import alerts as bot_alerts
 from bot import visibility
 from bot.ai import LEVELS
 from bot.errors import ServiceError
@@ -23,7 +26,7 @@ from cogs import cooldowns, flows, forget, inbox, memory, messages, threads
 from cogs import replay as viewers
 from cogs.language import in_public
 from cogs.messages import Post
-from cogs.typed import GameRef, OptionsText
+from cogs.typed import GameRef, OptionsText, QuietText, ZoneText
 from cogs.undo import propose as propose_undo
 from rules import GAMES
 
@@ -53,6 +56,25 @@ async def channel_game_autocomplete(
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
     return choices[:25]
+
+
+ALERT_CHOICES = [
+    app_commands.Choice(name="thread ping", value=bot_alerts.THREAD),
+    app_commands.Choice(name="DM each turn", value=bot_alerts.DM),
+    app_commands.Choice(name="daily DM", value=bot_alerts.DIGEST),
+    app_commands.Choice(name="off", value=bot_alerts.OFF),
+]
+#: The /game commands a player may use anywhere, a DM with the bot included.
+ANYWHERE = frozenset({"mine", "notify"})
+
+
+async def zone_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Time zone names holding what was typed (``Lisbon`` finds ``Europe/Lisbon``)."""
+    typed = current.strip().lower().replace(" ", "_")
+    found = sorted(z for z in available_timezones() if typed in z.lower())
+    return [app_commands.Choice(name=z, value=z) for z in found[:25]]
 
 
 def settings_lines(settings: GuildSettings) -> str:
@@ -89,11 +111,26 @@ class Table(commands.Cog):
     """The lobby and the shared table commands."""
 
     game = app_commands.Group(
-        name="game", description="Start, join and follow tabletop games", guild_only=True
+        name="game",
+        description="Start, join and follow tabletop games",
+        # `/game mine` and `/game notify` work in a DM with the bot too, so the app may be
+        # installed to a user as well as to a server (Discord sets contexts per top command).
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
     )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every /game command but the player's own (``ANYWHERE``) is played on a server the
+        bot is on: elsewhere (a DM, a server that installed no bot) it says so."""
+        command = interaction.command
+        if command is not None and command.name in ANYWHERE:
+            return True
+        if interaction.guild_id is None or self.bot.get_guild(interaction.guild_id) is None:
+            raise app_commands.NoPrivateMessage()
+        return True
 
     @commands.Cog.listener("on_interaction")
     async def on_stray_component(self, interaction: discord.Interaction) -> None:
@@ -247,8 +284,36 @@ class Table(commands.Cog):
 
     @game.command(name="mine")
     async def mine(self, interaction: discord.Interaction) -> None:
-        """Your games on this server: whose move, since when, where (only you)."""
+        """Your games on every server, your moves first (only you)."""
         await inbox.show(interaction, inbox.MINE)
+
+    @game.command(name="notify")
+    @app_commands.describe(
+        alerts="How turns reach you",
+        game="Only this game's (id)",
+        zone="Time zone, e.g. Europe/Lisbon",
+        quiet="Quiet hours, e.g. 22-7, or off",
+    )
+    @app_commands.choices(alerts=ALERT_CHOICES)
+    @app_commands.autocomplete(zone=zone_autocomplete)
+    async def notify(
+        self,
+        interaction: discord.Interaction,
+        alerts: str | None = None,
+        game: GameRef | None = None,
+        zone: ZoneText | None = None,
+        quiet: QuietText | None = None,
+    ) -> None:
+        """Your turn alerts, time zone and quiet hours (only you)."""
+        service = flows.service_of(interaction)
+        user = str(interaction.user.id)
+        if alerts is None and zone is None and quiet is None:
+            prefs = await service.alert_prefs(user)
+        else:
+            prefs = await service.set_alerts(
+                user, alerts_mode=alerts, game_id=game, zone=zone, quiet=quiet
+            )
+        await flows.send(interaction, Post(content=bot_alerts.describe(prefs)), ephemeral=True)
 
     @game.command(name="rules")
     @app_commands.describe(game="Which game's rules (default: the game you play here)")

@@ -1,0 +1,109 @@
+"""A player's own alerts, sent (issue 27; the choices and their rules are ``bot.alerts``).
+
+The delivery worker sends each alert row the service wrote with a change (``bot.outbox``
+``ALERT``): a direct message that says which game, what is asked and by when, with a link to
+the post, or a thread ping that waited for the player's quiet hours to end. Discord refuses a
+DM to someone who does not take DMs from the server's members (50007): their alerts then go
+back to the thread ping, and the thread says so once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot import alerts
+from bot.i18n import _
+from bot.read_model import ReadModel
+from bot.service import GameService
+from bot.store.base import ACTIVE
+from cogs import messages, threads
+from cogs.messages import Post
+from cogs.retry import retrying
+
+log = logging.getLogger(__name__)
+
+#: Discord's code for "Cannot send messages to this user".
+DM_REFUSED = 50007
+
+
+def service_of(client: discord.Client) -> GameService:
+    return client.service  # type: ignore[attr-defined]
+
+
+def asked(read: ReadModel) -> str:
+    """What the game asks of the player it waits for, in a few words."""
+    return messages.question_of(read) or _("your move")
+
+
+def deadline_of(read: ReadModel, user: str) -> float | None:
+    clock = read.record.clocks.get(user)
+    return clock[1] if clock else read.record.deadline
+
+
+async def dm_text(client: discord.Client, read: ReadModel, user: str, reminder: bool) -> str:
+    """The DM: which game (and server), what is asked, when it lapses, and a link to the
+    post where it is played."""
+    record = read.record
+    found = await service_of(client).message_of(record, threads.LATEST_POST)
+    where = threads.message_url(record.guild, *found) if found else f"<#{record.home}>"
+    guild = client.get_guild(int(record.guild)) if record.guild.isdigit() else None
+    lead = _("⏰ Reminder:") if reminder else "🎲"
+    text = _("{lead} **{title}** `{id}` on {server}: {asked}.").format(
+        lead=lead,
+        title=read.title,
+        id=record.id,
+        server=guild.name if guild is not None else _("a server"),
+        asked=asked(read),
+    )
+    due = deadline_of(read, user)
+    if due is not None:
+        text += " " + _("It lapses {when}.").format(when=f"<t:{int(due)}:R>")
+    return f"{text}\n" + _("To the game: {link}").format(link=where)
+
+
+async def thread_ping(client: discord.Client, read: ReadModel, user: str) -> discord.Message:
+    """A ping in the game's thread that the player's quiet hours held back."""
+    text = _("{mention} 🎲 {title} `{id}`: {asked}.").format(
+        mention=messages.mention(user) or user,
+        title=read.title,
+        id=read.record.id,
+        asked=asked(read),
+    )
+    return await threads.post(client, read.record, Post(content=text, pings=[user]))
+
+
+async def send(
+    client: discord.Client, read: ReadModel, user: str, *, reminder: bool = False
+) -> discord.Message | None:
+    """Tell ``user`` that ``read``'s game waits for them, as they chose now (a choice made
+    since the alert was written counts); nothing if it waits for them no more."""
+    record, service = read.record, service_of(client)
+    if record.status != ACTIVE or user not in read.to_move:
+        return None
+    mode = alerts.mode_of(await service.alert_prefs(user), record.id)
+    if mode == alerts.THREAD:
+        return await thread_ping(client, read, user)
+    if mode != alerts.DM:
+        return None
+    text = await dm_text(client, read, user, reminder)
+    try:
+        person = client.get_user(int(user)) or await client.fetch_user(int(user))
+        return await retrying(lambda: person.send(text, allowed_mentions=messages.NO_PINGS))
+    except discord.Forbidden as error:
+        if error.code != DM_REFUSED:
+            raise
+    log.info("game %s: %s takes no DMs; alerts back in the thread", record.id, user)
+    if not await service.dm_refused(user):
+        return await thread_ping(client, read, user)
+    note = _(
+        "{mention} I cannot send you direct messages (Discord refused), so your alerts come "
+        "here as pings again — `/game notify` to choose again.\n🎲 {title} `{id}`: {asked}."
+    ).format(
+        mention=messages.mention(user) or user,
+        title=read.title,
+        id=record.id,
+        asked=asked(read),
+    )
+    return await threads.post(client, record, Post(content=note, pings=[user]))

@@ -39,6 +39,15 @@ def mode_of(prefs: dict[str, Any], game_id: str | None = None) -> str:
     return mode
 
 
+def stale(payload: dict[str, Any], clocks: dict[str, list[float | None]]) -> bool:
+    """Whether an alert written for a decision (its seat's deadline then) is out of date:
+    the seat's clock has been armed anew since, for a later decision with an alert of its
+    own. A table without deadlines cannot tell: its alerts are never stale."""
+    then = payload.get("deadline")
+    now = clocks.get(payload["user"])
+    return then is not None and (now is None or now[1] != then)
+
+
 def zone(name: str) -> ZoneInfo:
     """The time zone called ``name`` (e.g. ``Europe/Lisbon``); a ValueError saying so if
     there is none."""

@@ -382,10 +382,14 @@ class GameService:
             mine = prefs.get(user, {})
             mode = alerts.mode_of(mine, record.id)
             waits = alerts.quiet_until(mine, now)
+            # The seat's deadline, as this decision armed it: an alert whose decision has
+            # passed (a later one armed its own, with its own alert) is not sent.
+            clock = record.clocks.get(user)
+            payload = {"user": user, "mode": mode, "deadline": clock[1] if clock else None}
             if mode == alerts.DM:
-                record.owed.append(outbox.alert({"user": user, "mode": alerts.DM}, waits or now))
+                record.owed.append(outbox.alert(payload, waits or now))
             elif mode == alerts.THREAD and waits is not None:
-                record.owed.append(outbox.alert({"user": user, "mode": alerts.THREAD}, waits))
+                record.owed.append(outbox.alert(payload, waits))
 
     async def pings_now(self, game_id: str, users: list[str]) -> list[str]:
         """Of ``users`` a post in game ``game_id`` would ping, the ones to ping now: those
@@ -806,7 +810,7 @@ class GameService:
         record.remind_at = record.deadline = None  # the lobby's closing time is past concern
         self._arm_timers(record)
         first = self._owe(record, outbox.START, {})
-        await self._owe_alerts(record, list(record.clocks))
+        await self._owe_alerts(record, self.waiting_humans(record))
         record = await self._save_lobby(record, "started")
         result = self._result(record)
         result.owed.append(first.key)
@@ -940,7 +944,8 @@ class GameService:
         owed = self._owe(record, outbox.TURN, {"steps": told, "over": over}) if turn_over else None
         final = self._owe(record, outbox.FINAL, {}) if over else None
         if turn_over and not over:  # the board pings: each player's own alert goes with it
-            fresh = [p for p in record.clocks if p == step.player or p not in timers[2]]
+            kept = timers[2]  # a seat still on the clock of an earlier decision: told then
+            fresh = [p for p in self.waiting_humans(record) if p == step.player or p not in kept]
             await self._owe_alerts(record, fresh)
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
@@ -1106,6 +1111,12 @@ class GameService:
             for claim, ok in zip(claims, won, strict=True)
             if ok and claim.owed is not None
         ]
+
+    async def quiet_seats(self, record: GameRecord) -> dict[str, float]:
+        """The players of a game in their quiet hours now, and when these end (their pings,
+        DMs and reminders wait until then; their clocks run)."""
+        humans = [s.user for s in record.seats if not s.played_by_ai]
+        return await self._quiet_ends(humans, self._clock())
 
     async def _quiet_ends(self, users: list[str], now: float) -> dict[str, float]:
         """When the quiet hours end of those of ``users`` in them at ``now``."""

@@ -74,6 +74,13 @@ async def thread_ping(client: discord.Client, read: ReadModel, user: str) -> dis
     return await threads.post(client, read.record, Post(content=text, pings=[user]))
 
 
+async def deliver(client: discord.Client, read: ReadModel, payload: dict) -> discord.Message | None:
+    """An alert row of the outbox: sent unless its decision has passed."""
+    if alerts.stale(payload, read.record.clocks):
+        return None
+    return await send(client, read, payload["user"])
+
+
 async def send(
     client: discord.Client, read: ReadModel, user: str, *, reminder: bool = False
 ) -> discord.Message | None:

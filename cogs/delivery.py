@@ -63,10 +63,14 @@ def place(message: discord.Message | None) -> tuple[str | None, str | None]:
 
 
 async def sent(client: discord.Client, owed: list[str], message: discord.Message | None) -> None:
-    """A front door posted what a change owed (its outbox rows' keys): they are sent."""
+    """A front door posted what a change owed (its outbox rows' keys): they are sent, and
+    the players' own alerts that waited for them (``outbox.ALERT``) go out now."""
     service: GameService = client.service  # type: ignore[attr-defined]
     where = place(message)
     await service.store.outbox_sent_many([(key, *where) for key in owed])
+    cog = worker(client)
+    if owed and cog is not None:
+        cog.wake()
 
 
 async def finish(client: discord.Client, result: MoveResult) -> None:
@@ -199,7 +203,7 @@ class Delivery(commands.Cog):
         read = self.service.read(record)
         async with in_server(self.bot, record.guild):
             if row.kind == outbox.ALERT:
-                return await alerts.send(self.bot, read, row.payload["user"])
+                return await alerts.deliver(self.bot, read, row.payload)
             if row.kind == outbox.REMINDER:
                 return await self._remind(read, row.payload)
             if row.kind == outbox.FINAL:

@@ -262,6 +262,15 @@ class Table(commands.Cog):
         embed = messages.lobby_embed(read)
         if read.record.status == ACTIVE:
             embed.add_field(name=_("Turn"), value=read.turn_message(), inline=False)
+            quiet = await service.quiet_seats(read.record)
+            if quiet:
+                lines = [
+                    _("🌙 {name}: quiet hours until {when} (the clock runs)").format(
+                        name=read.names.get(user, user), when=f"<t:{int(until)}:t>"
+                    )
+                    for user, until in quiet.items()
+                ]
+                embed.add_field(name=_("Quiet"), value="\n".join(lines)[:1024], inline=False)
         outcome = messages.outcome_line(read)
         if outcome:
             embed.add_field(name=_("Result"), value=outcome[:1024], inline=False)

@@ -66,6 +66,9 @@ AI_PREFIX = "ai:"
 REMATCH_WINDOW = 600.0
 #: Games handled between two yields to the event loop in a scheduler's bookkeeping.
 YIELD_EVERY = 100
+#: A player's games read for a daily digest, and digests claimed by one tick.
+DIGEST_MOST = 250
+DIGESTS_AT_ONCE = 100
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
 
 
@@ -390,6 +393,33 @@ class GameService:
                 record.owed.append(outbox.alert(payload, waits or now))
             elif mode == alerts.THREAD and waits is not None:
                 record.owed.append(outbox.alert(payload, waits))
+
+    async def waiting_for(self, user: str) -> list[GameRecord]:
+        """The running games (on every server) where ``user`` owes a decision, the least time
+        left first; a game that cannot be read is left out."""
+        found = []
+        for record in await self.store.games_of_player(None, user, limit=DIGEST_MOST):
+            try:
+                if record.status == ACTIVE and user in self.to_move(record):
+                    found.append(record)
+            except Exception:  # an unreadable game is named by the inbox, not by a digest
+                log.warning("game %s: not in %s's digest: it does not load", record.id, user)
+        far = float("inf")
+        return sorted(found, key=lambda r: (r.clocks.get(user) or [None, far])[1] or far)
+
+    async def claim_digests(self, now: float) -> int:
+        """The daily digests due at ``now``: each player's next one is set, and today's DM is
+        owed (an outbox alert under one of their waiting games) if any game waits for them;
+        claimed once whatever the number of schedulers. How many were owed."""
+        owed = 0
+        for user, prefs in (await self.store.digests_due(now, DIGESTS_AT_ONCE)).items():
+            waiting = await self.waiting_for(user)
+            following = {**prefs, "digest_at": alerts.next_digest(prefs, now)}
+            row = outbox.alert({"user": user, "mode": alerts.DIGEST}, now) if waiting else None
+            anchor = waiting[0].id if waiting else None
+            if await self.store.claim_digest(user, prefs["digest_at"], following, anchor, row):
+                owed += row is not None
+        return owed
 
     async def pings_now(self, game_id: str, users: list[str]) -> list[str]:
         """Of ``users`` a post in game ``game_id`` would ping, the ones to ping now: those

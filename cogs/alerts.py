@@ -14,11 +14,11 @@ import logging
 import discord
 
 from bot import alerts
-from bot.i18n import _
+from bot.i18n import _, _n
 from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ACTIVE
-from cogs import messages, threads
+from cogs import messages, threads, visibility
 from cogs.messages import Post
 from cogs.retry import retrying
 
@@ -75,10 +75,43 @@ async def thread_ping(client: discord.Client, read: ReadModel, user: str) -> dis
 
 
 async def deliver(client: discord.Client, read: ReadModel, payload: dict) -> discord.Message | None:
-    """An alert row of the outbox: sent unless its decision has passed."""
+    """An alert row of the outbox: a daily digest, or one decision's alert (unless it has
+    passed)."""
+    if payload.get("mode") == alerts.DIGEST:
+        return await digest(client, read, payload["user"])
     if alerts.stale(payload, read.record.clocks):
         return None
     return await send(client, read, payload["user"])
+
+
+#: A DM's length that Discord accepts.
+DM_LIMIT = 2000
+
+
+async def digest(client: discord.Client, anchor: ReadModel, user: str) -> discord.Message | None:
+    """The daily digest: every game that waits for ``user`` (on every server, those in
+    channels they may still view), the least time left first; nothing if none does."""
+    service = service_of(client)
+    members: dict[str, object] = {}
+    lines = []
+    for record in await service.waiting_for(user):
+        if not await visibility.sees(client, user, record, members):
+            continue
+        read = service.read(record)
+        found = await service.message_of(record, threads.LATEST_POST)
+        link = threads.message_url(record.guild, *found) if found else f"<#{record.home}>"
+        due = deadline_of(read, user)
+        when = " · " + _("lapses {when}").format(when=f"<t:{int(due)}:R>") if due else ""
+        lines.append(f"- **{read.title}** `{record.id}`: {asked(read)}{when} · {link}")
+    if not lines:
+        return None
+    head = _n(
+        "🗞️ Your daily digest: {n} game waits for you.",
+        "🗞️ Your daily digest: {n} games wait for you.",
+        len(lines),
+    ).format(n=len(lines))
+    text = messages.clip("\n".join([head, *lines]), DM_LIMIT)
+    return await dm(client, anchor, user, text)
 
 
 async def send(
@@ -94,7 +127,15 @@ async def send(
         return await thread_ping(client, read, user)
     if mode != alerts.DM:
         return None
-    text = await dm_text(client, read, user, reminder)
+    return await dm(client, read, user, await dm_text(client, read, user, reminder))
+
+
+async def dm(
+    client: discord.Client, read: ReadModel, user: str, text: str
+) -> discord.Message | None:
+    """Send ``user`` a DM about ``read``'s game; if Discord refuses it (50007), their alerts
+    go back to the thread ping and that game's thread says so, once."""
+    record, service = read.record, service_of(client)
     try:
         person = client.get_user(int(user)) or await client.fetch_user(int(user))
         return await retrying(lambda: person.send(text, allowed_mentions=messages.NO_PINGS))

@@ -14,6 +14,7 @@ bot cannot find (deleted, or hidden from the bot) is seen by nobody.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
@@ -43,31 +44,39 @@ async def may_see(interaction: discord.Interaction, record: GameRecord) -> bool:
         return interaction.permissions.view_channel
     decided: dict[str, bool] = interaction.extras.setdefault(DECIDED, {})
     if place not in decided:
-        found = await _member_in(interaction, record.guild)
+        if here:
+            member, guild = interaction.user, interaction.guild
+            found = (member, guild) if isinstance(member, discord.Member) and guild else None
+        else:
+            members = interaction.extras.setdefault(MEMBERS, {})
+            found = await member_of(interaction.client, interaction.user.id, record.guild, members)
         decided[place] = found is not None and await _may_view(*found, place)
     return decided[place]
 
 
-async def _member_in(
-    interaction: discord.Interaction, guild_id: str
+async def sees(
+    client: discord.Client, user: str, record: GameRecord, members: dict[str, Any]
+) -> bool:
+    """The same decision for a person no interaction brought (a daily digest): as a member
+    of the game's server, asked of Discord once per server (``members`` keeps them)."""
+    found = await member_of(client, int(user), record.guild, members) if user.isdigit() else None
+    return found is not None and await _may_view(*found, place_of(record))
+
+
+async def member_of(
+    client: discord.Client, user: int, guild_id: str, members: dict[str, Any]
 ) -> tuple[discord.Member, discord.Guild] | None:
-    """The person behind ``interaction`` as a member of server ``guild_id``, and that server
-    (None: the bot is not there, or they are not: they see none of its games). Asked of
-    Discord once per server and interaction: the bot keeps no member list."""
-    if interaction.guild_id is not None and str(interaction.guild_id) == guild_id:
-        own, here = interaction.user, interaction.guild
-        if isinstance(own, discord.Member) and here is not None:
-            return own, here
-        return None
-    guild = interaction.client.get_guild(int(guild_id)) if guild_id.isdigit() else None
+    """Person ``user`` as a member of server ``guild_id``, and that server (None: the bot is
+    not there, or they are not: they see none of its games). Asked of Discord once per server
+    (``members`` keeps the answers): the bot keeps no member list."""
+    guild = client.get_guild(int(guild_id)) if guild_id.isdigit() else None
     if guild is None:
         return None
-    members: dict[str, discord.Member | None] = interaction.extras.setdefault(MEMBERS, {})
     if guild_id not in members:
-        cached = guild.get_member(interaction.user.id)
+        cached = guild.get_member(user)
         if cached is None:
             try:
-                cached = await guild.fetch_member(interaction.user.id)
+                cached = await guild.fetch_member(user)
             except discord.HTTPException:  # not a member there (404), or out of reach
                 cached = None
         members[guild_id] = cached

@@ -441,6 +441,18 @@ class Store(Protocol):
     async def save_player_prefs(self, player: str, prefs: dict[str, Any]) -> None:
         """Replace a player's own choices."""
 
+    async def digests_due(self, now: float, limit: int) -> dict[str, dict[str, Any]]:
+        """The players whose daily digest (``bot.alerts``) is due at ``now``, with their
+        choices; at most ``limit`` of them, the longest due first."""
+
+    async def claim_digest(
+        self, player: str, due: float, prefs: dict[str, Any], game_id: str | None, owed: Owed | None
+    ) -> bool:
+        """Take a player's digest due at ``due``: their choices become ``prefs`` (the next
+        one's time) only if that digest is still due (of two schedulers, one wins), and the
+        digest's DM is owed (``owed``, under one of their games ``game_id``; None: nothing
+        to tell today), in one transaction. Whether this claim won."""
+
     async def guild_settings(self, guild: str) -> dict[str, Any]:
         """A server's settings as saved (empty if it never chose any)."""
 

@@ -43,6 +43,7 @@ from bot.store.base import (
     GameRecord,
     LoggedAction,
     OutboxRow,
+    Owed,
     RateGame,
     Rating,
     ReminderClaim,
@@ -695,6 +696,37 @@ class PostgresStore(PostgresWebTables):
                 dumps(prefs),
                 time.time(),
             )
+
+    async def digests_due(self, now: float, limit: int) -> dict[str, dict[str, Any]]:
+        due = "(prefs::jsonb->>'digest_at')::float8"
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT player, prefs FROM player_prefs WHERE {due} <= $1 ORDER BY {due} LIMIT $2",
+                now,
+                limit,
+            )
+        found = {
+            str(r["player"]): read_settings(r["player"], r["prefs"], "no digest") for r in rows
+        }
+        return {player: prefs for player, prefs in found.items() if prefs is not None}
+
+    async def claim_digest(
+        self, player: str, due: float, prefs: dict[str, Any], game_id: str | None, owed: Owed | None
+    ) -> bool:
+        async with self._write() as conn:
+            won = await conn.execute(
+                "UPDATE player_prefs SET prefs = $1, updated_at = $2 WHERE player = $3 "
+                "AND (prefs::jsonb->>'digest_at')::float8 = $4",
+                dumps(prefs),
+                time.time(),
+                player,
+                due,
+            )
+            if won != "UPDATE 1":
+                return False
+            if game_id is not None and owed is not None:
+                await outbox_sql.pg_owe(conn, game_id, [owed])
+            return True
 
     async def guild_settings(self, guild: str) -> dict[str, Any]:
         """A server's settings; unreadable JSON reads as none chosen (logged)."""

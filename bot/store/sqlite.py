@@ -58,6 +58,7 @@ from bot.store.base import (
     GameRecord,
     LoggedAction,
     OutboxRow,
+    Owed,
     RateGame,
     Rating,
     ReminderClaim,
@@ -779,6 +780,30 @@ class SqliteStore(SqliteWebTables):
             "updated_at = excluded.updated_at",
             (player, _dumps(prefs), time.time()),
         )
+
+    async def digests_due(self, now: float, limit: int) -> dict[str, dict[str, Any]]:
+        due = "CAST(json_extract(prefs, '$.digest_at') AS REAL)"
+        rows = await self._fetchall(
+            f"SELECT player, prefs FROM player_prefs WHERE {due} <= ? ORDER BY {due} LIMIT ?",
+            (now, limit),
+        )
+        found = {str(p): read_settings(p, text, "no digest") for p, text in rows}
+        return {player: prefs for player, prefs in found.items() if prefs is not None}
+
+    async def claim_digest(
+        self, player: str, due: float, prefs: dict[str, Any], game_id: str | None, owed: Owed | None
+    ) -> bool:
+        def claim(conn: sqlite3.Connection) -> bool:
+            won = conn.execute(
+                "UPDATE player_prefs SET prefs = ?, updated_at = ? WHERE player = ? "
+                "AND CAST(json_extract(prefs, '$.digest_at') AS REAL) = ?",
+                (_dumps(prefs), time.time(), player, due),
+            ).rowcount
+            if won and game_id is not None and owed is not None:
+                outbox_sql.sqlite_owe(conn, game_id, [owed])
+            return bool(won)
+
+        return await self._transaction(claim)
 
     async def guild_settings(self, guild: str) -> dict[str, Any]:
         """A server's settings; unreadable JSON reads as none chosen (logged), so a damaged row

@@ -245,3 +245,32 @@ async def test_quiet_hours_hold_pings_and_reminders_until_they_end_in_the_player
     reminder = h.channel_messages(h.thread(TABLE))[-1]
     assert "waiting for you" in reminder.text() and reminder.mentions == [BO.id]
     assert CY.id not in reminder.mentions
+
+
+async def test_a_daily_digest_comes_once_a_day_at_nine_in_the_players_zone(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    service: GameService = h.bot.service
+    service.remind_after = service.timeout_after = None
+    game = await started(h, ANA, BO)
+    await play_until(h, game, str(ANA.id))
+    shown = await h.slash(BO, "game notify", alerts="digest", zone="Europe/Lisbon")
+    assert "daily digest" in shown.ephemeral_text() and "Europe/Lisbon" in shown.ephemeral_text()
+    await play_until(h, game, str(BO.id))
+    assert BO.id not in last_board(h).mentions and h.dm_messages(BO) == []
+
+    due = (await service.alert_prefs(str(BO.id)))["digest_at"]
+    assert dt.datetime.fromtimestamp(due, ZoneInfo("Europe/Lisbon")).hour == 9
+    scheduler = h.bot.get_cog("Scheduler")
+    await scheduler.tick(due - 60)
+    await h.settle()
+    assert h.dm_messages(BO) == []
+    for later in (1, 2):  # two ticks (or two schedulers) past the hour: one digest
+        await scheduler.tick(due + later)
+        await h.settle()
+    (digest,) = h.dm_messages(BO)
+    assert "daily digest: 1 game" in digest.text() and game in digest.text()
+    assert f"/{GUILD}/{h.thread(TABLE).id}/" in digest.text()
+    following = (await service.alert_prefs(str(BO.id)))["digest_at"]
+    assert 23 * 3600 <= following - due <= 25 * 3600

@@ -293,7 +293,7 @@ class Table(commands.Cog):
 
     @game.command(name="mine")
     async def mine(self, interaction: discord.Interaction) -> None:
-        """Your games on every server, your moves first (only you)."""
+        """Your games everywhere, your moves first"""
         await inbox.show(interaction, inbox.MINE)
 
     @game.command(name="notify")
@@ -313,7 +313,7 @@ class Table(commands.Cog):
         zone: ZoneText | None = None,
         quiet: QuietText | None = None,
     ) -> None:
-        """Your turn alerts, time zone and quiet hours (only you)."""
+        """Turn alerts, time zone, quiet hours"""
         service = flows.service_of(interaction)
         user = str(interaction.user.id)
         if alerts is None and zone is None and quiet is None:

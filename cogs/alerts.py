@@ -10,6 +10,7 @@ back to the thread ping, and the thread says so once.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
@@ -74,7 +75,9 @@ async def thread_ping(client: discord.Client, read: ReadModel, user: str) -> dis
     return await threads.post(client, read.record, Post(content=text, pings=[user]))
 
 
-async def deliver(client: discord.Client, read: ReadModel, payload: dict) -> discord.Message | None:
+async def deliver(
+    client: discord.Client, read: ReadModel, payload: dict[str, Any]
+) -> discord.Message | None:
     """An alert row of the outbox: a daily digest, or one decision's alert (unless it has
     passed)."""
     if payload.get("mode") == alerts.DIGEST:

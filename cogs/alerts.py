@@ -18,7 +18,7 @@ from bot import alerts
 from bot.i18n import _, _n
 from bot.read_model import ReadModel
 from bot.service import GameService
-from bot.store.base import ACTIVE
+from bot.store.base import ACTIVE, GameRecord
 from cogs import messages, threads, visibility
 from cogs.messages import Post
 from cogs.retry import retrying
@@ -38,9 +38,16 @@ def asked(read: ReadModel) -> str:
     return messages.question_of(read) or _("your move")
 
 
-def deadline_of(read: ReadModel, user: str) -> float | None:
-    clock = read.record.clocks.get(user)
-    return clock[1] if clock else read.record.deadline
+def deadline_of(record: GameRecord, user: str) -> float | None:
+    """When ``user``'s time for the decision they owe runs out (their seat's clock)."""
+    clock = record.clocks.get(user)
+    return clock[1] if clock else record.deadline
+
+
+def lapses(when: float | None) -> str:
+    """When a decision lapses, as Discord shows a time to each reader ("in 3 hours"), after
+    a separator; nothing without a deadline."""
+    return "" if when is None else " · " + _("lapses {when}").format(when=f"<t:{int(when)}:R>")
 
 
 async def dm_text(client: discord.Client, read: ReadModel, user: str, reminder: bool) -> str:
@@ -58,7 +65,7 @@ async def dm_text(client: discord.Client, read: ReadModel, user: str, reminder: 
         server=guild.name if guild is not None else _("a server"),
         asked=asked(read),
     )
-    due = deadline_of(read, user)
+    due = deadline_of(record, user)
     if due is not None:
         text += " " + _("It lapses {when}.").format(when=f"<t:{int(due)}:R>")
     return f"{text}\n" + _("To the game: {link}").format(link=where)
@@ -103,8 +110,7 @@ async def digest(client: discord.Client, anchor: ReadModel, user: str) -> discor
         read = service.read(record)
         found = await service.message_of(record, threads.LATEST_POST)
         link = threads.message_url(record.guild, *found) if found else f"<#{record.home}>"
-        due = deadline_of(read, user)
-        when = " · " + _("lapses {when}").format(when=f"<t:{int(due)}:R>") if due else ""
+        when = lapses(deadline_of(record, user))
         lines.append(f"- **{read.title}** `{record.id}`: {asked(read)}{when} · {link}")
     if not lines:
         return None

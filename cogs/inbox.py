@@ -25,6 +25,7 @@ from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord
 from cogs import flows, messages
+from cogs.alerts import deadline_of, lapses
 from cogs.messages import Post
 from cogs.threads import LATEST_POST, LOBBY_MESSAGE
 
@@ -103,17 +104,6 @@ def inbox_line(service: GameService, record: GameRecord, post: tuple[str, str] |
     _read, title, state = readable(service, record)
     age = waited(time.time() - record.updated_at)
     return line_of(record, post, f" · {title} · {state} · {age}")
-
-
-def lapses(when: float | None) -> str:
-    """When a decision lapses, as Discord shows a time to each reader: "in 3 hours"."""
-    return "" if when is None else " · " + _("lapses {when}").format(when=f"<t:{int(when)}:R>")
-
-
-def deadline_of(record: GameRecord, user: str) -> float | None:
-    """When ``user``'s time for the decision they owe runs out (their seat's clock)."""
-    clock = record.clocks.get(user)
-    return clock[1] if clock else record.deadline
 
 
 def mine_line(

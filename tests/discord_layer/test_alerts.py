@@ -274,3 +274,25 @@ async def test_a_daily_digest_comes_once_a_day_at_nine_in_the_players_zone(
     assert f"/{GUILD}/{h.thread(TABLE).id}/" in digest.text()
     following = (await service.alert_prefs(str(BO.id)))["digest_at"]
     assert 23 * 3600 <= following - due <= 25 * 3600
+
+
+async def test_a_player_on_dms_is_reminded_by_dm_not_in_the_thread(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await table(harness_factory, tmp_path)
+    service: GameService = h.bot.service
+    service.remind_after, service.timeout_after = 600.0, 3600.0
+    game = await started(h, ANA, BO)
+    await play_until(h, game, str(ANA.id))
+    await h.slash(BO, "game notify", alerts="dm", game=game)
+    await play_until(h, game, str(BO.id))
+    (turn,) = h.dm_messages(BO)
+    assert "lapses <t:" in turn.text()
+    posts = len(h.channel_messages(h.thread(TABLE)))
+
+    scheduler = h.bot.get_cog("Scheduler")
+    await scheduler.tick(time.time() + 700)
+    await h.settle()
+    turn, reminder = h.dm_messages(BO)
+    assert "Reminder" in reminder.text() and game in reminder.text()
+    assert all(BO.id not in m.mentions for m in h.channel_messages(h.thread(TABLE))[posts:])

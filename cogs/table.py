@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from zoneinfo import available_timezones
 
 import discord
@@ -21,6 +22,7 @@ from bot.guild_settings import (
 )
 from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
+from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord
 from cogs import cooldowns, flows, forget, inbox, memory, messages, threads
 from cogs import replay as viewers
@@ -50,8 +52,15 @@ async def channel_game_autocomplete(
     """The open games of this channel, so nobody has to type an id."""
     service = flows.service_of(interaction)
     guild, channel = flows.where(interaction)[:2]
+    return await game_choices(service, await service.channel_games(guild, channel), current)
+
+
+async def game_choices(
+    service: GameService, records: list[GameRecord], current: str
+) -> list[app_commands.Choice[str]]:
+    """The ``records`` the asker may see whose line holds ``current``, as choices."""
     choices = []
-    for record in await visibility.visible(await service.channel_games(guild, channel)):
+    for record in await visibility.visible(records):
         label = game_line(record, service.title(record))
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
@@ -68,13 +77,28 @@ ALERT_CHOICES = [
 ANYWHERE = frozenset({"mine", "notify"})
 
 
+@functools.cache
+def zone_names() -> list[str]:
+    """Every time zone name, read once (the system's zone data does not change meanwhile)."""
+    return sorted(available_timezones())
+
+
 async def zone_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Time zone names holding what was typed (``Lisbon`` finds ``Europe/Lisbon``)."""
     typed = current.strip().lower().replace(" ", "_")
-    found = sorted(z for z in available_timezones() if typed in z.lower())
+    found = [z for z in zone_names() if typed in z.lower()]
     return [app_commands.Choice(name=z, value=z) for z in found[:25]]
+
+
+async def my_game_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The asker's own open games on every server (a DM has no channel to list)."""
+    service = flows.service_of(interaction)
+    mine = await service.games_of_player(None, str(interaction.user.id), limit=50)
+    return await game_choices(service, mine, current)
 
 
 def settings_lines(settings: GuildSettings) -> str:
@@ -304,7 +328,7 @@ class Table(commands.Cog):
         quiet="Quiet hours, e.g. 22-7, or off",
     )
     @app_commands.choices(alerts=ALERT_CHOICES)
-    @app_commands.autocomplete(zone=zone_autocomplete)
+    @app_commands.autocomplete(zone=zone_autocomplete, game=my_game_autocomplete)
     async def notify(
         self,
         interaction: discord.Interaction,

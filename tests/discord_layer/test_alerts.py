@@ -122,6 +122,9 @@ async def test_the_inbox_spans_both_servers_and_a_dm_her_moves_first_least_time_
     assert f"<#{LOUNGE.id}>" in lines[0]  # no post of it to link: its channel
     assert re.search(rf"\(https://discord\.com/channels/{GUILD}/\d+/\d+\)", lines[1])
 
+    offered = await h.autocomplete(ANA, "game notify", focused="game")
+    assert sorted(c["value"] for c in offered) == sorted([here, there, waiting])
+
     dm = await h.dm_slash(ANA, "game mine")
     assert dm.message.embeds[0]["description"].splitlines() == lines
     refused = await h.dm_slash(ANA, "game status", allow_errors=True)

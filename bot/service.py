@@ -394,11 +394,14 @@ class GameService:
             elif mode == alerts.THREAD and waits is not None:
                 record.owed.append(outbox.alert(payload, waits))
 
-    async def waiting_for(self, user: str) -> list[GameRecord]:
-        """The running games (on every server) where ``user`` owes a decision, the least time
-        left first; a game that cannot be read is left out."""
+    async def digest_of(self, user: str, prefs: dict[str, Any]) -> list[GameRecord]:
+        """The games of ``user``'s daily digest: those (on every server) where they owe a
+        decision and chose the digest for, the least time left first; a game that cannot be
+        read is left out."""
         found = []
         for record in await self.store.games_of_player(None, user, limit=DIGEST_MOST):
+            if alerts.mode_of(prefs, record.id) != alerts.DIGEST:
+                continue
             try:
                 if record.status == ACTIVE and user in self.to_move(record):
                     found.append(record)
@@ -413,7 +416,7 @@ class GameService:
         claimed once whatever the number of schedulers. How many were owed."""
         owed = 0
         for user, prefs in (await self.store.digests_due(now, DIGESTS_AT_ONCE)).items():
-            waiting = await self.waiting_for(user)
+            waiting = await self.digest_of(user, prefs)
             following = {**prefs, "digest_at": alerts.next_digest(prefs, now)}
             row = outbox.alert({"user": user, "mode": alerts.DIGEST}, now) if waiting else None
             anchor = waiting[0].id if waiting else None

@@ -99,12 +99,13 @@ DM_LIMIT = 2000
 
 
 async def digest(client: discord.Client, anchor: ReadModel, user: str) -> discord.Message | None:
-    """The daily digest: every game that waits for ``user`` (on every server, those in
-    channels they may still view), the least time left first; nothing if none does."""
+    """The daily digest: every game of theirs waiting for ``user`` that they chose the digest
+    for (on every server, in channels they may still view), the least time left first;
+    nothing if none waits."""
     service = service_of(client)
     members: dict[str, object] = {}
     lines = []
-    for record in await service.waiting_for(user):
+    for record in await service.digest_of(user, await service.alert_prefs(user)):
         if not await visibility.sees(client, user, record, members):
             continue
         read = service.read(record)

@@ -310,7 +310,6 @@ class GameService:
         except ValueError as error:
             raise ServiceError(str(error)) from error
         await self.store.save_player_prefs(user, prefs)
-        log.info("player %s: alerts %s", user, {k: v for k, v in prefs.items() if k != "games"})
         return prefs
 
     async def dm_refused(self, user: str) -> bool:
@@ -320,7 +319,6 @@ class GameService:
         if prefs.get("dm_refused"):
             return False
         await self.store.save_player_prefs(user, {**prefs, "dm_refused": True})
-        log.info("player %s: DMs refused; alerts back in the thread", user)
         return True
 
     async def _owe_alerts(self, record: GameRecord, users: list[str]) -> None:

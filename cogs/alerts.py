@@ -152,7 +152,8 @@ async def dm(
     except discord.Forbidden as error:
         if error.code != DM_REFUSED:
             raise
-    log.info("game %s: %s takes no DMs; alerts back in the thread", record.id, user)
+    # No user id in the log: a player's choices are theirs (docs/privacy.md, log lines).
+    log.info("game %s: a player takes no DMs; their alerts are back in the thread", record.id)
     if not await service.dm_refused(user):
         return await thread_ping(client, read, user)
     note = _(

@@ -9,6 +9,7 @@ needs (or in a channel that cannot have threads) the game runs in the channel, a
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Literal
 
@@ -234,11 +235,25 @@ def result_post(read: ReadModel, ratings: str = "") -> Post:
     return Post(view=layout)
 
 
+async def pinging_now(client: discord.Client, game_id: str, content: Post) -> Post:
+    """``content`` pinging only those of its players who want a thread ping now (their
+    alerts and quiet hours, ``GameService.pings_now``): the others' names stay, unpinged."""
+    if not content.pings:
+        return content
+    keep = await service_of_client(client).pings_now(game_id, content.pings)
+    return content if keep == content.pings else dataclasses.replace(content, pings=keep)
+
+
+def service_of_client(client: discord.Client) -> GameService:
+    return client.service  # type: ignore[attr-defined]
+
+
 async def post(
     client: discord.Client, record: GameRecord | Clock, content: Post
 ) -> discord.Message:
     """Send a post where the game is played (its thread, else its channel), not as an answer
     to an interaction."""
+    content = await pinging_now(client, record.id, content)
     channel = client.get_partial_messageable(int(record.home), guild_id=_guild_id(record))
     again = fresh_kwargs(content)  # Discord's bad moments are tried again (``cogs.retry``)
     return await retrying(lambda: channel.send(**again()))

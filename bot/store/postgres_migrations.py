@@ -262,6 +262,17 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # Turn alerts (issue 27): each player's own choices, over every server (how they are told
+    # of a turn, per game too; their time zone and quiet hours), as JSON (``bot.alerts``).
+    (
+        """
+        CREATE TABLE player_prefs (
+            player     text PRIMARY KEY,
+            prefs      text NOT NULL,
+            updated_at double precision NOT NULL
+        )
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

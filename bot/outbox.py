@@ -20,6 +20,10 @@ from bot.store.base import Owed
 #: it), the board of each finished turn (the last one included), the end of a game (its
 #: lobby's edit and the result post in the channel), and a reminder.
 START, TURN, FINAL, REMINDER = "start", "turn", "final", "reminder"
+#: A player's own alert of a turn (issue 27, ``bot.alerts``): a DM, or a thread ping that
+#: waited for their quiet hours to end. It waits for the posts of its game written before it
+#: (it links the latest), but no post waits for it: it may wait for the morning.
+ALERT = "alert"
 #: Seconds the front door that made a change has to post it itself before any worker may.
 FRONT_LEASE = 60.0
 #: Seconds a worker holds a claimed row (a send with its retries takes far less).
@@ -41,6 +45,12 @@ def owed(kind: str, payload: dict[str, Any], holder: str | None, now: float) -> 
     has the first go at it for ``FRONT_LEASE`` seconds, None: any worker at once."""
     lease = now + FRONT_LEASE if holder is not None else 0.0
     return Owed(secrets.token_hex(8), kind, payload, holder, lease)
+
+
+def alert(payload: dict[str, Any], at: float) -> Owed:
+    """A player's alert owed by a change being saved, for a delivery worker to send at ``at``
+    (now, or when their quiet hours end): no front door posts it."""
+    return Owed(secrets.token_hex(8), ALERT, payload, None, at)
 
 
 def backoff(

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot import limits, outbox, undo, visibility
+from bot import alerts, limits, outbox, undo, visibility
 from bot.ai import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -68,6 +68,9 @@ AI_PREFIX = "ai:"
 REMATCH_WINDOW = 600.0
 #: Games handled between two yields to the event loop in a scheduler's bookkeeping.
 YIELD_EVERY = 100
+#: A player's games read for a daily digest, and digests claimed by one tick.
+DIGEST_MOST = 250
+DIGESTS_AT_ONCE = 100
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
 #: How many games' last played states a service keeps (``GameService._known``): the games
 #: moving now, a few kilobytes each.
@@ -293,10 +296,120 @@ class GameService:
         await self.store.set_archive(record.id, None)
 
     async def games_of_player(
-        self, guild: str, user: str, *, limit: int, offset: int = 0
+        self, guild: str | None, user: str, *, limit: int, offset: int = 0
     ) -> list[GameRecord]:
-        """A page of the open games on a server where ``user`` sits, longest waiting first."""
+        """A page of the open games on a server (None: on every server) where ``user`` sits,
+        longest waiting first."""
         return await self.store.games_of_player(guild, user, limit=limit, offset=offset)
+
+    # -- a player's alerts (issue 27, ``bot.alerts``) --------------------------------------
+
+    async def alert_prefs(self, user: str) -> dict[str, Any]:
+        """How ``user`` is told of their turns (empty: a ping in the thread, no quiet hours)."""
+        return (await self.store.player_prefs([user])).get(user, {})
+
+    async def set_alerts(
+        self,
+        user: str,
+        *,
+        alerts_mode: str | None = None,
+        game_id: str | None = None,
+        zone: str | None = None,
+        quiet: str | None = None,
+    ) -> dict[str, Any]:
+        """`/game notify`: ``user``'s alerts for every game, or for game ``game_id`` (one
+        they sit in) alone; their time zone and quiet hours. Returns their choices now."""
+        if game_id is not None:
+            record = await self.get(game_id)
+            seat = record.seat_of(user)
+            if seat is None or seat.ai:
+                raise ServiceError(_("You are not playing in game `{id}`.").format(id=record.id))
+            game_id = record.id
+        try:
+            prefs = alerts.changed(
+                await self.alert_prefs(user),
+                alerts=alerts_mode,
+                game_id=game_id,
+                zone_name=zone,
+                quiet=quiet,
+                now=self._clock(),
+            )
+        except ValueError as error:
+            raise ServiceError(str(error)) from error
+        await self.store.save_player_prefs(user, prefs)
+        return prefs
+
+    async def dm_refused(self, user: str) -> bool:
+        """Discord refused ``user`` a DM (50007): their alerts are thread pings from now on.
+        Whether this is news (the thread then says so, once)."""
+        prefs = await self.alert_prefs(user)
+        if prefs.get("dm_refused"):
+            return False
+        await self.store.save_player_prefs(user, {**prefs, "dm_refused": True})
+        return True
+
+    async def _owe_alerts(self, record: GameRecord, users: list[str]) -> None:
+        """The alerts of the players a change gives a decision to (in its transaction): a DM
+        for those who chose it, and a thread ping held back by quiet hours for those in them
+        (the board's own ping leaves them out, ``pings_now``)."""
+        if not users:
+            return
+        now = self._clock()
+        prefs = await self.store.player_prefs(users)
+        for user in users:
+            mine = prefs.get(user, {})
+            mode = alerts.mode_of(mine, record.id)
+            waits = alerts.quiet_until(mine, now)
+            # The seat's deadline, as this decision armed it: an alert whose decision has
+            # passed (a later one armed its own, with its own alert) is not sent.
+            clock = record.clocks.get(user)
+            payload = {"user": user, "mode": mode, "deadline": clock[1] if clock else None}
+            if mode == alerts.DM:
+                record.owed.append(outbox.alert(payload, waits or now))
+            elif mode == alerts.THREAD and waits is not None:
+                record.owed.append(outbox.alert(payload, waits))
+
+    async def digest_of(self, user: str, prefs: dict[str, Any]) -> list[GameRecord]:
+        """The games of ``user``'s daily digest: those (on every server) where they owe a
+        decision and chose the digest for, the least time left first; a game that cannot be
+        read is left out."""
+        found = []
+        for record in await self.store.games_of_player(None, user, limit=DIGEST_MOST):
+            if alerts.mode_of(prefs, record.id) != alerts.DIGEST:
+                continue
+            try:
+                if record.status == ACTIVE and user in self.to_move(record):
+                    found.append(record)
+            except Exception:  # an unreadable game is named by the inbox, not by a digest
+                log.warning("game %s: not in %s's digest: it does not load", record.id, user)
+        far = float("inf")
+        return sorted(found, key=lambda r: (r.clocks.get(user) or [None, far])[1] or far)
+
+    async def claim_digests(self, now: float) -> int:
+        """The daily digests due at ``now``: each player's next one is set, and today's DM is
+        owed (an outbox alert under one of their waiting games) if any game waits for them;
+        claimed once whatever the number of schedulers. How many were owed."""
+        owed = 0
+        for user, prefs in (await self.store.digests_due(now, DIGESTS_AT_ONCE)).items():
+            waiting = await self.digest_of(user, prefs)
+            following = {**prefs, "digest_at": alerts.next_digest(prefs, now)}
+            row = outbox.alert({"user": user, "mode": alerts.DIGEST}, now) if waiting else None
+            anchor = waiting[0].id if waiting else None
+            if await self.store.claim_digest(user, prefs["digest_at"], following, anchor, row):
+                owed += row is not None
+        return owed
+
+    async def pings_now(self, game_id: str, users: list[str]) -> list[str]:
+        """Of ``users`` a post in game ``game_id`` would ping, the ones to ping now: those
+        whose alerts are thread pings and who are not in their quiet hours."""
+        prefs = await self.store.player_prefs(users) if users else {}
+        now = self._clock()
+        return [
+            u
+            for u in users
+            if alerts.mode_of(prefs.get(u, {}), game_id) == alerts.THREAD
+            and alerts.quiet_until(prefs.get(u, {}), now) is None
+        ]
 
     async def games_in_guild(
         self,
@@ -714,6 +827,7 @@ class GameService:
         record.remind_at = record.deadline = None  # the lobby's closing time is past concern
         self._arm_timers(record)
         first = self._owe(record, outbox.START, {})
+        await self._owe_alerts(record, self.waiting_humans(record))
         record = await self._save_lobby(record, "started")
         result = self._result(record)
         result.owed.append(first.key)
@@ -847,6 +961,10 @@ class GameService:
         over = record.status != ACTIVE
         owed = self._owe(record, outbox.TURN, {"steps": told, "over": over}) if turn_over else None
         final = self._owe(record, outbox.FINAL, {}) if over else None
+        if turn_over and not over:  # the board pings: each player's own alert goes with it
+            kept = timers[2]  # a seat still on the clock of an earlier decision: told then
+            fresh = [p for p in self.waiting_humans(record) if p == step.player or p not in kept]
+            await self._owe_alerts(record, fresh)
         try:
             await self.store.commit_move(record, expected, step.player, step.action)
         except VersionConflict:
@@ -978,6 +1096,8 @@ class GameService:
         two awaits: no state is loaded, and the event loop is given back every
         ``YIELD_EVERY`` games."""
         claims, due_of = [], {}
+        reminded = {p for c in clocks for p, t in c.clocks.items() if t[0] is not None}
+        quiet = await self._quiet_ends(sorted(reminded), now)
         for n, clock in enumerate(clocks):
             if n % YIELD_EVERY == YIELD_EVERY - 1:
                 await asyncio.sleep(0)
@@ -985,10 +1105,18 @@ class GameService:
             due = [p for p, c in mine.items() if c[0] is not None and c[0] <= now]
             if clock.remind_at is None or not due:
                 continue
-            for player in due:
-                mine[player][0] = None
+            for player in due:  # a player in their quiet hours is reminded when they end
+                mine[player][0] = quiet.get(player)
+            due = [p for p in due if p not in quiet]
             remind_at = min((c[0] for c in mine.values() if c[0] is not None), default=None)
             deadline = min((c[1] for c in mine.values() if c[1] is not None), default=None)
+            if not due:  # every reminder waits for quiet hours to end: new times only
+                claims.append(
+                    ReminderClaim(
+                        clock.id, clock.version, clock.remind_at, remind_at, deadline, mine, None
+                    )
+                )
+                continue
             owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
             claims.append(
                 ReminderClaim(
@@ -1000,8 +1128,22 @@ class GameService:
         return [
             (*due_of[claim.game_id], claim.owed.key)
             for claim, ok in zip(claims, won, strict=True)
-            if ok
+            if ok and claim.owed is not None
         ]
+
+    async def quiet_seats(self, record: GameRecord) -> dict[str, float]:
+        """The players of a game in their quiet hours now, and when these end (their pings,
+        DMs and reminders wait until then; their clocks run)."""
+        humans = [s.user for s in record.seats if not s.played_by_ai]
+        return await self._quiet_ends(humans, self._clock())
+
+    async def _quiet_ends(self, users: list[str], now: float) -> dict[str, float]:
+        """When the quiet hours end of those of ``users`` in them at ``now``."""
+        if not users:
+            return {}
+        prefs = await self.store.player_prefs(users)
+        ends = {u: alerts.quiet_until(p, now) for u, p in prefs.items()}
+        return {u: end for u, end in ends.items() if end is not None}
 
     def _legacy_clocks(self, record: GameRecord) -> dict[str, list[float | None]]:
         """The seats' clocks; one game clock (stored before seats had their own) is every

@@ -22,13 +22,14 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import alerts as bot_alerts
 from bot import outbox
 from bot.changes import Change
 from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService, MoveResult, Step
 from bot.store.base import Clock, GameRecord, OutboxRow, Shards
-from cogs import latest, memory, messages, threads
+from cogs import alerts, latest, memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.retry import transient
@@ -62,10 +63,14 @@ def place(message: discord.Message | None) -> tuple[str | None, str | None]:
 
 
 async def sent(client: discord.Client, owed: list[str], message: discord.Message | None) -> None:
-    """A front door posted what a change owed (its outbox rows' keys): they are sent."""
+    """A front door posted what a change owed (its outbox rows' keys): they are sent, and
+    the players' own alerts that waited for them (``outbox.ALERT``) go out now."""
     service: GameService = client.service  # type: ignore[attr-defined]
     where = place(message)
     await service.store.outbox_sent_many([(key, *where) for key in owed])
+    cog = worker(client)
+    if owed and cog is not None:
+        cog.wake()
 
 
 async def finish(client: discord.Client, result: MoveResult) -> None:
@@ -197,6 +202,8 @@ class Delivery(commands.Cog):
             return None
         read = self.service.read(record)
         async with in_server(self.bot, record.guild):
+            if row.kind == outbox.ALERT:
+                return await alerts.deliver(self.bot, read, row.payload)
             if row.kind == outbox.REMINDER:
                 return await self._remind(read, row.payload)
             if row.kind == outbox.FINAL:
@@ -243,7 +250,18 @@ async def remind(
     client: discord.Client, where: GameRecord | Clock, title: str, users: list[str]
 ) -> discord.Message | None:
     """Ping ``users`` that game ``where`` (its record, or only its clock) waits for them,
-    where it is played (None: nobody to ping: AI seats are never mentioned)."""
+    where it is played (None: nobody to ping: AI seats are never mentioned); those who chose
+    a DM for each turn get theirs (``cogs.alerts``)."""
+    service: GameService = client.service  # type: ignore[attr-defined]
+    prefs = await service.store.player_prefs(users)
+    by_dm = [u for u in users if bot_alerts.mode_of(prefs.get(u, {}), where.id) == bot_alerts.DM]
+    if by_dm:
+        users = [u for u in users if u not in by_dm]
+        record = await service.store.get_game(where.id)
+        read = service.read(record) if record is not None else None
+        for user in by_dm:
+            if read is not None:
+                await alerts.send(client, read, user, reminder=True)
     mentions = " ".join(m for m in (messages.mention(u) for u in users) if m)
     if not mentions:
         return None

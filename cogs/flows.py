@@ -326,6 +326,7 @@ async def post_to_game(
     The latest is remembered, so a player can be sent to it, and the one it replaces loses its
     live buttons; returns it (None: it answered the interaction's first response)."""
     await latest.retire_latest(interaction.client, record)
+    post = await threads.pinging_now(interaction.client, record.id, post)
     if record.thread is None or str(interaction.channel_id) == record.thread:
         message = await send(interaction, post)
     else:

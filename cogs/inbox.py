@@ -1,6 +1,8 @@
-"""The inbox (issue 13): `/game mine` (every game on the server where you sit: whose move, how
-long it has waited, a link to its latest post) and `/game list` (this channel's games, or the
-server's), answered privately, 25 games a page, with buttons to page on.
+"""The inbox (issue 13): `/game mine` (every game you sit in, on every server you share with
+the bot, in a DM with it too (issue 27): your moves first, the least time left first, then the
+games that wait for others; what is asked, when it lapses, a link to its latest post) and
+`/game list` (this channel's games, or the server's), answered privately, 25 games a page,
+with buttons to page on.
 
 A page button holds only its scope and page in its custom id, ``i:<scope>:<page>``, and reads
 the list again when clicked, so it works after a restart and shows the games as they are. A
@@ -26,6 +28,7 @@ from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord, PageKey, page_key
 from cogs import flows, messages
+from cogs.alerts import deadline_of, lapses
 from cogs.messages import Post
 from cogs.threads import LATEST_POST, LOBBY_MESSAGE
 
@@ -43,12 +46,12 @@ PAGE_TEMPLATE = (
 #: Where a list page starts: after (``a``) or before (``b``) a game's ``page_key``.
 Cursor = tuple[str, PageKey]
 TITLES = {
-    MINE: N_("Your games on this server"),
+    MINE: N_("Your games"),
     HERE: N_("Games in this channel"),
     SERVER: N_("Games on this server"),
 }
 EMPTY = {
-    MINE: N_("You sit in no game on this server — open one with `/game new`."),
+    MINE: N_("You sit in no game — open one with `/game new` on a server."),
     HERE: N_("No games in this channel yet — open one with `/game new`."),
     SERVER: N_("No games on this server yet — open one with `/game new`."),
 }
@@ -70,42 +73,64 @@ def jump_url(guild: str, channel: str, message: str) -> str:
     return f"https://discord.com/channels/{guild}/{channel}/{message}"
 
 
-def whose_move(read: ReadModel, user: str | None, seats: int) -> str:
-    """Who the game waits for, in a few words (``user``'s own move said first; ``seats``:
-    the most a lobby seats)."""
+def whose_move(read: ReadModel, seats: int) -> str:
+    """Who the game waits for, in a few words (``seats``: the most a lobby seats)."""
     record = read.record
     if record.status != ACTIVE:
         return _("lobby, {seated}/{seats} seated").format(seated=len(record.seats), seats=seats)
-    waiting = read.to_move
-    if user is not None and user in waiting:
-        return _("**your move**")
-    names = ", ".join(read.names.get(p, p) for p in waiting[:3])
+    names = ", ".join(read.names.get(p, p) for p in read.to_move[:3])
     return _("waiting for {names}").format(names=names) if names else _("AI seats at work")
 
 
-def inbox_line(
-    service: GameService, record: GameRecord, post: tuple[str, str] | None, user: str | None
-) -> str:
-    """One game of a list: id, title, where it is played, whose move, how long it has waited
-    and a link to its latest post."""
+def readable(service: GameService, record: GameRecord) -> tuple[ReadModel | None, str, str]:
+    """(the game, its title, what a line says of it) for a list; a game that cannot be read
+    (an unavailable type, a snapshot the engine refuses) is listed with what can be said of
+    it, and never stops the list."""
     try:
         read = service.read(record)
-        state = whose_move(read, user, service.seat_range(record)[1])
-        title = read.title
-    except ServiceError:  # an unavailable game type: listed, with what can be said of it
-        state, title = messages.status_word(record.status), service.title(record)
-    except Exception as error:  # a snapshot the engine refuses: that game alone, not the list
+        return read, read.title, whose_move(read, service.seat_range(record)[1])
+    except ServiceError:
+        return None, service.title(record), messages.status_word(record.status)
+    except Exception as error:
         log.warning("game %s: its snapshot does not load (%r); listed as such", record.id, error)
-        state, title = _(NEEDS_ATTENTION), service.title(record)
-    age = waited(time.time() - record.updated_at)
-    # The id links the latest post (which is where the game is played); the words after it
-    # are cut to fit, never the link, whose URL a cut would break.
+        return None, service.title(record), _(NEEDS_ATTENTION)
+
+
+def line_of(record: GameRecord, post: tuple[str, str] | None, words: str, tail: str = "") -> str:
+    """A list's line: the id linking the latest post (where the game is played), ``words``
+    cut to fit, then ``tail``; never a cut link or time, which a cut would break."""
     if post:
         head = f"[`{record.id}`]({jump_url(record.guild, *post)})"
     else:
         head = f"`{record.id}` · <#{record.home}>"
-    words = f" · {title} · {state} · {age}"
-    return head + messages.clip(words, max(1, LINE_LIMIT - len(head)))
+    return head + messages.clip(words, max(1, LINE_LIMIT - len(head) - len(tail))) + tail
+
+
+def inbox_line(service: GameService, record: GameRecord, post: tuple[str, str] | None) -> str:
+    """One game of a list: id, title, where it is played, whose move, how long it has waited
+    and a link to its latest post."""
+    _read, title, state = readable(service, record)
+    age = waited(time.time() - record.updated_at)
+    return line_of(record, post, f" · {title} · {state} · {age}")
+
+
+def mine_line(
+    service: GameService, record: GameRecord, post: tuple[str, str] | None, user: str
+) -> tuple[tuple[int, float], str]:
+    """One game of `/game mine` and where it sorts: the player's own moves first, the least
+    time left first; then the games waiting for others, the longest waiting first; then the
+    lobbies. Each says what is asked and when it lapses."""
+    read, title, state = readable(service, record)
+    mine = read is not None and record.status == ACTIVE and user in read.to_move
+    if read is not None and mine:
+        state = f"**{messages.question_of(read) or _('your move')}**"
+    due = deadline_of(record, user) if mine else record.deadline
+    if mine:
+        key = (0, due if due is not None else float("inf"))
+    else:
+        key = (1 if record.status == ACTIVE else 2, record.updated_at)
+    tail = lapses(due if record.status == ACTIVE else None)
+    return key, line_of(record, post, f" · {title} · {state}", tail)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
@@ -208,6 +233,17 @@ async def visible_slice(
     return seen[start : start + count]
 
 
+#: The most games `/game mine` reads for one player (over every server): its order needs each
+#: game's state, so they are sorted in memory; far above what the seat limits let one hold.
+MINE_MOST = 250
+
+
+async def latest_of(service: GameService, shown: list[GameRecord]) -> dict[str, tuple[str, str]]:
+    """The post each game's line links: its latest board, else its lobby message."""
+    lobbies = await service.latest_posts([r for r in shown if r.state is None], LOBBY_MESSAGE)
+    return {**lobbies, **await service.latest_posts(shown, LATEST_POST)}
+
+
 async def visible_after(
     service: GameService, guild: str, channel: str | None, key: PageKey | None, count: int
 ) -> list[GameRecord]:
@@ -254,10 +290,18 @@ async def inbox_post(
     if scope == MINE:
 
         async def fetch(limit: int, start: int) -> list[GameRecord]:
-            return await service.games_of_player(guild, user, limit=limit, offset=start)
+            # every server's: the visibility gate keeps what they may see
+            return await service.games_of_player(None, user, limit=limit, offset=start)
 
-        found = await visible_slice(fetch, offset, PAGE_SIZE + 1)
-        shown, more = found[:PAGE_SIZE], len(found) > PAGE_SIZE
+        # sorted by what each game asks: read whole, then cut into pages
+        every = await visible_slice(fetch, 0, MINE_MOST)
+        posts = await latest_of(service, every)
+        ranked = sorted(
+            (mine_line(service, r, posts.get(r.id), user) for r in every), key=lambda kl: kl[0]
+        )
+        lines = [line for _key, line in ranked[offset : offset + PAGE_SIZE]]
+        shown: list[GameRecord] = []
+        shown_count, more = len(lines), len(ranked) > offset + PAGE_SIZE
     else:
         where = channel if scope == HERE else None
         side, key = cursor if cursor is not None else ("a", None)
@@ -266,12 +310,11 @@ async def inbox_post(
         else:
             found = await visible_after(service, guild, where, key, PAGE_SIZE + 1)
             shown, more = found[:PAGE_SIZE], len(found) > PAGE_SIZE
-    if not shown and page == 0:
+        posts = await latest_of(service, shown)
+        lines = [inbox_line(service, r, posts.get(r.id)) for r in shown]
+        shown_count = len(shown)
+    if not lines and page == 0:
         return Post(content=_(EMPTY[scope]))
-    lobbies = await service.latest_posts([r for r in shown if r.state is None], LOBBY_MESSAGE)
-    posts = {**lobbies, **await service.latest_posts(shown, LATEST_POST)}
-    viewer = user if scope == MINE else None
-    lines = [inbox_line(service, r, posts.get(r.id), viewer) for r in shown]
     first = offset + 1
     embed = discord.Embed(
         title=_(TITLES[scope]),
@@ -279,7 +322,7 @@ async def inbox_post(
         colour=messages.COLOURS[ACTIVE],
     )
     footer = _("Games {first}–{last} · page {page}").format(
-        first=first, last=offset + len(shown), page=page + 1
+        first=first, last=offset + shown_count, page=page + 1
     )
     embed.set_footer(text=footer)
     view = discord.ui.View(timeout=None)

@@ -135,6 +135,10 @@ class Scheduler(commands.Cog):
             except Exception:  # a containment boundary: whatever broke, it broke one lobby
                 log.exception("game %s: could not close its lobby", record.id)
         await self.remind_due(now)
+        try:  # the daily digests: owed in the outbox, sent by the worker below
+            await self.service.claim_digests(now)
+        except Exception:  # a containment boundary: the reminders and timeouts go on
+            log.exception("could not claim the daily digests")
         for record in await self.service.due(now, self.shards):
             try:
                 # Each seat has its own clock: one may be late while another is reminded.

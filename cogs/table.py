@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+from zoneinfo import available_timezones
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import alerts as bot_alerts
 from bot import visibility
 from bot.ai import LEVELS
 from bot.errors import ServiceError
@@ -18,12 +22,13 @@ from bot.guild_settings import (
 )
 from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
+from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord
 from cogs import cooldowns, flows, forget, inbox, memory, messages, threads
 from cogs import replay as viewers
 from cogs.language import in_public
 from cogs.messages import Post
-from cogs.typed import GameRef, OptionsText
+from cogs.typed import GameRef, OptionsText, QuietText, ZoneText
 from cogs.undo import propose as propose_undo
 from rules import GAMES
 
@@ -47,12 +52,53 @@ async def channel_game_autocomplete(
     """The open games of this channel, so nobody has to type an id."""
     service = flows.service_of(interaction)
     guild, channel = flows.where(interaction)[:2]
+    return await game_choices(service, await service.channel_games(guild, channel), current)
+
+
+async def game_choices(
+    service: GameService, records: list[GameRecord], current: str
+) -> list[app_commands.Choice[str]]:
+    """The ``records`` the asker may see whose line holds ``current``, as choices."""
     choices = []
-    for record in await visibility.visible(await service.channel_games(guild, channel)):
+    for record in await visibility.visible(records):
         label = game_line(record, service.title(record))
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))
     return choices[:25]
+
+
+ALERT_CHOICES = [
+    app_commands.Choice(name="thread ping", value=bot_alerts.THREAD),
+    app_commands.Choice(name="DM each turn", value=bot_alerts.DM),
+    app_commands.Choice(name="daily DM", value=bot_alerts.DIGEST),
+    app_commands.Choice(name="off", value=bot_alerts.OFF),
+]
+#: The /game commands a player may use anywhere, a DM with the bot included.
+ANYWHERE = frozenset({"mine", "notify"})
+
+
+@functools.cache
+def zone_names() -> list[str]:
+    """Every time zone name, read once (the system's zone data does not change meanwhile)."""
+    return sorted(available_timezones())
+
+
+async def zone_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Time zone names holding what was typed (``Lisbon`` finds ``Europe/Lisbon``)."""
+    typed = current.strip().lower().replace(" ", "_")
+    found = [z for z in zone_names() if typed in z.lower()]
+    return [app_commands.Choice(name=z, value=z) for z in found[:25]]
+
+
+async def my_game_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The asker's own open games on every server (a DM has no channel to list)."""
+    service = flows.service_of(interaction)
+    mine = await service.games_of_player(None, str(interaction.user.id), limit=50)
+    return await game_choices(service, mine, current)
 
 
 def settings_lines(settings: GuildSettings) -> str:
@@ -89,11 +135,26 @@ class Table(commands.Cog):
     """The lobby and the shared table commands."""
 
     game = app_commands.Group(
-        name="game", description="Start, join and follow tabletop games", guild_only=True
+        name="game",
+        description="Start, join and follow tabletop games",
+        # `/game mine` and `/game notify` work in a DM with the bot too, so the app may be
+        # installed to a user as well as to a server (Discord sets contexts per top command).
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
     )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every /game command but the player's own (``ANYWHERE``) is played on a server the
+        bot is on: elsewhere (a DM, a server that installed no bot) it says so."""
+        command = interaction.command
+        if command is not None and command.name in ANYWHERE:
+            return True
+        if interaction.guild_id is None or self.bot.get_guild(interaction.guild_id) is None:
+            raise app_commands.NoPrivateMessage()
+        return True
 
     @commands.Cog.listener("on_interaction")
     async def on_stray_component(self, interaction: discord.Interaction) -> None:
@@ -225,6 +286,15 @@ class Table(commands.Cog):
         embed = messages.lobby_embed(read)
         if read.record.status == ACTIVE:
             embed.add_field(name=_("Turn"), value=read.turn_message(), inline=False)
+            quiet = await service.quiet_seats(read.record)
+            if quiet:
+                lines = [
+                    _("🌙 {name}: quiet hours until {when} (the clock runs)").format(
+                        name=read.names.get(user, user), when=f"<t:{int(until)}:t>"
+                    )
+                    for user, until in quiet.items()
+                ]
+                embed.add_field(name=_("Quiet"), value="\n".join(lines)[:1024], inline=False)
         outcome = messages.outcome_line(read)
         if outcome:
             embed.add_field(name=_("Result"), value=outcome[:1024], inline=False)
@@ -247,8 +317,36 @@ class Table(commands.Cog):
 
     @game.command(name="mine")
     async def mine(self, interaction: discord.Interaction) -> None:
-        """Your games on this server: whose move, since when, where (only you)."""
+        """Your games everywhere, your moves first"""
         await inbox.show(interaction, inbox.MINE)
+
+    @game.command(name="notify")
+    @app_commands.describe(
+        alerts="How turns reach you",
+        game="Only this game's (id)",
+        zone="Time zone, e.g. Europe/Lisbon",
+        quiet="Quiet hours, e.g. 22-7, or off",
+    )
+    @app_commands.choices(alerts=ALERT_CHOICES)
+    @app_commands.autocomplete(zone=zone_autocomplete, game=my_game_autocomplete)
+    async def notify(
+        self,
+        interaction: discord.Interaction,
+        alerts: str | None = None,
+        game: GameRef | None = None,
+        zone: ZoneText | None = None,
+        quiet: QuietText | None = None,
+    ) -> None:
+        """Turn alerts, time zone, quiet hours"""
+        service = flows.service_of(interaction)
+        user = str(interaction.user.id)
+        if alerts is None and zone is None and quiet is None:
+            prefs = await service.alert_prefs(user)
+        else:
+            prefs = await service.set_alerts(
+                user, alerts_mode=alerts, game_id=game, zone=zone, quiet=quiet
+            )
+        await flows.send(interaction, Post(content=bot_alerts.describe(prefs)), ephemeral=True)
 
     @game.command(name="rules")
     @app_commands.describe(game="Which game's rules (default: the game you play here)")

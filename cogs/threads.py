@@ -9,6 +9,7 @@ needs (or in a channel that cannot have threads) the game runs in the channel, a
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Literal
 
@@ -18,7 +19,7 @@ from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, Clock, GameRecord
-from cogs import memory, messages
+from cogs import memory, messages, web_table
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.retry import fresh_kwargs, retrying, transient
@@ -143,6 +144,7 @@ async def create_thread(
             raise
         log.info("game %s stays in its channel: creating its thread was refused", record.id)
         return stays_here(record, missing(NEEDED[0][1]))
+    web_table.opened(thread)
     await service.set_thread(record, str(thread.id))
     log.info("game %s: plays in thread %s", record.id, thread.id)
     return None
@@ -233,11 +235,25 @@ def result_post(read: ReadModel, ratings: str = "") -> Post:
     return Post(view=layout)
 
 
+async def pinging_now(client: discord.Client, game_id: str, content: Post) -> Post:
+    """``content`` pinging only those of its players who want a thread ping now (their
+    alerts and quiet hours, ``GameService.pings_now``): the others' names stay, unpinged."""
+    if not content.pings:
+        return content
+    keep = await service_of_client(client).pings_now(game_id, content.pings)
+    return content if keep == content.pings else dataclasses.replace(content, pings=keep)
+
+
+def service_of_client(client: discord.Client) -> GameService:
+    return client.service  # type: ignore[attr-defined]
+
+
 async def post(
     client: discord.Client, record: GameRecord | Clock, content: Post
 ) -> discord.Message:
     """Send a post where the game is played (its thread, else its channel), not as an answer
     to an interaction."""
+    content = await pinging_now(client, record.id, content)
     channel = client.get_partial_messageable(int(record.home), guild_id=_guild_id(record))
     again = fresh_kwargs(content)  # Discord's bad moments are tried again (``cogs.retry``)
     return await retrying(lambda: channel.send(**again()))

@@ -11,3 +11,7 @@ GameRef = app_commands.Range[str, 1, 32]
 Text = app_commands.Range[str, 1, 100]
 #: ``name=value`` pairs for a game's options.
 OptionsText = app_commands.Range[str, 1, 400]
+#: An IANA time zone name (the longest are about 30 characters).
+ZoneText = app_commands.Range[str, 1, 64]
+#: Quiet hours, ``22-7`` or ``off``.
+QuietText = app_commands.Range[str, 1, 16]

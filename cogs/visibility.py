@@ -14,6 +14,7 @@ bot cannot find (deleted, or hidden from the bot) is seen by nobody.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
@@ -24,6 +25,8 @@ log = logging.getLogger(__name__)
 
 #: ``interaction.extras`` key: the places already decided for this interaction's member.
 DECIDED = "tabletop.visible"
+#: ``interaction.extras`` key: the member on each other server, as found for this interaction.
+MEMBERS = "tabletop.members"
 
 
 def place_of(record: GameRecord) -> str:
@@ -32,21 +35,57 @@ def place_of(record: GameRecord) -> str:
 
 
 async def may_see(interaction: discord.Interaction, record: GameRecord) -> bool:
-    """Whether the member behind ``interaction`` may see ``record`` (the one decision)."""
-    if interaction.guild_id is None or str(interaction.guild_id) != record.guild:
-        return False
+    """Whether the member behind ``interaction`` may see ``record`` (the one decision). A game
+    on another server (`/game mine` lists every server's, in a DM too) is decided for the
+    same person as a member of that server, which the bot must share with them."""
+    here = interaction.guild_id is not None and str(interaction.guild_id) == record.guild
     place = place_of(record)
-    if place == str(interaction.channel_id):  # Discord sent the member's permissions here
+    if here and place == str(interaction.channel_id):  # Discord sent the permissions here
         return interaction.permissions.view_channel
     decided: dict[str, bool] = interaction.extras.setdefault(DECIDED, {})
     if place not in decided:
-        decided[place] = await _may_view(interaction, place)
+        if here:
+            member, guild = interaction.user, interaction.guild
+            found = (member, guild) if isinstance(member, discord.Member) and guild else None
+        else:
+            members = interaction.extras.setdefault(MEMBERS, {})
+            found = await member_of(interaction.client, interaction.user.id, record.guild, members)
+        decided[place] = found is not None and await _may_view(*found, place)
     return decided[place]
 
 
-async def _may_view(interaction: discord.Interaction, place: str) -> bool:
-    member, guild = interaction.user, interaction.guild
-    if guild is None or not isinstance(member, discord.Member) or not place.isdigit():
+async def sees(
+    client: discord.Client, user: str, record: GameRecord, members: dict[str, Any]
+) -> bool:
+    """The same decision for a person no interaction brought (a daily digest): as a member
+    of the game's server, asked of Discord once per server (``members`` keeps them)."""
+    found = await member_of(client, int(user), record.guild, members) if user.isdigit() else None
+    return found is not None and await _may_view(*found, place_of(record))
+
+
+async def member_of(
+    client: discord.Client, user: int, guild_id: str, members: dict[str, Any]
+) -> tuple[discord.Member, discord.Guild] | None:
+    """Person ``user`` as a member of server ``guild_id``, and that server (None: the bot is
+    not there, or they are not: they see none of its games). Asked of Discord once per server
+    (``members`` keeps the answers): the bot keeps no member list."""
+    guild = client.get_guild(int(guild_id)) if guild_id.isdigit() else None
+    if guild is None:
+        return None
+    if guild_id not in members:
+        cached = guild.get_member(user)
+        if cached is None:
+            try:
+                cached = await guild.fetch_member(user)
+            except discord.HTTPException:  # not a member there (404), or out of reach
+                cached = None
+        members[guild_id] = cached
+    found = members[guild_id]
+    return (found, guild) if found is not None else None
+
+
+async def _may_view(member: discord.Member, guild: discord.Guild, place: str) -> bool:
+    if not place.isdigit():
         return False
     channel = guild.get_channel_or_thread(int(place))
     if channel is None:  # an archived thread is not cached: ask Discord once

@@ -67,6 +67,8 @@ class WebDoor:
             channel = guild.get_channel_or_thread(int(channel_id)) if guild else None
         except ValueError:
             return False
+        if guild is not None and channel is None and channel_id in OPENED:
+            return True  # a public thread this process just opened, not yet in the cache
         if guild is None or channel is None:
             return False
         if isinstance(channel, discord.Thread) and channel.is_private():
@@ -104,6 +106,17 @@ class WebDoor:
             row = WebTable(record.id, public_id(self.links.secret, record.id), public)
             await self.service.store.save_web_table(row)
             self.recorded[game_id] = (record.guild, where, public)
+
+
+#: The threads this process opened for its games (always public threads, inside a channel
+#: whose own visibility is checked beside them): Discord tells the cache of a new thread only
+#: by a later gateway event, which the game's first board must not wait for.
+OPENED: set[str] = set()
+
+
+def opened(thread: discord.Thread) -> None:
+    """A game's public thread was just opened by this process."""
+    OPENED.add(str(thread.id))
 
 
 #: The bot's web table (one bot per process), for the posts' link buttons; None: no links.

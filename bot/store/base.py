@@ -163,7 +163,8 @@ class ReminderClaim:
     remind_at: float | None
     deadline: float | None
     clocks: dict[str, list[float | None]]
-    owed: Owed
+    #: The reminder's post; None: only its times move (every player due is in quiet hours).
+    owed: Owed | None
 
 
 @dataclass(frozen=True)
@@ -315,11 +316,11 @@ class Store(Protocol):
         game's thread, which holds that game."""
 
     async def games_of_player(
-        self, guild: str, user: str, *, limit: int, offset: int = 0
+        self, guild: str | None, user: str, *, limit: int, offset: int = 0
     ) -> list[GameRecord]:
-        """Open games of one server where ``user`` holds a seat of their own (not handed to
-        an AI): games in progress first, the longest unchanged leading, then lobbies; one
-        page of them."""
+        """Open games of one server (None: of every server) where ``user`` holds a seat of
+        their own (not handed to an AI): games in progress first, the longest unchanged
+        leading, then lobbies; one page of them."""
 
     async def games_in_guild(
         self,
@@ -459,6 +460,25 @@ class Store(Protocol):
 
     async def get_message(self, game_id: str, kind: str) -> tuple[str, str] | None:
         """(channel id, message id) of the last message of ``kind`` for a game."""
+
+    async def player_prefs(self, players: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Each of ``players``' own choices (``bot.alerts``); a player who chose nothing, or
+        whose row does not read, is left out."""
+
+    async def save_player_prefs(self, player: str, prefs: dict[str, Any]) -> None:
+        """Replace a player's own choices."""
+
+    async def digests_due(self, now: float, limit: int) -> dict[str, dict[str, Any]]:
+        """The players whose daily digest (``bot.alerts``) is due at ``now``, with their
+        choices; at most ``limit`` of them, the longest due first."""
+
+    async def claim_digest(
+        self, player: str, due: float, prefs: dict[str, Any], game_id: str | None, owed: Owed | None
+    ) -> bool:
+        """Take a player's digest due at ``due``: their choices become ``prefs`` (the next
+        one's time) only if that digest is still due (of two schedulers, one wins), and the
+        digest's DM is owed (``owed``, under one of their games ``game_id``; None: nothing
+        to tell today), in one transaction. Whether this claim won."""
 
     async def guild_settings(self, guild: str) -> dict[str, Any]:
         """A server's settings as saved (empty if it never chose any)."""

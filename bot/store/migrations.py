@@ -275,6 +275,17 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
+    # Turn alerts (issue 27): each player's own choices, over every server (how they are told
+    # of a turn, per game too; their time zone and quiet hours), as JSON (``bot.alerts``).
+    (
+        """
+        CREATE TABLE player_prefs (
+            player     TEXT PRIMARY KEY,
+            prefs      TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
     # (issue 28, scale): what can grow with a server's history is read by an index or a
     # marker. ``results_pending`` holds the finished games whose results are not yet written,
     # kept by triggers (a game finishing, a finished game copied in, its results written), so

@@ -21,16 +21,18 @@ from bot.store.rows import dumps, loads
 _COLUMNS = "o.seq, o.key, o.game_id, o.kind, o.payload, o.created_at, o.attempts"
 
 #: The oldest unsent row of its game, with a free lease (``{now}`` and the shard condition
-#: on the games table are filled in per backend).
-#: The oldest unsent row of each game, oldest first. Read through ``outbox_unsent``, which holds
-#: the unsent rows only: the sent ones stay (every post a game ever owed), and ordering by the
-#: plain ``seq`` would walk them all in key order looking for the few unsent (``+o.seq`` is the
-#: same order, which no index serves, so the unsent rows are found first and then sorted).
+#: on the games table are filled in per backend). A player's alert (``outbox.ALERT``) waits
+#: for the older posts of its game, but no post waits for an alert (one may wait for the end
+#: of its player's quiet hours). Read through ``outbox_unsent``, which holds the unsent rows
+#: only: the sent ones stay (every post a game ever owed), and ordering by the plain ``seq``
+#: would walk them all in key order looking for the few unsent (``+o.seq`` is the same order,
+#: which no index serves, so the unsent rows are found first and then sorted).
 _CLAIMABLE = (
     "FROM outbox o JOIN games g ON g.id = o.game_id "
     "WHERE o.sent_at IS NULL AND o.lease_until <= {now} "
     "AND o.seq = (SELECT MIN(i.seq) FROM outbox i WHERE i.game_id = o.game_id "
-    "AND i.sent_at IS NULL){shards} ORDER BY +o.seq LIMIT {limit}"
+    "AND i.sent_at IS NULL AND (i.seq = o.seq OR i.kind <> 'alert')){shards} "
+    "ORDER BY +o.seq LIMIT {limit}"
 )
 
 
@@ -141,7 +143,7 @@ def sqlite_claim_reminders(conn: sqlite3.Connection, claims: Sequence[ReminderCl
     won = []
     for claim in claims:
         ok = conn.execute(SQLITE_CLAIM_REMINDER, claim_values(claim)).rowcount == 1
-        if ok:
+        if ok and claim.owed is not None:
             sqlite_owe(conn, claim.game_id, [claim.owed])
         won.append(ok)
     return won
@@ -221,7 +223,12 @@ async def pg_claim_reminders(
     won = {r["id"] for r in rows}
     now = time.time()
     await conn.executemany(
-        _PG_INSERT, [_values(c.game_id, c.owed, now) for c in claims if c.game_id in won]
+        _PG_INSERT,
+        [
+            _values(c.game_id, c.owed, now)
+            for c in claims
+            if c.game_id in won and c.owed is not None
+        ],
     )
     return [c.game_id in won for c in claims]
 

@@ -42,6 +42,7 @@ from bot.store.base import (
     GameRecord,
     LoggedAction,
     OutboxRow,
+    Owed,
     PageKey,
     RateGame,
     Rating,
@@ -403,13 +404,13 @@ class PostgresStore(PostgresWebTables):
         )
 
     async def games_of_player(
-        self, guild: str, user: str, *, limit: int, offset: int = 0
+        self, guild: str | None, user: str, *, limit: int, offset: int = 0
     ) -> list[GameRecord]:
-        """A player's open games on a server: games in progress first, the longest unchanged
-        first among them, then lobbies."""
+        """A player's open games on a server (None: on every server): games in progress
+        first, the longest unchanged first among them, then lobbies."""
         return await self._records(
-            "id IN (SELECT game_id FROM seats WHERE player = $1 AND NOT ai) AND guild = $2 "
-            "AND status = ANY($3::text[]) "
+            "id IN (SELECT game_id FROM seats WHERE player = $1 AND NOT ai) "
+            "AND ($2::text IS NULL OR guild = $2) AND status = ANY($3::text[]) "
             "ORDER BY status <> $4, updated_at, ord LIMIT $5 OFFSET $6",
             (user, guild, list(OPEN_STATUSES), ACTIVE, limit, offset),
         )
@@ -711,6 +712,62 @@ class PostgresStore(PostgresWebTables):
 
     # -- servers -----------------------------------------------------------------------------
 
+    async def player_prefs(self, players: Sequence[str]) -> dict[str, dict[str, Any]]:
+        if not players:
+            return {}
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT player, prefs FROM player_prefs WHERE player = ANY($1::text[])",
+                list(players),
+            )
+        found = {
+            str(r["player"]): read_settings(r["player"], r["prefs"], "using the defaults")
+            for r in rows
+        }
+        return {player: prefs for player, prefs in found.items() if prefs is not None}
+
+    async def save_player_prefs(self, player: str, prefs: dict[str, Any]) -> None:
+        async with self._one() as conn:
+            await conn.execute(
+                "INSERT INTO player_prefs (player, prefs, updated_at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (player) DO UPDATE SET prefs = excluded.prefs, "
+                "updated_at = excluded.updated_at",
+                player,
+                dumps(prefs),
+                time.time(),
+            )
+
+    async def digests_due(self, now: float, limit: int) -> dict[str, dict[str, Any]]:
+        due = "(prefs::jsonb->>'digest_at')::float8"
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT player, prefs FROM player_prefs WHERE {due} <= $1 ORDER BY {due} LIMIT $2",
+                now,
+                limit,
+            )
+        found = {
+            str(r["player"]): read_settings(r["player"], r["prefs"], "no digest") for r in rows
+        }
+        return {player: prefs for player, prefs in found.items() if prefs is not None}
+
+    async def claim_digest(
+        self, player: str, due: float, prefs: dict[str, Any], game_id: str | None, owed: Owed | None
+    ) -> bool:
+        async with self._write() as conn:
+            won = await conn.execute(
+                "UPDATE player_prefs SET prefs = $1, updated_at = $2 WHERE player = $3 "
+                "AND (prefs::jsonb->>'digest_at')::float8 = $4",
+                dumps(prefs),
+                time.time(),
+                player,
+                due,
+            )
+            if won != "UPDATE 1":
+                return False
+            if game_id is not None and owed is not None:
+                await outbox_sql.pg_owe(conn, game_id, [owed])
+            return True
+
     async def guild_settings(self, guild: str) -> dict[str, Any]:
         """A server's settings; unreadable JSON reads as none chosen (logged)."""
         async with self._one() as conn:
@@ -967,6 +1024,7 @@ class PostgresStore(PostgresWebTables):
                 "DELETE FROM results WHERE player = $1 OR rated_as = $1", user
             )
             ratings = await conn.execute("DELETE FROM ratings WHERE player = $1", user)
+            await conn.execute("DELETE FROM player_prefs WHERE player = $1", user)
         renamed = [(game_id, alias(seat)) for game_id, seat, _ai in seats]
         return Forgotten(renamed, _count(results), _count(ratings))
 

@@ -262,6 +262,17 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # Turn alerts (issue 27): each player's own choices, over every server (how they are told
+    # of a turn, per game too; their time zone and quiet hours), as JSON (``bot.alerts``).
+    (
+        """
+        CREATE TABLE player_prefs (
+            player     text PRIMARY KEY,
+            prefs      text NOT NULL,
+            updated_at double precision NOT NULL
+        )
+        """,
+    ),
     # (issue 28, scale; as the SQLite step): ``results_pending``, the finished games whose
     # results are not yet written, kept by triggers so the start-up sweep reads only those;
     # ``games_open_by_update``, /game list's keyset order over a server's open games;

@@ -59,6 +59,7 @@ from bot.store.base import (
     GameRecord,
     LoggedAction,
     OutboxRow,
+    Owed,
     PageKey,
     RateGame,
     Rating,
@@ -499,18 +500,20 @@ class SqliteStore(SqliteWebTables):
         )
 
     async def games_of_player(
-        self, guild: str, user: str, *, limit: int, offset: int = 0
+        self, guild: str | None, user: str, *, limit: int, offset: int = 0
     ) -> list[GameRecord]:
-        """A player's open games on a server: games in progress first, the longest unchanged
-        first among them, then lobbies (through ``seats_by_user``)."""
+        """A player's open games on a server (None: on every server): games in progress
+        first, the longest unchanged first among them, then lobbies (through
+        ``seats_by_user``)."""
         marks = ",".join("?" * len(OPEN_STATUSES))
         columns = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+        on_guild, guilds = ("AND g.guild = ? ", (guild,)) if guild is not None else ("", ())
         return await self._records(
             f"SELECT {columns} FROM seats s JOIN games g ON g.id = s.game_id "
-            f"WHERE s.user = ? AND s.ai = 0 AND g.guild = ? AND g.status IN ({marks}) "
+            f"WHERE s.user = ? AND s.ai = 0 {on_guild}AND g.status IN ({marks}) "
             "AND g.attention IS NULL "
             "ORDER BY g.status != ?, g.updated_at, g.rowid LIMIT ? OFFSET ?",
-            (user, guild, *OPEN_STATUSES, ACTIVE, limit, offset),
+            (user, *guilds, *OPEN_STATUSES, ACTIVE, limit, offset),
         )
 
     async def games_in_guild(
@@ -811,6 +814,48 @@ class SqliteStore(SqliteWebTables):
             raise StoreError(f"cannot back up to {str(destination)!r}: {exc}") from exc
 
     # -- servers -----------------------------------------------------------------------------
+
+    async def player_prefs(self, players: Sequence[str]) -> dict[str, dict[str, Any]]:
+        if not players:
+            return {}
+        marks = ",".join("?" * len(players))
+        rows = await self._fetchall(
+            f"SELECT player, prefs FROM player_prefs WHERE player IN ({marks})", tuple(players)
+        )
+        found = {str(p): read_settings(p, text, "using the defaults") for p, text in rows}
+        return {player: prefs for player, prefs in found.items() if prefs is not None}
+
+    async def save_player_prefs(self, player: str, prefs: dict[str, Any]) -> None:
+        await self._execute(
+            "INSERT INTO player_prefs (player, prefs, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (player) DO UPDATE SET prefs = excluded.prefs, "
+            "updated_at = excluded.updated_at",
+            (player, _dumps(prefs), time.time()),
+        )
+
+    async def digests_due(self, now: float, limit: int) -> dict[str, dict[str, Any]]:
+        due = "CAST(json_extract(prefs, '$.digest_at') AS REAL)"
+        rows = await self._fetchall(
+            f"SELECT player, prefs FROM player_prefs WHERE {due} <= ? ORDER BY {due} LIMIT ?",
+            (now, limit),
+        )
+        found = {str(p): read_settings(p, text, "no digest") for p, text in rows}
+        return {player: prefs for player, prefs in found.items() if prefs is not None}
+
+    async def claim_digest(
+        self, player: str, due: float, prefs: dict[str, Any], game_id: str | None, owed: Owed | None
+    ) -> bool:
+        def claim(conn: sqlite3.Connection) -> bool:
+            won = conn.execute(
+                "UPDATE player_prefs SET prefs = ?, updated_at = ? WHERE player = ? "
+                "AND CAST(json_extract(prefs, '$.digest_at') AS REAL) = ?",
+                (_dumps(prefs), time.time(), player, due),
+            ).rowcount
+            if won and game_id is not None and owed is not None:
+                outbox_sql.sqlite_owe(conn, game_id, [owed])
+            return bool(won)
+
+        return await self._transaction(claim)
 
     async def guild_settings(self, guild: str) -> dict[str, Any]:
         """A server's settings; unreadable JSON reads as none chosen (logged), so a damaged row
@@ -1139,6 +1184,7 @@ class SqliteStore(SqliteWebTables):
                 "DELETE FROM results WHERE player = ? OR rated_as = ?", (user, user)
             ).rowcount
             ratings = conn.execute("DELETE FROM ratings WHERE player = ?", (user,)).rowcount
+            conn.execute("DELETE FROM player_prefs WHERE player = ?", (user,))
             return Forgotten([(g, alias(seat)) for g, seat, _ai in seats], results, ratings)
 
         forgotten = await self._transaction(work)

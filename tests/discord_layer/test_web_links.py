@@ -157,3 +157,24 @@ async def test_a_game_everyone_cannot_view_has_no_public_page(
         session.get(f"{base}/g/{row.public_id}") as answer,
     ):
         assert answer.status == 404
+
+
+async def test_a_thread_just_opened_is_public_before_discord_tells_the_cache(
+    harness_factory, tmp_path: Path
+) -> None:
+    """Discord tells the cache of a new thread by a later gateway event, which the game's
+    first board may come before: a thread the bot opened itself needs no event to be known
+    public (as on a busy machine, where the event came late and the board had no link)."""
+    h, _board, _base = await started(harness_factory, tmp_path, thread=True)
+    service, door = h.bot.service, web_table.DOOR
+    assert door is not None
+    (record,) = await service.store.games_in_channel(str(GUILD), str(TABLE.id))
+    assert record.thread is not None
+    guild = h.bot.get_guild(GUILD)
+    assert guild is not None
+    thread = guild.get_thread(int(record.thread))
+    assert thread is not None
+    guild._remove_thread(thread)  # the gateway's word not yet in
+    assert web_table.table_button(record) is not None
+    web_table.OPENED.discard(record.thread)  # a thread not of the bot's making: not known
+    assert web_table.table_button(record) is None

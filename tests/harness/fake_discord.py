@@ -425,6 +425,8 @@ class FakeDiscord:
         self.cdn: dict[str, bytes] = {}
         self.gateway_outbox: list[tuple[str, dict[str, Any]]] = []
         self.world: World | None = None
+        #: Other servers the bot is on (``Harness.add_guild``): known to the member look-up.
+        self.other_worlds: dict[int, World] = {}
         self._injected: list[_Injected] = []
         self._routes: list[tuple[str, str, re.Pattern[str], Handler]] = []
         self._install_routes()
@@ -700,12 +702,15 @@ class FakeDiscord:
     def _get_member(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
         from .payloads import member_json
 
-        if self.world is None or int(params["guild_id"]) != self.world.guild_id:
+        guild_id = int(params["guild_id"])
+        world = self.world if self.world and self.world.guild_id == guild_id else None
+        world = world or self.other_worlds.get(guild_id)
+        if world is None:
             raise DiscordHTTPError(404, 10004, "Unknown Guild")
         user = self._user(int(params["user_id"]))
-        if user.id != self.bot_user.id and user.id not in self.world.members:
+        if user.id != self.bot_user.id and user.id not in world.members:
             raise DiscordHTTPError(404, 10007, "Unknown Member")
-        return 200, member_json(self.world, user)
+        return 200, member_json(world, user)
 
     def _get_application(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
         owner = User(id=self.application_id + 7, name="owner")
@@ -809,6 +814,10 @@ class FakeDiscord:
 
     def _create_dm(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
         user = self._user(int(request.json["recipient_id"]))
+        return 200, self.channels[self.dm_channel(user)]
+
+    def dm_channel(self, user: User) -> int:
+        """The id of the bot's DM channel with ``user``, opened if need be."""
         channel_id = self.dm_channels.get(user.id)
         if channel_id is None:
             channel_id = self.snowflake()
@@ -820,7 +829,7 @@ class FakeDiscord:
                 "flags": 0,
                 "recipients": [user.to_json()],
             }
-        return 200, self.channels[channel_id]
+        return channel_id
 
     # ----------------------------------------------------------------- commands
 

@@ -374,6 +374,55 @@ class Harness:
         await self.dispatch_gateway("GUILD_MEMBER_REMOVE", data)
         await self.settle()
 
+    async def add_guild(
+        self,
+        guild_id: int,
+        channels: list[Channel],
+        members: list[User],
+        *,
+        guild_name: str = "Second Guild",
+    ) -> World:
+        """Another server the bot is on (GUILD_CREATE), for what spans servers (the inbox):
+        its members are known to Discord's member look-up, its channels to the channel
+        routes; commands are still run on the harness guild or in a DM."""
+        world = World(
+            guild_id=guild_id,
+            guild_name=guild_name,
+            channels={c.id: c for c in channels},
+            members={u.id: u for u in members},
+            owner_id=self.fake.application_id + 7,
+            everyone_permissions=self.world.everyone_permissions,
+            bot_role_id=self.fake.snowflake(),
+            member_role_ids={u.id: self.fake.snowflake() for u in members},
+            locale=self.world.locale,
+        )
+        self.fake.other_worlds[guild_id] = world
+        for channel in channels:
+            self.fake.channels[channel.id] = world.channel_json(channel, self.fake.bot_user.id)
+        created = payloads.guild_create(world, self.fake.bot_user)
+        await self.dispatch_gateway("GUILD_CREATE", created)
+        await self.settle()
+        return world
+
+    async def dm_slash(
+        self, user: User, command: str, *, allow_errors: bool = False, **options: Any
+    ) -> Response:
+        """Run ``/command`` as ``user`` in their DM with the bot (a command whose contexts
+        allow it: the client offers no other there)."""
+        top, _, _ = payloads.find_command(self.catalogue, command)
+        if 1 not in (top.get("contexts") or [0]):
+            raise PayloadError(f"/{top['name']} is not offered in a DM with the bot")
+        channel_id = self.fake.dm_channel(user)
+        data = payloads.command_data(
+            self.fake, self.world, self.catalogue, command, options, channel_id
+        )
+        record = self.fake.new_interaction(
+            type=2, user=user, channel_id=channel_id, guild_id=None, name=command
+        )
+        payload = payloads.dm_interaction_base(self.fake, record)
+        payload["data"] = data
+        return await self._interact(record, payload, allow_errors=allow_errors)
+
     # ------------------------------------------------------------------ lookups
 
     def channel(self, channel: Channel | int | None = None) -> Channel:

@@ -85,6 +85,7 @@ async def test_a_forgotten_player_is_nowhere_and_every_replay_holds(
     await service.start(GUILD, "c2", OTHERS[0], running)
     await play(service, await service.get(running), 7)
     lobby = (await service.new_game("artsee", GUILD, "c3", GONE, NAME)).id
+    await service.set_alerts(GONE, alerts_mode="dm", zone="Europe/Lisbon", quiet="22-7")
     before = {g: await snapshots(service, g) for g in (finished, running)}
     assert await service.results.standing(GUILD, GONE)
     assert GONE in await everything(backend, service) and NAME in await everything(backend, service)
@@ -121,6 +122,7 @@ async def test_a_forgotten_player_is_nowhere_and_every_replay_holds(
     rows = await service.results.of_game(finished)
     assert sorted(r.player for r in rows) == sorted(OTHERS)
 
+    assert await service.alert_prefs(GONE) == {}, "their alert choices go too"
     stored = await everything(backend, service)
     assert GONE not in stored and NAME not in stored
     logged = "\n".join(r.getMessage() for r in caplog.records)

@@ -310,6 +310,14 @@ class GameService:
     ) -> list[GameRecord]:
         return await self.store.threads_to_archive(now, shards)
 
+    async def count_threads(self, guild: str) -> int:
+        """The game threads the bot keeps open on ``guild`` (``Store.count_threads``)."""
+        return await self.store.count_threads(guild)
+
+    async def finished_threads(self, guild: str, limit: int) -> list[GameRecord]:
+        """The oldest finished games of ``guild`` whose thread is still to archive."""
+        return await self.store.finished_threads(guild, limit)
+
     async def archived(self, record: GameRecord) -> None:
         """The game's thread was archived (or is gone): nothing more to do for it."""
         record.archive_at = None

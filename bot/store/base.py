@@ -416,6 +416,15 @@ class Store(Protocol):
         """Games whose thread is due to be archived at ``now``
         (of the guilds on ``shards``; all, if None)."""
 
+    async def count_threads(self, guild: str) -> int:
+        """The threads of ``guild``'s games the bot keeps open: a lobby's or a running game's,
+        and a finished game's until it is archived (Discord caps a server's active threads)."""
+        ...
+
+    async def finished_threads(self, guild: str, limit: int) -> list[GameRecord]:
+        """At most ``limit`` games of ``guild`` whose thread waits to be archived, oldest first."""
+        ...
+
     async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Lobbies whose deadline (when they close unstarted) is at or before
         ``now`` (of the guilds on ``shards``; all, if None)."""

@@ -624,6 +624,25 @@ class PostgresStore(PostgresWebTables):
         on = _shards(shards, params)
         return await self._records(f"archive_at <= $1{on} ORDER BY archive_at, ord", params)
 
+    async def count_threads(self, guild: str) -> int:
+        async with self._one() as conn:
+            return int(
+                await conn.fetchval(
+                    "SELECT COUNT(*) FROM games WHERE guild = $1 AND thread IS NOT NULL "
+                    "AND (status = ANY($2::text[]) OR archive_at IS NOT NULL)",
+                    guild,
+                    [LOBBY, ACTIVE],
+                )
+            )
+
+    async def finished_threads(self, guild: str, limit: int) -> list[GameRecord]:
+        """Finished games of ``guild`` whose thread is still to archive, the oldest first."""
+        return await self._records(
+            "guild = $1 AND thread IS NOT NULL AND archive_at IS NOT NULL "
+            "ORDER BY archive_at, ord LIMIT $2",
+            [guild, limit],
+        )
+
     async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Lobbies past their deadline, soonest first."""
         params: list[Any] = [now, LOBBY]

@@ -101,6 +101,9 @@ _DAMAGE = ("malformed", "not a database", "corrupt")
 
 #: What every write of a game's progress sets (lobby changes and moves alike), with ``_progress``.
 _PROGRESS_COLUMNS = ", ".join(f"{column} = ?" for column in PROGRESS)
+#: A game whose thread the bot keeps open (``count_threads``): its lobby, its run, and its end
+#: until the thread is archived.
+_HELD = "(status IN (?, ?) OR archive_at IS NOT NULL)"
 
 
 def _on_shards(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
@@ -707,6 +710,21 @@ class SqliteStore(SqliteWebTables):
             f"SELECT {_GAME_COLUMNS} FROM games WHERE archive_at <= ? AND attention IS NULL "
             f"{on} ORDER BY archive_at",
             (now, *params),
+        )
+
+    async def count_threads(self, guild: str) -> int:
+        rows = await self._fetchall(
+            f"SELECT COUNT(*) FROM games WHERE guild = ? AND thread IS NOT NULL AND {_HELD}",
+            (guild, LOBBY, ACTIVE),
+        )
+        return int(rows[0][0])
+
+    async def finished_threads(self, guild: str, limit: int) -> list[GameRecord]:
+        """Finished games of ``guild`` whose thread is still to archive, the oldest first."""
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild = ? AND thread IS NOT NULL "
+            "AND archive_at IS NOT NULL AND attention IS NULL ORDER BY archive_at LIMIT ?",
+            (guild, limit),
         )
 
     async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:

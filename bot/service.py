@@ -13,7 +13,7 @@ import secrets
 import time
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -66,6 +66,10 @@ AI_PREFIX = "ai:"
 REMATCH_WINDOW = 600.0
 #: Games handled between two yields to the event loop in a scheduler's bookkeeping.
 YIELD_EVERY = 100
+#: A vacation day (issue 27): what one spent adds to a late player's clock.
+DAY = 86400.0
+#: The table preference that holds the seats' planned absences (`/game away until:`).
+AWAY_UNTIL = "away_until"
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
 
 
@@ -588,17 +592,31 @@ class GameService:
             return await self._unseat(record, seat, f"{target} kicked by {by}")
 
     async def away(
-        self, guild: str, channel: str, user: str, away: bool, ref: str | None = None
+        self,
+        guild: str,
+        channel: str,
+        user: str,
+        away: bool,
+        ref: str | None = None,
+        until: float | None = None,
     ) -> MoveResult:
         """`/game away`: the player's AI plays their seat until `/game back` (``away``
-        False), when the seat and its clock are theirs again."""
+        False), when the seat and its clock are theirs again. ``until``: a planned absence
+        instead (issue 27): the seat stays theirs, the table sees them on vacation until
+        then, and their clock spends their vacation days when it runs out."""
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             seat = record.seat_of(user)
             if record.status != ACTIVE or seat is None:
                 raise ServiceError(
                     _("Game `{id}` is not running: nothing to be away from.").format(id=record.id)
                 )
-            if seat.away == away:
+            planned = dict(record.prefs.get(AWAY_UNTIL, {}))
+            if until is not None:
+                planned[user] = until
+                record.prefs = {**record.prefs, AWAY_UNTIL: planned}
+                record = await self._save_lobby(record, f"{user} away until {until:.0f}")
+                return self._result(record)
+            if seat.away == away and (away or user not in planned):
                 raise ServiceError(
                     _("You are away already — `/game back` when you are.")
                     if away
@@ -613,6 +631,9 @@ class GameService:
                     )
                 )
             seat.away = away
+            if not away and user in planned:
+                del planned[user]
+                record.prefs = {**record.prefs, AWAY_UNTIL: planned}
             self._arm_timers(record)
             record = await self._save_lobby(record, f"{user} {'away' if away else 'back'}")
             result = self._result(record)
@@ -1044,6 +1065,8 @@ class GameService:
             late = [p for p, c in clocks.items() if c[1] is not None and c[1] <= now]
             game = self.engine(record)
             for player in [p for p in self.waiting_humans(record) if p in late]:
+                if await self._spend_vacation_day(record, player, now):
+                    continue
                 result.timed_out.append(player)
                 for _attempt in range(MAX_AI_STEPS):
                     state = self.state(record)
@@ -1055,6 +1078,38 @@ class GameService:
             await self._run_ai(record, result)
             log.info("game %s: timed out %s", record.id, result.timed_out)
             return result
+
+    async def _spend_vacation_day(self, record: GameRecord, player: str, now: float) -> bool:
+        """A late player's clock spends one of their vacation days on this server, if they
+        have one left this year: their deadline moves a day on (a reminder at half of it), and
+        the table is told who is on vacation until when (an outbox row, written with it).
+        False: none left (or the game moved), so their AI decides as before."""
+        allowance = (await self.guild_settings(record.guild)).vacation_days
+        if allowance <= 0:
+            return False
+        clocks = self._legacy_clocks(record)
+        until = (clocks[player][1] or now) + DAY
+        clocks[player] = [until - DAY / 2, until, until]
+        changed = replace(record, clocks=clocks, owed=[])
+        self._soonest(changed)
+        year = time.gmtime(now).tm_year
+        owed = outbox.owed(outbox.VACATION, {"user": player, "until": until}, None, now)
+        left = await self.store.spend_vacation_day(player, year, allowance, changed, owed)
+        if left is None:
+            return False
+        record.clocks, record.remind_at, record.deadline = (
+            clocks,
+            changed.remind_at,
+            changed.deadline,
+        )
+        log.info("game %s: %s spent a vacation day (%d left)", record.id, player, left)
+        return True
+
+    async def vacation_days_left(self, guild: str, player: str, now: float) -> int:
+        """The vacation days ``player`` has left this year on ``guild``."""
+        allowance = (await self.guild_settings(guild)).vacation_days
+        spent = await self.store.vacation_days_spent(guild, player, time.gmtime(now).tm_year)
+        return max(0, allowance - spent)
 
     # -- undo (bot.undo) -----------------------------------------------------------------
 

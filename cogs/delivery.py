@@ -199,6 +199,9 @@ class Delivery(commands.Cog):
         async with in_server(self.bot, record.guild):
             if row.kind == outbox.REMINDER:
                 return await self._remind(read, row.payload)
+            if row.kind == outbox.VACATION:
+                text = messages.vacation_day(read, row.payload["user"], row.payload["until"])
+                return await threads.post(self.bot, record, Post(content=text))
             if row.kind == outbox.FINAL:
                 await threads.finish(self.bot, read)
                 return None

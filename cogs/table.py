@@ -14,6 +14,7 @@ from bot.guild_settings import (
     LOBBY_HOURS_RANGE,
     PLAYER_GAMES_RANGE,
     SERVER_GAMES_RANGE,
+    VACATION_DAYS_RANGE,
     GuildSettings,
 )
 from bot.i18n import LANGUAGE_NAMES, _
@@ -79,6 +80,8 @@ def settings_lines(settings: GuildSettings) -> str:
         )
         + "\n"
         + _("- web table: **{web}**").format(web=_("on") if settings.web else _("off"))
+        + "\n"
+        + _("- vacation_days: **{days}**").format(days=settings.vacation_days)
     )
 
 
@@ -134,6 +137,7 @@ class Table(commands.Cog):
         player_games="Most open games per player",
         server_games="Most running games here",
         web="Whether this server's public games have a page on the web table",
+        vacation_days="Vacation days per player a year",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -150,6 +154,8 @@ class Table(commands.Cog):
         server_games: app_commands.Range[int, SERVER_GAMES_RANGE[0], SERVER_GAMES_RANGE[1]]
         | None = None,
         web: bool | None = None,
+        vacation_days: app_commands.Range[int, VACATION_DAYS_RANGE[0], VACATION_DAYS_RANGE[1]]
+        | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
@@ -162,6 +168,7 @@ class Table(commands.Cog):
             "player_games": player_games,
             "server_games": server_games,
             "web": web,
+            "vacation_days": vacation_days,
         }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)
@@ -316,11 +323,16 @@ class Table(commands.Cog):
         await flows.send(interaction, messages.options_post(service.read(record)), ephemeral=True)
 
     @game.command(name="away")
-    @app_commands.describe(game=GAME_REF)
+    @app_commands.describe(game=GAME_REF, until="Back on (YYYY-MM-DD): vacation days")
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def away(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+    async def away(
+        self,
+        interaction: discord.Interaction,
+        game: GameRef | None = None,
+        until: app_commands.Range[str, 10, 10] | None = None,
+    ) -> None:
         """Your AI plays your seat until you are /game back (a holiday, a busy week)."""
-        await flows.away(interaction, True, game)
+        await flows.away(interaction, True, game, until)
 
     @game.command(name="back")
     @app_commands.describe(game=GAME_REF)

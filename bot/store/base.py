@@ -416,6 +416,19 @@ class Store(Protocol):
         """Games whose thread is due to be archived at ``now``
         (of the guilds on ``shards``; all, if None)."""
 
+    async def spend_vacation_day(
+        self, player: str, year: int, allowance: int, record: GameRecord, owed: Owed
+    ) -> int | None:
+        """One transaction: spend one of ``player``'s ``allowance`` vacation days of ``year``
+        on the record's server, set the record's timers and clocks (only while the game is at
+        ``record.version``, which stays) and write ``owed``. The days left after it; None:
+        none was left, or the game moved (nothing written)."""
+        ...
+
+    async def vacation_days_spent(self, guild: str, player: str, year: int) -> int:
+        """The vacation days ``player`` has spent on ``guild`` in ``year``."""
+        ...
+
     async def count_threads(self, guild: str) -> int:
         """The threads of ``guild``'s games the bot keeps open: a lobby's or a running game's,
         and a finished game's until it is archived (Discord caps a server's active threads)."""

@@ -43,6 +43,7 @@ from bot.store.base import (
     GameRecord,
     LoggedAction,
     OutboxRow,
+    Owed,
     RateGame,
     Rating,
     ReminderClaim,
@@ -623,6 +624,49 @@ class PostgresStore(PostgresWebTables):
         params: list[Any] = [now]
         on = _shards(shards, params)
         return await self._records(f"archive_at <= $1{on} ORDER BY archive_at, ord", params)
+
+    async def spend_vacation_day(
+        self, player: str, year: int, allowance: int, record: GameRecord, owed: Owed
+    ) -> int | None:
+        try:
+            async with self._write() as conn:
+                spent = await conn.fetchval(
+                    "INSERT INTO vacation_days (guild, player, year, spent) "
+                    "VALUES ($1, $2, $3, 1) ON CONFLICT (guild, player, year) DO UPDATE "
+                    "SET spent = vacation_days.spent + 1 WHERE vacation_days.spent < $4 "
+                    "RETURNING spent",
+                    record.guild,
+                    player,
+                    year,
+                    allowance,
+                )
+                if spent is None:
+                    return None
+                status = await conn.execute(
+                    "UPDATE games SET remind_at = $1, deadline = $2, clocks = $3 "
+                    "WHERE id = $4 AND version = $5",
+                    record.remind_at,
+                    record.deadline,
+                    dumps(record.clocks),
+                    record.id,
+                    record.version,
+                )
+                if status != "UPDATE 1":
+                    raise VersionConflict(f"game {record.id} moved")
+                await outbox_sql.pg_owe(conn, record.id, [owed])
+                return allowance - int(spent)
+        except VersionConflict:
+            return None
+
+    async def vacation_days_spent(self, guild: str, player: str, year: int) -> int:
+        async with self._one() as conn:
+            spent = await conn.fetchval(
+                "SELECT spent FROM vacation_days WHERE guild = $1 AND player = $2 AND year = $3",
+                guild,
+                player,
+                year,
+            )
+        return int(spent or 0)
 
     async def count_threads(self, guild: str) -> int:
         async with self._one() as conn:

@@ -58,6 +58,7 @@ from bot.store.base import (
     GameRecord,
     LoggedAction,
     OutboxRow,
+    Owed,
     RateGame,
     Rating,
     ReminderClaim,
@@ -103,6 +104,12 @@ _DAMAGE = ("malformed", "not a database", "corrupt")
 _PROGRESS_COLUMNS = ", ".join(f"{column} = ?" for column in PROGRESS)
 #: A game whose thread the bot keeps open (``count_threads``): its lobby, its run, and its end
 #: until the thread is archived.
+#: Spend a vacation day while fewer than the allowance are spent; returns the days spent.
+_SPEND_DAY = (
+    "INSERT INTO vacation_days (guild, player, year, spent) VALUES (?, ?, ?, 1) "
+    "ON CONFLICT (guild, player, year) DO UPDATE SET spent = vacation_days.spent + 1 "
+    "WHERE vacation_days.spent < ? RETURNING spent"
+)
 _HELD = "(status IN (?, ?) OR archive_at IS NOT NULL)"
 
 
@@ -711,6 +718,36 @@ class SqliteStore(SqliteWebTables):
             f"{on} ORDER BY archive_at",
             (now, *params),
         )
+
+    async def spend_vacation_day(
+        self, player: str, year: int, allowance: int, record: GameRecord, owed: Owed
+    ) -> int | None:
+        def spend(conn: sqlite3.Connection) -> int | None:
+            spent = conn.execute(_SPEND_DAY, (record.guild, player, year, allowance)).fetchall()
+            if not spent:
+                return None
+            timers = (record.remind_at, record.deadline, _dumps(record.clocks))
+            updated = conn.execute(
+                "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
+                "WHERE id = ? AND version = ?",
+                (*timers, record.id, record.version),
+            )
+            if updated.rowcount != 1:
+                raise VersionConflict(f"game {record.id} moved")
+            outbox_sql.sqlite_owe(conn, record.id, [owed])
+            return allowance - int(spent[0][0])
+
+        try:
+            return await self._transaction(spend)
+        except VersionConflict:
+            return None
+
+    async def vacation_days_spent(self, guild: str, player: str, year: int) -> int:
+        rows = await self._fetchall(
+            "SELECT spent FROM vacation_days WHERE guild = ? AND player = ? AND year = ?",
+            (guild, player, year),
+        )
+        return int(rows[0][0]) if rows else 0
 
     async def count_threads(self, guild: str) -> int:
         rows = await self._fetchall(

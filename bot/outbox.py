@@ -18,9 +18,10 @@ from bot.store.base import Owed
 
 #: The kinds of owed posts: the first board of a game (its thread and its lobby's edit with
 #: it), the board of each finished turn (the last one included), the end of a game (its
-#: lobby's edit and the result post in the channel), a reminder, and a vacation day a late
-#: player's clock spent (issue 27).
-START, TURN, FINAL, REMINDER, VACATION = "start", "turn", "final", "reminder", "vacation"
+#: lobby's edit and the result post in the channel), a reminder, a vacation day a late
+#: player's clock spent, and the host's choices at a stalled table (issue 27).
+START, TURN, FINAL, REMINDER = "start", "turn", "final", "reminder"
+VACATION, STALL = "vacation", "stall"
 #: Seconds the front door that made a change has to post it itself before any worker may.
 FRONT_LEASE = 60.0
 #: Seconds a worker holds a claimed row (a send with its retries takes far less).

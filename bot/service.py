@@ -68,6 +68,10 @@ REMATCH_WINDOW = 600.0
 YIELD_EVERY = 100
 #: A vacation day (issue 27): what one spent adds to a late player's clock.
 DAY = 86400.0
+#: Reminders in a row with no move (through the vacation days a late clock spends) after which
+#: the host is asked what to do with the seat (issue 27); and where a seat's clock counts them.
+STALL_AFTER = 3
+REMINDED = 3
 #: The table preference that holds the seats' planned absences (`/game away until:`).
 AWAY_UNTIL = "away_until"
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
@@ -1026,14 +1030,28 @@ class GameService:
             due = [p for p, c in mine.items() if c[0] is not None and c[0] <= now]
             if clock.remind_at is None or not due:
                 continue
+            stalled = []
             for player in due:
-                mine[player][0] = None
+                entry = mine[player]
+                entry.extend([None] * (REMINDED + 1 - len(entry)))
+                entry[0] = None
+                entry[REMINDED] = count = int(entry[REMINDED] or 0) + 1
+                if count == STALL_AFTER:  # once: the host's message with the choices
+                    payload = {"user": player}
+                    stalled.append(outbox.owed(outbox.STALL, payload, None, self._clock()))
             remind_at = min((c[0] for c in mine.values() if c[0] is not None), default=None)
             deadline = min((c[1] for c in mine.values() if c[1] is not None), default=None)
             owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
             claims.append(
                 ReminderClaim(
-                    clock.id, clock.version, clock.remind_at, remind_at, deadline, mine, owed
+                    clock.id,
+                    clock.version,
+                    clock.remind_at,
+                    remind_at,
+                    deadline,
+                    mine,
+                    owed,
+                    tuple(stalled),
                 )
             )
             due_of[clock.id] = (clock, due)
@@ -1081,15 +1099,21 @@ class GameService:
 
     async def _spend_vacation_day(self, record: GameRecord, player: str, now: float) -> bool:
         """A late player's clock spends one of their vacation days on this server, if they
-        have one left this year: their deadline moves a day on (a reminder at half of it), and
-        the table is told who is on vacation until when (an outbox row, written with it).
-        False: none left (or the game moved), so their AI decides as before."""
+        have one left this year and the game's clock is a day or longer (vacation days are
+        for games played over days; a host who chose an hour's clock keeps that pace): their
+        deadline moves a day on (a reminder at half of it), and the table is told who is on
+        vacation until when (an outbox row, written with it). False: none left (or the game
+        moved), so their AI decides as before."""
+        timeout = self.clock_of(record)[1]
+        if timeout is None or timeout < DAY:  # a game on a shorter clock keeps its pace
+            return False
         allowance = (await self.guild_settings(record.guild)).vacation_days
         if allowance <= 0:
             return False
         clocks = self._legacy_clocks(record)
         until = (clocks[player][1] or now) + DAY
-        clocks[player] = [until - DAY / 2, until, until]
+        # The reminders in a row go on counting (``REMINDED``): a stall is told across days.
+        clocks[player] = [until - DAY / 2, until, until, *clocks[player][REMINDED:]]
         changed = replace(record, clocks=clocks, owed=[])
         self._soonest(changed)
         year = time.gmtime(now).tm_year
@@ -1104,6 +1128,34 @@ class GameService:
         )
         log.info("game %s: %s spent a vacation day (%d left)", record.id, player, left)
         return True
+
+    async def extend_clock(
+        self, guild: str, game_id: str, by: str, target: str, is_admin: bool
+    ) -> tuple[GameRecord, float]:
+        """The host's choice at a stalled table (or a server manager's): ``target``'s clock
+        runs a day longer, no vacation day spent; the version stays (no button goes stale).
+        Returns the game and the new deadline."""
+        async with self._lock(game_id):
+            record = await self.get(game_id, guild)
+            if by != record.host and not is_admin:
+                raise ServiceError(
+                    _("Only the host or someone with Manage Server can extend a clock.")
+                )
+            clocks = self._legacy_clocks(record)
+            if record.status != ACTIVE or target not in clocks or clocks[target][1] is None:
+                raise ServiceError(
+                    _("That seat has no clock running in game `{id}`.").format(id=record.id)
+                )
+            until = max(clocks[target][1] or 0.0, self._clock()) + DAY
+            clocks[target] = [until - DAY / 2, until, *clocks[target][2:]]
+            record.clocks = clocks
+            self._soonest(record)
+            moved = not await self.store.set_timers(
+                record.id, record.version, record.remind_at, record.deadline, clocks
+            )
+            if moved:
+                raise ServiceError(_("The game was busy; please try that again."))
+            return record, until
 
     async def vacation_days_left(self, guild: str, player: str, now: float) -> int:
         """The vacation days ``player`` has left this year on ``guild``."""

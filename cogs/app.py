@@ -31,7 +31,7 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, forget, inbox, items, visibility, web_table
+from cogs import EXTENSIONS, flows, forget, inbox, items, stall, visibility, web_table
 from cogs import replay as viewers
 from cogs.retry import transient
 from cogs.shutdown import Drain
@@ -163,6 +163,7 @@ class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
 def build(settings: Settings) -> TabletopBot:
     """The bot with every game's extension and our persistent components; sharded when the
     settings name shards."""
+    flows.VERBS.update(stall.VERBS)
     wiring: dict[str, Any] = {
         "initial_extensions": EXTENSIONS,
         "dynamic_items": (

@@ -199,6 +199,9 @@ class Delivery(commands.Cog):
         async with in_server(self.bot, record.guild):
             if row.kind == outbox.REMINDER:
                 return await self._remind(read, row.payload)
+            if row.kind == outbox.STALL:
+                post = messages.stall_post(read, row.payload["user"])
+                return await threads.post(self.bot, record, post)
             if row.kind == outbox.VACATION:
                 text = messages.vacation_day(read, row.payload["user"], row.payload["until"])
                 return await threads.post(self.bot, record, Post(content=text))

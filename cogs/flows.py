@@ -655,6 +655,23 @@ async def kick(interaction: discord.Interaction, player: discord.abc.User, ref: 
         await publish(interaction, result, headline)
 
 
+async def abandon(interaction: discord.Interaction, ref: str | None) -> None:
+    """`/game abandon` (and the host's choice at a stalled table): the game ends without a
+    result, the table is told, its lobby message edited and its thread archived later."""
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    is_admin = bool(interaction.permissions.manage_guild)
+    await acknowledge(interaction)
+    record = await service.abandon(guild, channel, user, is_admin, ref)
+    title, who = service.engine(record).title, display_name(interaction)
+    async with in_public(interaction):
+        text = _("Game `{id}` ({title}) was abandoned by {name}.").format(
+            id=record.id, title=title, name=who
+        )
+        await post_to_game(interaction, record, Post(content=text))
+    await threads.finish(interaction.client, service.read(record))
+
+
 STRAY = N_(
     "That button or menu is not one this bot can use (any more) — `/game board` shows "
     "your game as it stands."

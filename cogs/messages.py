@@ -200,6 +200,28 @@ def vacation_day(read: ReadModel, user: str, until: float) -> str:
     ).format(name=read.names.get(user, user), until=int(until))
 
 
+#: The verbs of the host's choices at a stalled table (``cogs.stall``).
+STALL_KICK, STALL_EXTEND, STALL_ABANDON = "stallkick", "stallext", "stallend"
+
+
+def stall_post(read: ReadModel, user: str) -> Post:
+    """The host's message: who has not moved through three reminders, and the three choices
+    (the host is pinged; the buttons name the seat by its number)."""
+    record = read.record
+    seat = next(i for i, s in enumerate(record.seats) if s.user == user)
+    name = read.names.get(user, user)
+    text = _(
+        "{host} ⏳ {title} `{id}` has stalled: {name} has not moved through three reminders. "
+        "What now? Hand the seat to its AI, give the clock a day more, or abandon the game."
+    ).format(host=mention(record.host) or "", title=read.title, id=record.id, name=name)
+    view = discord.ui.View(timeout=None)
+    secondary, danger = discord.ButtonStyle.secondary, discord.ButtonStyle.danger
+    view.add_item(button(read, STALL_KICK, _("Kick to AI"), secondary, seat))
+    view.add_item(button(read, STALL_EXTEND, _("Extend the clock"), secondary, seat))
+    view.add_item(button(read, STALL_ABANDON, _("Abandon"), danger, seat))
+    return Post(content=text.strip(), view=view, pings=[record.host])
+
+
 def options_post(read: ReadModel) -> Post:
     """Every option of the game: its value here, its default and what it changes."""
     record, game = read.record, read.engine

@@ -20,7 +20,7 @@ from bot.guild_settings import (
 from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
 from bot.store.base import ACTIVE, GameRecord
-from cogs import cooldowns, flows, forget, inbox, memory, messages, threads
+from cogs import cooldowns, flows, forget, inbox, memory, messages
 from cogs import replay as viewers
 from cogs.language import in_public
 from cogs.messages import Post
@@ -365,19 +365,7 @@ class Table(commands.Cog):
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def abandon(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """End a game without a result (host, or anyone with Manage Server)."""
-
-        service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        is_admin = bool(interaction.permissions.manage_guild)
-        await flows.acknowledge(interaction)
-        record = await service.abandon(guild, channel, user, is_admin, game)
-        title, who = service.engine(record).title, flows.display_name(interaction)
-        async with in_public(interaction):
-            text = _("Game `{id}` ({title}) was abandoned by {name}.").format(
-                id=record.id, title=title, name=who
-            )
-            await flows.post_to_game(interaction, record, Post(content=text))
-        await threads.finish(interaction.client, service.read(record))
+        await flows.abandon(interaction, game)
 
     @game.command(name="forget-me")
     async def forget_me(self, interaction: discord.Interaction) -> None:

@@ -159,6 +159,13 @@ class ReminderClaim:
     deadline: float | None
     clocks: dict[str, list[float | None]]
     owed: Owed
+    #: The host's message at a table the reminders found stalled (issue 27), owed with it.
+    stalled: tuple[Owed, ...] = ()
+
+    @property
+    def posts(self) -> list[Owed]:
+        """Every post the claim owes: the reminder, then any stall message."""
+        return [self.owed, *self.stalled]
 
 
 @dataclass(frozen=True)

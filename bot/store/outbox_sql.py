@@ -139,7 +139,7 @@ def sqlite_claim_reminders(conn: sqlite3.Connection, claims: Sequence[ReminderCl
     for claim in claims:
         ok = conn.execute(SQLITE_CLAIM_REMINDER, claim_values(claim)).rowcount == 1
         if ok:
-            sqlite_owe(conn, claim.game_id, [claim.owed])
+            sqlite_owe(conn, claim.game_id, claim.posts)
         won.append(ok)
     return won
 
@@ -218,7 +218,8 @@ async def pg_claim_reminders(
     won = {r["id"] for r in rows}
     now = time.time()
     await conn.executemany(
-        _PG_INSERT, [_values(c.game_id, c.owed, now) for c in claims if c.game_id in won]
+        _PG_INSERT,
+        [_values(c.game_id, o, now) for c in claims if c.game_id in won for o in c.posts],
     )
     return [c.game_id in won for c in claims]
 

@@ -11,9 +11,19 @@ import time
 from pathlib import Path
 
 from bot.service import DAY
+from bot.store.base import GameRecord
 from tests.discord_layer.test_threads import ANA, BO, MOD, TABLE, record_of, settings_table
+from tests.harness import Harness, SeenMessage
 
 pytest_plugins = ["tests.harness.fixtures"]
+
+
+async def clocked_game(h: Harness, clock: str) -> tuple[SeenMessage, GameRecord]:
+    """Ana's game of ArtSee with Bo on ``clock``, started: its lobby message and the game."""
+    lobby = (await h.slash(ANA, "game new", game="artsee", clock=clock)).message
+    await h.click(BO, lobby, label="Join")
+    await h.click(ANA, h.message(lobby), label="Start")
+    return lobby, await record_of(h, lobby)
 
 
 async def test_a_late_clock_spends_vacation_days_until_none_are_left(
@@ -22,12 +32,9 @@ async def test_a_late_clock_spends_vacation_days_until_none_are_left(
     h = await settings_table(harness_factory, tmp_path)
     configured = await h.slash(MOD, "game config", vacation_days=2)
     assert "vacation_days: **2**" in configured.ephemeral_text()
-    lobby = (await h.slash(ANA, "game new", game="artsee", clock="1h")).message
-    await h.click(BO, lobby, label="Join")
-    await h.click(ANA, h.message(lobby), label="Start")
+    _lobby, record = await clocked_game(h, "24h")
     thread = h.thread(TABLE)
     scheduler, service = h.bot.get_cog("Scheduler"), h.bot.service
-    record = await record_of(h, lobby)
     (late,) = record.clocks
     name = "Ana" if late == str(ANA.id) else "Bo"
     deadline = record.clocks[late][1]
@@ -50,8 +57,8 @@ async def test_a_late_clock_spends_vacation_days_until_none_are_left(
 
     await scheduler.tick(deadline)  # none left: the AI decides, as before
     await h.settle()
-    posted = h.channel_messages(thread)[-1]
-    assert "Time ran out for" in posted.text() and posted.files.get("board.png")
+    (posted,) = [m for m in h.channel_messages(thread) if "Time ran out for" in m.text()]
+    assert posted.files.get("board.png")
     record = await service.get(record.id)
     assert late not in record.clocks or record.clocks[late][1] != deadline + DAY
     assert "on vacation" not in posted.text()
@@ -81,3 +88,16 @@ async def test_away_until_plans_an_absence_the_whole_table_sees(
     assert any("Bo is back" in m.text() for m in back.public_messages)
     status = await h.slash(ANA, "game status", channel=thread)
     assert "on vacation" not in status.ephemeral_text()
+
+
+async def test_a_game_on_a_clock_shorter_than_a_day_spends_no_vacation_day(
+    harness_factory, tmp_path: Path
+) -> None:
+    h = await settings_table(harness_factory, tmp_path)
+    _lobby, record = await clocked_game(h, "1h")
+    (late,) = record.clocks
+    await h.bot.get_cog("Scheduler").tick(record.clocks[late][1])
+    await h.settle()
+    assert "Time ran out for" in h.channel_messages(h.thread(TABLE))[-1].text()
+    year = time.gmtime().tm_year
+    assert await h.bot.service.store.vacation_days_spent(record.guild, late, year) == 0

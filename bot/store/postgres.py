@@ -988,6 +988,7 @@ class PostgresStore(PostgresWebTables):
                 "DELETE FROM results WHERE player = $1 OR rated_as = $1", user
             )
             ratings = await conn.execute("DELETE FROM ratings WHERE player = $1", user)
+            await conn.execute("DELETE FROM vacation_days WHERE player = $1", user)
         renamed = [(game_id, alias(seat)) for game_id, seat, _ai in seats]
         return Forgotten(renamed, _count(results), _count(ratings))
 

@@ -1132,6 +1132,7 @@ class SqliteStore(SqliteWebTables):
                 "DELETE FROM results WHERE player = ? OR rated_as = ?", (user, user)
             ).rowcount
             ratings = conn.execute("DELETE FROM ratings WHERE player = ?", (user,)).rowcount
+            conn.execute("DELETE FROM vacation_days WHERE player = ?", (user,))
             return Forgotten([(g, alias(seat)) for g, seat, _ai in seats], results, ratings)
 
         forgotten = await self._transaction(work)

@@ -57,6 +57,8 @@ async def test_days_are_spent_until_none_are_left_and_a_stall_is_told_once(
     assert result.timed_out == [BO]
     assert await store.vacation_days_spent(G, BO, year) == 2
     assert await store.vacation_days_spent(G, BO, year + 1) == 0, "a new year, new days"
+    await service.forget(BO)
+    assert await store.vacation_days_spent(G, BO, year) == 0, "forgotten with the rest"
     await store.close()
 
 

@@ -87,6 +87,9 @@ class PostgresBridge:
         self.origin = secrets.token_hex(6)
         self._conn: asyncpg.Connection | None = None
         self._sending: set[asyncio.Task[None]] = set()
+        #: One operation at a time on the connection (asyncpg refuses a second one meanwhile):
+        #: changes committed together are sent one after the other.
+        self._one_at_a_time = asyncio.Lock()
 
     async def open(self) -> None:
         self._conn = await asyncpg.connect(self.url)
@@ -107,12 +110,14 @@ class PostgresBridge:
         task.add_done_callback(self._sending.discard)
 
     async def _notify(self, change: Change) -> None:
-        if self._conn is None:
-            return
         payload = f"{self.origin}:{change.game_id}:{change.version}:{int(change.owed)}"
         try:
-            await self._conn.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
-        except (asyncpg.PostgresError, OSError) as error:  # a lost notice: pages poll on reconnect
+            async with self._one_at_a_time:
+                if self._conn is None:
+                    return
+                await self._conn.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
+            # A lost notice: pages poll on reconnect, workers at their next round.
             log.warning("could not send the change of game %s: %s", change.game_id, error)
 
     def _heard(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:

@@ -3,9 +3,10 @@ for the move from one SQLite file to PostgreSQL (docs/deploy.md) or between any 
 
 Written against the ``Store`` protocol alone, so it works for any pair of backends. Every game
 of every status is copied as it is (its version, times, seats and log with each action's seq
-and time), then each of its other tables (``GAME_TABLES``: messages, results, the undo audit),
-then every server's settings. Then it checks: each table's rows read back from the target as
-they are in the source (the counts), and each game's log replays to its stored snapshot.
+and time), then each of its other tables (``GAME_TABLES``: messages, the web table's row,
+results, the undo audit), then every server's settings. Then it checks: each table's rows read
+back from the target as they are in the source (the counts), and each game's log replays to its
+stored snapshot.
 
 Safe to run again: a game already in the target as it is in the source is left as it is (its
 tables are written again, and each write keeps what is there), a game the source has moved on
@@ -75,8 +76,21 @@ async def write_undone(source: Store, target: Store, record: GameRecord, rows: l
         await target.import_undone(rows)
 
 
+async def read_web_table(store: Store, record: GameRecord) -> list[Any]:
+    row = await store.web_table_of(record.id)
+    return [row] if row is not None else []
+
+
+async def write_web_table(
+    source: Store, target: Store, record: GameRecord, rows: list[Any]
+) -> None:
+    for row in rows:  # its public id and flag: the page's address stays the same
+        await target.save_web_table(row)
+
+
 GAME_TABLES = (
     GameTable("messages", read_messages, write_messages),
+    GameTable("web table", read_web_table, write_web_table),
     GameTable("results", read_results, write_results),
     GameTable("undo audit", read_undone, write_undone),
 )

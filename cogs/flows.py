@@ -346,7 +346,14 @@ async def post_to_game(
                     "I may not post in {place}, where game `{id}` is played, so the post is "
                     "here instead: an admin can give the bot Send Messages in Threads there."
                 ).format(place=threads.link(record), id=record.id)
-        await send(interaction, Post(content=note), ephemeral=True)
+        await latest.remember_latest(interaction.client, record, message)
+        try:
+            await send(interaction, Post(content=note), ephemeral=True)
+        except discord.HTTPException as error:
+            # The table has its post: a private note Discord would not take must not make it
+            # owed again (the worker would post the board twice).
+            log.warning("interaction %s: its note was refused: %s", interaction.id, error)
+        return message
     await latest.remember_latest(interaction.client, record, message)
     return message
 

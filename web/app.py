@@ -26,7 +26,7 @@ from bot.read_model import turn_version
 from bot.replay import Replay, open_replay
 from bot.replay import gif as replay_gif
 from bot.service import GameService, is_ai
-from bot.store.base import GameRecord
+from bot.store.base import GameRecord, ResultRow
 from bot.words import WORDS, label_for
 from rules import GAMES
 from web import pages
@@ -435,6 +435,26 @@ class Table:
         boards = [(f"/s/{guild}/{game.id}", game.title) for game in GAMES.values()]
         return html(pages.server_page(_("Leaderboards"), boards, lang))
 
+    async def public_results(
+        self, guild: str, player: str, game: str | None = None
+    ) -> list[ResultRow]:
+        """A player's results in the games the world may see (a public web table): a game in
+        a private channel stays private here too, its place and date included."""
+        results = await self.service.store.player_results(guild, player, game)
+        shown = []
+        for result in results:
+            row = await self.service.store.web_table_of(result.game_id)
+            if row is not None and row.public:
+                shown.append(result)
+        return shown
+
+    async def all_public(self, guild: str, player: str, game: str) -> bool:
+        """Whether every game that moved a player's rating is one the world may see: a
+        rating earned in part in private would tell of those games. (AI levels are left out
+        of the web's leaderboards for the same reason: they play in every channel.)"""
+        results = await self.service.store.player_results(guild, player, game)
+        return len(await self.public_results(guild, player, game)) == len(results)
+
     async def leaderboard(self, request: web.Request) -> web.StreamResponse:
         guild, game = request.match_info["guild"], request.match_info["game"]
         if game not in GAMES:
@@ -442,10 +462,9 @@ class Table:
         lang = await self.guild_open(guild)
         ratings = await self.service.store.leaderboard(guild, game, limit=50)
         rows = [
-            ("", _("AI ({level})").format(level=r.player.removeprefix("ai:")), r.ordinal, r.games)
-            if r.ai
-            else (f"/s/{guild}/p/{r.player}", r.name or r.player, r.ordinal, r.games)
+            (f"/s/{guild}/p/{r.player}", r.name or r.player, r.ordinal, r.games)
             for r in ratings
+            if not r.ai and await self.all_public(guild, r.player, game)
         ]
         title = _("Leaderboard: {game}").format(game=GAMES[game].title)
         return html(pages.leaderboard_page(title, rows, lang, f"/s/{guild}"))
@@ -455,7 +474,7 @@ class Table:
         lang = await self.guild_open(guild)
         if is_ai(player) or not player.isdigit():
             raise NotShown
-        results = await self.service.store.player_results(guild, player)
+        results = await self.public_results(guild, player)
         if not results:
             raise NotShown
         name = results[-1].name or player
@@ -464,7 +483,7 @@ class Table:
         games = []
         for r in reversed(results):
             row = await self.service.store.web_table_of(r.game_id)
-            href = f"/g/{row.public_id}" if row is not None and row.public else ""
+            href = f"/g/{row.public_id}" if row is not None else ""
             title = GAMES[r.game].title if r.game in GAMES else r.game
             place = _("{rank} of {players}").format(rank=r.rank, players=r.players)
             when = datetime.fromtimestamp(r.finished_at, UTC).strftime("%Y-%m-%d")

@@ -83,6 +83,12 @@ async def test_the_bridge_carries_changes_between_processes(backend: Backend) ->
         assert loop.time() - started < 1.0
         await asyncio.sleep(0.1)
         assert mine == [Change("game01", 7)]  # its own notice is not heard twice
+        # Changes committed together go out one after the other on the one connection, each
+        # heard, with whether it owes posts.
+        for version in range(8, 20):
+            bots.publish("game01", version, owed=version % 2 == 0)
+        burst = [await asyncio.wait_for(heard.get(), 2.0) for _version in range(8, 20)]
+        assert burst == [Change("game01", v, v % 2 == 0) for v in range(8, 20)]
     finally:
         await sender.close()
         await listener.close()

@@ -30,6 +30,7 @@ from bot.store import (
     Store,
     replay_snapshot,
 )
+from bot.store.web_tables import WebTable
 from tests.backends import Backend
 from tests.store.games import GUILD, play, started
 
@@ -76,6 +77,7 @@ async def source(source_store: Store) -> GameService:
     for n, game in enumerate(("street-art", "artsee", "street-kings", "street-art-mural")):
         record = await play(service, await started(service, str(20 + n), game), 6, seed=game)
         await service.remember_message(record, "board", record.channel, str(900 + n))
+        await source_store.save_web_table(WebTable(record.id, f"page{n}", public=n % 2 == 0))
     gone = await play(service, await started(service, "30"), 3)
     await service.abandon(GUILD, gone.channel, gone.host, is_admin=False, ref=gone.id)
     done = await play(service, await started(service, "31"), 3000, seed="to the end")
@@ -101,10 +103,13 @@ async def test_everything_is_copied_as_it_is_and_checked(
         assert copy is not None and original is not None and asdict(copy) == asdict(original)
         assert await target_store.actions(game_id) == await source_store.actions(game_id)
         assert await target_store.messages_of(game_id) == await source_store.messages_of(game_id)
+        page = await source_store.web_table_of(game_id)
+        assert await target_store.web_table_of(game_id) == page  # the page keeps its address
     assert await target_store.all_guild_settings() == await source_store.all_guild_settings()
     actions = sum([len(await source_store.actions(i)) for i in ids])
     assert report.counts["games"] == [8, 8] and report.counts["actions"] == [actions, actions]
     assert report.counts["messages"] == [6, 6] and report.counts["guild settings"] == [2, 2]
+    assert report.counts["web table"] == [4, 4]
     assert report.replayed == 6  # every game dealt; the two lobbies have nothing to replay
     assert "Copied 8 games" in report.lines()[0]
 

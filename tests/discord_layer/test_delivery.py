@@ -5,9 +5,12 @@ save and the post, Discord's 5xx and 429 on each route, and interaction tokens t
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
+import discord
 import pytest
 
 from bot import outbox
@@ -37,6 +40,18 @@ FOLLOWUP = "/webhooks/{application_id}/{interaction_token}"
 THREADS = "/channels/{channel_id}/messages/{message_id}/threads"
 MESSAGE = "/channels/{channel_id}/messages/{message_id}"
 POSTS = "/channels/{channel_id}/messages"
+
+
+class TenfoldFaster:
+    """``asyncio`` as discord.py's HTTP clients (the bot's, and the interaction webhooks')
+    see it, with every sleep ten times shorter."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay: float, result: Any = None) -> Any:
+        return await asyncio.sleep(delay / 10, result)
 
 
 def worker(h: Harness) -> Delivery:
@@ -99,16 +114,29 @@ async def test_a_crash_between_save_and_post_is_posted_once_within_a_tick_of_the
         ("PATCH", MESSAGE, 429, 0),
         ("POST", POSTS, 503, 0),
         ("POST", POSTS, 429, 20028),
+        # 500, 502 and 504 discord.py retries itself, after a sleep of a second or more.
+        ("POST", FOLLOWUP, 503, 0),
+        ("POST", FOLLOWUP, 500, 0),
+        ("POST", THREADS, 502, 0),
+        ("PATCH", MESSAGE, 504, 0),
+        ("POST", POSTS, 500, 0),
     ],
 )
 async def test_discord_faults_at_the_start_still_post_everything_and_answer_in_time(
-    harness_factory, tmp_path: Path, method: str, route: str, status: int, code: int
+    harness_factory,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    method: str,
+    route: str,
+    status: int,
+    code: int,
 ) -> None:
-    """(A 5xx on a follow-up, or a 500 anywhere, discord.py retries itself after a sleep of a
-    second or more, which the harness takes for an idle bot: those are left out here.)
-    One fault of each kind on the first board (a follow-up, or the thread's message),
+    """One fault of each kind on the first board (a follow-up, or the thread's message),
     the thread's creation and the lobby's edit: the game starts whole, the board arrives
-    once, and the host is answered within 3 s."""
+    once, and the host is answered within 3 s. discord.py's own waits before a retry are
+    cut tenfold: the harness takes a task asleep for a second or more for an idle bot."""
+    monkeypatch.setattr(discord.http, "asyncio", TenfoldFaster())
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", TenfoldFaster())
     h = await table(harness_factory, tmp_path)
     lobby = await open_table(h, "artsee", ANA, BO)
     h.fake.fail_next(method, route, status=status, code=code, message="Discord's bad moment")
@@ -122,6 +150,24 @@ async def test_discord_faults_at_the_start_still_post_everything_and_answer_in_t
     assert "In progress in" in h.message(lobby).text()
     assert await h.bot.service.store.unsent(game_id(lobby)) == []
     print(f"{status}/{code} on {method} {route}: 1 of 1 board, answered in {seconds:.2f} s")
+
+
+async def test_a_private_note_discord_refuses_never_posts_the_board_twice(
+    harness_factory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board went to the thread, then every try of the host's private "posted in" note
+    failed: the board is sent, not owed again, so no worker posts it a second time."""
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", TenfoldFaster())
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    h.fake.fail_next("POST", FOLLOWUP, status=503, code=0, message="Unavailable", times=20)
+    await h.slash(ANA, "game start")
+    await h.settle()
+    (thread,) = h.threads(TABLE)
+    assert len(channel_boards(h, thread.id)) == 1
+    assert await h.bot.service.store.unsent(game_id(lobby)) == []
+    assert await worker(h).drain(time.time() + 10 * outbox.FRONT_LEASE) == 0
+    assert len(channel_boards(h, thread.id)) == 1
 
 
 async def test_a_post_discord_keeps_refusing_is_sent_by_the_worker_once(

@@ -248,6 +248,23 @@ async def test_leaderboard_and_player_page_with_a_rating_chart(web: Web) -> None
     assert gif.status == 200 and (await gif.read()).startswith(b"GIF8")
 
 
+async def test_people_pages_show_only_what_was_played_in_public(web: Web) -> None:
+    """A game in a private channel stays private on the people pages too: Bo's result there
+    is not listed, his page shows only his public game, and a rating earned partly in
+    private is not on the public leaderboard; AI levels (they play everywhere) are not."""
+    hidden = await finish(web.service, await web.public_game(ai=1, public=False))
+    assert hidden.status == FINISHED
+    assert (await web.client.get(f"/s/{GUILD}/p/{BO}")).status == 404  # nothing public yet
+    board = await (await web.client.get(f"/s/{GUILD}/street-art")).text()
+    assert "Bo" not in board and "AI (" not in board
+    shown = await finish(web.service, await web.public_game(ai=1))
+    text = await (await web.client.get(f"/s/{GUILD}/p/{BO}")).text()
+    assert web.table(shown) in text and web.table(hidden) not in text
+    assert text.count("<tbody><tr>") == 1 and text.count("</td></tr>") == 1  # one game listed
+    board = await (await web.client.get(f"/s/{GUILD}/street-art")).text()
+    assert "Bo" not in board  # his rating moved in the private game too
+
+
 async def test_too_many_requests_from_one_address_are_refused(web: Web) -> None:
     app = create_app(web.service, SECRET, limit=RateLimit(burst=3, per_second=0.001))
     async with TestClient(TestServer(app)) as client:

@@ -531,6 +531,16 @@ class Store(Protocol):
     async def all_guild_settings(self) -> dict[str, dict[str, Any]]:
         """Every server's saved settings (servers that never chose any are absent)."""
 
+    async def all_vacation_days(self) -> list[tuple[str, str, int, int]]:
+        """Every (server, player, year, days spent) row, in that order (``python -m bot
+        migrate`` copies them)."""
+        ...
+
+    async def import_vacation_days(self, rows: Sequence[tuple[str, str, int, int]]) -> None:
+        """Write these rows as they are (a row of the same server, player and year is
+        replaced: the copy's source is the truth)."""
+        ...
+
     async def import_game(
         self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
     ) -> None:

@@ -1015,6 +1015,21 @@ class PostgresStore(PostgresWebTables):
         found = {guild: read_settings(guild, text, "left out") for guild, text in rows}
         return {guild: settings for guild, settings in found.items() if settings is not None}
 
+    async def all_vacation_days(self) -> list[tuple[str, str, int, int]]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT guild, player, year, spent FROM vacation_days ORDER BY guild, player, year"
+            )
+        return [(g, p, int(y), int(n)) for g, p, y, n in rows]
+
+    async def import_vacation_days(self, rows: Sequence[tuple[str, str, int, int]]) -> None:
+        async with self._write() as conn:
+            await conn.executemany(
+                "INSERT INTO vacation_days (guild, player, year, spent) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (guild, player, year) DO UPDATE SET spent = excluded.spent",
+                rows,
+            )
+
     async def import_game(
         self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
     ) -> None:

@@ -110,6 +110,10 @@ _SPEND_DAY = (
     "ON CONFLICT (guild, player, year) DO UPDATE SET spent = vacation_days.spent + 1 "
     "WHERE vacation_days.spent < ? RETURNING spent"
 )
+_PUT_DAYS = (
+    "INSERT INTO vacation_days (guild, player, year, spent) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (guild, player, year) DO UPDATE SET spent = excluded.spent"
+)
 _HELD = "(status IN (?, ?) OR archive_at IS NOT NULL)"
 
 
@@ -980,6 +984,18 @@ class SqliteStore(SqliteWebTables):
         rows = await self._fetchall("SELECT guild, settings FROM guild_settings ORDER BY guild")
         found = {str(guild): read_settings(guild, text, "left out") for guild, text in rows}
         return {guild: settings for guild, settings in found.items() if settings is not None}
+
+    async def all_vacation_days(self) -> list[tuple[str, str, int, int]]:
+        rows = await self._fetchall(
+            "SELECT guild, player, year, spent FROM vacation_days ORDER BY guild, player, year", ()
+        )
+        return [(str(g), str(p), int(y), int(n)) for g, p, y, n in rows]
+
+    async def import_vacation_days(self, rows: Sequence[tuple[str, str, int, int]]) -> None:
+        def write(conn: sqlite3.Connection) -> None:
+            conn.executemany(_PUT_DAYS, rows)
+
+        await self._transaction(write)
 
     async def import_game(
         self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False

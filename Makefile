@@ -7,7 +7,7 @@ GAME   ?= street-art
 OPTIONS ?=
 DEMO_LANG ?= en
 
-.PHONY: demo test test-postgres run sync lint bench arena clean messages
+.PHONY: demo test test-postgres run sync lint bench arena clean messages lock audit image
 
 # Installs pin every package to constraints.txt, so a new release cannot break a fresh clone.
 $(STAMP): pyproject.toml constraints.txt
@@ -19,11 +19,17 @@ $(STAMP): pyproject.toml constraints.txt
 demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/ (DEMO_LANG=pt_BR)
 	$(BIN)/python -m bot demo --game $(GAME) --options "$(OPTIONS)" --lang $(DEMO_LANG)
 
-test: $(STAMP)  ## the whole test suite
-	$(BIN)/python -m pytest -q
+# The suite over pytest-xdist's workers, one per core (TEST_JOBS=0: in this process alone).
+# Slow soaks (-m slow) stay out; each worker has its own PostgreSQL schema (tests/conftest.py).
+# worksteal: a worker that runs out takes tests queued on the other, so the minute-long
+# property runs do not leave one core idle at the end.
+TEST_JOBS ?= auto
+TEST_DIST := $(if $(filter 0,$(TEST_JOBS)),,--dist worksteal)
+test: $(STAMP)  ## the whole test suite (on every core)
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) $(TEST_DIST)
 
 test-postgres: $(STAMP)  ## every PostgreSQL run of the suite, on a throwaway server it starts
-	CI=true .ci/with-postgres $(BIN)/python -m pytest -q -k postgres
+	CI=true .ci/with-postgres $(BIN)/python -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -k postgres
 
 run: $(STAMP)  ## the real bot, from .env (needs DISCORD_TOKEN)
 	$(BIN)/python -m bot run
@@ -53,6 +59,23 @@ messages: $(STAMP)  ## extract, update and compile the message catalogs (transla
 	$(BIN)/pybabel -q update -i $(LOCALES)/messages.pot -d $(LOCALES) -D messages \
 		--ignore-obsolete --no-wrap
 	$(BIN)/pybabel compile --statistics -d $(LOCALES) -D messages
+
+# requirements.lock: the production dependencies (pyproject.toml's, at constraints.txt's
+# versions) pinned with every wheel's hash, for every Python the project claims (3.11 and up,
+# each platform): what the Containerfile and docs/deploy.md install with --require-hashes.
+# Run it after changing either file, and commit the lock.
+UV_VERSION := 0.13.9
+lock: $(STAMP)  ## write requirements.lock (hashes) from pyproject.toml and constraints.txt
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+		--constraint constraints.txt --custom-compile-command "make lock" \
+		--quiet -o requirements.lock
+
+audit:  ## look the locked dependencies up in a vulnerability database (needs the network)
+	.ci/audit
+
+image:  ## build the container image and check it as CI does (root, podman, mmdebstrap)
+	.ci/image
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

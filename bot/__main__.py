@@ -1,4 +1,5 @@
-"""`python -m bot run|sync|web|demo|backup|migrate|replay|forget`: the bot's command line.
+"""`python -m bot run|sync|web|upgrade|demo|backup|migrate|replay|forget`: the bot's command
+line (`--version`).
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
 flag out of range) ends in one line saying what is allowed, never a traceback."""
@@ -10,17 +11,20 @@ import asyncio
 import importlib
 import logging
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import bot.migrate
-from bot.config import Settings, configure_logging
+from bot.config import Settings, is_snowflake
 from bot.demo import SEAT_NAMES, run_demo
 from bot.errors import ServiceError
 from bot.forgetting import forget_user
+from bot.logs import configure_logging
 from bot.options import parse_options
 from bot.pool import WorkerPool
 from bot.replay import ReplayFileError, render_file
 from bot.store import DamagedDatabase, StoreError, is_postgres, open_store, sqlite_path
+from bot.version import __version__
 from locales import LANGS
 from rules import GAMES
 from rules.protocol import player_range
@@ -41,10 +45,13 @@ async def check_store(settings: Settings) -> None:
     await store.close()
 
 
-def preflight(settings: Settings) -> None:
+def preflight(settings: Settings, *, store: bool = True) -> None:
+    """The token, then (``store``: for ``run``; ``sync`` needs none) the database."""
     if not settings.discord_token:
         print(NO_TOKEN, file=sys.stderr)
         raise SystemExit(2)
+    if not store:
+        return
     try:
         asyncio.run(check_store(settings))
     except DamagedDatabase as error:
@@ -70,13 +77,54 @@ WEB_ENTRY = "web.server"
 
 
 def discord_command(command: str, settings: Settings, guild_id: str = "") -> None:
-    """``run`` or ``sync``: check the token and the store, then hand over to the Discord layer."""
-    preflight(settings)
+    """``run`` or ``sync``: check the token and (``run``) the store, then hand over to the
+    Discord layer."""
+    preflight(settings, store=command == "run")
+    logging.getLogger("bot").info("tabletop-bot %s: %s", __version__, command)
     importlib.import_module(DISCORD_ENTRY).main(command, settings, guild_id)
 
 
-async def backup(settings: Settings, target: str) -> None:
-    """Copy the database the bot uses (it may be running) to ``target``."""
+def upgrade(settings: Settings) -> None:
+    """``upgrade``: create the database's tables, or bring them to this version's schema, and
+    exit; the one-shot step before a new version starts (compose.yaml's ``migrate`` service,
+    docs/deploy.md's upgrade steps). ``run`` does the same at start-up, so it is never needed
+    with one process; with several it upgrades once, before any of them starts."""
+    try:
+        asyncio.run(check_store(settings))
+    except StoreError as error:
+        raise SystemExit(f"Cannot upgrade: {error}.") from error
+    print(f"The database (DATABASE_URL) has the schema of tabletop-bot {__version__}.")
+
+
+#: The name of a backup written into a folder (``backup --keep``): sorts oldest first.
+BACKUP_NAME = "games-{:%Y%m%dT%H%M%SZ}.db"
+
+
+def backup_target(path: str, keep: int | None) -> str:
+    """``path`` as given, or (a folder) a new file in it named by the time; ``--keep`` needs
+    the folder."""
+    folder = Path(path)
+    if folder.is_dir():
+        return str(folder / BACKUP_NAME.format(datetime.now(UTC)))
+    if keep is not None:
+        raise StoreError(f"--keep needs PATH to be a folder, and {path!r} is not one")
+    return path
+
+
+def rotate(folder: Path, keep: int) -> list[Path]:
+    """Delete all but the ``keep`` newest backups ``backup`` wrote into ``folder``; the
+    deleted files."""
+    written = sorted(folder.glob("games-*Z.db"))
+    old = written[: max(0, len(written) - keep)]
+    for path in old:
+        path.unlink()
+    return old
+
+
+async def backup(settings: Settings, target: str, keep: int | None = None) -> None:
+    """Copy the database the bot uses (it may be running) to ``target`` (a new file, or a new
+    file in the folder ``target``, of which ``keep`` are kept)."""
+    target = backup_target(target, keep)
     if not is_postgres(settings.database_url):
         source = sqlite_path(settings.database_url)
         if not Path(source).is_file():  # opening it would create an empty one to copy
@@ -88,6 +136,9 @@ async def backup(settings: Settings, target: str) -> None:
     finally:
         await store.close()
     print(f"Backed up {games} games to {target}. To restore: README.md, Backups.")
+    if keep is not None:
+        for path in rotate(Path(target).parent, keep):
+            print(f"Removed the older backup {path}.")
 
 
 def demo(
@@ -112,7 +163,7 @@ def demo(
         result = asyncio.run(
             run_demo(
                 game,
-                settings.database_url,
+                settings.demo_database,
                 Path(settings.demo_dir),
                 players,
                 seed,
@@ -151,8 +202,17 @@ def whole_number(text: str) -> int:
     return int(text)
 
 
+def at_least_one(text: str) -> int:
+    """A whole number from 1 (a backup count)."""
+    number = whole_number(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 is needed (got {number})")
+    return number
+
+
 def parser() -> argparse.ArgumentParser:
     main_parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    main_parser.add_argument("--version", action="version", version=f"tabletop-bot {__version__}")
     sub = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("run", help="connect to Discord and serve the games (needs DISCORD_TOKEN)")
     sub.add_parser(
@@ -186,7 +246,23 @@ def parser() -> argparse.ArgumentParser:
     backup_parser = sub.add_parser(
         "backup", help="copy the database to a new file, safely while the bot runs"
     )
-    backup_parser.add_argument("path", metavar="PATH", help="the new file to write the copy to")
+    backup_parser.add_argument(
+        "path",
+        metavar="PATH",
+        help="the new file to write the copy to, or a folder to write a file named by the time",
+    )
+    backup_parser.add_argument(
+        "--keep",
+        type=at_least_one,
+        default=None,
+        metavar="N",
+        help="with a folder: then delete all but its N newest backups",
+    )
+    sub.add_parser(
+        "upgrade",
+        help="create the database's tables or bring them up to date, then exit (before a new "
+        "version starts)",
+    )
     migrate_parser = sub.add_parser(
         "migrate",
         help="copy every game, log, result and setting to another database (safe to re-run)",
@@ -239,12 +315,19 @@ def main(argv: list[str] | None = None) -> None:
         settings = Settings.load()
     except ValueError as error:  # a setting that cannot work, named, with what is allowed
         raise SystemExit(f"Cannot start: {error} (in .env or the environment).") from error
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     if args.command == "run":
         discord_command("run", settings)
     elif args.command == "sync":
-        guild = args.guild if args.guild is not None else settings.dev_guild_id
+        guild = (args.guild if args.guild is not None else settings.dev_guild_id).strip()
+        if guild and not is_snowflake(guild):
+            raise SystemExit(
+                f"--guild must be a server id, digits only (got {guild[:30]!r}): in Discord, "
+                "right-click the server and choose Copy Server ID."
+            )
         discord_command("sync", settings, guild)
+    elif args.command == "upgrade":
+        upgrade(settings)
     elif args.command == "web":
         if not settings.web_port:
             raise SystemExit("Cannot start: WEB_PORT is 0 (the web table is off).")
@@ -256,7 +339,7 @@ def main(argv: list[str] | None = None) -> None:
         migrate(args.source or settings.database_url, args.target)
     elif args.command == "backup":
         try:
-            asyncio.run(backup(settings, args.path))
+            asyncio.run(backup(settings, args.path, args.keep))
         except StoreError as error:
             raise SystemExit(f"Cannot back up: {error}.") from error
     elif args.command == "replay":

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import logging
+import math
 import os
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from dotenv import dotenv_values
 
 from bot.store.base import Shards
 
@@ -15,25 +18,35 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: Libraries that log what they are handed at DEBUG: aiosqlite logs every statement with its
 #: parameters, so game snapshots (hands, face-down cards) would reach the log.
 VERBATIM_LOGGERS = ("aiosqlite",)
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOG_FORMATS = ("text", "json")
+#: A picture cache above this many MiB is a typo, not a budget (a whole game's boards fit in 64).
+MAX_CACHE_MB = 65536
+#: An AI that thinks longer than this over one decision holds its table for too long.
+MAX_AI_BUDGET = 60.0
+_URL = re.compile(r"(sqlite|postgresql|postgres)://", re.IGNORECASE)
 _KINDS = {float: "number (like 24 or 0.5)", int: "whole number", str: "text"}
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    """``KEY=VALUE`` lines; ``#`` comments and blank lines skipped, surrounding quotes removed."""
-    values: dict[str, str] = {}
-    if not path.is_file():
-        return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key.strip().removeprefix("export ").strip()] = value
-    return values
+    """``KEY=VALUE`` lines read by python-dotenv, as the shell would: ``#`` comments, an
+    inline `` # comment`` after an unquoted value, quotes and ``export`` are understood.
+
+    A missing file is no settings; a file that exists but cannot be read is refused in one
+    sentence (``ValueError``), not a ``PermissionError`` on every command."""
+    if not path.exists():
+        return {}
+    try:
+        with path.open(encoding="utf-8") as stream:
+            values = dotenv_values(stream=stream)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise ValueError(
+            f"the settings file {str(path)!r} cannot be read ({reason}): let the bot's user "
+            "read it, or remove it and set the variables in the environment"
+        ) from error
+    except UnicodeDecodeError as error:
+        raise ValueError(f"the settings file {str(path)!r} is not UTF-8 text") from error
+    return {key: value or "" for key, value in values.items()}
 
 
 @dataclass(frozen=True)
@@ -55,6 +68,15 @@ class Settings:
     render_cache_mb: float = 64.0  # the picture cache's budget (bot.pictures), in MiB
     #: Seconds an AI seat at level hard may think over one decision.
     ai_budget_seconds: float = 1.0
+    #: ``text`` (one readable line per event) or ``json`` (one JSON object per line, with the
+    #: game, interaction and shard ids as fields when an event has them).
+    log_format: str = "text"
+    #: The private port of /healthz, /readyz and /metrics (0: off), and the address it listens
+    #: on (the loopback by default: never expose it to the internet).
+    metrics_port: int = 0
+    metrics_host: str = "127.0.0.1"
+    #: The database `demo` plays into; empty: its own file in DEMO_DIR, never DATABASE_URL's.
+    demo_database_url: str = ""
     #: Sharding (several processes over one shared store): how many shards the bot has in
     #: all, and which of them this process serves (``0-3``, ``0,2``; empty: every one).
     #: 0 shards: no sharding, one plain process (the default).
@@ -96,20 +118,63 @@ class Settings:
                 ) from error
         if "log_level" in values:  # logging itself takes the upper-case names only
             values["log_level"] = str(values["log_level"]).strip().upper()
+        if "log_format" in values:
+            values["log_format"] = str(values["log_format"]).strip().lower()
         settings = cls(**values)
         settings.check()
         return settings
 
+    @property
+    def demo_database(self) -> str:
+        """Where ``demo`` keeps its games: DEMO_DATABASE_URL, or a file of its own in DEMO_DIR,
+        so demo games and ratings never pile up in the bot's database."""
+        return self.demo_database_url or f"sqlite:///{Path(self.demo_dir) / 'demo.db'}"
+
     def check(self) -> None:
-        """Refuse values that would only fail later, deep inside a library, with what is
-        allowed (``ValueError``; the command line prints it as one line)."""
+        """Refuse every value that would only fail later, deep inside a library, in one
+        sentence naming the setting and what is allowed (``ValueError``; the command line
+        prints it as one line)."""
         if self.log_level not in LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL={self.log_level!r} is not one of {', '.join(LOG_LEVELS)}")
+        if self.log_format not in LOG_FORMATS:
+            raise ValueError(
+                f"LOG_FORMAT={self.log_format!r} is not one of {', '.join(LOG_FORMATS)}"
+            )
+        for name in ("database_url", "demo_database_url"):
+            url = getattr(self, name)
+            if url and not _URL.match(url.strip()):
+                raise ValueError(
+                    f"{name.upper()} must start with sqlite:/// (a file) or postgresql:// "
+                    "(a server)"
+                )
         if self.database_pool_size < 1:
             raise ValueError("DATABASE_POOL_SIZE must be a whole number of connections, 1 or more")
+        if self.dev_guild_id and not is_snowflake(self.dev_guild_id):
+            raise ValueError(
+                "DEV_GUILD_ID must be a server id (digits only, from Discord's Copy Server ID), "
+                "or empty"
+            )
         for name in ("remind_hours", "turn_timeout_hours"):
-            if not getattr(self, name) >= 0:  # also refuses nan
+            if not 0 <= getattr(self, name) < math.inf:  # also refuses nan
                 raise ValueError(f"{name.upper()} must be 0 (off) or a positive number of hours")
+        if self.render_workers < -1:
+            raise ValueError(
+                "RENDER_WORKERS must be -1 (no worker processes), 0 (one per core) or a "
+                "positive number of processes"
+            )
+        if not 0 <= self.render_cache_mb <= MAX_CACHE_MB:
+            raise ValueError(
+                f"RENDER_CACHE_MB must be a number of MiB from 0 (no cache) to {MAX_CACHE_MB}"
+            )
+        if not 0 < self.ai_budget_seconds <= MAX_AI_BUDGET:
+            raise ValueError(
+                "AI_BUDGET_SECONDS must be a number of seconds above 0 and at most "
+                f"{MAX_AI_BUDGET} (like 1 or 0.5)"
+            )
+        if not 0 <= self.metrics_port <= 65535:
+            raise ValueError("METRICS_PORT must be 0 (off) or a port number from 1 to 65535")
+        if self.metrics_port and not self.metrics_host.strip():
+            raise ValueError("METRICS_HOST must be an address to listen on, like 127.0.0.1")
         self.shards()  # refuses a SHARD_IDS that does not fit SHARD_COUNT
         if not 0 <= self.web_port <= 65535:
             raise ValueError("WEB_PORT must be 0 (no web table) or a port from 1 to 65535")
@@ -151,14 +216,7 @@ def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
     return tuple(sorted(ids))
 
 
-def keep_secrets_out_of_logs() -> None:
-    """Never let a verbatim logger below INFO, whatever LOG_LEVEL says."""
-    for name in VERBATIM_LOGGERS:
-        logger = logging.getLogger(name)
-        logger.setLevel(max(logger.getEffectiveLevel(), logging.INFO))
-
-
-def configure_logging(level: str) -> None:
-    """The process's logging: ``level`` for our code, secrets kept out (see above)."""
-    logging.basicConfig(level=level, format=LOG_FORMAT)
-    keep_secrets_out_of_logs()
+def is_snowflake(text: str) -> bool:
+    """Whether ``text`` is a Discord id: digits only, at most 20 of them (a 64-bit number)."""
+    text = text.strip()
+    return text.isascii() and text.isdigit() and len(text) <= 20 and int(text) > 0

@@ -13,8 +13,7 @@ import secrets
 import time
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import replace
 from typing import Any
 
 from bot import limits, outbox, undo, visibility
@@ -31,6 +30,7 @@ from bot.changes import Changes
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
 from bot.i18n import N_, _, say
+from bot.moves import MoveResult, Step
 from bot.options import check_options
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
@@ -47,10 +47,11 @@ from bot.store.base import (
     LoggedAction,
     Owed,
     ReminderClaim,
-    ResultRow,
     Seat,
     Shards,
     Store,
+    UndoneAction,
+    UndoRequest,
     VersionConflict,
 )
 from bot.store.forget import Forgotten
@@ -75,56 +76,6 @@ REMINDED = 3
 #: The table preference that holds the seats' planned absences (`/game away until:`).
 AWAY_UNTIL = "away_until"
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
-
-
-@dataclass(frozen=True)
-class Step:
-    """One applied action and what it caused."""
-
-    player: str
-    action: dict[str, Any]
-    events: list[dict[str, Any]]
-    #: A standing order given out of turn (a policy): it leaves the turn in progress untouched.
-    standing: bool = False
-    #: Whether this step ended a turn: the game's turn number (``Game.turn``) moved on.
-    ends_turn: bool = False
-
-
-@dataclass
-class MoveResult:
-    """The game after a change: every step applied (the player's, then AI seats'), and the
-    steps of finished turns that a public post should now tell (``told``, empty while the
-    acting player is still in the middle of their turn). ``timed_out``: the players whose
-    AI decided because their time ran out."""
-
-    record: GameRecord
-    engine: Game
-    pictures: Pictures
-    steps: list[Step] = field(default_factory=list)
-    told: list[Step] = field(default_factory=list)
-    timed_out: list[str] = field(default_factory=list)
-    #: The game's result rows with each seat's rating change, once a step finished it.
-    results: list[ResultRow] = field(default_factory=list)
-    #: The keys of the outbox rows this change wrote (``bot.outbox``): the front door that
-    #: posts the change marks them sent, or gives them back to the delivery worker.
-    owed: list[str] = field(default_factory=list)
-    #: The key of the outbox row of the game's end (its lobby edit and result post), once a
-    #: step ended it: posted after the last board.
-    final: str | None = None
-
-    @cached_property
-    def read(self) -> ReadModel:
-        """The game as the change left it, for the cogs to show (read once the change is over)."""
-        return ReadModel(self.record, self.engine, self.pictures)
-
-    @property
-    def finished(self) -> bool:
-        return self.record.status == FINISHED
-
-    @property
-    def turn_over(self) -> bool:
-        """A public post is due: some turn ended (or the game did)."""
-        return bool(self.told) or self.finished
 
 
 def is_ai(player: str) -> bool:
@@ -1210,6 +1161,23 @@ class GameService:
         async with self._lock(game_id):
             record = await self.get(game_id, guild)
             return await undo.answer(self, record, user, accept, version, number, self._clock())
+
+    async def write_undo(
+        self, record: GameRecord, expected: int, request: UndoRequest, now: float
+    ) -> list[UndoneAction]:
+        """bot.undo's write (``undo.Table``): the clocks of whoever owes a decision in the
+        replayed state armed as after the proposer's move, then one compare-and-swap; the web
+        table's pages are told."""
+        self._arm_timers(record, mover=request.requested_by)
+        audit = await self.store.undo(record, expected, request.keep, request.requested_by, now)
+        self.changes.publish(record.id, record.version)  # the web table's pages go back too
+        return audit
+
+    async def play_on(self, record: GameRecord) -> MoveResult:
+        """After an undo (``undo.Table``): the AI seats play on, as after a move."""
+        result = self._result(record)
+        await self._run_ai(record, result)
+        return result
 
     # -- helpers -------------------------------------------------------------------------
 

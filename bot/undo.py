@@ -35,15 +35,17 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.errors import ServiceError
 from bot.i18n import _
+from bot.moves import MoveResult, Step
 from bot.read_model import turn_steps
 from bot.store.base import (
     ACTIVE,
     GameRecord,
     LoggedAction,
+    Store,
     UndoneAction,
     UndoRequest,
     VersionConflict,
@@ -52,8 +54,40 @@ from bot.store.recovery import replay_snapshot
 from bot.words import WORDS
 from rules import Game
 
-if TYPE_CHECKING:  # the service calls this module: only its types are needed here
-    from bot.service import GameService, MoveResult, Step
+
+class Table(Protocol):
+    """What an undo needs of the game service (bot/service.py), and no more: the game, its
+    engine, its players' names and its replayed log to read; and to write, the undo as any
+    change is written (the clocks of whoever now owes a decision armed, one compare-and-swap)
+    and the AI seats playing on after it. The service calls this module under the game's lock,
+    passing itself."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def games(self) -> dict[str, Game]: ...
+
+    def engine(self, record: GameRecord) -> Game: ...
+
+    def names(self, record: GameRecord) -> dict[str, str]: ...
+
+    async def history(self, record: GameRecord) -> list[Step]: ...
+
+    async def get(self, game_id: str, guild: str | None = None) -> GameRecord: ...
+
+    async def write_undo(
+        self, record: GameRecord, expected: int, request: UndoRequest, now: float
+    ) -> list[UndoneAction]:
+        """Write ``record`` (its replayed state, journal and new version) over version
+        ``expected``, the log cut at ``request.keep`` with its tail moved to the audit;
+        VersionConflict if the game changed meanwhile. Returns the audit rows."""
+        ...
+
+    async def play_on(self, record: GameRecord) -> MoveResult:
+        """The AI seats decide, as after any move, until a human owes a decision."""
+        ...
+
 
 #: Seconds the other players have to accept a proposal.
 WINDOW = 600.0
@@ -154,42 +188,42 @@ def refusal(game: Game, record: GameRecord, steps: list[Step], player: str) -> i
     return index
 
 
-async def plan_for(service: GameService, record: GameRecord, player: str) -> Plan:
+async def plan_for(table: Table, record: GameRecord, player: str) -> Plan:
     """What ``player``'s undo would take back, from the stored log replayed (off the event
     loop: a long game replays for a while), or a ServiceError saying why there is none."""
-    steps = await service.history(record)  # refuses a log that does not replay exactly
-    rows: list[LoggedAction] = await service.store.actions(record.id)
+    steps = await table.history(record)  # refuses a log that does not replay exactly
+    rows: list[LoggedAction] = await table.store.actions(record.id)
     if len(rows) != len(steps):  # another process moved meanwhile
         raise ServiceError(_("The game changed meanwhile; please try again."))
-    game = service.engine(record)
+    game = table.engine(record)
     index = refusal(game, record, steps, player)
-    state = await asyncio.to_thread(replay_snapshot, record, rows[:index], service.games)
+    state = await asyncio.to_thread(replay_snapshot, record, rows[:index], table.games)
     assert state is not None  # a running game has a state
     keep = rows[index - 1].seq if index else 0
     return Plan(keep, steps[index:], state, journal_of(steps[:index]))
 
 
-def who(service: GameService, record: GameRecord, players: list[str] | tuple[str, ...]) -> str:
-    names = service.names(record)
+def who(table: Table, record: GameRecord, players: list[str] | tuple[str, ...]) -> str:
+    names = table.names(record)
     return ", ".join(names.get(p, p) for p in players)
 
 
 async def stored(
-    service: GameService, record: GameRecord, now: float
+    table: Table, record: GameRecord, now: float
 ) -> tuple[UndoRequest | None, UndoRequest | None]:
     """The game's stored proposal as (open, lapsed): open if it was made at the game's
     current version and has not run out, else lapsed (and dropped: its post still shows
     buttons, which the caller closes)."""
-    request = await service.store.undo_request(record.id)
+    request = await table.store.undo_request(record.id)
     if request is None:
         return None, None
     if request.version != record.version or request.expires_at <= now:
-        await service.store.drop_undo_request(record.id)
+        await table.store.drop_undo_request(record.id)
         return None, request
     return request, None
 
 
-async def propose(service: GameService, record: GameRecord, user: str, now: float) -> Outcome:
+async def propose(table: Table, record: GameRecord, user: str, now: float) -> Outcome:
     """``user`` proposes to take back their last decision (under the game's lock)."""
     seat = record.seat_of(user)
     if seat is None or seat.ai:
@@ -204,29 +238,29 @@ async def propose(service: GameService, record: GameRecord, user: str, now: floa
                 game=record.id
             )
         )
-    open_request, lapsed = await stored(service, record, now)
+    open_request, lapsed = await stored(table, record, now)
     if open_request is not None:
         raise ServiceError(
             _("An undo is already proposed in game `{game}`: waiting for {names}.").format(
-                game=record.id, names=who(service, record, waiting(open_request))
+                game=record.id, names=who(table, record, waiting(open_request))
             )
         )
-    chosen = await plan_for(service, record, user)
+    chosen = await plan_for(table, record, user)
     awaiting = tuple(s.user for s in record.seats if s.user != user and not s.played_by_ai)
     request = UndoRequest(
         record.id, user, record.version, chosen.keep, awaiting, (), now, now + WINDOW
     )
     if not awaiting:
-        outcome = await apply(service, record, request, chosen, now)
+        outcome = await apply(table, record, request, chosen, now)
     else:
-        await service.store.save_undo_request(request)
+        await table.store.save_undo_request(request)
         outcome = Outcome(request, PENDING, record, chosen.undone)
     outcome.lapsed = lapsed
     return outcome
 
 
 async def answer(
-    service: GameService,
+    table: Table,
     record: GameRecord,
     user: str,
     accept: bool,
@@ -237,7 +271,7 @@ async def answer(
     """A click on a proposal's Accept or Decline (under the game's lock): ``version`` and
     ``number`` are the button's, the game's version the proposal was made at and its
     ``ticket``."""
-    request = await service.store.undo_request(record.id)
+    request = await table.store.undo_request(record.id)
     if request is None or request.version != version or ticket(request) != number:
         raise ServiceError(
             _("That undo proposal is closed already: `/game undo` proposes a new one.")
@@ -245,31 +279,31 @@ async def answer(
     if user != request.requested_by and user not in request.awaiting:
         raise ServiceError(
             _("Only the players asked can answer this undo: {names}.").format(
-                names=who(service, record, request.awaiting)
+                names=who(table, record, request.awaiting)
             )
         )
     if record.version != request.version or request.expires_at <= now:
-        await service.store.drop_undo_request(record.id)
+        await table.store.drop_undo_request(record.id)
         return Outcome(request, LAPSED, record)
     if not accept:
-        await service.store.drop_undo_request(record.id)
+        await table.store.drop_undo_request(record.id)
         return Outcome(request, DECLINED, record)
     if user == request.requested_by or user in request.accepted:
         raise ServiceError(
             _("Your answer is in already: waiting for {names}.").format(
-                names=who(service, record, waiting(request))
+                names=who(table, record, waiting(request))
             )
         )
     request = replace(request, accepted=(*request.accepted, user))
-    chosen = await plan_for(service, record, request.requested_by)
+    chosen = await plan_for(table, record, request.requested_by)
     if waiting(request):
-        await service.store.save_undo_request(request)
+        await table.store.save_undo_request(request)
         return Outcome(request, PENDING, record, chosen.undone)
-    return await apply(service, record, request, chosen, now)
+    return await apply(table, record, request, chosen, now)
 
 
 async def apply(
-    service: GameService, record: GameRecord, request: UndoRequest, chosen: Plan, now: float
+    table: Table, record: GameRecord, request: UndoRequest, chosen: Plan, now: float
 ) -> Outcome:
     """Write the replayed state, the journal and fresh clocks, the log cut at ``chosen.keep``
     with its tail audited, in one compare-and-swap; then let AI seats play as after a move.
@@ -277,21 +311,18 @@ async def apply(
     The version rises by one more than the standing orders in the new journal, so the turn
     version buttons carry (``turn_version``) is above every one the game's posts hold."""
     if chosen.keep != request.keep:  # the log changed under the proposal
-        await service.store.drop_undo_request(record.id)
+        await table.store.drop_undo_request(record.id)
         return Outcome(request, LAPSED, record)
     expected = record.version
     standing = len(chosen.journal) - len(turn_steps(chosen.journal))
     record.state, record.journal = chosen.state, chosen.journal
     record.version = expected + 1 + standing
     record.updated_at = now
-    service._arm_timers(record, mover=request.requested_by)
     try:
-        audit = await service.store.undo(record, expected, request.keep, request.requested_by, now)
+        audit = await table.write_undo(record, expected, request, now)
     except VersionConflict:
-        await service.store.drop_undo_request(record.id)
-        return Outcome(request, LAPSED, await service.get(record.id))
-    await service.store.drop_undo_request(record.id)
-    service.changes.publish(record.id, record.version)  # the web table's pages go back too
-    result = service._result(record)
-    await service._run_ai(record, result)
+        await table.store.drop_undo_request(record.id)
+        return Outcome(request, LAPSED, await table.get(record.id))
+    await table.store.drop_undo_request(record.id)
+    result = await table.play_on(record)
     return Outcome(request, DONE, result.record, chosen.undone, result, audit)

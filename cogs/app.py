@@ -23,21 +23,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import outbox
+from bot import outbox, watchdog
 from bot.ai import decide
 from bot.config import Settings
 from bot.i18n import _, language_of, set_language
+from bot.metrics import MetricsServer
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, forget, inbox, items, stall, visibility, web_table
+from cogs import EXTENSIONS, flows, forget, inbox, items, observe, stall, visibility, web_table
 from cogs import replay as viewers
 from cogs.retry import transient
 from cogs.shutdown import Drain
 from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
+
+#: The guilds intent alone: interactions arrive whatever the intents, and the bot reads no
+#: message, member or presence (so no privileged intent either).
+INTENTS = discord.Intents(guilds=True)
 
 
 class GameTree(app_commands.CommandTree):
@@ -82,7 +87,9 @@ class TabletopBot(commands.Bot):
     """A ``commands.Bot`` whose ``setup_hook`` opens the store, then loads the extensions and
     registers the dynamic items it was given.
 
-    Only the default intents are needed: the bot answers interactions and reads no message text.
+    It needs the guilds intent alone (servers, channels, threads and roles: what permission
+    checks read) and keeps no message cache: the bot answers interactions and reads no message.
+    ``serve=False`` (``sync``) builds the command tree only: no store, no worker pool.
     """
 
     def __init__(
@@ -91,11 +98,13 @@ class TabletopBot(commands.Bot):
         *,
         initial_extensions: Sequence[str],
         dynamic_items: Sequence[type[discord.ui.DynamicItem[Any]]],
+        serve: bool = True,
         **options: Any,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
+            max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=GameTree,
@@ -107,10 +116,19 @@ class TabletopBot(commands.Bot):
         self.store: Store | None = None
         self.service: GameService | None = None
         self.pool: WorkerPool | None = None
+        self.serve = serve
+        self.metrics: MetricsServer | None = None
+        self.observer: observe.Observer | None = None
+        self.watchdog: asyncio.Task[None] | None = None
         #: The interactions in flight, and the stop that lets them finish (SIGTERM, SIGINT).
         self.drain = Drain(self, self.close)
 
     async def setup_hook(self) -> None:
+        if not self.serve:  # sync: the command tree is all it needs
+            await self.tree.set_translator(CatalogTranslator())
+            for extension in self.initial_extensions:
+                await self.load_extension(extension)
+            return
         self.store = open_store(
             self.settings.database_url, pool_size=self.settings.database_pool_size
         )
@@ -134,8 +152,24 @@ class TabletopBot(commands.Bot):
             await self.load_extension(extension)
         # Registered once: every button on any old message keeps working after a restart.
         self.add_dynamic_items(*self.dynamic_items)
+        self.observer = observe.install(self, self.store, self.pool)
+        if self.settings.metrics_port:
+            self.metrics = MetricsServer(self.settings.metrics_host, self.settings.metrics_port)
+            await self.metrics.start()
+
+    async def on_ready(self) -> None:
+        """Connected: tell systemd (Type=notify), and ping its watchdog from now on."""
+        if watchdog.notify("READY=1") and self.watchdog is None:
+            self.watchdog = asyncio.create_task(watchdog.keep_alive(), name="systemd-watchdog")
 
     async def close(self) -> None:
+        watchdog.notify("STOPPING=1")
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
+        if self.metrics is not None:
+            await self.metrics.close()
+            self.metrics = None
         await super().close()
         await web_table.close_door()
         if self.pool is not None:
@@ -160,11 +194,12 @@ class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
     processes run the rest over the same store."""
 
 
-def build(settings: Settings) -> TabletopBot:
+def build(settings: Settings, *, serve: bool = True) -> TabletopBot:
     """The bot with every game's extension and our persistent components; sharded when the
-    settings name shards."""
+    settings name shards. ``serve=False``: the command tree only (``sync``)."""
     flows.VERBS.update(stall.VERBS)
     wiring: dict[str, Any] = {
+        "serve": serve,
         "initial_extensions": EXTENSIONS,
         "dynamic_items": (
             *items.bind(flows.on_click),
@@ -188,8 +223,9 @@ def create_bot(**overrides: Any) -> TabletopBot:
 
 
 async def sync(settings: Settings, guild_id: str) -> None:
-    """Register the slash commands, globally or on one server (instantly)."""
-    async with build(settings) as bot:
+    """Register the slash commands, globally or on one server (instantly): the command tree
+    is built without the store or the worker pool (``guild_id`` was checked by the caller)."""
+    async with build(settings, serve=False) as bot:
         await bot.login(settings.discord_token)
         guild = discord.Object(int(guild_id)) if guild_id else None
         if guild is not None:
@@ -250,7 +286,8 @@ REJECTED = (
 def main(command: str, settings: Settings, guild_id: str = "") -> None:
     """``python -m bot run|sync`` after its checks: connect, or register the commands."""
     if command == "run":
-        discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
+        # bot.logs configured the one handler: discord.py is given none of its own (each line
+        # is written once).
         try:
             asyncio.run(serve(settings))
         except discord.LoginFailure:

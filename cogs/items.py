@@ -1,10 +1,11 @@
 """Persistent buttons and selects: all state lives in the custom id, so they survive restarts.
 
-This module owns the custom-id codec, ``g:<game id>:<verb>[:<arg>]:<version>`` (DESIGN.md),
-building and parsing it as discord.py's ``dynamic_counter.py`` example does. ``setup_hook``
-registers the item classes with ``add_dynamic_items``; discord.py rebuilds them from any
-message's custom id on a click and they hand the parsed click to the handler the Discord layer
-installed (``bind``), so nothing here imports another cog module.
+This module owns the custom-id codec, ``g:<game id>:<verb>[:<arg>]:<version>``
+(docs/architecture.md, "The Discord layer"), building and parsing it as discord.py's
+``dynamic_counter.py`` example does. ``setup_hook`` registers the item classes with
+``add_dynamic_items``; discord.py rebuilds them from any message's custom id on a click and they
+hand the parsed click to the handler the Discord layer installed (``bind``), so nothing here imports
+another cog module.
 """
 
 from __future__ import annotations

@@ -126,8 +126,12 @@ class Post:
 def lobby_embed(read: ReadModel) -> discord.Embed:
     record, game, names = read.record, read.engine, read.names
     host = " " + _("(host)")
+    # Seats are numbered in play order; once the game is over a numbered list under
+    # "Finished." reads as the standings, which the result post tells.
+    over = record.status == FINISHED
     seats = "\n".join(
-        f"{i}. {names[s.user]}{' 🤖' if s.ai else ''}{host if s.user == record.host else ''}"
+        f"{'-' if over else f'{i}.'} {names[s.user]}{' 🤖' if s.ai else ''}"
+        f"{host if s.user == record.host else ''}"
         for i, s in enumerate(record.seats, 1)
     )
     low, high = player_range(game, record.options)
@@ -335,11 +339,9 @@ def outcome_line(read: ReadModel, lead: bool = False) -> str:
     if outcome is None:
         return ""
     names = read.names
-    ranking = sorted(outcome.scores.items(), key=lambda item: -item[1])
-    scores = " · ".join(f"{names.get(p, p)} {s}" for p, s in ranking)
     winners = ", ".join(f"**{names.get(p, p)}**" for p in outcome.winners)
     over = _("🏁 **Game over.**") + "\n" if lead else ""
-    final = _("**Final scores:** {scores}").format(scores=scores)
+    final = scores_line(read)
     won = _n("**Winner:** {names}", "**Winners:** {names}", len(outcome.winners))
     return f"{over}{final}\n{won.format(names=winners)}"
 
@@ -351,7 +353,10 @@ def scores_line(read: ReadModel) -> str:
     if outcome is None:
         return ""
     ranking = sorted(outcome.scores.items(), key=lambda item: -item[1])
-    scores = " · ".join(f"{read.names.get(p, p)} {s}" for p, s in ranking)
+    # "AI 1: 5", not "AI 1 5": a name may end in a number (an AI seat's does).
+    scores = " · ".join(
+        _("{name}: {score}").format(name=read.names.get(p, p), score=s) for p, s in ranking
+    )
     return _("**Final scores:** {scores}").format(scores=scores)
 
 

@@ -82,6 +82,12 @@ def stat_name(stat: str, lang: str) -> str:
     return tr(lang, STAT_NAMES[stat]) if stat in STAT_NAMES else stat
 
 
+def letters(stat: str, lang: str) -> str:
+    """A stat's letters in ``lang`` ("TS" is "VE" in Portuguese), as the posts write them: a
+    stat key is the rules' English, never drawn as it is."""
+    return tr(lang, stat) if stat in STAT_NAMES else stat
+
+
 # ------------------------------------------------------------------------------ view helpers
 
 
@@ -124,13 +130,13 @@ def car_stars(car: dict[str, Any]) -> dict[str, tuple[int, int]]:
     return {stat: (base[stat], extra[stat]) for stat in base}
 
 
-def upgrade_short(card: str) -> tuple[str, str]:
+def upgrade_short(card: str, lang: str) -> tuple[str, str]:
     """(stat key for the colour, short label) of an upgrade card: ("TS", "TS+2"), ("NOZ", ...)."""
     info = upgrade_of(card)
     if info.kind == "noz":
         return "NOZ", "NOZ"
     assert info.stat is not None
-    return info.stat, f"{info.stat}+{info.stars}"
+    return info.stat, f"{letters(info.stat, lang)}+{info.stars}"
 
 
 def status_line(view: dict[str, Any], names: dict[str, str], lang: str = "en") -> str:
@@ -210,11 +216,17 @@ def trophy_image(kind: str, size: int) -> Image.Image:
 
 
 def stat_badge(
-    d: ImageDraw.ImageDraw, xy: tuple[int, int], stat: str, size: int = 22, anchor: str = "la"
+    d: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    stat: str,
+    lang: str,
+    size: int = 22,
+    anchor: str = "la",
 ) -> kit.Box:
     """A pill in the stat's colour with its letters (colour never alone)."""
     fill = STAT_COLOURS.get(stat, kit.GREY)
-    return kit.badge(d, xy, stat, kit.font(size, True), fill, kit.readable_on(fill), (8, 2), anchor)
+    text = letters(stat, lang)
+    return kit.badge(d, xy, text, kit.font(size, True), fill, kit.readable_on(fill), (8, 2), anchor)
 
 
 # ------------------------------------------------------------------------------------- track
@@ -554,13 +566,13 @@ def _location_lines(
     y += LINE
     sx = x + 10
     for i, stat in enumerate((info.first, info.second)):
-        pill = stat_badge(d, (sx, y), stat, TEXT)
+        pill = stat_badge(d, (sx, y), stat, lang, TEXT)
         sx = pill[2] + 6
         if i == 0:
             sx += 6 + kit.draw_text(d, (sx, y + 1), "→", kit.bold(TEXT), kit.INK)
     y += LINE + 4
     if info.red and prizes_count:  # only the second card's red icon is a penalty
-        label = "! " + tr(lang, "winner loses {stat} part").format(stat=info.red)
+        label = "! " + tr(lang, "winner loses {stat} part").format(stat=letters(info.red, lang))
         kit.draw_text(d, (x + 10, y), label, kit.bold(TEXT), kit.VERMILLION, max_width=x1 - x - 20)
         y += LINE
     ink = kit.INK if prizes_count else kit.MUTED
@@ -640,13 +652,17 @@ def _class_pill(d: ImageDraw.ImageDraw, xy: tuple[int, int], cls: str) -> kit.Bo
 
 
 def _stat_line(
-    d: ImageDraw.ImageDraw, xy: tuple[int, int], stars: dict[str, tuple[int, int]], right: int
+    d: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    stars: dict[str, tuple[int, int]],
+    right: int,
+    lang: str,
 ) -> int:
     """A car's stats as "TS3 AC2+1 HA2 BR1" (what its parts add after a plus, brighter);
     returns the x after the last."""
     x, y = xy
     for stat, (base, extra) in stars.items():
-        text = f"{stat}{base}" + (f"+{extra}" if extra else "")
+        text = f"{letters(stat, lang)}{base}" + (f"+{extra}" if extra else "")
         x += 12 + kit.draw_text(
             d, (x, y), text, kit.bold(TEXT), kit.INK if extra else kit.MUTED, max_width=right - x
         )
@@ -743,7 +759,7 @@ def _draw_tile(
         more = len(player["cars"]) - TILE_CARS
         notes.append(tr_n(lang, "+{n} more car", "+{n} more cars", more).format(n=more))
     if player["crew"]:
-        crew = ", ".join(f"+1 {upgrade_of(c).stat}" for c in player["crew"])
+        crew = ", ".join(f"+1 {letters(str(upgrade_of(c).stat), lang)}" for c in player["crew"])
         notes.append(tr(lang, "Crew: {crew}").format(crew=crew))
     if notes:
         kit.draw_text(
@@ -771,7 +787,7 @@ def _tile_car(
         kit.INK,
         max_width=right - pill[2] - 12 - show_w,
     )
-    sx = _stat_line(d, (x + 6, y + LINE), car_stars(car), right)
+    sx = _stat_line(d, (x + 6, y + LINE), car_stars(car), right, lang)
     upgrades = car.get("upgrades")
     count = len(upgrades) if upgrades is not None else car.get("hidden_upgrades", 0)
     if count:
@@ -801,7 +817,7 @@ def _market(
             kit.draw_text(d, (PAD + 40, y + 1), info.name, kit.bold(TEXT), kit.INK, max_width=220)
             kit.draw_text(d, (PAD + 318, y + 1), money(info.price), kit.bold(TEXT), kit.INK, "ra")
             sx = _stat_line(
-                d, (PAD + 334, y + 1), {s: (n, 0) for s, n in info.stars.items()}, right
+                d, (PAD + 334, y + 1), {s: (n, 0) for s, n in info.stars.items()}, right, lang
             )
             show = tr(lang, "show +{credits}").format(credits=money(info.beauty))
             kit.draw_text(
@@ -851,13 +867,14 @@ def _shop(
         if info.kind == "crew":
             band, tag = kit.GREY, tr(lang, "CREW")
             name = info.name.removeprefix("Crew: ")
-            effect = tr(lang, "+{n} {stat} when racing").format(n=info.stars, stat=info.stat)
+            stat = letters(str(info.stat), lang)
+            effect = tr(lang, "+{n} {stat} when racing").format(n=info.stars, stat=stat)
         elif info.kind == "noz":
             band, tag = STAT_COLOURS["NOZ"], "NOZ"
             name, effect = tr(lang, "Nitrous (NOZ)"), tr(lang, "+3 spaces, once")
         else:
             assert info.stat is not None
-            band, tag = STAT_COLOURS[info.stat], f"{info.stat}+{info.stars}"
+            band, tag = STAT_COLOURS[info.stat], upgrade_short(card, lang)[1]
             name, effect = info.name, ""
         cx = x + (i % columns) * (COLUMN_W + GAP)
         cy = y + (i // columns) * SHOP_ITEM_H
@@ -962,7 +979,7 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         _tile_car(d, (x + 4, top + 4, x + COLUMN_W - 4), car, lang)
         px = x + 10
         for card in car.get("upgrades") or []:
-            stat, label = upgrade_short(card)
+            stat, label = upgrade_short(card, lang)
             fill = STAT_COLOURS.get(stat, kit.GREY)
             pill = kit.badge(
                 d,
@@ -976,7 +993,8 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
             px = pill[2] + 6
     y += -(-len(me["cars"]) // 2) * (car_h + 8)
     crew = ", ".join(
-        f"{upgrade_of(c).name.removeprefix('Crew: ')} +1 {upgrade_of(c).stat}" for c in me["crew"]
+        f"{upgrade_of(c).name.removeprefix('Crew: ')} +1 {letters(str(upgrade_of(c).stat), lang)}"
+        for c in me["crew"]
     )
     crew_line = tr(lang, "Crew: {crew}").format(crew=crew or tr(lang, "none"))
     y = kit.draw_lines(
@@ -1142,7 +1160,7 @@ def route_layout(g: TrackGeometry, segments: list[tuple[str, str]], lang: str) -
         right = box[2] - 8
         placed = []
         for stat in reversed([stat for p, stat in segments if p == place]):
-            w = kit.text_width(stat, fnt) + 16
+            w = kit.text_width(letters(stat, lang), fnt) + 16
             placed.append((right - w, box[1] + 10, right, box[3] - 10))
             right -= w + 26  # room for the arrow between the two
         badges.extend(reversed(placed))
@@ -1162,7 +1180,7 @@ def _draw_route(
         kit.draw_text(d, (box[0] + 10, (box[1] + box[3]) // 2), place, fnt, kit.INK, "lm", room)
     for i, ((_, stat), badge) in enumerate(zip(segments, layout.badges, strict=True)):
         cy = (badge[1] + badge[3]) // 2
-        stat_badge(d, (badge[0], cy), stat, ROUTE_BADGE, "lm")
+        stat_badge(d, (badge[0], cy), stat, lang, ROUTE_BADGE, "lm")
         if i % 2 == 0 and i + 1 < len(layout.badges):
             arrow_x = (badge[2] + layout.badges[i + 1][0]) // 2
             kit.draw_text(d, (arrow_x, cy), "→", kit.font(20, True), kit.MUTED, "mm")
@@ -1297,7 +1315,9 @@ def _results_frame(scene: RaceScene) -> Image.Image:
             d,
             (box[0] + 16, bottom),
             "! "
-            + tr(scene.lang, "{who} loses their {stat} part, if any").format(who=winner, stat=red),
+            + tr(scene.lang, "{who} loses their {stat} part, if any").format(
+                who=winner, stat=letters(red, scene.lang)
+            ),
             kit.font(20, True),
             kit.VERMILLION,
             "ls",

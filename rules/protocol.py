@@ -1,4 +1,5 @@
-"""The one protocol every game engine implements (DESIGN.md, "The game protocol").
+"""The one protocol every game engine implements (docs/architecture.md, "A game is a function
+of its log").
 
 A game is a pure function of ``(players, seed, options, action log)``: engines never do I/O,
 never import discord, aiosqlite or PIL, and never mutate a state they are given.
@@ -109,9 +110,10 @@ class Game(Protocol):
         return self.min_players, self.max_players
 
     def is_standing_order(self, action: Action) -> bool:
-        """Whether ``action`` sets a standing policy for out-of-turn decisions (DESIGN.md:
-        ArtSee's visitors, Street Kings' NOZ), which the service takes from any seated player
-        at any time without touching the turn in progress. Default: no action does."""
+        """Whether ``action`` sets a standing policy for out-of-turn decisions
+        (docs/architecture.md, "Standing orders": ArtSee's visitors, Street Kings' NOZ), which the
+        service takes from any seated player at any time without touching the turn in progress.
+        Default: no action does."""
         return False
 
     def reveals(self, event: Event) -> bool:

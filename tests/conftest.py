@@ -6,6 +6,15 @@ for every bot a test builds would only make the suite slower.
 
 Every test that takes the ``backend`` fixture runs twice, on SQLite and on PostgreSQL (ids
 ``sqlite`` and ``postgres``: ``pytest -k postgres`` selects every PostgreSQL run).
+
+``make test`` runs the suite over pytest-xdist's workers. Each worker is its own process with
+its own PostgreSQL schema (``_RunSchema``: a uniquely named one per process), and every test
+writes under its own ``tmp_path``, so workers never meet.
+
+Hypothesis has two profiles: ``ci`` (CI=true; derandomized, so a run tries the same examples
+each time, their count fixed by each test's ``max_examples``; no example database) and ``dev``
+(random examples, remembered in .hypothesis/ so a failure is tried first next time).
+``HYPOTHESIS_PROFILE`` picks one explicitly.
 """
 
 import asyncio
@@ -14,6 +23,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.backends import (
     HOW,
@@ -32,7 +42,16 @@ os.environ.setdefault("RENDER_WORKERS", "-1")
 # port, so bots built side by side never fight over one.
 os.environ.setdefault("WEB_PORT", "0")
 
-_skipped_postgres: list[str] = []
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "dev"))
 
 
 class _RunSchema:
@@ -66,7 +85,6 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     if not server:
         if in_ci():
             pytest.fail("CI=true but TEST_POSTGRES_URL is not set: .ci/run starts a server")
-        _skipped_postgres.append(request.node.nodeid)
         pytest.skip(HOW)
     return await postgres_backend(await _RunSchema.get(server))
 
@@ -77,6 +95,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """One line, once, saying how to run the PostgreSQL tests a local run skipped."""
-    if _skipped_postgres:
-        terminalreporter.write_line(f"{len(_skipped_postgres)} {HOW}")
+    """One line, once, saying how to run the PostgreSQL tests a local run skipped (counted from
+    the reports, so the skips of every xdist worker count)."""
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if isinstance(report.longrepr, tuple) and report.longrepr[-1].endswith(HOW)
+    ]
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} {HOW}")

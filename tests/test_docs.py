@@ -94,3 +94,28 @@ def test_every_game_has_a_rules_page_naming_its_readings_and_reconstructions(gam
     assert page.startswith(f"# {GAMES[game_id].title}\n")
     assert "## Readings we chose" in page and "reconstruction" in page.lower()
     assert f"{game_id}.md" in (ROOT / "docs" / "rules" / "README.md").read_text(encoding="utf-8")
+
+
+#: A repository path named in prose or a docstring (``bot/service.py``, ``docs/deploy.md``),
+#: not the tail of a longer path or URL, nor a markdown link's target (relative to its page:
+#: the link test checks those).
+NAMED_PATH = re.compile(
+    r"(?<![\w./:-])(?<!\]\()((?:bot|cogs|web|rules|images|tests|docs|deploy|bench|locales|\.ci)"
+    r"/[\w./-]+\.(?:py|md|service|timer|toml|yaml|json|js|css))\b"
+)
+
+
+def test_every_file_a_doc_or_docstring_names_exists() -> None:
+    """Docstrings and pages point to files that exist (a moved module leaves no stale name,
+    as DESIGN.md, bot/app.py and tests/test_rules_purity.py once did)."""
+    missing = set()
+    for path in tracked():
+        text = text_of(path)
+        if text is None or path.name == "test_docs.py":
+            continue
+        for name in NAMED_PATH.findall(text):
+            if not (ROOT / name).exists():
+                missing.add(f"{path.relative_to(ROOT)}: {name}")
+        if "DESIGN.md" in text:
+            missing.add(f"{path.relative_to(ROOT)}: DESIGN.md")
+    assert sorted(missing) == []

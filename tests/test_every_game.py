@@ -1,5 +1,5 @@
-"""The contract every registered game keeps with the rest of the bot (DESIGN.md, "The game
-protocol"), checked the same way for each entry of ``rules.GAMES``.
+"""The contract every registered game keeps with the rest of the bot (docs/architecture.md, "A game
+is a function of its log"), checked the same way for each entry of ``rules.GAMES``.
 
 Game-specific property tests check what each game conserves and hides; this file checks what
 the shared layers rely on and a new game could silently break: seat counts, option checks,

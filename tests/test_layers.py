@@ -1,4 +1,4 @@
-"""The layers (DESIGN.md, "Layers and folders"): imports point one way, down.
+"""The layers (docs/architecture.md, "Four layers, one direction"): imports point one way, down.
 
 rules/ stays pure: no module under it imports discord, aiosqlite, PIL or aiohttp, directly or
 through anything it imports. Of our own packages rules imports nothing, images imports rules
@@ -174,3 +174,15 @@ def test_the_layer_check_sees_an_import_that_points_up(tmp_path: Path):
     module.write_text("import discord\nimport web.app\n")
     assert upward_imports(module, "web") == ["discord"]
     assert upward_imports(module, "bot") == ["discord", "web.app"]
+
+
+def test_undo_needs_only_the_services_narrow_protocol() -> None:
+    """bot/undo.py names what it needs of the service (``undo.Table``): it imports no
+    bot.service, and touches no private part of it; the service satisfies the protocol."""
+    from bot.service import GameService
+    from bot.undo import Table
+
+    source = (ROOT / "bot" / "undo.py").read_text(encoding="utf-8")
+    assert "bot.service" not in source and "table._" not in source
+    members = [name for name in vars(Table) if not name.startswith("_")]
+    assert all(hasattr(GameService, name) or name in ("store", "games") for name in members)

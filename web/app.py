@@ -25,6 +25,7 @@ from bot.i18n import N_, _, current, set_language
 from bot.read_model import turn_version
 from bot.replay import Replay, open_replay
 from bot.replay import gif as replay_gif
+from bot.results import display_rating
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
 from bot.words import WORDS, label_for
@@ -462,7 +463,7 @@ class Table:
         lang = await self.guild_open(guild)
         ratings = await self.service.store.leaderboard(guild, game, limit=50)
         rows = [
-            (f"/s/{guild}/p/{r.player}", r.name or r.player, r.ordinal, r.games)
+            (f"/s/{guild}/p/{r.player}", r.name or r.player, display_rating(r.mu, r.sigma), r.games)
             for r in ratings
             if not r.ai and await self.all_public(guild, r.player, game)
         ]
@@ -478,7 +479,9 @@ class Table:
         if not results:
             raise NotShown
         name = results[-1].name or player
-        points = [(r.finished_at, r.mu_after - 3 * r.sigma_after) for r in results]
+        points: list[tuple[float, float]] = [
+            (r.finished_at, display_rating(r.mu_after, r.sigma_after)) for r in results
+        ]
         chart = pages.rating_chart(points, _("Rating over time"))
         games = []
         for r in reversed(results):

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 
+from babel.numbers import format_decimal
+
 from bot.i18n import N_, _
 
 #: Every sentence of the pages, marked here: a sentence inside an f-string is invisible to
@@ -220,14 +222,15 @@ def message_page(title: str, text: str, lang: str = "en") -> str:
 
 
 def leaderboard_page(
-    title: str, rows: list[tuple[str, str, float, int]], lang: str, server: str
+    title: str, rows: list[tuple[str, str, int, int]], lang: str, server: str
 ) -> str:
-    """``rows``: (player page address or empty, name, rating, games); ``server``: the page
-    of the server's other leaderboards."""
+    """``rows``: (player page address or empty, name, rating on the display scale, games);
+    ``server``: the page of the server's other leaderboards. The rating is written as Discord
+    writes it ("1,056"; "1.056" in Portuguese)."""
     items = "".join(
         f"<tr><td>{rank}</td><td>"
         + (f'<a href="{escape(href)}">{escape(name)}</a>' if href else escape(name))
-        + f"</td><td>{rating:.1f}</td><td>{games}</td></tr>"
+        + f"</td><td>{format_decimal(rating, locale=lang)}</td><td>{games}</td></tr>"
         for rank, (href, name, rating, games) in enumerate(rows, 1)
     )
     head = "".join(f"<th>{escape(h)}</th>" for h in ("#", _(PLAYER), _(RATING), _(GAMES)))

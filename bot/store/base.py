@@ -1,8 +1,8 @@
 """The store interface: what the service needs from persistence, whatever the backend.
 
 SQLite (``bot.store.sqlite``) is the embedded default; a PostgreSQL implementation of the same
-interface is the path to several bot processes (DESIGN.md, "The store"). Nothing above the store
-may assume SQLite.
+interface is the path to several bot processes (docs/architecture.md, "The store"). Nothing
+above the store may assume SQLite.
 """
 
 from __future__ import annotations
@@ -518,6 +518,13 @@ class Store(Protocol):
 
     async def undone_actions(self, game_id: str) -> list[UndoneAction]:
         """The undo audit of one game, oldest first."""
+
+    async def games_by_status(self) -> dict[str, int]:
+        """How many games each status has (the ``tabletop_games`` metric, read per scrape)."""
+
+    async def outbox_pending(self) -> int:
+        """How many outbox rows are not sent yet, leased or not (the
+        ``tabletop_outbox_pending`` metric, read per scrape)."""
 
     # -- copying a whole store (``python -m bot migrate``) --------------------------------
 

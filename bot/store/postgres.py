@@ -994,6 +994,15 @@ class PostgresStore(PostgresWebTables):
 
     # -- copying a whole store (``python -m bot migrate``) ------------------------------------
 
+    async def games_by_status(self) -> dict[str, int]:
+        async with self._one() as conn:
+            rows = await conn.fetch("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {row[0]: int(row[1]) for row in rows}
+
+    async def outbox_pending(self) -> int:
+        async with self._one() as conn:
+            return int(await conn.fetchval("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"))
+
     async def all_game_ids(self) -> list[str]:
         async with self._one() as conn:
             rows = await conn.fetch("SELECT id FROM games ORDER BY created_at, ord")

@@ -1,4 +1,4 @@
-"""The embedded store: one SQLite file (DESIGN.md, "The store").
+"""The embedded store: one SQLite file (docs/architecture.md, "The store").
 
 Concurrency model. Every connection is owned by a thread of its own (``bot.store.connection``)
 and a unit of work (a write transaction, a read) is a plain function of the ``sqlite3``
@@ -966,6 +966,14 @@ class SqliteStore(SqliteWebTables):
         return [_result_row(row) for row in await self._fetchall(sql, params)]
 
     # -- copying a whole store (``python -m bot migrate``) ------------------------------------
+
+    async def games_by_status(self) -> dict[str, int]:
+        rows = await self._fetchall("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {str(status): int(count) for status, count in rows}
+
+    async def outbox_pending(self) -> int:
+        rows = await self._fetchall("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
+        return int(rows[0][0])
 
     async def all_game_ids(self) -> list[str]:
         rows = await self._fetchall("SELECT id FROM games ORDER BY created_at, rowid")

@@ -275,7 +275,9 @@ def _visit_sentence(visit: dict[str, Any], names: dict[str, str]) -> str:
         elif kind == "sold_car":
             car = car_label(part["car"])
             if part["upgrades"]:
-                car = _("{car} with {n} upgrade(s)").format(car=car, n=part["upgrades"])
+                n = part["upgrades"]
+                with_them = _n("{car} with {n} upgrade", "{car} with {n} upgrades", n)
+                car = with_them.format(car=car, n=n)
             sold.append(car)
         elif kind == "sale":
             credits = money(part["credits"])

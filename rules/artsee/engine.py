@@ -664,7 +664,8 @@ REVEALS_NOTHING = frozenset(
 
 
 class ArtSee(Game):
-    """The ArtSee game object registered in ``rules.GAMES`` (DESIGN.md, "The game protocol")."""
+    """The ArtSee game object registered in ``rules.GAMES`` (docs/architecture.md, "A game is a
+    function of its log")."""
 
     id = GAME_ID
     title = "ArtSee"

@@ -485,8 +485,8 @@ REVEALS_NOTHING = frozenset(
 
 
 class StreetArt(Game):
-    """The Street Art game object registered in ``rules.GAMES`` (DESIGN.md, "The game
-    protocol")."""
+    """The Street Art game object registered in ``rules.GAMES`` (docs/architecture.md, "A game
+    is a function of its log")."""
 
     id = GAME_ID
     title = "Street Art"

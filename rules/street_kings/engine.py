@@ -198,9 +198,9 @@ class StreetKings(Game):
         return kind not in REVEALS_NOTHING
 
     def is_standing_order(self, action: Action) -> bool:
-        """The NOZ policy is a standing answer (DESIGN.md, out-of-turn decisions): any seated
-        player may set it at any time, so a race never waits on someone who would always
-        answer the same."""
+        """The NOZ policy is a standing answer (docs/architecture.md, "Standing orders"): any
+        seated player may set it at any time, so a race never waits on someone who would
+        always answer the same."""
         return isinstance(action, dict) and action.get("type") == "noz_policy"
 
     # -- storage ---------------------------------------------------------------------------------

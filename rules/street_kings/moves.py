@@ -1,7 +1,7 @@
-"""Which Street Kings decisions a player may take now, each list kept short (DESIGN.md, "Small
-decisions"): a turn's action, then a shop visit's sales and its one purchase, a dealership
-visit's sale and purchase, where to place a location card, the racing car, a NOZ answer. What
-each action could do is a question of the ``Table``; this module makes the lists."""
+"""Which Street Kings decisions a player may take now, each list kept short (docs/architecture.md,
+"Small decisions"): a turn's action, then a shop visit's sales and its one purchase, a dealership
+visit's sale and purchase, where to place a location card, the racing car, a NOZ answer. What each
+action could do is a question of the ``Table``; this module makes the lists."""
 
 from __future__ import annotations
 
@@ -100,7 +100,8 @@ def place_actions(t: Table, player: str) -> list[Action]:
     ]
 
 
-#: Above this many choices a shop decision is split in two (DESIGN.md: a select holds 25).
+#: Above this many choices a shop decision is split in two (a select holds 25:
+#: docs/architecture.md, "Small decisions").
 MAX_CHOICES = 24
 
 

@@ -1,4 +1,4 @@
-"""What a Street Kings player may know (DESIGN.md, "Secrets live only in views").
+"""What a Street Kings player may know (docs/architecture.md, "Secrets live in views").
 
 Public: credits, trophies, cars and their upgrades ("Upgrades on cars are always visible to all
 players"), crew ("kept face up in front of you"), the shop, the dealership, the car show, the

@@ -136,12 +136,12 @@ def test_a_newcomers_mistake_is_one_line_saying_what_is_allowed(
 
 def test_help_describes_every_command_and_flag(tmp_path: Path) -> None:
     top = run_cli("--help", cwd=tmp_path).stdout
-    for command in ("run", "sync", "demo", "backup"):
+    for command in ("run", "sync", "upgrade", "demo", "backup"):
         assert f"    {command} " in top
     for command, flags in (
         ("demo", ("--game", "--players", "--seed", "--options")),
         ("sync", ("--guild",)),
-        ("backup", ("PATH",)),
+        ("backup", ("PATH", "--keep")),
     ):
         text = run_cli(command, "--help", cwd=tmp_path).stdout
         for flag in flags:
@@ -156,7 +156,8 @@ def test_a_log_level_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 
 def test_backup_copies_the_database_and_refuses_to_overwrite(tmp_path: Path) -> None:
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.db'}", "DEMO_DIR": str(tmp_path / "o")}
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+    env = {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(tmp_path / "o")}
     assert run_cli("demo", "--players", "3", cwd=tmp_path, **env).returncode == 0
     copy = tmp_path / "backup.db"
     done = run_cli("backup", str(copy), cwd=tmp_path, **env)
@@ -167,7 +168,38 @@ def test_backup_copies_the_database_and_refuses_to_overwrite(tmp_path: Path) -> 
     assert "no database" in one_line(
         run_cli("backup", str(tmp_path / "b2.db"), cwd=tmp_path, **missing)
     )
+    # Told nothing, the demo plays into a database of its own, never DATABASE_URL's.
+    own = {"DATABASE_URL": f"sqlite:///{tmp_path / 'real.db'}", "DEMO_DIR": str(tmp_path / "d")}
+    assert run_cli("demo", "--players", "3", cwd=tmp_path, **own).returncode == 0
+    assert not (tmp_path / "real.db").exists() and (tmp_path / "d" / "demo.db").is_file()
     assert not (tmp_path / "none.db").exists()
+
+
+def test_upgrade_makes_the_schema_and_backups_into_a_folder_keep_the_newest(
+    tmp_path: Path,
+) -> None:
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}"}
+    done = run_cli("upgrade", cwd=tmp_path, **env)
+    assert done.returncode == 0, done.stderr
+    assert "schema of tabletop-bot" in done.stdout and (tmp_path / "games.db").is_file()
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    old = [folder / f"games-2026010{day}T000000Z.db" for day in (1, 2, 3)]
+    for path in old:
+        path.write_bytes(b"an older backup")
+    (folder / "notes.txt").write_text("not a backup: never removed")
+    done = run_cli("backup", "--keep", "2", str(folder), cwd=tmp_path, **env)
+    assert done.returncode == 0, done.stderr
+    kept = sorted(path.name for path in folder.iterdir())
+    assert len(kept) == 3 and kept[0] == old[2].name and kept[2] == "notes.txt", kept
+    assert f"Backed up 0 games to {folder / kept[1]}" in done.stdout
+    assert done.stdout.count("Removed the older backup") == 2
+    file = str(tmp_path / "one.db")
+    assert "--keep needs PATH to be a folder" in one_line(
+        run_cli("backup", "--keep", "2", file, cwd=tmp_path, **env)
+    )
+    refused = run_cli("backup", "--keep", "0", str(folder), cwd=tmp_path)
+    assert refused.returncode == 2 and "--keep: at least 1 is needed" in refused.stderr
 
 
 def test_a_damaged_database_stops_the_bot_naming_it_and_saying_to_restore(tmp_path: Path) -> None:

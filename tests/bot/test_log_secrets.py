@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.config import VERBATIM_LOGGERS, keep_secrets_out_of_logs
+from bot.logs import VERBATIM_LOGGERS, keep_secrets_out_of_logs
 from bot.service import GameService
 from rules import GAMES
 from tests.backends import Backend

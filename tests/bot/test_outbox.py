@@ -33,6 +33,7 @@ async def test_a_move_owes_its_post_and_one_worker_claims_it(
     games = [await started(first, guild_on(0, n), str(500 + n)) for n in range(3)]
     # A start owes its first board; nobody posted it (no front door here).
     assert [len(await first.store.unsent(g.id)) for g in games] == [1, 1, 1]
+    assert await second.store.outbox_pending() == 3  # the tabletop_outbox_pending metric
     record = games[0]
     for _move in range(3):
         player = first.to_move(record)[0]

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from bot.i18n import use
 from bot.store.base import ResultRow
 from bot.words import counter, label_for
 from bot.words import street_kings as kings_words
-from cogs import inbox, memory
+from cogs import inbox, memory, messages
 from tests.discord_layer.test_threads import (
     ANA,
     TABLE,
@@ -119,3 +120,40 @@ def test_the_rating_line_is_portuguese_and_on_the_friendly_scale() -> None:
     with use("pt_BR"):
         line = memory.rating_line([row], {"1": "Ana"})
     assert "Ratings" not in line and line.startswith("**Pontuações:** Ana 1.000 → "), line
+
+
+def test_a_red_stat_is_said_in_portuguese_that_agrees_with_every_stat() -> None:
+    # Before: "O Aceleração vermelho custa a Ana …": three of the four stats are feminine.
+    lines = []
+    with use("pt_BR"):
+        for stat in ("TS", "AC", "HA", "BR"):
+            for card in (None, "engine1"):
+                event = {"type": "penalty", "player": "1", "stat": stat, "card": card}
+                lines += kings_words.describe([event], {"1": "Ana"})
+    assert lines and not any(re.search(r"\bO (Velocidade|Aceleração|Frenagem)", s) for s in lines)
+    assert all("vermelh" in s for s in lines), lines
+
+
+def test_a_car_sold_with_its_upgrades_counts_them_in_words() -> None:
+    # Before: "sold Long-Legs Wagon (D) with 1 upgrade(s) for 2k" (seen on a phone).
+    def sold(upgrades: int) -> str:
+        events = [
+            {"type": "dealer", "player": "1"},
+            {"type": "sold_car", "player": "1", "car": "D01", "upgrades": upgrades},
+            {"type": "sale", "player": "1", "credits": 2},
+        ]
+        (line,) = kings_words.describe(events, {"1": "Ana"})
+        return line
+
+    assert "with 1 upgrade for" in sold(1) and "with 2 upgrades for" in sold(2)
+    with use("pt_BR"):
+        assert "com 1 melhoria por" in sold(1) and "com 2 melhorias por" in sold(2), sold(2)
+    assert "(s)" not in sold(1) + sold(2)
+
+
+def test_final_scores_keep_a_name_that_ends_in_a_number_apart_from_its_score() -> None:
+    # Before: "**Final scores:** AI 1 5 · Ana 3 · Bo 3" (seen on a phone).
+    outcome = SimpleNamespace(scores={"1": 3, "ai-1": 5}, winners=["ai-1"])
+    read = SimpleNamespace(outcome=outcome, names={"1": "Ana", "ai-1": "AI 1"})
+    assert messages.scores_line(read) == "**Final scores:** AI 1: 5 · Ana: 3"  # type: ignore[arg-type]
+    assert "AI 1: 5 · Ana: 3" in messages.outcome_line(read)  # type: ignore[arg-type]

@@ -132,6 +132,8 @@ async def test_a_whole_game_runs_in_its_thread_and_leaves_two_posts_in_the_chann
     # in the thread (the final board): the lobby does not repeat the scores, nor the result
     # post the board.
     assert lobby_now.id == lobby.id and "Final scores" not in lobby_now.text()
+    # Its seats are no numbered list then: "1. Ana" under "Finished." read as a standing.
+    assert not re.search(r"^\d+\. ", lobby_now.text(), re.M), lobby_now.text()
     assert f"/{TABLE.id}/{result.id})" in lobby_now.text()
     assert f"<#{thread.id}>" in lobby_now.text() and lobby_now.buttons == []
     assert "Final scores" in result.text() and "Winner" in result.text()

@@ -5,13 +5,18 @@ page, and a game in a channel @everyone cannot view gets no public page."""
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
+import time
 from pathlib import Path
 
 import aiohttp
 import discord
+import pytest
 
+from cogs import delivery, web_table
 from cogs.app import create_bot
+from tests.discord_layer.test_threads import boards
 from tests.harness import Channel, FakeDiscord, Harness, SeenMessage, User
 from tests.harness.models import DEFAULT_MEMBER_PERMISSIONS
 
@@ -86,6 +91,41 @@ async def test_a_public_game_links_its_page_and_each_hand_its_own(
     assert len(hand) == 1 and hand[0].url is not None and hand[0].url.startswith(f"{base}/h/")
     status, page = await status_of(hand[0].url)
     assert status == 200 and "Only you can see this page." in page
+
+
+async def test_a_move_from_a_hand_page_reaches_the_discord_table(
+    harness_factory, tmp_path: Path
+) -> None:
+    """Moves played on hand pages, until one ends a turn: the boards of that turn (and of the
+    AI turns after it) are posted in the channel by the delivery worker at once (not at its
+    next round), and once."""
+    h, _board, _base = await started(harness_factory, tmp_path)
+    service, door = h.bot.service, web_table.DOOR
+    assert door is not None
+    game = (await service.store.games_in_channel(str(GUILD), str(TABLE.id)))[0].id
+    before = boards(h.fake.channel_messages(TABLE.id))
+    # Each request on a connection of its own: a kept-alive one looks like a busy bot.
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as session:
+        for _move in range(30):
+            record = await service.get(game)
+            player = service.read(record).waiting_humans[0]
+            url = door.links.hand(game, player, time.time())
+            async with session.get(url) as response:
+                version = re.search(r'name="version" value="(\d+)"', await response.text())
+            assert version is not None
+            form = {"index": "0", "version": version.group(1)}
+            async with session.post(f"{url}/move", data=form, allow_redirects=False) as answer:
+                assert answer.status == 303 and answer.headers["Location"].endswith("=moved")
+            await h.settle()
+            if len(boards(h.fake.channel_messages(TABLE.id))) > len(before):
+                break
+        else:
+            pytest.fail("thirty moves on hand pages and no board reached the channel")
+    posted = len(boards(h.fake.channel_messages(TABLE.id)))
+    assert await service.store.unsent(game) == []
+    worker = delivery.worker(h.bot)
+    assert worker is not None and await worker.drain(time.time() + 600) == 0
+    assert len(boards(h.fake.channel_messages(TABLE.id))) == posted  # none twice
 
 
 async def test_a_game_in_its_own_public_thread_links_its_page(

@@ -610,7 +610,8 @@ def hard_issues(request: RecordedRequest) -> list[str]:
 
 
 def policy_issues(request: RecordedRequest, attached: set[str] | None = None) -> list[str]:
-    """What our design forbids although Discord accepts it (see DESIGN.md, Discord layer)."""
+    """What our design forbids although Discord accepts it (docs/architecture.md, "The
+    Discord layer")."""
     issues = []
     if not request.handled:
         issues.append("the fake Discord has no route for this request (answered 404)")

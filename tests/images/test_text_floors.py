@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -125,3 +126,21 @@ def test_every_hand_picture_is_readable_on_a_phone(game_id: str, players: int) -
             small = sorted(set(under_floor(width, list(texts))))
             assert not small, (lang, width, small[:12])
     assert drawn
+
+
+def test_street_kings_draws_its_stat_letters_in_the_boards_language() -> None:
+    """Issue 24: in Portuguese the posts said "VE → CO" while the board, the hand and the race
+    drew "TS3 AC2 HA2 BR1" (seen drawing a whole game's posts as a phone shows them)."""
+    english = re.compile(r"\b(TS|HA|BR)(\d|\+| →|$)")
+    snaps = snapshots("street-kings", 3)
+    for lang, expect in (("en", True), ("pt_BR", False)):
+        drawn: list[str] = []
+        for snap in (snaps[len(snaps) // 2], snaps[-1]):
+            drawn += [text for text, _px, _needed in texts_of("street-kings", snap, lang)[1]]
+        for view in seated_views("street-kings", 3)[3:6]:
+            forget_cached_layers()
+            with kit.recording_texts() as texts:
+                images.render_hand("street-kings", view, names=NAMES, lang=lang)
+            drawn += [text for text, _px, _needed in texts]
+        found = sorted({t for t in drawn if english.search(t)})
+        assert bool(found) == expect, (lang, found[:10])

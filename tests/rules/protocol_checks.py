@@ -1,5 +1,5 @@
-"""Checks every game's property tests make at each step of a random game (DESIGN.md, "The
-game protocol" and "Small decisions"), written once."""
+"""Checks every game's property tests make at each step of a random game (docs/architecture.md, "A
+game is a function of its log" and "Small decisions"), written once."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from tests.rules.protocol_checks import (
 )
 from tests.rules.test_street_art_properties import chooser
 
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -283,7 +283,7 @@ def test_random_games_keep_every_invariant_and_replay_from_their_log(game):
     assert not any(state.piles) and not any(g.hand for g in state.galleries)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(tables())
 def test_random_games_end_after_equal_turns_with_winners_by_the_rules(game):
     state, _ = play_out(game, check_every_step=False)

@@ -29,7 +29,7 @@ from tests.rules.protocol_checks import (
     assert_turn_structure,
 )
 
-SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Decisions in one game: a few hundred in practice; this bound proves that games end.
 DECISION_CAP = 3000
 
@@ -195,7 +195,7 @@ def test_random_games_keep_every_invariant_and_replay_from_their_log(game):
     assert replay == state
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(tables())
 def test_random_games_end_with_a_winner_by_the_tie_breaks(game):
     state, _ = play_out(game, check_every_step=False)

@@ -993,7 +993,7 @@ def test_play_never_mutates_its_input():
 
 
 def test_each_shuffle_takes_the_next_random_draw_of_the_seed():
-    """DESIGN.md: randomness comes from the seed and a counter kept in the state."""
+    """docs/architecture.md: randomness comes from the seed and a counter kept in the state."""
     state = table(hands={"A": ["rain"]}, piles=[("B", "juggler"), ("C", "juggler")])
     counter = state.rng_counter
     state, _ = play(state, "A", "rain")

@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,7 @@ from tests.rules.protocol_checks import (
     assert_turn_structure,
 )
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Random playouts here last under 60 turns; this is far below the default cap of 500.
 WELL_BELOW_THE_CAP = 150
 PLAYER_KEYS = {"id", "hearts", "top", "pile", "hand_size", "seat"}
@@ -226,7 +227,15 @@ def test_random_games_keep_every_invariant_and_replay_from_their_log(game):
     assert STREET_ART.dump(replay) == STREET_ART.dump(state)
 
 
-@settings(max_examples=800, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_soak_every_invariant_in_many_more_games(game):
+    """The invariants over many more tables (``pytest -m slow``): ``make test`` plays a few."""
+    play_out(game, check_every_step=True)
+
+
+@settings(max_examples=300, deadline=None)
 @given(tables())
 def test_random_games_end_with_the_middle_empty_far_below_the_turn_cap(game):
     state, _ = play_out(game, check_every_step=False)

@@ -897,8 +897,8 @@ def test_a_narrowed_shop_list_still_takes_a_direct_purchase():
 
 
 def test_the_noz_policy_is_a_standing_order_anyone_seated_may_set_at_any_time():
-    """DESIGN.md: out-of-turn decisions have a standing policy set by an action, so a race
-    never waits on a player who would always answer the same."""
+    """docs/architecture.md, "Standing orders": out-of-turn decisions have a standing policy
+    set by an action, so a race never waits on a player who would always answer the same."""
     state = new_game()
     idle = next(p for p in state["players"] if p not in GAME.to_move(state))
     assert GAME.is_standing_order({"type": "noz_policy", "policy": "never"})

@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,8 +32,8 @@ from tests.rules.protocol_checks import (
     assert_turn_structure,
 )
 
-CHECKED = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-FAST = settings(max_examples=120, deadline=None)
+CHECKED = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=40, deadline=None)
 #: Random games here take at most about 25 rounds; the cap (a safety net) is 100.
 WELL_BELOW_THE_CAP = 50
 #: Round trips are checked at every 4th decision (and the whole log is replayed).
@@ -264,6 +265,14 @@ def test_random_games_keep_every_invariant_and_replay_from_their_log(game):
     for player, action in log:
         replay, _ = GAME.play(replay, player, action)
     assert replay == state
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_soak_every_invariant_in_many_more_games(game):
+    """The invariants over many more tables (``pytest -m slow``): ``make test`` plays a few."""
+    play_out(game, checks=True)
 
 
 @FAST

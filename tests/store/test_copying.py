@@ -54,6 +54,8 @@ async def test_every_game_id_oldest_first_whatever_its_status(store: Store) -> N
     await store.create_game(record("a", created_at=1.0))
     await store.create_game(record("c", created_at=3.0, status="abandoned"))
     assert await store.all_game_ids() == ["a", "b", "c"]
+    # The same rows counted by status (the tabletop_games metric).
+    assert await store.games_by_status() == {ACTIVE: 1, FINISHED: 1, "abandoned": 1}
 
 
 async def test_a_game_needing_attention_is_listed_too(store: Store, backend: Backend) -> None:

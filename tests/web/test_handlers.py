@@ -236,9 +236,15 @@ async def test_leaderboard_and_player_page_with_a_rating_chart(web: Web) -> None
     board = await web.client.get(f"/s/{GUILD}/street-art")
     page = await board.text()
     assert board.status == 200 and "Bo" in page and EVIL not in page
+    # Issue 24: the rating reads as it does in Discord (1,000 to start, whole points), not
+    # the raw ordinal ("0.0", "-2.8"), on the leaderboard and on the player's chart.
+    shown = re.findall(r"<td>([^<]*)</td><td>\d+</td></tr>", page)
+    assert shown and all(900 <= int(r.replace(",", "")) <= 1100 for r in shown), shown
     player = await web.client.get(f"/s/{GUILD}/p/{BO}")
     text = await player.text()
     assert player.status == 200 and "<svg" in text and "<polyline" in text
+    sides = [int(y) for y in re.findall(r'text-anchor="end">(-?\d+)</text>', text)]
+    assert sides and all(900 <= y <= 1100 for y in sides), sides
     assert web.table(record) in text  # the finished game links its table
     assert (await web.client.get(f"/s/{GUILD}/p/999")).status == 404
     server = await (await web.client.get(f"/s/{GUILD}")).text()

@@ -273,6 +273,18 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # Vacation days (issue 27): how many of a year's days a player has spent on a server.
+    (
+        """
+        CREATE TABLE vacation_days (
+            guild  text NOT NULL,
+            player text NOT NULL,
+            year   integer NOT NULL,
+            spent  integer NOT NULL,
+            PRIMARY KEY (guild, player, year)
+        )
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -25,6 +25,8 @@ UNDO = "back"
 TIE_DIGITS = 9
 #: A turn of more decisions than this is cut short and judged where it stands (a safety net).
 MAX_TURN_STEPS = 12
+#: A playout "to the end" stops after this many turns (a loop of passes ends nothing).
+MAX_PLAYOUT = 300
 
 
 @dataclass
@@ -104,6 +106,21 @@ class Search:
             mover = movers[0]
             state, events = self.greedy(state, mover, self.moves(state, mover))
             state = self.finish_turn(state, events, mover)
+        return state
+
+    def playout(self, state: Any, turns: int | None) -> Any | None:
+        """Greedy turns of whoever is to move, ``turns`` of them (to the end of the game if
+        ``None``); ``None`` if the clock runs out first, so a decision keeps to its budget."""
+        count = 0
+        while self.game.outcome(state) is None and count < (
+            MAX_PLAYOUT if turns is None else turns
+        ):
+            if self.out_of_time():
+                return None
+            mover = self.game.to_move(state)[0]
+            state, events = self.greedy(state, mover, self.moves(state, mover))
+            state = self.finish_turn(state, events, mover)
+            count += 1
         return state
 
 

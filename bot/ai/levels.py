@@ -68,7 +68,7 @@ TUNING: dict[str, Tuning] = {
     "artsee": Tuning(samples=3, breadth=12, candidates=4, horizon=6, iterations=16),
     # Mural's turns are long and costly to play: a short horizon and few tables.
     "street-art-mural": Tuning(
-        samples=1, breadth=14, candidates=4, horizon=2, iterations=8, hard_breadth=8
+        samples=1, breadth=14, candidates=4, horizon=2, iterations=8, hard_breadth=6
     ),
     "street-kings": Tuning(samples=2, breadth=12, candidates=4, horizon=4, iterations=24),
 }
@@ -177,7 +177,7 @@ def roll_out(
         for i in live:
             search.rng.seed(seed)
             end = search.after_move(table, player, candidates[i])
-            if end is None:
+            if end is None or search.out_of_time():
                 break
             reached = search.playout(end, tuning.horizon)
             if reached is None:

@@ -2,9 +2,11 @@
 
 ``python -m bench.ai --game <id> --a <level> --b <level> --games N --seed S`` plays N games (two
 players; three for Street Art, whose base game needs three) and prints, as its last line,
-``{"game", "a", "b", "games", "a_win_rate", "b_win_rate", "a_ci95", "decision_ms_mean",
-"decision_ms_p95", "mean_length"}``: a shared win counts half to each side, ``a_ci95`` is the
-Wilson interval of ``a``'s rate, the decision times are ``a``'s, the length counts decisions.
+``{"game", "a", "b", "games", "seed", "a_win_rate", "b_win_rate", "a_ci95", "decision_ms_mean",
+"decision_ms_p50", "decision_ms_p95", "mean_length", "load_average"}``: a shared win counts half
+to each side, ``a_ci95`` is the Wilson interval of ``a``'s rate, the decision times are ``a``'s
+(inflated on a busy machine: the one-minute load average is reported beside them), the length
+counts decisions. ``--jobs N`` plays N games side by side in worker processes.
 ``--arena`` (``make arena``) plays every game and every pair of levels and prints a table;
 ``--seats 4 --solo`` seats one ``a`` among ``b`` seats at a bigger table.
 
@@ -17,9 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, decide
@@ -90,42 +94,71 @@ def league(
     budget_s: float,
     seats: int | None = None,
     solo: bool = False,
+    jobs: int = 1,
 ) -> dict[str, Any]:
+    """``games`` games of ``a`` against ``b``; ``jobs`` worker processes play them side by side
+    (each game is seeded by its number, so the results do not depend on ``jobs``)."""
     wins = {a: 0.0, b: 0.0}
     times: list[float] = []
     lengths = []
-    for number in range(games):
-        levels = levels_for(number, seats or seat_count(game_id), a, b, solo)
-        share, decided, length = play_one(game_id, levels, f"{seed}:{number}", budget_s)
-        if a == b:
-            wins[a] += 0.5  # a level against itself: every game is half won by each side
-        else:
-            for level in (a, b):
-                wins[level] += share.get(level, 0.0)
-        times.extend(decided[a])
-        lengths.append(length)
-        print(f"{game_id} game {number + 1}/{games}: {levels} {share} {length}", file=sys.stderr)
+    tables = [
+        levels_for(number, seats or seat_count(game_id), a, b, solo) for number in range(games)
+    ]
+    seeds = [f"{seed}:{number}" for number in range(games)]
+    ids = [game_id] * games
+    budgets = [budget_s] * games
+    with ProcessPoolExecutor(jobs) if jobs > 1 else _Inline() as pool:
+        played = pool.map(play_one, ids, tables, seeds, budgets)
+        for number, (levels, (share, decided, length)) in enumerate(
+            zip(tables, played, strict=True)
+        ):
+            if a == b:
+                wins[a] += 0.5  # a level against itself: every game is half won by each side
+            else:
+                for level in (a, b):
+                    wins[level] += share.get(level, 0.0)
+            times.extend(decided[a])
+            lengths.append(length)
+            print(
+                f"{game_id} game {number + 1}/{games}: {levels} {share} {length}", file=sys.stderr
+            )
     ms = sorted(t * 1000 for t in times) or [0.0]
     return {
         "game": game_id,
         "a": a,
         "b": b,
         "games": games,
+        "seed": seed,
         "a_win_rate": round(wins[a] / games, 3),
         "b_win_rate": round(wins[b] / games, 3),
         "a_ci95": wilson(wins[a], games),
         "decision_ms_mean": round(statistics.fmean(ms), 2),
+        "decision_ms_p50": round(ms[len(ms) // 2], 2),
         "decision_ms_p95": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 2),
         "mean_length": round(statistics.fmean(lengths), 1),
+        "load_average": round(os.getloadavg()[0], 2),
     }
 
 
-def arena(games: int, seed: str, budget_s: float) -> None:
+class _Inline:
+    """``map`` in this process: a league of one job needs no pool."""
+
+    def __enter__(self) -> _Inline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn: Any, *iterables: Any) -> Any:
+        return map(fn, *iterables)
+
+
+def arena(games: int, seed: str, budget_s: float, jobs: int = 1) -> None:
     """Every game, every pair of levels: one JSON line each, then the table."""
     rows = []
     for game_id in sorted(GAMES):
         for a, b, _ in PAIRS:
-            result = league(game_id, a, b, games, seed, budget_s)
+            result = league(game_id, a, b, games, seed, budget_s, jobs=jobs)
             print(json.dumps(result), flush=True)
             rows.append(result)
     print_table(rows)
@@ -136,7 +169,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     targets = {(a, b): target for a, b, target in PAIRS}
     print(
         f"{'game':<18} {'a vs b':<16} {'a wins':>7} {'ci95':>13} {'target':>11} "
-        f"{'a ms mean':>9} {'a ms p95':>9} {'length':>7}"
+        f"{'a ms p50':>9} {'a ms p95':>9} {'length':>7} {'load':>5}"
     )
     for result in rows:
         target = targets.get((result["a"], result["b"]))
@@ -146,8 +179,8 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         print(
             f"{result['game']:<18} {result['a'] + ' vs ' + result['b']:<16} "
             f"{result['a_win_rate']:>7.2f} {ci:>13} {goal:>6} {mark:<4} "
-            f"{result['decision_ms_mean']:>9.1f} {result['decision_ms_p95']:>9.1f} "
-            f"{result['mean_length']:>7.1f}"
+            f"{result['decision_ms_p50']:>9.1f} {result['decision_ms_p95']:>9.1f} "
+            f"{result['mean_length']:>7.1f} {result['load_average']:>5.1f}"
         )
 
 
@@ -162,14 +195,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--arena", action="store_true", help="every game and pair of levels")
     parser.add_argument("--seats", type=int, help="a bigger table (default 2, Street Art 3)")
     parser.add_argument("--solo", action="store_true", help="a takes one seat, b the others")
+    parser.add_argument("--jobs", type=int, default=1, help="games played side by side")
     args = parser.parse_args(argv)
     if args.arena:
-        arena(args.games, args.seed, args.budget)
+        arena(args.games, args.seed, args.budget, args.jobs)
         return
     if args.game is None:
         parser.error("--game is required (or --arena)")
     result = league(
-        args.game, args.a, args.b, args.games, args.seed, args.budget, args.seats, args.solo
+        args.game,
+        args.a,
+        args.b,
+        args.games,
+        args.seed,
+        args.budget,
+        args.seats,
+        args.solo,
+        args.jobs,
     )
     print(json.dumps(result))
 

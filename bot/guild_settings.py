@@ -21,6 +21,8 @@ LOBBY_HOURS_RANGE = (1, 168)
 #: for the whole server.
 PLAYER_GAMES_RANGE = (1, 100)
 SERVER_GAMES_RANGE = (1, 10_000)
+#: The bounds of the vacation days a player has a year on a server (issue 27).
+VACATION_DAYS_RANGE = (0, 365)
 
 
 def clock_seconds(clock: str) -> tuple[float | None, float | None]:
@@ -51,6 +53,10 @@ class GuildSettings:
     server_games: int = 500
     #: Whether this server's public games have a page on the web table (issue 26).
     web: bool = True
+    #: Vacation days a player has a year here: each spent by itself when their clock runs out.
+    vacation_days: int = 14
+    #: Whether the admins were told the server's game threads neared Discord's cap (told once).
+    threads_warned: bool = False
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> GuildSettings:
@@ -68,7 +74,7 @@ class GuildSettings:
 
     def changed(self, **changes: Any) -> GuildSettings:
         """These settings with ``changes``, each checked (ValueError names a bad one)."""
-        for flag in ("threads", "web"):
+        for flag in ("threads", "web", "threads_warned"):
             if flag in changes and not isinstance(changes[flag], bool):
                 raise ValueError(f"{flag} must be true or false")
         if "lobby_hours" in changes:
@@ -79,6 +85,7 @@ class GuildSettings:
         for key, (low, high) in (
             ("player_games", PLAYER_GAMES_RANGE),
             ("server_games", SERVER_GAMES_RANGE),
+            ("vacation_days", VACATION_DAYS_RANGE),
         ):
             count = changes.get(key, low)
             if isinstance(count, bool) or not isinstance(count, int) or not low <= count <= high:

@@ -235,11 +235,20 @@ async def copy_guild_settings(source: Store, target: Store, report: Report) -> N
     report.count("guild settings", len(settings), back)
 
 
+async def copy_vacation_days(source: Store, target: Store, report: Report) -> None:
+    """The vacation days each player has spent on each server in each year (issue 27)."""
+    rows = await source.all_vacation_days()
+    await target.import_vacation_days(rows)
+    copied = set(await target.all_vacation_days())
+    report.count("vacation days", len(rows), sum(1 for row in rows if row in copied))
+
+
 async def migrate(
     source: Store, target: Store, tables: tuple[GameTable, ...] | None = None
 ) -> Report:
-    """Copy every game and every server's settings from ``source`` to ``target`` (both
-    open), checking each; a game that fails to copy is reported, and the others go on.
+    """Copy every game, every server's settings and the vacation days spent from ``source``
+    to ``target`` (both open), checking each; a game that fails to copy is reported, and the
+    others go on.
     ``tables``: the games' tables to copy (all of ``GAME_TABLES``, read when called)."""
     tables = GAME_TABLES if tables is None else tables
     report = Report()
@@ -249,6 +258,7 @@ async def migrate(
         except StoreError as error:
             report.left[game_id] = str(error)
     await copy_guild_settings(source, target, report)
+    await copy_vacation_days(source, target, report)
     return report
 
 

@@ -18,12 +18,14 @@ from bot.store.base import Owed
 
 #: The kinds of owed posts: the first board of a game (its thread and its lobby's edit with
 #: it), the board of each finished turn (the last one included), the end of a game (its
-#: lobby's edit and the result post in the channel), and a reminder.
+#: lobby's edit and the result post in the channel), a reminder, a vacation day a late
+#: player's clock spent, and the host's choices at a stalled table (issue 27).
 START, TURN, FINAL, REMINDER = "start", "turn", "final", "reminder"
 #: A player's own alert of a turn (issue 27, ``bot.alerts``): a DM, or a thread ping that
 #: waited for their quiet hours to end. It waits for the posts of its game written before it
 #: (it links the latest), but no post waits for it: it may wait for the morning.
 ALERT = "alert"
+VACATION, STALL = "vacation", "stall"
 #: Seconds the front door that made a change has to post it itself before any worker may.
 FRONT_LEASE = 60.0
 #: Seconds a worker holds a claimed row (a send with its retries takes far less).

@@ -14,6 +14,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot import alerts, limits, outbox, undo, visibility
@@ -71,6 +72,14 @@ YIELD_EVERY = 100
 #: A player's games read for a daily digest, and digests claimed by one tick.
 DIGEST_MOST = 250
 DIGESTS_AT_ONCE = 100
+#: A vacation day (issue 27): what one spent adds to a late player's clock.
+DAY = 86400.0
+#: Reminders in a row with no move (through the vacation days a late clock spends) after which
+#: the host is asked what to do with the seat (issue 27); and where a seat's clock counts them.
+STALL_AFTER = 3
+REMINDED = 3
+#: The table preference that holds the seats' planned absences (`/game away until:`).
+AWAY_UNTIL = "away_until"
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
 #: How many games' last played states a service keeps (``GameService._known``): the games
 #: moving now, a few kilobytes each.
@@ -289,6 +298,14 @@ class GameService:
         self, now: float, shards: Shards | None = None
     ) -> list[GameRecord]:
         return await self.store.threads_to_archive(now, shards)
+
+    async def count_threads(self, guild: str) -> int:
+        """The game threads the bot keeps open on ``guild`` (``Store.count_threads``)."""
+        return await self.store.count_threads(guild)
+
+    async def finished_threads(self, guild: str, limit: int) -> list[GameRecord]:
+        """The oldest finished games of ``guild`` whose thread is still to archive."""
+        return await self.store.finished_threads(guild, limit)
 
     async def archived(self, record: GameRecord) -> None:
         """The game's thread was archived (or is gone): nothing more to do for it."""
@@ -679,17 +696,31 @@ class GameService:
             return await self._unseat(record, seat, f"{target} kicked by {by}")
 
     async def away(
-        self, guild: str, channel: str, user: str, away: bool, ref: str | None = None
+        self,
+        guild: str,
+        channel: str,
+        user: str,
+        away: bool,
+        ref: str | None = None,
+        until: float | None = None,
     ) -> MoveResult:
         """`/game away`: the player's AI plays their seat until `/game back` (``away``
-        False), when the seat and its clock are theirs again."""
+        False), when the seat and its clock are theirs again. ``until``: a planned absence
+        instead (issue 27): the seat stays theirs, the table sees them on vacation until
+        then, and their clock spends their vacation days when it runs out."""
         async with self._lock_for_ref(guild, channel, user, ref) as record:
             seat = record.seat_of(user)
             if record.status != ACTIVE or seat is None:
                 raise ServiceError(
                     _("Game `{id}` is not running: nothing to be away from.").format(id=record.id)
                 )
-            if seat.away == away:
+            planned = dict(record.prefs.get(AWAY_UNTIL, {}))
+            if until is not None:
+                planned[user] = until
+                record.prefs = {**record.prefs, AWAY_UNTIL: planned}
+                record = await self._save_lobby(record, f"{user} away until {until:.0f}")
+                return self._result(record)
+            if seat.away == away and (away or user not in planned):
                 raise ServiceError(
                     _("You are away already — `/game back` when you are.")
                     if away
@@ -704,6 +735,9 @@ class GameService:
                     )
                 )
             seat.away = away
+            if not away and user in planned:
+                del planned[user]
+                record.prefs = {**record.prefs, AWAY_UNTIL: planned}
             self._arm_timers(record)
             record = await self._save_lobby(record, f"{user} {'away' if away else 'back'}")
             result = self._result(record)
@@ -1105,8 +1139,18 @@ class GameService:
             due = [p for p, c in mine.items() if c[0] is not None and c[0] <= now]
             if clock.remind_at is None or not due:
                 continue
-            for player in due:  # a player in their quiet hours is reminded when they end
-                mine[player][0] = quiet.get(player)
+            stalled = []
+            for player in due:
+                entry = mine[player]
+                if player in quiet:  # in their quiet hours: reminded when they end, not counted
+                    entry[0] = quiet[player]
+                    continue
+                entry.extend([None] * (REMINDED + 1 - len(entry)))
+                entry[0] = None
+                entry[REMINDED] = count = int(entry[REMINDED] or 0) + 1
+                if count == STALL_AFTER:  # once: the host's message with the choices
+                    payload = {"user": player}
+                    stalled.append(outbox.owed(outbox.STALL, payload, None, self._clock()))
             due = [p for p in due if p not in quiet]
             remind_at = min((c[0] for c in mine.values() if c[0] is not None), default=None)
             deadline = min((c[1] for c in mine.values() if c[1] is not None), default=None)
@@ -1120,7 +1164,14 @@ class GameService:
             owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
             claims.append(
                 ReminderClaim(
-                    clock.id, clock.version, clock.remind_at, remind_at, deadline, mine, owed
+                    clock.id,
+                    clock.version,
+                    clock.remind_at,
+                    remind_at,
+                    deadline,
+                    mine,
+                    owed,
+                    tuple(stalled),
                 )
             )
             due_of[clock.id] = (clock, due)
@@ -1166,6 +1217,8 @@ class GameService:
             late = [p for p, c in clocks.items() if c[1] is not None and c[1] <= now]
             game = self.engine(record)
             for player in [p for p in self.waiting_humans(record) if p in late]:
+                if await self._spend_vacation_day(record, player, now):
+                    continue
                 result.timed_out.append(player)
                 for _attempt in range(MAX_AI_STEPS):
                     state = self.read(record).state
@@ -1177,6 +1230,72 @@ class GameService:
             await self._run_ai(record, result)
             log.info("game %s: timed out %s", record.id, result.timed_out)
             return result
+
+    async def _spend_vacation_day(self, record: GameRecord, player: str, now: float) -> bool:
+        """A late player's clock spends one of their vacation days on this server, if they
+        have one left this year and the game's clock is a day or longer (vacation days are
+        for games played over days; a host who chose an hour's clock keeps that pace): their
+        deadline moves a day on (a reminder at half of it), and the table is told who is on
+        vacation until when (an outbox row, written with it). False: none left (or the game
+        moved), so their AI decides as before."""
+        timeout = self.clock_of(record)[1]
+        if timeout is None or timeout < DAY:  # a game on a shorter clock keeps its pace
+            return False
+        allowance = (await self.guild_settings(record.guild)).vacation_days
+        if allowance <= 0:
+            return False
+        clocks = self._legacy_clocks(record)
+        until = (clocks[player][1] or now) + DAY
+        # The reminders in a row go on counting (``REMINDED``): a stall is told across days.
+        clocks[player] = [until - DAY / 2, until, until, *clocks[player][REMINDED:]]
+        changed = replace(record, clocks=clocks, owed=[])
+        self._soonest(changed)
+        year = time.gmtime(now).tm_year
+        owed = outbox.owed(outbox.VACATION, {"user": player, "until": until}, None, now)
+        left = await self.store.spend_vacation_day(player, year, allowance, changed, owed)
+        if left is None:
+            return False
+        record.clocks, record.remind_at, record.deadline = (
+            clocks,
+            changed.remind_at,
+            changed.deadline,
+        )
+        log.info("game %s: %s spent a vacation day (%d left)", record.id, player, left)
+        return True
+
+    async def extend_clock(
+        self, guild: str, game_id: str, by: str, target: str, is_admin: bool
+    ) -> tuple[GameRecord, float]:
+        """The host's choice at a stalled table (or a server manager's): ``target``'s clock
+        runs a day longer, no vacation day spent; the version stays (no button goes stale).
+        Returns the game and the new deadline."""
+        async with self._lock(game_id):
+            record = await self.get(game_id, guild)
+            if by != record.host and not is_admin:
+                raise ServiceError(
+                    _("Only the host or someone with Manage Server can extend a clock.")
+                )
+            clocks = self._legacy_clocks(record)
+            if record.status != ACTIVE or target not in clocks or clocks[target][1] is None:
+                raise ServiceError(
+                    _("That seat has no clock running in game `{id}`.").format(id=record.id)
+                )
+            until = max(clocks[target][1] or 0.0, self._clock()) + DAY
+            clocks[target] = [until - DAY / 2, until, *clocks[target][2:]]
+            record.clocks = clocks
+            self._soonest(record)
+            moved = not await self.store.set_timers(
+                record.id, record.version, record.remind_at, record.deadline, clocks
+            )
+            if moved:
+                raise ServiceError(_("The game was busy; please try that again."))
+            return record, until
+
+    async def vacation_days_left(self, guild: str, player: str, now: float) -> int:
+        """The vacation days ``player`` has left this year on ``guild``."""
+        allowance = (await self.guild_settings(guild)).vacation_days
+        spent = await self.store.vacation_days_spent(guild, player, time.gmtime(now).tm_year)
+        return max(0, allowance - spent)
 
     # -- undo (bot.undo) -----------------------------------------------------------------
 

@@ -32,7 +32,7 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, forget, inbox, items, observe, visibility, web_table
+from cogs import EXTENSIONS, flows, forget, inbox, items, observe, stall, visibility, web_table
 from cogs import replay as viewers
 from cogs.retry import transient
 from cogs.shutdown import Drain
@@ -202,6 +202,7 @@ class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
 def build(settings: Settings, *, serve: bool = True) -> TabletopBot:
     """The bot with every game's extension and our persistent components; sharded when the
     settings name shards. ``serve=False``: the command tree only (``sync``)."""
+    flows.VERBS.update(stall.VERBS)
     wiring: dict[str, Any] = {
         "serve": serve,
         "initial_extensions": EXTENSIONS,

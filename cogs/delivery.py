@@ -28,7 +28,7 @@ from bot.changes import Change
 from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService, MoveResult, Step
-from bot.store.base import Clock, GameRecord, OutboxRow, Shards
+from bot.store.base import ACTIVE, Clock, GameRecord, OutboxRow, Shards
 from cogs import alerts, latest, memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
@@ -206,6 +206,14 @@ class Delivery(commands.Cog):
                 return await alerts.deliver(self.bot, read, row.payload)
             if row.kind == outbox.REMINDER:
                 return await self._remind(read, row.payload)
+            if row.kind == outbox.STALL:
+                if record.status != ACTIVE:  # over meanwhile: no choice left to offer
+                    return None
+                post = messages.stall_post(read, row.payload["user"])
+                return await threads.post(self.bot, record, post)
+            if row.kind == outbox.VACATION:
+                text = messages.vacation_day(read, row.payload["user"], row.payload["until"])
+                return await threads.post(self.bot, record, Post(content=text))
             if row.kind == outbox.FINAL:
                 await threads.finish(self.bot, read)
                 return None

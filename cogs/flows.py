@@ -8,7 +8,9 @@ failed". Every failure reaches the user as an ephemeral sentence; nothing here k
 
 from __future__ import annotations
 
+import datetime
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -599,20 +601,45 @@ async def leave(interaction: discord.Interaction, ref: str | None) -> None:
         await publish(interaction, result, headline)
 
 
-async def away(interaction: discord.Interaction, away: bool, ref: str | None) -> None:
+def return_date(text: str, now: float) -> float:
+    """The moment a planned absence ends: the start of the UTC day ``text`` (YYYY-MM-DD)
+    names, from tomorrow to a year ahead."""
+    try:
+        day = datetime.date.fromisoformat(text.strip())
+    except ValueError:
+        raise ServiceError(
+            _("`{text}` is not a date: write it as YYYY-MM-DD.").format(text=text[:40])
+        ) from None
+    until = datetime.datetime.combine(day, datetime.time(), datetime.UTC).timestamp()
+    if not now < until <= now + 366 * 86400:
+        raise ServiceError(_("Choose a return date from tomorrow to a year ahead."))
+    return until
+
+
+async def away(
+    interaction: discord.Interaction, away: bool, ref: str | None, until: str | None = None
+) -> None:
     """`/game away` and `/game back`: the seat to its AI and back, told where the game is
-    played."""
+    played; `/game away until:` plans an absence that the player's vacation days cover."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
+    back_on = return_date(until, time.time()) if until is not None else None
     await acknowledge(interaction)
-    result = await service.away(guild, channel, user, away, ref)
+    result = await service.away(guild, channel, user, away, ref, back_on)
     name = display_name(interaction)
     async with in_public(interaction):
-        headline = (
-            _("{name} is away: their AI plays the seat until `/game back`.")
-            if away
-            else _("{name} is back and plays their own seat again.")
-        ).format(name=name)
+        if back_on is not None:
+            left = await service.vacation_days_left(guild, user, time.time())
+            headline = _(
+                "🏖️ {name} is on vacation until <t:{until}:f>: their clock spends their vacation "
+                "days ({left} left this year), then their AI decides."
+            ).format(name=name, until=int(back_on), left=left)
+        else:
+            headline = (
+                _("{name} is away: their AI plays the seat until `/game back`.")
+                if away
+                else _("{name} is back and plays their own seat again.")
+            ).format(name=name)
         await publish(interaction, result, headline)
 
 
@@ -634,6 +661,23 @@ async def kick(interaction: discord.Interaction, player: discord.abc.User, ref: 
             return
         headline = _("{name}'s seat was handed to an AI.").format(name=name)
         await publish(interaction, result, headline)
+
+
+async def abandon(interaction: discord.Interaction, ref: str | None) -> None:
+    """`/game abandon` (and the host's choice at a stalled table): the game ends without a
+    result, the table is told, its lobby message edited and its thread archived later."""
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    is_admin = bool(interaction.permissions.manage_guild)
+    await acknowledge(interaction)
+    record = await service.abandon(guild, channel, user, is_admin, ref)
+    title, who = service.engine(record).title, display_name(interaction)
+    async with in_public(interaction):
+        text = _("Game `{id}` ({title}) was abandoned by {name}.").format(
+            id=record.id, title=title, name=who
+        )
+        await post_to_game(interaction, record, Post(content=text))
+    await threads.finish(interaction.client, service.read(record))
 
 
 STRAY = N_(

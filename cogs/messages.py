@@ -11,6 +11,7 @@ larger than an embed's image, which our landscape boards need to be read inline.
 from __future__ import annotations
 
 import io
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ import discord
 from bot.ai import NORMAL
 from bot.i18n import N_, _, _n
 from bot.read_model import ReadModel
-from bot.service import Step
+from bot.service import AWAY_UNTIL, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, counter, label_for, tell
 from cogs import web_table
@@ -153,6 +154,9 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
             name=_("Options"),
             value=clip(", ".join(f"{k}={v}" for k, v in options.items()), 1024),
         )
+    away = vacation_lines(read)
+    if away:
+        embed.add_field(name=_("Vacation"), value=clip(away, 1024), inline=False)
     if record.status == LOBBY:
         level = record.prefs.get("ai_level", NORMAL)
         embed.add_field(
@@ -165,6 +169,61 @@ def lobby_embed(read: ReadModel) -> discord.Embed:
             ).format(players=_(WORDS[record.game].PLAYERS))
         )
     return embed
+
+
+def vacations(read: ReadModel, now: float | None = None) -> dict[str, float]:
+    """Who at a running table is on vacation, and until when (issue 27): a planned absence
+    (`/game away until:`), or a clock that spent a vacation day (its third figure)."""
+    record, now = read.record, time.time() if now is None else now
+    if record.status != ACTIVE:
+        return {}
+    planned = record.prefs.get(AWAY_UNTIL, {})
+    spent = {p: c[2] for p, c in record.clocks.items() if len(c) > 2 and c[2] is not None}
+    found: dict[str, float] = {}
+    for user, until in [*planned.items(), *spent.items()]:
+        if until > now:
+            found[user] = max(until, found.get(user, until))
+    return found
+
+
+def vacation_lines(read: ReadModel) -> str:
+    """A line a player on vacation, for everyone at the table."""
+    return "\n".join(
+        _("🏖️ {name} is on vacation until <t:{until}:f>.").format(
+            name=read.names.get(user, user), until=int(until)
+        )
+        for user, until in vacations(read).items()
+    )
+
+
+def vacation_day(read: ReadModel, user: str, until: float) -> str:
+    """The post of a vacation day a late player's clock spent."""
+    return _(
+        "🏖️ {name}'s time ran out: a vacation day was spent, so {name} is on vacation until "
+        "<t:{until}:f>. When none are left, the AI decides."
+    ).format(name=read.names.get(user, user), until=int(until))
+
+
+#: The verbs of the host's choices at a stalled table (``cogs.stall``).
+STALL_KICK, STALL_EXTEND, STALL_ABANDON = "stallkick", "stallext", "stallend"
+
+
+def stall_post(read: ReadModel, user: str) -> Post:
+    """The host's message: who has not moved through three reminders, and the three choices
+    (the host is pinged; the buttons name the seat by its number)."""
+    record = read.record
+    seat = next(i for i, s in enumerate(record.seats) if s.user == user)
+    name = read.names.get(user, user)
+    text = _(
+        "{host} ⏳ {title} `{id}` has stalled: {name} has not moved through three reminders. "
+        "What now? Hand the seat to its AI, give the clock a day more, or abandon the game."
+    ).format(host=mention(record.host) or "", title=read.title, id=record.id, name=name)
+    view = discord.ui.View(timeout=None)
+    secondary, danger = discord.ButtonStyle.secondary, discord.ButtonStyle.danger
+    view.add_item(button(read, STALL_KICK, _("Kick to AI"), secondary, seat))
+    view.add_item(button(read, STALL_EXTEND, _("Extend the clock"), secondary, seat))
+    view.add_item(button(read, STALL_ABANDON, _("Abandon"), danger, seat))
+    return Post(content=text.strip(), view=view, pings=[record.host])
 
 
 def options_post(read: ReadModel) -> Post:
@@ -354,7 +413,7 @@ async def board_post(
         tail = scores_line(read) if ended_in(steps) else outcome_line(read, lead=True)
     else:
         tail = next_line(read, private=private)
-    tail = "\n".join(line for line in (tail, ratings) if line)
+    tail = "\n".join(line for line in (tail, vacation_lines(read), ratings) if line)
     budget = V2_TEXT_LIMIT - len(title) - len(tail) - 2  # and the two newlines between
     told = last_lines(([headline] if headline else []) + narrate(read, steps), budget)
     files = await render_turn(read, steps)

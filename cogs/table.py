@@ -18,13 +18,14 @@ from bot.guild_settings import (
     LOBBY_HOURS_RANGE,
     PLAYER_GAMES_RANGE,
     SERVER_GAMES_RANGE,
+    VACATION_DAYS_RANGE,
     GuildSettings,
 )
 from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
 from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord
-from cogs import cooldowns, flows, forget, inbox, memory, messages, threads
+from cogs import cooldowns, flows, forget, inbox, memory, messages
 from cogs import replay as viewers
 from cogs.language import in_public
 from cogs.messages import Post
@@ -125,6 +126,8 @@ def settings_lines(settings: GuildSettings) -> str:
         )
         + "\n"
         + _("- web table: **{web}**").format(web=_("on") if settings.web else _("off"))
+        + "\n"
+        + _("- vacation_days: **{days}**").format(days=settings.vacation_days)
     )
 
 
@@ -165,8 +168,8 @@ class Table(commands.Cog):
     @app_commands.describe(
         game="Which game to play",
         options="Game options, e.g. two_players=true",
-        thread="Play in a thread of its own (default: this server's choice)",
-        clock="Time for each decision before the AI decides (default: this server's)",
+        thread="Play in a thread of its own",
+        clock="Time per decision before the AI decides",
         autostart="Start by itself as soon as every seat is taken",
         ai_level="How well the seats that Add AI fills play (default: normal)",
     )
@@ -190,11 +193,12 @@ class Table(commands.Cog):
     @app_commands.describe(
         threads="Whether new games get a thread of their own",
         lobby_hours="Hours a lobby waits for its start before it closes",
-        clock="Time for each decision before the AI decides, for new games",
-        language="Language of public posts and boards (private answers follow each player)",
+        clock="Time per decision in new games",
+        language="Language of public posts and boards",
         player_games="Most open games per player",
         server_games="Most running games here",
-        web="Whether this server's public games have a page on the web table",
+        web="Public games get a web page",
+        vacation_days="Vacation days per player a year",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -211,6 +215,8 @@ class Table(commands.Cog):
         server_games: app_commands.Range[int, SERVER_GAMES_RANGE[0], SERVER_GAMES_RANGE[1]]
         | None = None,
         web: bool | None = None,
+        vacation_days: app_commands.Range[int, VACATION_DAYS_RANGE[0], VACATION_DAYS_RANGE[1]]
+        | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
@@ -223,6 +229,7 @@ class Table(commands.Cog):
             "player_games": player_games,
             "server_games": server_games,
             "web": web,
+            "vacation_days": vacation_days,
         }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)
@@ -262,7 +269,7 @@ class Table(commands.Cog):
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def board(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """The current board of a game here or of this thread (only you see it)."""
+        """The current board (only you see it)."""
         cooldowns.check(interaction, cooldowns.BOARD)
         await flows.show_board(interaction, await flows.watched(interaction, game))
 
@@ -312,7 +319,7 @@ class Table(commands.Cog):
         ]
     )
     async def list_games(self, interaction: discord.Interaction, scope: str = inbox.HERE) -> None:
-        """The open games in this channel, or on the whole server (only to you)."""
+        """Open games here or on the server (only you see it)."""
         await inbox.show(interaction, scope)
 
     @game.command(name="mine")
@@ -373,7 +380,7 @@ class Table(commands.Cog):
     @app_commands.describe(game=GAME_REF)
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def replay(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """Step through a game's public boards turn by turn (only you see it)."""
+        """A game's boards turn by turn (only you see it)."""
         await viewers.open_viewer(interaction, game)
 
     @game.command(name="export")
@@ -414,11 +421,16 @@ class Table(commands.Cog):
         await flows.send(interaction, messages.options_post(service.read(record)), ephemeral=True)
 
     @game.command(name="away")
-    @app_commands.describe(game=GAME_REF)
+    @app_commands.describe(game=GAME_REF, until="Back on (YYYY-MM-DD): vacation days")
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def away(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
+    async def away(
+        self,
+        interaction: discord.Interaction,
+        game: GameRef | None = None,
+        until: app_commands.Range[str, 10, 10] | None = None,
+    ) -> None:
         """Your AI plays your seat until you are /game back (a holiday, a busy week)."""
-        await flows.away(interaction, True, game)
+        await flows.away(interaction, True, game, until)
 
     @game.command(name="back")
     @app_commands.describe(game=GAME_REF)
@@ -451,19 +463,7 @@ class Table(commands.Cog):
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def abandon(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
         """End a game without a result (host, or anyone with Manage Server)."""
-
-        service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        is_admin = bool(interaction.permissions.manage_guild)
-        await flows.acknowledge(interaction)
-        record = await service.abandon(guild, channel, user, is_admin, game)
-        title, who = service.engine(record).title, flows.display_name(interaction)
-        async with in_public(interaction):
-            text = _("Game `{id}` ({title}) was abandoned by {name}.").format(
-                id=record.id, title=title, name=who
-            )
-            await flows.post_to_game(interaction, record, Post(content=text))
-        await threads.finish(interaction.client, service.read(record))
+        await flows.abandon(interaction, game)
 
     @game.command(name="forget-me")
     async def forget_me(self, interaction: discord.Interaction) -> None:

@@ -44,6 +44,15 @@ NEEDED = (
 )
 #: Discord's code for "Missing Permissions" (with a 403).
 MISSING_PERMISSIONS = 50013
+#: Discord's answer to a post in an archived thread it will not unarchive by itself.
+THREAD_ARCHIVED = 50083
+#: Discord's answer to a new thread on a server at its cap of active threads.
+TOO_MANY_THREADS = 160006
+#: Discord's cap on a server's active threads, and the count of the bot's game threads from
+#: which the oldest finished games' threads are archived early (settings of the module, so a
+#: test can set them low).
+THREAD_CAP = 1000
+NEAR_CAP = 950
 
 
 def thread_name(read: ReadModel) -> str:
@@ -117,6 +126,8 @@ async def create_thread(
     start is whole: a thread, or the channel because a thread may not be."""
     record = read.record
     why = cannot_thread(channel, permissions)
+    if why is None and isinstance(channel, discord.TextChannel):
+        why = await make_room(service, channel)
     if why is not None:
         log.info("game %s stays in its channel: %s", record.id, why)
         return stays_here(record, why)
@@ -144,10 +155,51 @@ async def create_thread(
             raise
         log.info("game %s stays in its channel: creating its thread was refused", record.id)
         return stays_here(record, missing(NEEDED[0][1]))
+    except discord.HTTPException as error:
+        if error.code != TOO_MANY_THREADS:
+            raise
+        log.info("game %s stays in its channel: the server is at its thread cap", record.id)
+        return stays_here(record, at_cap())
     web_table.opened(thread)
     await service.set_thread(record, str(thread.id))
     log.info("game %s: plays in thread %s", record.id, thread.id)
     return None
+
+
+def at_cap() -> str:
+    return _("this server has reached Discord's cap of {cap} active threads").format(
+        cap=f"{THREAD_CAP:,}"
+    )
+
+
+async def make_room(service: GameService, channel: discord.TextChannel) -> str | None:
+    """Keep the server's game threads within Discord's cap before a new one opens: from
+    ``NEAR_CAP`` on, the threads of the oldest finished games are archived now rather than an
+    hour after their end, and the admins are told once (in ``channel``); at ``THREAD_CAP`` the
+    line saying why the new game stays in the channel (None: there is room)."""
+    guild = str(channel.guild.id)
+    held = await service.count_threads(guild)
+    if held < NEAR_CAP:
+        return None
+    archived = 0
+    for record in await service.finished_threads(guild, held - NEAR_CAP + 1):
+        try:
+            await archive(channel.guild, record)
+        except discord.HTTPException:  # gone or out of reach: it is no longer ours to count
+            log.info("game %s: could not archive its thread early", record.id)
+        await service.archived(record)
+        archived += 1
+    held -= archived
+    settings = await service.guild_settings(guild)
+    if not settings.threads_warned:
+        await service.configure(guild, threads_warned=True)
+        text = _(
+            "⚠️ Admins: this server's games hold {held} active threads, near Discord's cap of "
+            "{cap}. I archive the threads of finished games early; at the cap, new games are "
+            "played in their channel."
+        ).format(held=held, cap=f"{THREAD_CAP:,}")
+        await retrying(lambda: channel.send(text, allowed_mentions=messages.NO_PINGS))
+    return at_cap() if held >= THREAD_CAP else None
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
@@ -256,6 +308,15 @@ async def post(
     content = await pinging_now(client, record.id, content)
     channel = client.get_partial_messageable(int(record.home), guild_id=_guild_id(record))
     again = fresh_kwargs(content)  # Discord's bad moments are tried again (``cogs.retry``)
+    try:
+        return await retrying(lambda: channel.send(**again()))
+    except discord.HTTPException as error:
+        if error.code != THREAD_ARCHIVED or record.thread is None:
+            raise
+    # An archived thread Discord would not reopen for a post (a locked one): reopen it, then
+    # post again.
+    log.info("game %s: unarchiving its thread %s to post in it", record.id, record.thread)
+    await retrying(lambda: client.http.edit_channel(int(record.home), archived=False))
     return await retrying(lambda: channel.send(**again()))
 
 
@@ -280,12 +341,16 @@ async def finish(client: discord.Client, read: ReadModel) -> None:
     await service.archive_later(record, ARCHIVE_AFTER)
 
 
-async def archive(client: discord.Client, record: GameRecord) -> None:
-    """Archive a finished game's thread (the scheduler's job, an hour after the end)."""
+async def archive(where: discord.Client | discord.Guild, record: GameRecord) -> None:
+    """Archive a finished game's thread (the scheduler's job, an hour after the end; earlier
+    near the server's thread cap, ``make_room``)."""
     assert record.thread is not None
-    thread = client.get_channel(int(record.thread))
-    if thread is None:
-        thread = await client.fetch_channel(int(record.thread))
+    found = (
+        where.get_channel_or_thread(int(record.thread))
+        if isinstance(where, discord.Guild)
+        else where.get_channel(int(record.thread))
+    )
+    thread = found if found is not None else await where.fetch_channel(int(record.thread))
     if isinstance(thread, discord.Thread) and not thread.archived:
         await thread.edit(archived=True)
     log.info("game %s: archived its thread %s", record.id, record.thread)

@@ -165,6 +165,13 @@ class ReminderClaim:
     clocks: dict[str, list[float | None]]
     #: The reminder's post; None: only its times move (every player due is in quiet hours).
     owed: Owed | None
+    #: The host's message at a table the reminders found stalled (issue 27), owed with it.
+    stalled: tuple[Owed, ...] = ()
+
+    @property
+    def posts(self) -> list[Owed]:
+        """Every post the claim owes: the reminder (if any), then any stall message."""
+        return [*([self.owed] if self.owed is not None else []), *self.stalled]
 
 
 @dataclass(frozen=True)
@@ -444,6 +451,28 @@ class Store(Protocol):
         """Games whose thread is due to be archived at ``now``
         (of the guilds on ``shards``; all, if None)."""
 
+    async def spend_vacation_day(
+        self, player: str, year: int, allowance: int, record: GameRecord, owed: Owed
+    ) -> int | None:
+        """One transaction: spend one of ``player``'s ``allowance`` vacation days of ``year``
+        on the record's server, set the record's timers and clocks (only while the game is at
+        ``record.version``, which stays) and write ``owed``. The days left after it; None:
+        none was left, or the game moved (nothing written)."""
+        ...
+
+    async def vacation_days_spent(self, guild: str, player: str, year: int) -> int:
+        """The vacation days ``player`` has spent on ``guild`` in ``year``."""
+        ...
+
+    async def count_threads(self, guild: str) -> int:
+        """The threads of ``guild``'s games the bot keeps open: a lobby's or a running game's,
+        and a finished game's until it is archived (Discord caps a server's active threads)."""
+        ...
+
+    async def finished_threads(self, guild: str, limit: int) -> list[GameRecord]:
+        """At most ``limit`` games of ``guild`` whose thread waits to be archived, oldest first."""
+        ...
+
     async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Lobbies whose deadline (when they close unstarted) is at or before
         ``now`` (of the guilds on ``shards``; all, if None)."""
@@ -555,6 +584,16 @@ class Store(Protocol):
 
     async def all_guild_settings(self) -> dict[str, dict[str, Any]]:
         """Every server's saved settings (servers that never chose any are absent)."""
+
+    async def all_vacation_days(self) -> list[tuple[str, str, int, int]]:
+        """Every (server, player, year, days spent) row, in that order (``python -m bot
+        migrate`` copies them)."""
+        ...
+
+    async def import_vacation_days(self, rows: Sequence[tuple[str, str, int, int]]) -> None:
+        """Write these rows as they are (a row of the same server, player and year is
+        replaced: the copy's source is the truth)."""
+        ...
 
     async def import_game(
         self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False

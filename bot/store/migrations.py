@@ -286,6 +286,18 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
+    # Vacation days (issue 27): how many of a year's days a player has spent on a server.
+    (
+        """
+        CREATE TABLE vacation_days (
+            guild  TEXT NOT NULL,
+            player TEXT NOT NULL,
+            year   INTEGER NOT NULL,
+            spent  INTEGER NOT NULL,
+            PRIMARY KEY (guild, player, year)
+        ) WITHOUT ROWID
+        """,
+    ),
     # (issue 28, scale): what can grow with a server's history is read by an index or a
     # marker. ``results_pending`` holds the finished games whose results are not yet written,
     # kept by triggers (a game finishing, a finished game copied in, its results written), so

@@ -143,8 +143,8 @@ def sqlite_claim_reminders(conn: sqlite3.Connection, claims: Sequence[ReminderCl
     won = []
     for claim in claims:
         ok = conn.execute(SQLITE_CLAIM_REMINDER, claim_values(claim)).rowcount == 1
-        if ok and claim.owed is not None:
-            sqlite_owe(conn, claim.game_id, [claim.owed])
+        if ok:
+            sqlite_owe(conn, claim.game_id, claim.posts)
         won.append(ok)
     return won
 
@@ -224,11 +224,7 @@ async def pg_claim_reminders(
     now = time.time()
     await conn.executemany(
         _PG_INSERT,
-        [
-            _values(c.game_id, c.owed, now)
-            for c in claims
-            if c.game_id in won and c.owed is not None
-        ],
+        [_values(c.game_id, o, now) for c in claims if c.game_id in won for o in c.posts],
     )
     return [c.game_id in won for c in claims]
 

@@ -667,6 +667,68 @@ class PostgresStore(PostgresWebTables):
         on = _shards(shards, params)
         return await self._records(f"archive_at <= $1{on} ORDER BY archive_at, ord", params)
 
+    async def spend_vacation_day(
+        self, player: str, year: int, allowance: int, record: GameRecord, owed: Owed
+    ) -> int | None:
+        try:
+            async with self._write() as conn:
+                spent = await conn.fetchval(
+                    "INSERT INTO vacation_days (guild, player, year, spent) "
+                    "VALUES ($1, $2, $3, 1) ON CONFLICT (guild, player, year) DO UPDATE "
+                    "SET spent = vacation_days.spent + 1 WHERE vacation_days.spent < $4 "
+                    "RETURNING spent",
+                    record.guild,
+                    player,
+                    year,
+                    allowance,
+                )
+                if spent is None:
+                    return None
+                status = await conn.execute(
+                    "UPDATE games SET remind_at = $1, deadline = $2, clocks = $3 "
+                    "WHERE id = $4 AND version = $5",
+                    record.remind_at,
+                    record.deadline,
+                    dumps(record.clocks),
+                    record.id,
+                    record.version,
+                )
+                if status != "UPDATE 1":
+                    raise VersionConflict(f"game {record.id} moved")
+                await outbox_sql.pg_owe(conn, record.id, [owed])
+                return allowance - int(spent)
+        except VersionConflict:
+            return None
+
+    async def vacation_days_spent(self, guild: str, player: str, year: int) -> int:
+        async with self._one() as conn:
+            spent = await conn.fetchval(
+                "SELECT spent FROM vacation_days WHERE guild = $1 AND player = $2 AND year = $3",
+                guild,
+                player,
+                year,
+            )
+        return int(spent or 0)
+
+    async def count_threads(self, guild: str) -> int:
+        async with self._one() as conn:
+            return int(
+                await conn.fetchval(
+                    "SELECT COUNT(*) FROM games WHERE guild = $1 AND thread IS NOT NULL "
+                    "AND (status = ANY($2::text[]) OR archive_at IS NOT NULL)",
+                    guild,
+                    [LOBBY, ACTIVE],
+                )
+            )
+
+    async def finished_threads(self, guild: str, limit: int) -> list[GameRecord]:
+        """Finished games of ``guild`` whose thread is still to archive, the oldest first."""
+        return await self._records(
+            "guild = $1 AND thread IS NOT NULL AND archive_at IS NOT NULL "
+            "ORDER BY archive_at, ord LIMIT $2",
+            [guild, limit],
+        )
+
     async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Lobbies past their deadline, soonest first."""
         params: list[Any] = [now, LOBBY]
@@ -1025,6 +1087,7 @@ class PostgresStore(PostgresWebTables):
             )
             ratings = await conn.execute("DELETE FROM ratings WHERE player = $1", user)
             await conn.execute("DELETE FROM player_prefs WHERE player = $1", user)
+            await conn.execute("DELETE FROM vacation_days WHERE player = $1", user)
         renamed = [(game_id, alias(seat)) for game_id, seat, _ai in seats]
         return Forgotten(renamed, _count(results), _count(ratings))
 
@@ -1059,6 +1122,21 @@ class PostgresStore(PostgresWebTables):
             rows = await conn.fetch("SELECT guild, settings FROM guild_settings ORDER BY guild")
         found = {guild: read_settings(guild, text, "left out") for guild, text in rows}
         return {guild: settings for guild, settings in found.items() if settings is not None}
+
+    async def all_vacation_days(self) -> list[tuple[str, str, int, int]]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT guild, player, year, spent FROM vacation_days ORDER BY guild, player, year"
+            )
+        return [(g, p, int(y), int(n)) for g, p, y, n in rows]
+
+    async def import_vacation_days(self, rows: Sequence[tuple[str, str, int, int]]) -> None:
+        async with self._write() as conn:
+            await conn.executemany(
+                "INSERT INTO vacation_days (guild, player, year, spent) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (guild, player, year) DO UPDATE SET spent = excluded.spent",
+                rows,
+            )
 
     async def import_game(
         self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False

@@ -273,6 +273,18 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # Vacation days (issue 27): how many of a year's days a player has spent on a server.
+    (
+        """
+        CREATE TABLE vacation_days (
+            guild  text NOT NULL,
+            player text NOT NULL,
+            year   integer NOT NULL,
+            spent  integer NOT NULL,
+            PRIMARY KEY (guild, player, year)
+        )
+        """,
+    ),
     # (issue 28, scale; as the SQLite step): ``results_pending``, the finished games whose
     # results are not yet written, kept by triggers so the start-up sweep reads only those;
     # ``games_open_by_update``, /game list's keyset order over a server's open games;

@@ -105,6 +105,19 @@ _DAMAGE = ("malformed", "not a database", "corrupt")
 
 #: What every write of a game's progress sets (lobby changes and moves alike), with ``_progress``.
 _PROGRESS_COLUMNS = ", ".join(f"{column} = ?" for column in PROGRESS)
+#: A game whose thread the bot keeps open (``count_threads``): its lobby, its run, and its end
+#: until the thread is archived.
+#: Spend a vacation day while fewer than the allowance are spent; returns the days spent.
+_SPEND_DAY = (
+    "INSERT INTO vacation_days (guild, player, year, spent) VALUES (?, ?, ?, 1) "
+    "ON CONFLICT (guild, player, year) DO UPDATE SET spent = vacation_days.spent + 1 "
+    "WHERE vacation_days.spent < ? RETURNING spent"
+)
+_PUT_DAYS = (
+    "INSERT INTO vacation_days (guild, player, year, spent) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (guild, player, year) DO UPDATE SET spent = excluded.spent"
+)
+_HELD = "(status IN (?, ?) OR archive_at IS NOT NULL)"
 
 
 def _on_shards(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
@@ -766,6 +779,51 @@ class SqliteStore(SqliteWebTables):
             (now, *params),
         )
 
+    async def spend_vacation_day(
+        self, player: str, year: int, allowance: int, record: GameRecord, owed: Owed
+    ) -> int | None:
+        def spend(conn: sqlite3.Connection) -> int | None:
+            spent = conn.execute(_SPEND_DAY, (record.guild, player, year, allowance)).fetchall()
+            if not spent:
+                return None
+            timers = (record.remind_at, record.deadline, _dumps(record.clocks))
+            updated = conn.execute(
+                "UPDATE games SET remind_at = ?, deadline = ?, clocks = ? "
+                "WHERE id = ? AND version = ?",
+                (*timers, record.id, record.version),
+            )
+            if updated.rowcount != 1:
+                raise VersionConflict(f"game {record.id} moved")
+            outbox_sql.sqlite_owe(conn, record.id, [owed])
+            return allowance - int(spent[0][0])
+
+        try:
+            return await self._transaction(spend)
+        except VersionConflict:
+            return None
+
+    async def vacation_days_spent(self, guild: str, player: str, year: int) -> int:
+        rows = await self._fetchall(
+            "SELECT spent FROM vacation_days WHERE guild = ? AND player = ? AND year = ?",
+            (guild, player, year),
+        )
+        return int(rows[0][0]) if rows else 0
+
+    async def count_threads(self, guild: str) -> int:
+        rows = await self._fetchall(
+            f"SELECT COUNT(*) FROM games WHERE guild = ? AND thread IS NOT NULL AND {_HELD}",
+            (guild, LOBBY, ACTIVE),
+        )
+        return int(rows[0][0])
+
+    async def finished_threads(self, guild: str, limit: int) -> list[GameRecord]:
+        """Finished games of ``guild`` whose thread is still to archive, the oldest first."""
+        return await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild = ? AND thread IS NOT NULL "
+            "AND archive_at IS NOT NULL AND attention IS NULL ORDER BY archive_at LIMIT ?",
+            (guild, limit),
+        )
+
     async def expired_lobbies(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Lobbies past their deadline, soonest first (the deadline index serves it)."""
         on, params = _on_shards(shards)
@@ -1033,6 +1091,18 @@ class SqliteStore(SqliteWebTables):
         found = {str(guild): read_settings(guild, text, "left out") for guild, text in rows}
         return {guild: settings for guild, settings in found.items() if settings is not None}
 
+    async def all_vacation_days(self) -> list[tuple[str, str, int, int]]:
+        rows = await self._fetchall(
+            "SELECT guild, player, year, spent FROM vacation_days ORDER BY guild, player, year", ()
+        )
+        return [(str(g), str(p), int(y), int(n)) for g, p, y, n in rows]
+
+    async def import_vacation_days(self, rows: Sequence[tuple[str, str, int, int]]) -> None:
+        def write(conn: sqlite3.Connection) -> None:
+            conn.executemany(_PUT_DAYS, rows)
+
+        await self._transaction(write)
+
     async def import_game(
         self, record: GameRecord, actions: Sequence[LoggedAction], *, replace: bool = False
     ) -> None:
@@ -1185,6 +1255,7 @@ class SqliteStore(SqliteWebTables):
             ).rowcount
             ratings = conn.execute("DELETE FROM ratings WHERE player = ?", (user,)).rowcount
             conn.execute("DELETE FROM player_prefs WHERE player = ?", (user,))
+            conn.execute("DELETE FROM vacation_days WHERE player = ?", (user,))
             return Forgotten([(g, alias(seat)) for g, seat, _ai in seats], results, ratings)
 
         forgotten = await self._transaction(work)

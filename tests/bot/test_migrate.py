@@ -69,7 +69,7 @@ async def dealt(store: Store) -> list[GameRecord]:
 async def source(source_store: Store) -> GameService:
     """A source with a game of every kind: an open lobby, a lobby closed unstarted, games in
     progress (of each title), one abandoned half way, one played to its end; messages
-    remembered and two servers' settings."""
+    remembered, two servers' settings and two players' vacation days spent."""
     service = GameService(source_store, seed_factory=lambda: "migrate", remind_after=60)
     lobby = await service.new_game("artsee", GUILD, "10", "101", "P0")
     closed = await service.new_game("street-art", GUILD, "11", "101", "P0")
@@ -86,6 +86,7 @@ async def source(source_store: Store) -> GameService:
     await service.remember_message(lobby, "lobby", lobby.channel, "951")
     await source_store.save_guild_settings(GUILD, {"threads": False, "lobby_hours": 6})
     await source_store.save_guild_settings("other", {"clock": "fast"})
+    await source_store.import_vacation_days([(GUILD, "101", 2026, 3), ("other", "102", 2027, 1)])
     return service
 
 
@@ -110,6 +111,8 @@ async def test_everything_is_copied_as_it_is_and_checked(
     assert report.counts["games"] == [8, 8] and report.counts["actions"] == [actions, actions]
     assert report.counts["messages"] == [6, 6] and report.counts["guild settings"] == [2, 2]
     assert report.counts["web table"] == [4, 4]
+    assert report.counts["vacation days"] == [2, 2]
+    assert await target_store.all_vacation_days() == await source_store.all_vacation_days()
     assert report.replayed == 6  # every game dealt; the two lobbies have nothing to replay
     assert "Copied 8 games" in report.lines()[0]
 

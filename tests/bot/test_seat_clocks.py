@@ -118,10 +118,11 @@ async def test_each_seat_has_its_own_clock_and_keeps_it_across_a_restart(
     store = await backend.opened()  # a restart: a new store and service
     service = service_on(store, clock)
     kept = await service.get(record.id)
-    assert kept.clocks == {p: [None, started + 1000] for p in (BO, CY)}
+    # Reminded once (no vacation day spent: None), counted toward a stalled table (issue 27).
+    assert kept.clocks == {p: [None, started + 1000, None, 1] for p in (BO, CY)}
     clock.now = started + 900
     record = (await service.move(G, C, BO, {"type": "ready"})).record
-    assert record.clocks == {CY: [None, started + 1000]}  # Cy's own deadline, not restarted
+    assert record.clocks == {CY: [None, started + 1000, None, 1]}  # Cy's own, not restarted
 
     result = await service.time_out(record.id, started + 1000)
     assert result.timed_out == [CY]  # only the seat whose time ran out

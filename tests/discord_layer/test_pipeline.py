@@ -328,6 +328,8 @@ async def test_a_timed_out_players_ai_finishes_the_turn_owed_then_hands_back(
     """Mural, two players: the first passes for the round, so the second takes turn after
     turn alone. Their timeout plays one turn for them, not the rest of their round."""
     h = await mural.table(harness_factory, tmp_path, "mural-7")
+    # The AI's timeout is tested here: no vacation days (those: test_vacation.py).
+    await h.bot.service.configure(str(mural.GUILD), vacation_days=0)
     board = await mural.start(h)
     first = mural.mover(board)
     passed = await h.slash(first, "mural pass")

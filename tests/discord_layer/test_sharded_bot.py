@@ -53,6 +53,8 @@ async def test_its_scheduler_reminds_its_own_shards_only(harness_factory, tmp_pa
     scheduler = h.bot.get_cog("Scheduler")
     assert scheduler.shards == Shards(2, (0,))
     service = h.bot.service
+    # The AI's timeout is tested here: no vacation days (those: test_vacation.py).
+    await service.configure(str(OURS), vacation_days=0)
     ours = await service.new_game("street-art", str(OURS), str(TABLE.id), str(ANA.id), "Ana")
     await service.join(str(OURS), str(TABLE.id), str(BO.id), "Bo", ours.id)
     await service.add_ai(str(OURS), str(TABLE.id), str(ANA.id), ours.id)

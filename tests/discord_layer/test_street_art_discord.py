@@ -343,6 +343,8 @@ async def test_reminders_and_timeouts_are_posted_in_the_channel(
     harness_factory, tmp_path: Path
 ) -> None:
     h = await table(harness_factory, tmp_path)
+    # The AI's timeout is tested here: no vacation days (those: test_vacation.py).
+    await h.bot.service.configure(str(GUILD), vacation_days=0)
     board = await start_game(h, await open_lobby(h, ANA, BO, CY), ANA)
     late = current_player(board)
     scheduler = h.bot.get_cog("Scheduler")

@@ -33,9 +33,10 @@ from tests.store.games import GUILD, PLAYERS, play, started
 PAGED = {"games_open_by_update", "ratings_by_ordinal"}
 #: ... and the AI identities of a server's game (one per level), a server's settings.
 BOUNDED = PAGED | {"ratings_of_ai", "guild_settings_pkey"}
-#: A table of markers, and a partial index, as long as what is owed (results not yet written,
-#: posts not yet sent), not as the history: walked whole, they cost what is owed.
-MARKERS = {"results_pending", "outbox_unsent"}
+#: A table of markers, and partial indexes, as long as what is owed (results not yet written,
+#: posts not yet sent, threads not yet archived: ``archive_at`` is cleared once done), not as
+#: the history: walked whole, they cost what is owed.
+MARKERS = {"results_pending", "outbox_unsent", "games_by_archive"}
 
 
 def history(record: GameRecord, count: int) -> list[GameRecord]:
@@ -104,6 +105,9 @@ async def a_day(store: Store) -> None:
     await store.claim_outbox("plans", 2000.0, 30.0, 10)
     await store.unsent(record.id)
     await store.web_table_of(record.id)
+    await store.vacation_days_spent(GUILD, PLAYERS[0], 2026)
+    await store.count_threads(GUILD)
+    await store.finished_threads(GUILD, 10)
 
 
 # -- keyset paging ------------------------------------------------------------------------------

@@ -64,7 +64,9 @@ class Settings:
     #: Hours a player may take before a reminder, and before their AI decides (0: never).
     remind_hours: float = 24.0
     turn_timeout_hours: float = 72.0
-    render_workers: int = 0  # processes for pictures and AI decisions; 0: one per core, -1: none
+    render_workers: int = 0  # processes for pictures; 0: one per core, -1: none
+    #: Processes for AI decisions, apart from the pictures' (0: one per core, -1: none).
+    ai_workers: int = 0
     render_cache_mb: float = 64.0  # the picture cache's budget (bot.pictures), in MiB
     #: Seconds an AI seat at level hard may think over one decision.
     ai_budget_seconds: float = 1.0
@@ -157,11 +159,12 @@ class Settings:
         for name in ("remind_hours", "turn_timeout_hours"):
             if not 0 <= getattr(self, name) < math.inf:  # also refuses nan
                 raise ValueError(f"{name.upper()} must be 0 (off) or a positive number of hours")
-        if self.render_workers < -1:
-            raise ValueError(
-                "RENDER_WORKERS must be -1 (no worker processes), 0 (one per core) or a "
-                "positive number of processes"
-            )
+        for name in ("render_workers", "ai_workers"):
+            if getattr(self, name) < -1:
+                raise ValueError(
+                    f"{name.upper()} must be -1 (no worker processes), 0 (one per core) or a "
+                    "positive number of processes"
+                )
         if not 0 <= self.render_cache_mb <= MAX_CACHE_MB:
             raise ValueError(
                 f"RENDER_CACHE_MB must be a number of MiB from 0 (no cache) to {MAX_CACHE_MB}"

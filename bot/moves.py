@@ -42,6 +42,9 @@ class MoveResult:
     timed_out: list[str] = field(default_factory=list)
     #: The game's result rows with each seat's rating change, once a step finished it.
     results: list[ResultRow] = field(default_factory=list)
+    #: The state the last step played, which ``record.state`` is the snapshot of (None before
+    #: a step): the cogs read it rather than load the snapshot once more.
+    played: Any = None
     #: The keys of the outbox rows this change wrote (``bot.outbox``): the front door that
     #: posts the change marks them sent, or gives them back to the delivery worker.
     owed: list[str] = field(default_factory=list)
@@ -52,7 +55,7 @@ class MoveResult:
     @cached_property
     def read(self) -> ReadModel:
         """The game as the change left it, for the cogs to show (read once the change is over)."""
-        return ReadModel(self.record, self.engine, self.pictures)
+        return ReadModel(self.record, self.engine, self.pictures, self.played)
 
     @property
     def finished(self) -> bool:

@@ -1,4 +1,5 @@
-"""A pool of worker processes for the CPU-bound work of the bot: pictures and AI decisions.
+"""Pools of worker processes for the CPU-bound work of the bot: one for pictures, one for AI
+decisions, so an AI seat thinking its whole budget never holds a worker that a board waits for.
 
 Drawing a board is mostly Python-level code that holds the GIL, so a thread cannot draw while
 the event loop runs and one process draws on one core only. Worker processes draw on every
@@ -30,6 +31,10 @@ from rules import GAMES
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+#: What the fork server imports once for every worker of either pool: whichever pool starts it
+#: first, the other's workers find their modules there too.
+PRELOAD = ["bot.pictures", "bot.ai", "rules"]
 
 
 def warm() -> None:
@@ -94,6 +99,15 @@ class WorkerPool:
             return cls(inline=True, initializer=None)
         return cls(settings.render_workers)
 
+    @classmethod
+    def for_ai(cls, settings: Any) -> WorkerPool:
+        """The pool of AI decisions ``AI_WORKERS`` asks for (``Settings.ai_workers``): that many
+        processes of their own, one per core for 0, none (a thread of this process) for -1.
+        Its workers draw nothing, so they are not warmed with the renderers."""
+        if settings.ai_workers < 0:
+            return cls(inline=True, initializer=None)
+        return cls(settings.ai_workers, initializer=None)
+
     # -- lifecycle --------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -115,7 +129,7 @@ class WorkerPool:
         if context.get_start_method() == "forkserver":
             # The server imports these once; every worker forked from it has them already.
             # (Its default would be __main__: the whole bot, or the test runner.)
-            context.set_forkserver_preload(["bot.pictures", "rules"])  # type: ignore[attr-defined]
+            context.set_forkserver_preload(PRELOAD)  # type: ignore[attr-defined]
         executor = ProcessPoolExecutor(
             max_workers=self.workers, mp_context=context, initializer=self.initializer
         )

@@ -47,10 +47,16 @@ def turn_version(record: GameRecord) -> int:
 class ReadModel:
     """A game's record with everything the cogs show of it, each piece computed once."""
 
-    def __init__(self, record: GameRecord, engine: Game, pictures: Pictures) -> None:
+    def __init__(
+        self, record: GameRecord, engine: Game, pictures: Pictures, state: Any = None
+    ) -> None:
+        """``state``: the record's snapshot already loaded (the state a move just played,
+        which rules never change), so ``state`` is not loaded again from it."""
         self.record = record
         self.engine = engine
         self.pictures = pictures
+        if state is not None:
+            self.__dict__["state"] = state  # the cached_property's own slot
         self._views: dict[str | None, dict[str, Any]] = {}
         self._legal: dict[str, list[Action]] = {}
 

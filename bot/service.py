@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
@@ -46,6 +47,7 @@ from bot.store.base import (
     GameRecord,
     LoggedAction,
     Owed,
+    PageKey,
     ReminderClaim,
     Seat,
     Shards,
@@ -79,6 +81,9 @@ REMINDED = 3
 #: The table preference that holds the seats' planned absences (`/game away until:`).
 AWAY_UNTIL = "away_until"
 MAX_AI_STEPS = 10_000  # a safety net: a game engine that never hands back is a bug, not a hang
+#: How many games' last played states a service keeps (``GameService._known``): the games
+#: moving now, a few kilobytes each.
+PLAYED_KEPT = 512
 
 
 def is_ai(player: str) -> bool:
@@ -150,6 +155,8 @@ class GameService:
         self.changes = changes or Changes()
         #: One lock per game being changed; a lock nobody holds or waits for is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: The states last played, by game, with the snapshot dumped from each (``_known``).
+        self._played: OrderedDict[str, tuple[dict[str, Any], Any]] = OrderedDict()
 
     # -- reading -------------------------------------------------------------------------
 
@@ -174,7 +181,27 @@ class GameService:
 
     def read(self, record: GameRecord) -> ReadModel:
         """The one object a cog reads a game from: state, names, views, legal actions."""
-        return ReadModel(record, self.engine(record), self.pictures)
+        return ReadModel(record, self.engine(record), self.pictures, self._known(record))
+
+    def _known(self, record: GameRecord) -> Any:
+        """The state ``record.state`` was dumped from by a move of this process, if it is still
+        that very snapshot: a move's checks, its clocks, the AI turns after it and its post
+        read that state instead of loading the snapshot three or four times more (a load is
+        a good share of a move's time on the loop; rules never change a state they are
+        given). None otherwise."""
+        known = self._played.get(record.id)
+        if known is None or known[0] is not record.state:
+            return None
+        return known[1]
+
+    def _remember(self, record: GameRecord, state: Any) -> None:
+        """``state`` is what ``record.state`` was just dumped from (the last few hundred
+        games moved are kept)."""
+        assert record.state is not None
+        self._played[record.id] = (record.state, state)
+        self._played.move_to_end(record.id)
+        if len(self._played) > PLAYED_KEPT:
+            self._played.popitem(last=False)
 
     def seat_range(self, record: GameRecord) -> tuple[int, int]:
         """How many may sit at this table under its chosen options (an option may widen the
@@ -402,10 +429,19 @@ class GameService:
         ]
 
     async def games_in_guild(
-        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+        self,
+        guild: str,
+        channel: str | None = None,
+        *,
+        limit: int,
+        after: PageKey | None = None,
+        before: PageKey | None = None,
     ) -> list[GameRecord]:
-        """A page of the open games on a server, or in one channel (and its threads)."""
-        return await self.store.games_in_guild(guild, channel, limit=limit, offset=offset)
+        """A page of the open games on a server, or in one channel (and its threads), the
+        latest moved first, by a key (``Store.games_in_guild``)."""
+        return await self.store.games_in_guild(
+            guild, channel, limit=limit, after=after, before=before
+        )
 
     async def latest_posts(
         self, records: list[GameRecord], kind: str
@@ -917,7 +953,7 @@ class GameService:
     def _apply(self, record: GameRecord, user: str, action: dict[str, Any]) -> Step:
         """Play ``action`` on the record's state (in memory; ``_commit`` persists it)."""
         game = self.engine(record)
-        state = self.state(record)
+        state = self.read(record).state
         if record.seat_of(user) is None:
             raise ServiceError(_("You are not playing in game `{id}`.").format(id=record.id))
         standing = user not in game.to_move(state) and game.is_standing_order(action)
@@ -928,6 +964,7 @@ class GameService:
         except IllegalAction as error:
             raise ServiceError(say(error.reason)) from error
         record.state = game.dump(new_state)
+        self._remember(record, new_state)
         if game.outcome(new_state) is not None:
             record.status = FINISHED
         return Step(user, action, events, standing, game.turn(new_state) != game.turn(state))
@@ -979,6 +1016,7 @@ class GameService:
         if record.status == FINISHED:  # after the commit: a failure here cannot lose the move
             result.results = await self.results.record(record)
         result.steps.append(step)
+        result.played = self._known(record)
         if turn_over:
             result.told.extend(Step(e["player"], e["action"], e["events"]) for e in told[:-1])
             result.told.append(step)
@@ -998,7 +1036,7 @@ class GameService:
         for _attempt in range(MAX_AI_STEPS):
             if record.status != ACTIVE:
                 return
-            state = self.state(record)
+            state = self.read(record).state
             waiting = [p for p in game.to_move(state) if p in ai_seats]
             if not waiting:
                 return
@@ -1183,7 +1221,7 @@ class GameService:
                     continue
                 result.timed_out.append(player)
                 for _attempt in range(MAX_AI_STEPS):
-                    state = self.state(record)
+                    state = self.read(record).state
                     if record.status != ACTIVE or player not in game.to_move(state):
                         break
                     action = await self._decide(record, state, player, STAND_IN)

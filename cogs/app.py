@@ -116,6 +116,7 @@ class TabletopBot(commands.Bot):
         self.store: Store | None = None
         self.service: GameService | None = None
         self.pool: WorkerPool | None = None
+        self.ai_pool: WorkerPool | None = None
         self.serve = serve
         self.metrics: MetricsServer | None = None
         self.observer: observe.Observer | None = None
@@ -129,20 +130,23 @@ class TabletopBot(commands.Bot):
             for extension in self.initial_extensions:
                 await self.load_extension(extension)
             return
-        self.store = open_store(
-            self.settings.database_url, pool_size=self.settings.database_pool_size
-        )
-        await self.store.open()
-        # Pictures (and AI decisions) are drawn in worker processes, never on the event loop.
+        if self.store is None:  # not opened already by ``python -m bot run``'s check
+            self.store = open_store(
+                self.settings.database_url, pool_size=self.settings.database_pool_size
+            )
+            await self.store.open()
+        # Pictures and AI decisions are made in worker processes, never on the event loop,
+        # each in a pool of its own: a long think holds no worker a board waits for.
         self.pool = WorkerPool.from_settings(self.settings)
         self.pool.start()
+        self.ai_pool = WorkerPool.for_ai(self.settings)
+        self.ai_pool.start()
         self.service = GameService(
             self.store,
             remind_after=Settings.hours(self.settings.remind_hours),
             timeout_after=Settings.hours(self.settings.turn_timeout_hours),
             pictures=Pictures.from_settings(self.settings, self.pool),
-            # AI seats decide in the same worker processes, so a long think holds no game back.
-            decide=functools.partial(self.pool.run, decide),
+            decide=functools.partial(self.ai_pool.run, decide),
             ai_budget=self.settings.ai_budget_seconds,
         )
         await web_table.open_door(self, self.service, self.settings)  # the web table (issue 26)
@@ -172,9 +176,10 @@ class TabletopBot(commands.Bot):
             self.metrics = None
         await super().close()
         await web_table.close_door()
-        if self.pool is not None:
-            await self.pool.close()
-            self.pool = None
+        for pool in (self.pool, self.ai_pool):
+            if pool is not None:
+                await pool.close()
+        self.pool = self.ai_pool = None
         if self.store is not None:
             await self.store.close()
             self.store = None
@@ -236,10 +241,12 @@ async def sync(settings: Settings, guild_id: str) -> None:
         print(f"Synced {len(commands_synced)} commands to {where}: {names}")
 
 
-async def serve(settings: Settings) -> None:
+async def serve(settings: Settings, store: Store | None = None) -> None:
     """Log in (patiently), connect, and serve until a stop: SIGTERM or SIGINT drains the
-    interactions in flight and closes everything (``cogs.shutdown``), and this returns."""
+    interactions in flight and closes everything (``cogs.shutdown``), and this returns.
+    ``store`` is the one the start-up checks opened, kept so the database is opened once."""
     bot = build(settings)
+    bot.store = store
     async with bot:
         bot.drain.install()
         await login(bot, settings.discord_token)  # runs setup_hook: everything is loaded
@@ -283,13 +290,14 @@ REJECTED = (
 )
 
 
-def main(command: str, settings: Settings, guild_id: str = "") -> None:
-    """``python -m bot run|sync`` after its checks: connect, or register the commands."""
+def main(command: str, settings: Settings, guild_id: str = "", store: Store | None = None) -> None:
+    """``python -m bot run|sync`` after its checks: connect, or register the commands.
+    ``store`` is the one the checks opened, kept so the database is opened once."""
     if command == "run":
         # bot.logs configured the one handler: discord.py is given none of its own (each line
         # is written once).
         try:
-            asyncio.run(serve(settings))
+            asyncio.run(serve(settings, store))
         except discord.LoginFailure:
             print(REJECTED, file=sys.stderr)
             raise SystemExit(2) from None

@@ -5,7 +5,10 @@ games that wait for others; what is asked, when it lapses, a link to its latest 
 with buttons to page on.
 
 A page button holds only its scope and page in its custom id, ``i:<scope>:<page>``, and reads
-the list again when clicked, so it works after a restart and shows the games as they are.
+the list again when clicked, so it works after a restart and shows the games as they are. A
+`/game list` page is read by a key, not an offset (page 40 costs what page 1 does): its buttons
+also hold the key of the game they page from, ``i:<scope>:<page>:<a|b>:<updated>:<id>`` (``a``:
+the games after it, for Next; ``b``: the games before it, for Previous).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from bot.errors import ServiceError
 from bot.i18n import N_, _
 from bot.read_model import ReadModel
 from bot.service import GameService
-from bot.store.base import ACTIVE, GameRecord
+from bot.store.base import ACTIVE, GameRecord, PageKey, page_key
 from cogs import flows, messages
 from cogs.alerts import deadline_of, lapses
 from cogs.messages import Post
@@ -36,7 +39,12 @@ PAGE_SIZE = 25
 #: A line of a list, link included; 25 of them stay within an embed's 4096 characters.
 LINE_LIMIT = 160
 MINE, HERE, SERVER = "mine", "here", "server"
-PAGE_TEMPLATE = rf"i:(?P<scope>{MINE}|{HERE}|{SERVER}):(?P<page>[0-9]{{1,4}})"
+PAGE_TEMPLATE = (
+    rf"i:(?P<scope>{MINE}|{HERE}|{SERVER}):(?P<page>[0-9]{{1,4}})"
+    r"(?::(?P<side>[ab]):(?P<at>[0-9.e+-]{1,32}):(?P<id>[^:]{1,40}))?"
+)
+#: Where a list page starts: after (``a``) or before (``b``) a game's ``page_key``.
+Cursor = tuple[str, PageKey]
 TITLES = {
     MINE: N_("Your games"),
     HERE: N_("Games in this channel"),
@@ -128,39 +136,53 @@ def mine_line(
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
     """◀ / ▶ on a list: shows page ``page`` of ``scope`` in place of the clicked one."""
 
-    def __init__(self, button: discord.ui.Button, scope: str, page: int) -> None:
+    def __init__(
+        self, button: discord.ui.Button, scope: str, page: int, cursor: Cursor | None = None
+    ) -> None:
         super().__init__(button)
-        self.scope, self.page = scope, page
+        self.scope, self.page, self.cursor = scope, page, cursor
 
     @classmethod
-    def make(cls, scope: str, page: int, label: str) -> PageButton:
+    def make(cls, scope: str, page: int, label: str, cursor: Cursor | None = None) -> PageButton:
+        custom_id = f"i:{scope}:{page}"
+        if cursor is not None:
+            side, (at, game_id) = cursor
+            custom_id += f":{side}:{at!r}:{game_id}"
         button: discord.ui.Button = discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, custom_id=f"i:{scope}:{page}"
+            label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id
         )
-        return cls(button, scope, page)
+        return cls(button, scope, page, cursor)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageButton:
         assert isinstance(item, discord.ui.Button)  # the template only matches our buttons
-        return cls(item, match["scope"], int(match["page"]))
+        cursor = None
+        if match["side"]:
+            try:
+                cursor = (match["side"], (float(match["at"]), match["id"]))
+            except ValueError:  # not a number after all: the list from its start
+                cursor = None
+        return cls(item, match["scope"], int(match["page"]), cursor)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await flows.guard(interaction, show(interaction, self.scope, self.page))
+        await flows.guard(interaction, show(interaction, self.scope, self.page, self.cursor))
 
 
 DYNAMIC_ITEMS = (PageButton,)
 
 
-async def show(interaction: discord.Interaction, scope: str, page: int = 0) -> None:
+async def show(
+    interaction: discord.Interaction, scope: str, page: int = 0, cursor: Cursor | None = None
+) -> None:
     """Answer a list command privately, or put the next page in place of a clicked one."""
     guild, channel, user = flows.where(interaction)
     clicked = interaction.type == discord.InteractionType.component
     # A click updates its own private message; a command thinks privately.
     await flows.acknowledge(interaction, private=not clicked)
     service = flows.service_of(interaction)
-    post = await inbox_post(service, guild, channel, user, scope, page)
+    post = await inbox_post(service, guild, channel, user, scope, page, cursor)
     if scope == HERE and page == 0:
         warnings = await set_aside(service, guild, channel, user)
         post.content = "\n".join([*warnings, post.content or ""]).strip() or None
@@ -222,29 +244,72 @@ async def latest_of(service: GameService, shown: list[GameRecord]) -> dict[str, 
     return {**lobbies, **await service.latest_posts(shown, LATEST_POST)}
 
 
+async def visible_after(
+    service: GameService, guild: str, channel: str | None, key: PageKey | None, count: int
+) -> list[GameRecord]:
+    """The first ``count`` open games after ``key`` (``Store.games_in_guild``'s order) that the
+    asker may see, read ``count`` at a time by key (one read, unless some are hidden from
+    them): a hidden game is never counted."""
+    seen: list[GameRecord] = []
+    while len(seen) < count:
+        batch = await service.games_in_guild(guild, channel, limit=count, after=key)
+        seen += await visibility.visible(batch)
+        if len(batch) < count:
+            break
+        key = page_key(batch[-1])
+    return seen[:count]
+
+
+async def visible_before(
+    service: GameService, guild: str, channel: str | None, key: PageKey | None, count: int
+) -> list[GameRecord]:
+    """The last ``count`` open games before ``key`` that the asker may see, in list order."""
+    seen: list[GameRecord] = []
+    while len(seen) < count:
+        batch = await service.games_in_guild(guild, channel, limit=count, before=key)
+        seen = await visibility.visible(batch) + seen
+        if len(batch) < count:
+            break
+        key = page_key(batch[0])
+    return seen[-count:]
+
+
 async def inbox_post(
-    service: GameService, guild: str, channel: str, user: str, scope: str, page: int
+    service: GameService,
+    guild: str,
+    channel: str,
+    user: str,
+    scope: str,
+    page: int,
+    cursor: Cursor | None = None,
 ) -> Post:
     """One page of a list, with buttons to the pages beside it."""
+    if scope != MINE and cursor is None:
+        page = 0  # a list page is found by its key: without one (an old button), the first
     offset = page * PAGE_SIZE
+    if scope == MINE:
 
-    async def fetch(limit: int, start: int) -> list[GameRecord]:
-        if scope == MINE:  # every server's: the visibility gate keeps what they may see
+        async def fetch(limit: int, start: int) -> list[GameRecord]:
+            # every server's: the visibility gate keeps what they may see
             return await service.games_of_player(None, user, limit=limit, offset=start)
-        where = channel if scope == HERE else None
-        return await service.games_in_guild(guild, where, limit=limit, offset=start)
 
-    if scope == MINE:  # sorted by what each game asks: read whole, then cut into pages
+        # sorted by what each game asks: read whole, then cut into pages
         every = await visible_slice(fetch, 0, MINE_MOST)
         posts = await latest_of(service, every)
         ranked = sorted(
             (mine_line(service, r, posts.get(r.id), user) for r in every), key=lambda kl: kl[0]
         )
         lines = [line for _key, line in ranked[offset : offset + PAGE_SIZE]]
+        shown: list[GameRecord] = []
         shown_count, more = len(lines), len(ranked) > offset + PAGE_SIZE
     else:
-        found = await visible_slice(fetch, offset, PAGE_SIZE + 1)
-        shown, more = found[:PAGE_SIZE], len(found) > PAGE_SIZE
+        where = channel if scope == HERE else None
+        side, key = cursor if cursor is not None else ("a", None)
+        if side == "b":  # Previous: the page before this one, which was there
+            shown, more = await visible_before(service, guild, where, key, PAGE_SIZE), True
+        else:
+            found = await visible_after(service, guild, where, key, PAGE_SIZE + 1)
+            shown, more = found[:PAGE_SIZE], len(found) > PAGE_SIZE
         posts = await latest_of(service, shown)
         lines = [inbox_line(service, r, posts.get(r.id)) for r in shown]
         shown_count = len(shown)
@@ -261,8 +326,11 @@ async def inbox_post(
     )
     embed.set_footer(text=footer)
     view = discord.ui.View(timeout=None)
+    keyed = scope != MINE and shown
     if page > 0:
-        view.add_item(PageButton.make(scope, page - 1, _("◀ Previous")))
+        back = ("b", page_key(shown[0])) if keyed else None
+        view.add_item(PageButton.make(scope, page - 1, _("◀ Previous"), back))
     if more:
-        view.add_item(PageButton.make(scope, page + 1, _("Next ▶")))
+        on = ("a", page_key(shown[-1])) if keyed else None
+        view.add_item(PageButton.make(scope, page + 1, _("Next ▶"), on))
     return Post(embed=embed, view=view if view.children else None)

@@ -38,6 +38,7 @@ from tests.backends import (
 )
 
 os.environ.setdefault("RENDER_WORKERS", "-1")
+os.environ.setdefault("AI_WORKERS", "-1")
 # The web table is on by default (WEB_PORT 8080); tests that want it start their own on a free
 # port, so bots built side by side never fight over one.
 os.environ.setdefault("WEB_PORT", "0")

@@ -38,6 +38,11 @@ class DamagedDatabase(StoreError):
     """The database file itself is damaged; the message names it and says to restore a backup."""
 
 
+class ReadOnlyDatabase(StoreError):
+    """The bot may read the database file but not write it (restored as another user, say):
+    the message is one sentence naming the file, its owner and the bot's user."""
+
+
 @dataclass
 class Seat:
     """One seat at a table: a Discord user id (as a string) or an AI id such as ``ai:1``."""
@@ -287,9 +292,22 @@ class Shards:
         return (int(guild) >> 22) % self.count in self.ids
 
 
+#: Where a page of ``games_in_guild`` ends: a game's ``(updated_at, id)``.
+PageKey = tuple[float, str]
+
+
+def page_key(record: GameRecord) -> PageKey:
+    """The key of ``record`` in ``games_in_guild``'s order."""
+    return (record.updated_at, record.id)
+
+
 class Store(Protocol):
     async def open(self) -> None:
         """Connect, create or migrate the schema. Raise StoreError naming an unusable path."""
+
+    async def check(self) -> None:
+        """The full integrity check (``python -m bot check``), in time that grows with the
+        data: raise DamagedDatabase (or StoreError) naming what is wrong."""
 
     async def close(self) -> None: ...
 
@@ -312,9 +330,18 @@ class Store(Protocol):
         leading, then lobbies; one page of them."""
 
     async def games_in_guild(
-        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+        self,
+        guild: str,
+        channel: str | None = None,
+        *,
+        limit: int,
+        after: PageKey | None = None,
+        before: PageKey | None = None,
     ) -> list[GameRecord]:
-        """Open games of one server (of one channel, if given), oldest first; one page."""
+        """Open games of one server (of one channel, if given), the latest moved first; one
+        page, by a key rather than an offset (so page 40 costs what page 1 does): the games
+        after ``after`` (the last of the page before), or, newest first still, the ``limit``
+        games just before ``before`` (the first of the page after)."""
 
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         """(channel id, message id) of the last message of ``kind`` of each of these games."""

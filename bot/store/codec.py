@@ -5,13 +5,12 @@ or a server's choices; never a game)."""
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from typing import Any
 
 from bot.store.base import UndoRequest
-from bot.store.rows import dumps
+from bot.store.rows import dumps, loads
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +57,7 @@ def read_request(values: Sequence[Any]) -> UndoRequest | None:
     as none (logged)."""
     game_id, by, version, keep, awaiting, accepted, at, expires_at = values
     try:
-        waited, given = json.loads(awaiting), json.loads(accepted)
+        waited, given = loads(awaiting), loads(accepted)
     except (TypeError, ValueError):
         log.error("game %s: its undo proposal is unreadable; ignoring it", game_id)
         return None
@@ -69,7 +68,7 @@ def read_settings(guild: str, text: Any, instead: str) -> dict[str, Any] | None:
     """A server's settings as stored; None if they do not read back as a JSON object (logged,
     saying what is done ``instead``)."""
     try:
-        settings = json.loads(text)
+        settings = loads(text)
     except (TypeError, ValueError):
         settings = None
     if not isinstance(settings, dict):

@@ -15,11 +15,10 @@ action now naming a ``former:`` seat, nothing else about it).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.store.rows import dumps
+from bot.store.rows import dumps, loads
 
 #: The id a forgotten player's seat takes, before its seat number (from 1).
 FORMER = "former:"
@@ -55,7 +54,7 @@ def renamed_text(text: str | None, user: str, new: str) -> str | None:
     value is rewritten only when it must be)."""
     if text is None or user not in text:
         return text
-    return dumps(renamed(json.loads(text), user, new))
+    return dumps(renamed(loads(text), user, new))
 
 
 @dataclass

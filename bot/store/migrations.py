@@ -298,6 +298,63 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
+    # (issue 28, scale): what can grow with a server's history is read by an index or a
+    # marker. ``results_pending`` holds the finished games whose results are not yet written,
+    # kept by triggers (a game finishing, a finished game copied in, its results written), so
+    # the start-up sweep reads only those. ``games_open_by_update`` is /game list's keyset
+    # order over a server's open games, and holds open games only; ``ratings_of_ai`` the AI
+    # identities' ratings read at a game's end; ``games_open_by_status`` the open games the caps
+    # count; ``results_by_rating`` the games a leaderboard entry was earned in.
+    (
+        """
+        CREATE TABLE results_pending (
+            game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE
+        ) WITHOUT ROWID
+        """,
+        """
+        INSERT INTO results_pending (game_id)
+        SELECT id FROM games g WHERE status = 'finished'
+        AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id)
+        """,
+        """
+        CREATE TRIGGER results_pending_on_finish AFTER UPDATE OF status ON games
+        WHEN NEW.status = 'finished' AND OLD.status != 'finished'
+        BEGIN
+            INSERT OR IGNORE INTO results_pending (game_id)
+            SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM results WHERE game_id = NEW.id);
+        END
+        """,
+        """
+        CREATE TRIGGER results_pending_on_unfinish AFTER UPDATE OF status ON games
+        WHEN NEW.status != 'finished' AND OLD.status = 'finished'
+        BEGIN
+            DELETE FROM results_pending WHERE game_id = NEW.id;
+        END
+        """,
+        """
+        CREATE TRIGGER results_pending_on_insert AFTER INSERT ON games
+        WHEN NEW.status = 'finished'
+        BEGIN
+            INSERT OR IGNORE INTO results_pending (game_id)
+            SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM results WHERE game_id = NEW.id);
+        END
+        """,
+        """
+        CREATE TRIGGER results_pending_done AFTER INSERT ON results
+        BEGIN
+            DELETE FROM results_pending WHERE game_id = NEW.game_id;
+        END
+        """,
+        "CREATE INDEX games_open_by_update ON games (guild, updated_at, id) "
+        "WHERE status IN ('lobby', 'active') AND attention IS NULL",
+        # The AI identities of a server's game (at most one per level), read at a game's end.
+        "CREATE INDEX ratings_of_ai ON ratings (guild, game) WHERE ai = 1",
+        # A server's open games by status, which the caps count (``bot.limits``).
+        "CREATE INDEX games_open_by_status ON games (guild, status) "
+        "WHERE status IN ('lobby', 'active')",
+        # The finished games a rating was moved by, which a leaderboard entry's places are.
+        "CREATE INDEX results_by_rating ON results (guild, game, rated_as)",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

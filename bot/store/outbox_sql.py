@@ -8,7 +8,6 @@ game's posts go out in order and one at a time, whatever the number of workers.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -17,27 +16,30 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import Clock, OutboxRow, Owed, ReminderClaim, Shards
-from bot.store.rows import dumps
+from bot.store.rows import dumps, loads
 
 _COLUMNS = "o.seq, o.key, o.game_id, o.kind, o.payload, o.created_at, o.attempts"
 
 #: The oldest unsent row of its game, with a free lease (``{now}`` and the shard condition
 #: on the games table are filled in per backend). A player's alert (``outbox.ALERT``) waits
 #: for the older posts of its game, but no post waits for an alert (one may wait for the end
-#: of its player's quiet hours).
+#: of its player's quiet hours). Read through ``outbox_unsent``, which holds the unsent rows
+#: only: the sent ones stay (every post a game ever owed), and ordering by the plain ``seq``
+#: would walk them all in key order looking for the few unsent (``+o.seq`` is the same order,
+#: which no index serves, so the unsent rows are found first and then sorted).
 _CLAIMABLE = (
     "FROM outbox o JOIN games g ON g.id = o.game_id "
     "WHERE o.sent_at IS NULL AND o.lease_until <= {now} "
     "AND o.seq = (SELECT MIN(i.seq) FROM outbox i WHERE i.game_id = o.game_id "
     "AND i.sent_at IS NULL AND (i.seq = o.seq OR i.kind <> 'alert')){shards} "
-    "ORDER BY o.seq LIMIT {limit}"
+    "ORDER BY +o.seq LIMIT {limit}"
 )
 
 
 def row(values: Sequence[Any]) -> OutboxRow:
     seq, key, game_id, kind, payload, created_at, attempts = values
     return OutboxRow(
-        int(seq), str(key), str(game_id), str(kind), json.loads(payload), created_at, attempts
+        int(seq), str(key), str(game_id), str(kind), loads(payload), created_at, attempts
     )
 
 
@@ -52,7 +54,7 @@ def shards_text(shards: Shards | None) -> str | None:
 def shards_of(text: str | None) -> Shards | None:
     if text is None:
         return None
-    data = json.loads(text)
+    data = loads(text)
     return Shards(int(data["count"]), tuple(int(i) for i in data["ids"]))
 
 
@@ -70,7 +72,7 @@ def clock(values: Sequence[Any]) -> Clock:
         int(version),
         remind_at,
         deadline,
-        json.loads(clocks or "{}"),
+        loads(clocks or "{}"),
     )
 
 

@@ -21,7 +21,6 @@ server's own tools.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -44,6 +43,7 @@ from bot.store.base import (
     LoggedAction,
     OutboxRow,
     Owed,
+    PageKey,
     RateGame,
     Rating,
     ReminderClaim,
@@ -69,6 +69,7 @@ from bot.store.rows import (
     decode,
     dumps,
     encode,
+    loads,
     progress,
 )
 from bot.store.web_tables import PostgresWebTables
@@ -155,7 +156,7 @@ def _count(status: str) -> int:
 
 def _result(row: asyncpg.Record) -> ResultRow:
     values = dict(row)
-    values["options"] = json.loads(values["options"])
+    values["options"] = loads(values["options"])
     return ResultRow(**values)
 
 
@@ -164,7 +165,7 @@ def _undone(game_id: str, row: asyncpg.Record, undone_at: float, by: str) -> Und
         game_id=game_id,
         seq=row["seq"],
         player=row["player"],
-        action=json.loads(row["action"]),
+        action=loads(row["action"]),
         at=row["at"],
         undone_at=undone_at,
         requested_by=by,
@@ -223,6 +224,19 @@ class PostgresStore(PostgresWebTables):
             await pool.close()
             raise StoreError(f"cannot use the PostgreSQL database {self.where}: {exc}") from exc
         self._pool = pool
+
+    async def check(self) -> None:
+        """``python -m bot check``: PostgreSQL guards its own pages (WAL, checksums), so this
+        proves the server answers and every table of the schema can be read."""
+        async with self._connected().acquire() as conn:
+            try:
+                tables = await conn.fetch(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                )
+                for row in tables:
+                    await conn.fetchval(f'SELECT 1 FROM "{row[0]}" LIMIT 1')
+            except _FAILURES as exc:
+                raise StoreError(f"the PostgreSQL database {self.where}: {exc}") from exc
 
     async def close(self) -> None:
         """Close the pool once running operations end; safe to call twice."""
@@ -402,18 +416,35 @@ class PostgresStore(PostgresWebTables):
         )
 
     async def games_in_guild(
-        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+        self,
+        guild: str,
+        channel: str | None = None,
+        *,
+        limit: int,
+        after: PageKey | None = None,
+        before: PageKey | None = None,
     ) -> list[GameRecord]:
-        """Open games of a server or of one of its channels (its threads' games with it)."""
-        place = "" if channel is None else " AND (channel = $5 OR thread = $5)"
-        params: list[Any] = [guild, list(OPEN_STATUSES), limit, offset]
+        """Open games of a server or of one of its channels (its threads' games with it), the
+        latest moved first, a page by a key (``Store.games_in_guild``); the literal statuses
+        match the partial index ``games_open_by_update``."""
+        opened = ", ".join(f"'{status}'" for status in OPEN_STATUSES)
+        where = f"guild = $1 AND status IN ({opened})"
+        params: list[Any] = [guild]
         if channel is not None:
             params.append(channel)
-        return await self._records(
-            f"guild = $1 AND status = ANY($2::text[]){place} "
-            "ORDER BY created_at, ord LIMIT $3 OFFSET $4",
-            params,
+            where += f" AND (channel = ${len(params)} OR thread = ${len(params)})"
+        order = "DESC"
+        key = after if after is not None else before
+        if key is not None:
+            order = "DESC" if after is not None else "ASC"
+            params.extend(key)
+            side = "<" if order == "DESC" else ">"
+            where += f" AND (updated_at, id) {side} (${len(params) - 1}, ${len(params)})"
+        params.append(limit)
+        records = await self._records(
+            f"{where} ORDER BY updated_at {order}, id {order} LIMIT ${len(params)}", params
         )
+        return records if order == "DESC" else records[::-1]
 
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         if not game_ids:
@@ -444,12 +475,23 @@ class PostgresStore(PostgresWebTables):
     async def count_games(
         self, guild: str, statuses: Sequence[str], *, player: str | None = None
     ) -> int:
-        where, params = "guild = $1 AND status = ANY($2::text[])", [guild, list(statuses)]
+        """A player's games by their seats, a server's open games by ``games_open_by_status``
+        (whose condition the query repeats word for word): never every game it ever had."""
         if player is not None:
-            where += " AND id IN (SELECT game_id FROM seats WHERE player = $3 AND NOT ai)"
-            params.append(player)
+            sql = (
+                "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id "
+                "WHERE s.player = $3 AND NOT s.ai AND g.guild = $1 AND g.status = ANY($2::text[])"
+            )
+            params: list[Any] = [guild, list(statuses), player]
+        else:
+            opened = ", ".join(f"'{status}'" for status in OPEN_STATUSES)
+            within = f"AND status IN ({opened}) " if set(statuses) <= set(OPEN_STATUSES) else ""
+            sql = (
+                f"SELECT COUNT(*) FROM games WHERE guild = $1 {within}AND status = ANY($2::text[])"
+            )
+            params = [guild, list(statuses)]
         async with self._one() as conn:
-            return int(await conn.fetchval(f"SELECT COUNT(*) FROM games WHERE {where}", *params))
+            return int(await conn.fetchval(sql, *params))
 
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
         """The games of one channel that could not be loaded, and why, oldest first."""
@@ -714,9 +756,7 @@ class PostgresStore(PostgresWebTables):
         logged = []
         for seq, player, action, at in rows:
             try:
-                logged.append(
-                    LoggedAction(seq=seq, player=player, action=json.loads(action), at=at)
-                )
+                logged.append(LoggedAction(seq=seq, player=player, action=loads(action), at=at))
             except ValueError as exc:
                 raise StoreError(f"game {game_id}: action {seq} of its log is unreadable") from exc
         return logged
@@ -862,7 +902,8 @@ class PostgresStore(PostgresWebTables):
                 return False
             found = await conn.fetch(
                 f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = $1 AND game = $2 "
-                "AND (ai OR player IN (SELECT player FROM seats WHERE game_id = $3))",
+                "AND player IN (SELECT player FROM seats WHERE game_id = $3) UNION "
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = $1 AND game = $2 AND ai",
                 guild,
                 kind,
                 game_id,
@@ -936,9 +977,10 @@ class PostgresStore(PostgresWebTables):
         return [Rating(**dict(row)) for row in rows]
 
     async def finished_without_results(self, limit: int = 100) -> list[GameRecord]:
-        """Finished games with no result rows, the longest finished first."""
+        """Finished games with no result rows, the longest finished first: only those marked
+        as such (``results_pending``, kept by triggers), never the whole history."""
         return await self._records(
-            "status = $1 AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) "
+            "id IN (SELECT game_id FROM results_pending) AND status = $1 "
             "ORDER BY updated_at, ord LIMIT $2",
             (FINISHED, limit),
         )

@@ -285,6 +285,55 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # (issue 28, scale; as the SQLite step): ``results_pending``, the finished games whose
+    # results are not yet written, kept by triggers so the start-up sweep reads only those;
+    # ``games_open_by_update``, /game list's keyset order over a server's open games;
+    # ``ratings_of_ai``, the AI identities' ratings read at a game's end; ``games_open_by_status``,
+    # a server's open games by status, which the caps count; ``results_by_rating``, the games a
+    # leaderboard entry was earned in.
+    (
+        """
+        CREATE TABLE results_pending (
+            game_id text PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE
+        )
+        """,
+        """
+        INSERT INTO results_pending (game_id)
+        SELECT id FROM games g WHERE status = 'finished'
+        AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id)
+        """,
+        """
+        CREATE FUNCTION results_pending_of_game() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF NEW.status = 'finished' AND (TG_OP = 'INSERT' OR OLD.status != 'finished')
+               AND NOT EXISTS (SELECT 1 FROM results WHERE game_id = NEW.id) THEN
+                INSERT INTO results_pending (game_id) VALUES (NEW.id) ON CONFLICT DO NOTHING;
+            ELSIF TG_OP = 'UPDATE' AND NEW.status != 'finished' AND OLD.status = 'finished' THEN
+                DELETE FROM results_pending WHERE game_id = NEW.id;
+            END IF;
+            RETURN NULL;
+        END
+        $$
+        """,
+        "CREATE TRIGGER results_pending_of_game AFTER INSERT OR UPDATE OF status ON games "
+        "FOR EACH ROW EXECUTE FUNCTION results_pending_of_game()",
+        """
+        CREATE FUNCTION results_pending_done() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM results_pending WHERE game_id = NEW.game_id;
+            RETURN NULL;
+        END
+        $$
+        """,
+        "CREATE TRIGGER results_pending_done AFTER INSERT ON results "
+        "FOR EACH ROW EXECUTE FUNCTION results_pending_done()",
+        "CREATE INDEX games_open_by_update ON games (guild, updated_at DESC, id DESC) "
+        "WHERE status IN ('lobby', 'active') AND attention IS NULL",
+        "CREATE INDEX ratings_of_ai ON ratings (guild, game) WHERE ai",
+        "CREATE INDEX games_open_by_status ON games (guild, status) "
+        "WHERE status IN ('lobby', 'active')",
+        "CREATE INDEX results_by_rating ON results (guild, game, rated_as)",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -8,10 +8,11 @@ log and the snapshot can be rebuilt from them (``bot.store.recovery``).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord, StoreError
 
@@ -25,8 +26,17 @@ COLUMNS = (
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON: snapshots are rewritten on every move, so bytes matter."""
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON: snapshots are rewritten on every move, so bytes matter, and so does time:
+    orjson writes one several times faster than ``json`` (and reads it two to five times), the
+    largest share of a move's time on the event loop besides the engine. Keys that are not
+    strings are written as strings, as ``json`` does."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def loads(text: str | bytes) -> Any:
+    """The value of JSON text; a ``ValueError`` (orjson's ``JSONDecodeError``) if it is not
+    JSON, or not text."""
+    return orjson.loads(text)
 
 
 def encode(record: GameRecord, created: float, updated: float) -> tuple[Any, ...]:
@@ -114,7 +124,7 @@ def _json(text: Any, kind: type, column: str, *, nullable: bool = False) -> Any:
     if text is None and nullable:
         return None
     try:
-        value = json.loads(text)
+        value = loads(text)
     except (TypeError, ValueError) as exc:
         raise _Unreadable(f"its {column} is not readable JSON") from exc
     if not isinstance(value, kind):

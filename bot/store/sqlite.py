@@ -27,7 +27,9 @@ Faults stay in their game. Every row is decoded on its own (``bot.store.rows``):
 not decode is skipped and logged, a state snapshot that does not decode is rebuilt from the seed
 and the log when a ``rebuild`` function is given, and a game that cannot be saved that way is
 marked as needing attention (the ``attention`` column), listed by ``needing_attention`` and left
-out of every other read. A damaged file is refused at ``open`` (``PRAGMA quick_check``).
+out of every other read. A file that is not a database or may not be written is refused at
+``open``, in time that does not grow with the file (``bot.store.startup``); ``check`` reads
+every page.
 
 WAL mode lets readers proceed while a writer commits; ``synchronous = NORMAL`` is durable
 against application crashes in WAL mode and only risks the last commits on power loss, which is
@@ -37,7 +39,6 @@ the usual trade for a chat bot.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
 import time
@@ -59,6 +60,7 @@ from bot.store.base import (
     LoggedAction,
     OutboxRow,
     Owed,
+    PageKey,
     RateGame,
     Rating,
     ReminderClaim,
@@ -79,10 +81,11 @@ from bot.store.outage import sqlite_outage
 from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
 from bot.store.rows import COLUMNS as _GAME_COLUMNS
-from bot.store.rows import PROGRESS, Fault, decode, encode
+from bot.store.rows import PROGRESS, Fault, decode, encode, loads
 from bot.store.rows import check_bump as _check_bump
 from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
+from bot.store.startup import header_ok, quick_check, read_only, write_test
 from bot.store.web_tables import SqliteWebTables
 
 #: One placeholder per column of ``_GAME_COLUMNS``.
@@ -124,6 +127,24 @@ def _on_shards(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
         return "", ()
     marks = ",".join("?" * len(shards.ids))
     return f"AND ((CAST(guild AS INTEGER) >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
+
+
+#: The open statuses as SQL literals, as the partial index ``games_open_by_update`` names them.
+_OPEN_LITERALS = "({})".format(", ".join(f"'{status}'" for status in OPEN_STATUSES))
+
+
+def _in_place(guild: str, channel: str, statuses: Sequence[str]) -> tuple[str, list[Any]]:
+    """The games of a channel or of a thread, with one of ``statuses``: each by its own index
+    (``channel = ? OR thread = ?`` would leave SQLite only the guild column of either, a
+    visit of every game the server ever had)."""
+    marks = ",".join("?" * len(statuses))
+    return (
+        "rowid IN ("
+        f"SELECT rowid FROM games WHERE guild = ? AND channel = ? AND status IN ({marks}) "
+        "UNION ALL "
+        f"SELECT rowid FROM games WHERE guild = ? AND thread = ? AND status IN ({marks}))",
+        [guild, channel, *statuses, guild, channel, *statuses],
+    )
 
 
 def _probe(path: str) -> None:
@@ -202,6 +223,8 @@ class SqliteStore(SqliteWebTables):
             if self.path != MEMORY:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 await asyncio.to_thread(_probe, self.path)
+                if not await asyncio.to_thread(header_ok, self.path):
+                    raise _damaged(self.path, "its header is not a SQLite database's")
             conn = Connection(self.path, name="sqlite-writer", busy_timeout_ms=self.busy_timeout_ms)
             await conn.open()
             # Statement by statement until the store is open: nothing else uses the writer yet.
@@ -212,12 +235,10 @@ class SqliteStore(SqliteWebTables):
                 if mode != "wal":
                     raise StoreError(f"cannot enable WAL mode on {self.path!r} (got {mode!r})")
             await conn.execute("PRAGMA synchronous = NORMAL")
-            await self._check_integrity(conn)
             await migrate(conn)
-            # migrate() writes nothing to an up-to-date file, so take the write lock once to
+            # migrate() writes nothing to an up-to-date file: write once (rolled back) to
             # find a read-only file now rather than at the first move.
-            await conn.execute("BEGIN IMMEDIATE")
-            await conn.execute("COMMIT")
+            await conn.call(lambda c: write_test(c, self.path))
             if self.path != MEMORY and self.readers > 0:
                 pool = ReaderPool(self.path, self.readers, self.busy_timeout_ms)
                 await pool.open()
@@ -229,6 +250,8 @@ class SqliteStore(SqliteWebTables):
             raise StoreError(f"cannot use database {self.path!r}: {exc}") from exc
         except sqlite3.DatabaseError as exc:
             await self._discard(conn)
+            if "readonly" in str(exc).replace(" ", "").lower():  # a migration could not write
+                raise read_only(self.path) from exc
             if any(word in str(exc).lower() for word in _DAMAGE):
                 raise _damaged(self.path, str(exc)) from exc
             raise StoreError(f"cannot open database {self.path!r}: {exc}") from exc
@@ -240,11 +263,17 @@ class SqliteStore(SqliteWebTables):
             raise
         self._conn = conn
 
-    async def _check_integrity(self, conn: Connection) -> None:
-        """``PRAGMA quick_check`` (the structure of every page, without the slow index
-        cross-check): a damaged file is refused now, with what to do, instead of failing one
-        game at a time later."""
-        rows = [str(row[0]) for row in await conn.execute_fetchall("PRAGMA quick_check")]
+    async def check(self) -> None:
+        """The full check of every page (``python -m bot check``; ``PRAGMA quick_check``,
+        without the slow index cross-check): O(file size), so run by the backup timer and
+        after a restore, never at start-up. A damaged file is a DamagedDatabase naming it."""
+        try:
+            with self._errors():
+                rows = await self._connection().call(quick_check)
+        except StoreError as exc:
+            if any(word in str(exc).lower() for word in _DAMAGE):
+                raise _damaged(self.path, str(exc.__cause__)) from exc
+            raise
         if rows != ["ok"]:
             raise _damaged(self.path, "; ".join(rows[:3]))
 
@@ -348,24 +377,25 @@ class SqliteStore(SqliteWebTables):
             f"game {game_id}: expected version {expected}, stored version is {rows[0][0]}"
         )
 
-    @staticmethod
+    @classmethod
     def _games_and_seats(
-        sql: str, params: Sequence[Any]
-    ) -> Callable[[sqlite3.Connection], tuple[list[Any], list[Any]]]:
+        cls, sql: str, params: Sequence[Any]
+    ) -> Callable[[sqlite3.Connection], list[GameRecord | Fault]]:
         """A read of the ``games`` rows ``sql`` selects and the seats of every one of them,
-        from one snapshot (decoding is left to the event loop: see ``_decode``)."""
+        from one snapshot, decoded there in the connection's thread (``_decode``): the JSON of
+        each state, a good share of a move's time, is not read on the event loop."""
 
-        def fetch(conn: sqlite3.Connection) -> tuple[list[Any], list[Any]]:
+        def fetch(conn: sqlite3.Connection) -> list[GameRecord | Fault]:
             rows = conn.execute(sql, params).fetchall()
             ids = list(dict.fromkeys(row[0] for row in rows))
             if not ids:
-                return rows, []
+                return cls._decode(rows, [])
             seats = conn.execute(
                 "SELECT game_id, user, ai, name, away FROM seats "
                 f"WHERE game_id IN ({','.join('?' * len(ids))}) ORDER BY game_id, seat",
                 ids,
             ).fetchall()
-            return rows, seats
+            return cls._decode(rows, seats)
 
         return fetch
 
@@ -389,7 +419,7 @@ class SqliteStore(SqliteWebTables):
         """The records of the games ``sql`` selects (``_GAME_COLUMNS``), faults contained:
         a game whose snapshot is unreadable is rebuilt, any other bad row is marked as
         needing attention and left out."""
-        decoded = self._decode(*await self._query(self._games_and_seats(sql, params)))
+        decoded = await self._query(self._games_and_seats(sql, params))
         records = []
         for item in decoded:
             record = await self._recover(item) if isinstance(item, Fault) else item
@@ -475,13 +505,11 @@ class SqliteStore(SqliteWebTables):
         oldest first (rowid breaks ties of equal ``created_at``, i.e. insertion order)."""
         if not statuses:
             return []
-        marks = ",".join("?" * len(statuses))
+        place, params = _in_place(guild, channel, statuses)
         return await self._records(
-            f"SELECT {_GAME_COLUMNS} FROM games "
-            "WHERE guild = ? AND (channel = ? OR thread = ?) "
-            f"AND status IN ({marks}) AND attention IS NULL "
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {place} AND attention IS NULL "
             "ORDER BY created_at, rowid",
-            (guild, channel, channel, *statuses),
+            params,
         )
 
     async def games_of_player(
@@ -502,18 +530,34 @@ class SqliteStore(SqliteWebTables):
         )
 
     async def games_in_guild(
-        self, guild: str, channel: str | None = None, *, limit: int, offset: int = 0
+        self,
+        guild: str,
+        channel: str | None = None,
+        *,
+        limit: int,
+        after: PageKey | None = None,
+        before: PageKey | None = None,
     ) -> list[GameRecord]:
-        """Open games of a server or of one of its channels (its threads' games with it)."""
-        marks = ",".join("?" * len(OPEN_STATUSES))
-        where, params = "guild = ?", [guild]
-        if channel is not None:
-            where, params = "guild = ? AND (channel = ? OR thread = ?)", [guild, channel, channel]
-        return await self._records(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} AND status IN ({marks}) "
-            "AND attention IS NULL ORDER BY created_at, rowid LIMIT ? OFFSET ?",
-            (*params, *OPEN_STATUSES, limit, offset),
+        """Open games of a server or of one of its channels (its threads' games with it), the
+        latest moved first, a page by a key (``Store.games_in_guild``): a server's by
+        ``games_open_by_update``, a channel's by its two indexes."""
+        params: list[Any]
+        if channel is None:  # the literals match the partial index's own condition
+            where, params = f"guild = ? AND status IN {_OPEN_LITERALS}", [guild]
+        else:
+            where, params = _in_place(guild, channel, OPEN_STATUSES)
+        order = "DESC"
+        if after is not None:
+            where, params = f"{where} AND (updated_at, id) < (?, ?)", [*params, *after]
+        elif before is not None:
+            where, params = f"{where} AND (updated_at, id) > (?, ?)", [*params, *before]
+            order = "ASC"
+        records = await self._records(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} AND attention IS NULL "
+            f"ORDER BY updated_at {order}, id {order} LIMIT ?",
+            (*params, limit),
         )
+        return records if order == "DESC" else records[::-1]
 
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         if not game_ids:
@@ -539,12 +583,22 @@ class SqliteStore(SqliteWebTables):
     async def count_games(
         self, guild: str, statuses: Sequence[str], *, player: str | None = None
     ) -> int:
+        """A player's games by their seats (``seats_by_user``), a server's open games by
+        ``games_open_by_status`` (whose condition the query repeats word for word): never
+        every game the server ever had."""
         marks = ",".join("?" * len(statuses))
-        where, params = f"guild = ? AND status IN ({marks})", [guild, *statuses]
         if player is not None:
-            where += " AND id IN (SELECT game_id FROM seats WHERE user = ? AND ai = 0)"
-            params.append(player)
-        rows = await self._fetchall(f"SELECT COUNT(*) FROM games WHERE {where}", params)
+            rows = await self._fetchall(
+                "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id "
+                f"WHERE s.user = ? AND s.ai = 0 AND g.guild = ? AND g.status IN ({marks})",
+                (player, guild, *statuses),
+            )
+            return int(rows[0][0])
+        opened = f"AND status IN {_OPEN_LITERALS} " if set(statuses) <= set(OPEN_STATUSES) else ""
+        rows = await self._fetchall(
+            f"SELECT COUNT(*) FROM games WHERE guild = ? {opened}AND status IN ({marks})",
+            (guild, *statuses),
+        )
         return int(rows[0][0])
 
     async def needing_attention(self, guild: str, channel: str) -> list[Attention]:
@@ -797,9 +851,7 @@ class SqliteStore(SqliteWebTables):
         logged = []
         for seq, player, action, at in rows:
             try:
-                logged.append(
-                    LoggedAction(seq=seq, player=player, action=json.loads(action), at=at)
-                )
+                logged.append(LoggedAction(seq=seq, player=player, action=loads(action), at=at))
             except (TypeError, ValueError) as exc:
                 raise StoreError(f"game {game_id}: action {seq} of its log is unreadable") from exc
         return logged
@@ -929,10 +981,11 @@ class SqliteStore(SqliteWebTables):
             if not found:
                 raise StoreError(f"unknown game {game_id!r}")
             guild, game = str(found[0][0]), str(found[0][1])
-            rows = conn.execute(
+            rows = conn.execute(  # by the key of each, never the server's whole game
                 f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? "
-                "AND (ai = 1 OR player IN (SELECT user FROM seats WHERE game_id = ?))",
-                (guild, game, game_id),
+                "AND player IN (SELECT user FROM seats WHERE game_id = ?) UNION "
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? AND ai = 1",
+                (guild, game, game_id, guild, game),
             ).fetchall()
             current = {rating.player: rating for rating in map(_rating, rows)}
             results, ratings = rate(current)
@@ -998,11 +1051,12 @@ class SqliteStore(SqliteWebTables):
         return [_rating(row) for row in rows]
 
     async def finished_without_results(self, limit: int = 100) -> list[GameRecord]:
-        """Finished games with no result row, the longest finished first."""
+        """Finished games with no result row, the longest finished first: only those marked
+        as such (``results_pending``, kept by triggers), never the whole history."""
         return await self._records(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = ? AND attention IS NULL "
-            "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id) "
-            "ORDER BY updated_at, id LIMIT ?",
+            f"SELECT {_GAME_COLUMNS} FROM games "
+            "WHERE id IN (SELECT game_id FROM results_pending) AND status = ? "
+            "AND attention IS NULL ORDER BY updated_at, id LIMIT ?",
             (FINISHED, limit),
         )
 
@@ -1130,7 +1184,7 @@ class SqliteStore(SqliteWebTables):
         tail = await self._transaction(undo)
         record.updated_at = now
         return [
-            UndoneAction(record.id, seq, player, json.loads(action), stamp, at, requested_by)
+            UndoneAction(record.id, seq, player, loads(action), stamp, at, requested_by)
             for seq, player, action, stamp in tail
         ]
 
@@ -1141,7 +1195,7 @@ class SqliteStore(SqliteWebTables):
             (game_id,),
         )
         return [
-            UndoneAction(game_id, seq, player, json.loads(action), at, undone_at, by)
+            UndoneAction(game_id, seq, player, loads(action), at, undone_at, by)
             for seq, player, action, at, undone_at, by in rows
         ]
 
@@ -1255,7 +1309,7 @@ def _result_row(row: Sequence[Any]) -> ResultRow:
     """A ``results`` row (``_RESULT_COLUMNS``) as a ResultRow; options that do not read back
     read as none (the rest of the row still counts for stats)."""
     try:
-        options = json.loads(row[12])
+        options = loads(row[12])
     except (TypeError, ValueError):
         options = None
     return ResultRow(

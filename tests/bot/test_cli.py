@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pwd
 import subprocess
 import sys
 from pathlib import Path
@@ -208,3 +209,50 @@ def test_a_damaged_database_stops_the_bot_naming_it_and_saying_to_restore(tmp_pa
     done = run_cli("run", cwd=tmp_path, DISCORD_TOKEN="x", DATABASE_URL=f"sqlite:///{bad}")
     line = one_line(done)
     assert str(bad) in line and "restore a backup" in line and "writable" not in line
+
+
+def test_check_reads_every_page_and_names_a_damaged_file(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+    env = {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(tmp_path / "o")}
+    assert run_cli("demo", "--players", "3", cwd=tmp_path, **env).returncode == 0
+    done = run_cli("check", cwd=tmp_path, **env)
+    assert done.returncode == 0, done.stderr
+    assert "checks out" in done.stdout
+    db = tmp_path / "demo.db"
+    size = db.stat().st_size
+    with db.open("r+b") as raw:  # past the header and the schema: only a full read finds it
+        raw.seek(size // 2)
+        raw.write(b"\xff" * 8192)
+    line = one_line(run_cli("check", cwd=tmp_path, **env))
+    assert str(db) in line and "restore a backup" in line
+    missing = {**env, "DATABASE_URL": f"sqlite:///{tmp_path / 'none.db'}"}
+    assert "no database" in one_line(run_cli("check", cwd=tmp_path, **missing))
+
+
+def test_a_read_only_database_is_refused_at_start_in_one_sentence_naming_file_and_owner(
+    tmp_path: Path,
+) -> None:
+    """A database restored as another user is read-only to the bot, which must say so at start
+    rather than apologise at every move. Root may write any file unless it is immutable, so as
+    root the file is made immutable (``chattr +i``); otherwise read-only (``chmod 444``)."""
+    db = tmp_path / "games.db"
+    url = f"sqlite:///{db}"
+    env = {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(tmp_path / "o")}
+    assert run_cli("demo", "--players", "3", cwd=tmp_path, **env).returncode == 0
+    for extra in tmp_path.glob("games.db-*"):
+        extra.unlink()
+    root = os.geteuid() == 0
+    if root and subprocess.run(["chattr", "+i", str(db)], check=False).returncode != 0:
+        pytest.skip("running as root on a file system without chattr +i")
+    if not root:
+        db.chmod(0o444)
+    try:
+        done = run_cli("run", cwd=tmp_path, DISCORD_TOKEN="x", **env)
+    finally:
+        if root:
+            subprocess.run(["chattr", "-i", str(db)], check=True)
+    line = one_line(done)
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    assert done.returncode == 1
+    assert str(db) in line and "read-only" in line and f"belongs to {me}" in line
+    assert line.count(". ") == 0, line  # one sentence

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -76,6 +78,29 @@ async def test_a_closed_pool_takes_no_more_jobs(pool: WorkerPool) -> None:
     await pool.close()
     with pytest.raises(RuntimeError, match="closed"):
         await pool.run(add, 1, 2)
+
+
+def test_ai_workers_size_a_pool_of_their_own_and_a_bad_count_is_refused() -> None:
+    assert WorkerPool.for_ai(Settings(ai_workers=2)).workers == 2
+    default = WorkerPool.for_ai(Settings())
+    assert not default.inline and default.workers == default_workers() and not default.initializer
+    assert WorkerPool.for_ai(Settings(ai_workers=-1)).inline
+    for name in ("render_workers", "ai_workers"):
+        with pytest.raises(ValueError, match=f"{name.upper()} must be -1"):
+            Settings.load(env_file="/nonexistent", **{name: "-2"})
+
+
+async def test_a_long_think_holds_no_worker_a_picture_waits_for() -> None:
+    pictures, thinking = WorkerPool(1, initializer=None), WorkerPool(1, initializer=None)
+    try:
+        await asyncio.gather(pictures.ready(), thinking.ready())
+        think = asyncio.ensure_future(thinking.run(time.sleep, 3))
+        start = time.perf_counter()
+        assert await pictures.run(add, 1, 2) == 3
+        assert time.perf_counter() - start < 2 and not think.done()
+        await think
+    finally:
+        await asyncio.gather(pictures.close(), thinking.close())
 
 
 def test_render_workers_sizes_the_pool_and_minus_one_keeps_it_in_process() -> None:

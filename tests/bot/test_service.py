@@ -190,6 +190,24 @@ async def test_a_move_is_logged_and_tells_the_finished_turn(service: GameService
         assert current(service, result.record) != turn
 
 
+async def test_a_move_loads_its_snapshot_once_and_reads_the_state_it_played(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = await started(service, ANA, BO, CY)
+    turn = current(service, record)
+    action = playable(service, record, turn)
+    engine = service.engine(record)
+    loads: list[object] = []
+    load = engine.load
+    monkeypatch.setattr(engine, "load", lambda data: loads.append(data) or load(data))
+    result = await service.move(G, C, turn, action)
+    assert len(loads) == 1  # the stored snapshot, read once; its checks, clock and AI reuse
+    assert result.read.state == load(result.record.state)  # the post shows what was played
+    assert service.read(result.record).state is result.read.state and len(loads) == 1
+    fresh = await service.get(record.id)  # a snapshot read again is loaded again
+    assert service.read(fresh).state == result.read.state and len(loads) == 2
+
+
 async def test_an_out_of_date_click_is_refused_with_the_current_game(service: GameService) -> None:
     record = await started(service, ANA, BO, CY)
     turn = current(service, record)

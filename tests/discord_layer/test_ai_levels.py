@@ -21,6 +21,9 @@ async def test_the_host_picks_the_level_of_the_ai_seats_at_the_new_lobby(
     await h.click(ANA, h.message(lobby), label="Add AI")
     record = await record_of(h, lobby)
     assert [level_of(seat.user) for seat in record.seats if seat.ai] == ["hard"]
+    bot = h.bot  # AI seats decide in a pool of their own, never in the pictures' workers
+    assert bot.ai_pool is not None and bot.ai_pool is not bot.pool
+    assert bot.service.decide.func == bot.ai_pool.run
 
 
 async def test_without_a_choice_the_ai_seats_play_at_normal(

@@ -461,7 +461,14 @@ async def test_the_inbox_lists_a_players_games_across_channels_page_by_page(
     nothing = await h.slash(BO, "game mine", channel=ROOMS[0])
     assert "You sit in no game" in nothing.ephemeral_text()
     server = (await h.slash(BO, "game list", scope="server", channel=ROOMS[0])).message
-    assert len(server.embeds[0]["description"].splitlines()) == 25 and server.buttons
+    top = server.embeds[0]["description"].splitlines()
+    assert len(top) == 25 and [b.label for b in server.buttons] == ["Next ▶"]
+    assert playing.id in top[0]  # the latest moved first
+    await h.click(BO, server, label="Next ▶")  # the page after the last game shown, by its key
+    tail = h.message(server).embeds[0]["description"].splitlines()
+    assert len(tail) == 5 and {line.split("`")[1] for line in top + tail} == seen
+    await h.click(BO, h.message(server), label="◀ Previous")
+    assert h.message(server).embeds[0]["description"].splitlines() == top
     here = (await h.slash(BO, "game list", channel=thread)).message
     (line,) = here.embeds[0]["description"].splitlines()
     assert playing.id in line and "waiting for Ana" in line

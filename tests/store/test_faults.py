@@ -141,15 +141,34 @@ async def filled(path: Path) -> None:
     await store.close()
 
 
-async def test_a_damaged_file_is_refused_naming_it_and_saying_to_restore(path: Path) -> None:
+async def test_a_damaged_file_is_found_by_the_full_check_naming_it_and_saying_to_restore(
+    path: Path,
+) -> None:
+    """Pages in the middle of the file are read by ``check`` (``python -m bot check``), not
+    at every start: a start costs the same whatever the size of the history."""
     await filled(path)
     size = path.stat().st_size
     with path.open("r+b") as raw:  # scribble over pages in the middle of the file
         raw.seek(size // 2)
         raw.write(b"\xff" * 8192)
-    with pytest.raises(DamagedDatabase) as info:
-        await SqliteStore(path).open()
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        with pytest.raises(DamagedDatabase) as info:
+            await store.check()
+    finally:
+        await store.close()
     assert str(path) in str(info.value) and "restore a backup" in str(info.value)
+
+
+async def test_a_sound_file_passes_the_full_check(path: Path) -> None:
+    await filled(path)
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        await store.check()
+    finally:
+        await store.close()
 
 
 async def test_a_file_that_is_no_database_is_refused_the_same_way(path: Path) -> None:

@@ -32,6 +32,7 @@ from bot.store import (
     open_store,
 )
 from bot.store.migrations import LATEST, MIGRATIONS, migrate, user_version
+from bot.store.rows import dumps, loads
 from tests.backends import Backend
 
 
@@ -92,6 +93,17 @@ async def test_create_get_round_trip(store: Store) -> None:
     assert got.seats[1].ai and got.seats[1].name == "Bot"
     assert got.seat_of("u1") == Seat("u1", name="Ann")
     assert await store.get_game("nope") is None
+
+
+def test_the_json_codec_is_compact_utf8_and_writes_keys_as_strings() -> None:
+    text = dumps({1: "ä", "b": [1.5, None, True]})
+    assert text == '{"1":"ä","b":[1.5,null,true]}' and loads(text) == {
+        "1": "ä",
+        "b": [1.5, None, True],
+    }
+    for bad in ("{", None, "[1,]"):
+        with pytest.raises(ValueError):
+            loads(bad)  # type: ignore[arg-type]
 
 
 async def test_create_duplicate_id_is_a_store_error(store: Store) -> None:

@@ -90,6 +90,7 @@ async def test_a_forgotten_player_is_nowhere_and_every_replay_holds(
     assert await service.results.standing(GUILD, GONE)
     assert GONE in await everything(backend, service) and NAME in await everything(backend, service)
 
+    caplog.clear()  # only what is logged from the forgetting on (an earlier test's level aside)
     with caplog.at_level(logging.DEBUG):
         forgotten, moved = await service.forget(GONE)
         # The running game goes on, its seat played by the AI.

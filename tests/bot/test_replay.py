@@ -204,8 +204,10 @@ def test_a_gif_too_long_for_legible_frames_keeps_fewer_turns_first_and_last_incl
     assert 2 <= picture.n_frames < 30 and picture.width >= replay.GIF_MIN_WIDTH
 
 
+@pytest.mark.slow
 async def test_the_gif_of_a_long_real_game_is_at_most_8_mb(service: GameService) -> None:
-    """A whole Street Kings at four seats: nearly two hundred turns."""
+    """A whole Street Kings at four seats: nearly two hundred turns (a soak, ``-m slow``; the
+    two tests above hold the same limit with drawn frames, in a fraction of the time)."""
     seats = ("101", "102", "103", "104")
     record = await service.new_game("street-kings", G, C, seats[0], "Ana")
     for seat in seats[1:]:

@@ -82,6 +82,9 @@ class Proxy:
     async def close(self) -> None:
         if self.server is not None:
             await self.stop()
+        # Its connections' tasks end here: left pending, the garbage collector would destroy
+        # them during a later test (whose bot would then report them).
+        await self._on_thread(self._end_tasks())
         self.loop.call_soon_threadsafe(self.loop.stop)
         await asyncio.to_thread(self.thread.join)
         self.loop.close()
@@ -98,6 +101,12 @@ class Proxy:
         with contextlib.suppress(FileNotFoundError):
             Path(self.path).unlink()
         self.server = None
+
+    async def _end_tasks(self) -> None:
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         up_reader, up_writer = await asyncio.open_unix_connection(self.target)

@@ -38,7 +38,7 @@ DEFAULT_BUDGET = 1.0
 #: ``normal`` stops sampling tables after this share of the budget, ``hard`` leaves this share of
 #: it as margin: a decision must not overrun its budget by the last table.
 NORMAL_SHARE = 0.3
-MARGIN = 0.1
+MARGIN = 0.2
 #: How many standard errors behind the best a ``hard`` candidate's mean must fall to drop out.
 CONFIDENCE = 2.0
 #: Tables before any candidate may drop out (a standard error of fewer is no evidence).

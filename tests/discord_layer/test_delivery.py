@@ -210,8 +210,9 @@ async def test_an_unloadable_snapshot_leaves_every_listing_of_the_other_games_wh
     harness_factory, tmp_path: Path
 ) -> None:
     """A snapshot that is valid JSON but that its engine refuses: `/game list`, `/game list
-    scope:server` and `/game mine` still answer, with the other games, and name the broken
-    one as needing attention."""
+    scope:server` and `/game mine` still answer, with the other games. A list shows what is
+    stored beside the snapshot (whose move it is) and never loads it; `/game mine` loads the
+    game waiting for its reader (to say what it asks) and names it as needing attention."""
     h = await table(harness_factory, tmp_path)
     broken = await open_table(h, "artsee", ANA, BO, thread=False)
     await h.click(ANA, broken, label="Start")
@@ -225,8 +226,11 @@ async def test_an_unloadable_snapshot_leaves_every_listing_of_the_other_games_wh
             listed = await h.slash(user, command, options=options)
             text = listed.message.text()
             assert game_id(kept) in text and game_id(broken) in text
-            assert "needs attention" in text
-    mine = (await h.slash(ANA, "game mine")).message.text()
+            assert "waiting for" in text
+    stored = await h.bot.service.store.get_game(game_id(broken))
+    assert stored is not None
+    (waiting,) = [user for user in (ANA, BO) if str(user.id) in stored.to_move]
+    mine = (await h.slash(waiting, "game mine")).message.text()
     assert game_id(broken) in mine and "needs attention" in mine
     assert game_id(kept) in (await h.slash(CY, "game mine")).message.text()
 

@@ -457,6 +457,11 @@ class Store(Protocol):
     async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
         """``outbox_sent`` for several rows (key, channel, message) in one transaction."""
 
+    async def prune_outbox(self, before: float, limit: int) -> int:
+        """Delete at most ``limit`` sent rows sent before ``before``, the oldest first,
+        through the partial index of sent rows (``outbox_sent``), never a scan of the table;
+        how many went. Unsent rows are never deleted."""
+
     async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
         """Give back a row ``holder`` could not send: any worker may claim it from
         ``retry_at``."""

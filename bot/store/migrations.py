@@ -370,6 +370,10 @@ MIGRATIONS: list[Step] = [
         "ALTER TABLE games ADD COLUMN to_move TEXT NOT NULL DEFAULT '[]'",
         _backfill_to_move,
     ),
+    # (issue 28, scale): the sent rows by the time they were sent, which the delivery worker
+    # prunes a page at a time once kept long enough (``bot.outbox.prune``): the prune reads
+    # this index, never the table, and keeps it as short as a week of posts.
+    ("CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL",),
 ]
 
 LATEST = len(MIGRATIONS)

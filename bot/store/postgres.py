@@ -652,6 +652,11 @@ class PostgresStore(PostgresWebTables):
                 outbox_sql.PG_SENT, [(at, channel, message, key) for key, channel, message in sent]
             )
 
+    async def prune_outbox(self, before: float, limit: int) -> int:
+        async with self._one() as conn:
+            status = await conn.execute(outbox_sql.PG_PRUNE, before, limit)
+        return int(status.split()[-1])  # "DELETE <count>"
+
     async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
         async with self._one() as conn:
             await conn.execute(outbox_sql.PG_RELEASE, retry_at, key, holder)

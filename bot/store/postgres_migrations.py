@@ -353,6 +353,9 @@ MIGRATIONS: list[Step] = [
         "ALTER TABLE games ADD COLUMN to_move text NOT NULL DEFAULT '[]'",
         _backfill_to_move,
     ),
+    # (issue 28, scale; as the SQLite step): the sent rows by the time they were sent, which
+    # the delivery worker prunes a page at a time once kept long enough (``bot.outbox``).
+    ("CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL",),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -766,6 +766,12 @@ class SqliteStore(SqliteWebTables):
         rows = [(at, channel, message, key) for key, channel, message in sent]
         await self._transaction(lambda conn: conn.executemany(outbox_sql.SQLITE_SENT, rows))
 
+    async def prune_outbox(self, before: float, limit: int) -> int:
+        def prune(conn: sqlite3.Connection) -> int:
+            return conn.execute(outbox_sql.SQLITE_PRUNE, (before, limit)).rowcount
+
+        return await self._transaction(prune)
+
     async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
         await self._execute(outbox_sql.SQLITE_RELEASE, (retry_at, key, holder))
 

@@ -269,3 +269,26 @@ async def test_a_game_that_ends_while_the_process_dies_still_tells_its_end_once(
     assert len(results) == 1  # the result post, in the channel, once
     assert "In progress" not in restarted.message(lobby).text()
     assert await worker(restarted).drain(time.time() + 10 * outbox.FRONT_LEASE) == 0
+
+
+async def test_the_worker_prunes_posts_sent_over_a_week_ago_and_keeps_the_rest(
+    harness_factory, tmp_path: Path
+) -> None:
+    """A game's first board, sent by the front door, stays a week (``outbox.SENT_KEPT``),
+    then a worker's round deletes it; a post still owed is never deleted, however old."""
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    await h.slash(ANA, "game start")
+    await h.settle()
+    db = sqlite_backend(tmp_path)
+    sent = await db.fetchval("SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL")
+    assert sent >= 1 and await h.bot.service.store.unsent(game_id(lobby)) == []
+    await db.execute(
+        "INSERT INTO outbox (key, game_id, kind, payload, created_at) "
+        "VALUES ('still-owed', ?, 'turn', '{}', 1.0)",
+        game_id(lobby),
+    )
+    now = time.time()
+    assert await worker(h).tidy(now) == 0  # sent a moment ago: kept
+    assert await worker(h).tidy(now + outbox.SENT_KEPT + 60) == sent
+    assert await db.fetchval("SELECT group_concat(key) FROM outbox") == "still-owed"

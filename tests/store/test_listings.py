@@ -35,7 +35,8 @@ PAGED = {"games_open_by_update", "ratings_by_ordinal"}
 BOUNDED = PAGED | {"ratings_of_ai", "guild_settings_pkey"}
 #: A table of markers, and partial indexes, as long as what is owed (results not yet written,
 #: posts not yet sent, threads not yet archived: ``archive_at`` is cleared once done), not as
-#: the history: walked whole, they cost what is owed.
+#: the history: walked whole, they cost what is owed. (``outbox_sent``, the sent posts kept a
+#: week, is not one: the prune must search it by time, and so it does.)
 MARKERS = {"results_pending", "outbox_unsent", "games_by_archive"}
 
 
@@ -103,6 +104,7 @@ async def a_day(store: Store) -> None:
     await store.rated_places(GUILD, record.game, PLAYERS[0])
     await store.due_clocks(2000.0)
     await store.claim_outbox("plans", 2000.0, 30.0, 10)
+    await store.prune_outbox(1000.0, 500)
     await store.unsent(record.id)
     await store.web_table_of(record.id)
     await store.vacation_days_spent(GUILD, PLAYERS[0], 2026)

@@ -276,6 +276,15 @@ async def run(sizes: list[int], postgres: str) -> None:
                 await drop_schema(postgres, schema)
 
 
+def postgres_option(parser: argparse.ArgumentParser) -> None:
+    """``--postgres URL``: a server the bench runs on too, after SQLite."""
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get("TEST_POSTGRES_URL", ""),
+        help="a PostgreSQL server to run on too (default: TEST_POSTGRES_URL, if set)",
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.scale", description=__doc__)
     parser.add_argument(
@@ -283,11 +292,7 @@ def main(argv: list[str] | None = None) -> None:
         default="1000,10000",
         help="how many stored games, comma-separated (1000,10000; 100000 takes long)",
     )
-    parser.add_argument(
-        "--postgres",
-        default=os.environ.get("TEST_POSTGRES_URL", ""),
-        help="a PostgreSQL server to run on too (default: TEST_POSTGRES_URL, if set)",
-    )
+    postgres_option(parser)
     args = parser.parse_args(argv)
     sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
     asyncio.run(run(sizes, args.postgres))

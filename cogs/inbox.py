@@ -110,15 +110,16 @@ def inbox_line(service: GameService, listed: GameSummary, post: tuple[str, str] 
     return line_of(listed, post, f" · {title} · {state} · {age}")
 
 
-def my_move(listed: GameSummary, user: str) -> bool:
-    """Whether the game waits for ``user``'s decision (the stored seats to move)."""
-    return listed.status == ACTIVE and user in listed.to_move
+def my_move(service: GameService, listed: GameSummary, user: str) -> bool:
+    """Whether the game waits for ``user``'s decision (the stored seats to move), in a game
+    this bot can play."""
+    return listed.status == ACTIVE and user in listed.to_move and listed.game in service.games
 
 
-def mine_rank(listed: GameSummary, user: str) -> tuple[int, float]:
+def mine_rank(service: GameService, listed: GameSummary, user: str) -> tuple[int, float]:
     """Where a game sorts in `/game mine`: the player's own moves first, the least time left
     first; then the games waiting for others, the longest waiting first; then the lobbies."""
-    if my_move(listed, user):
+    if my_move(service, listed, user):
         due = deadline_of(listed, user)
         return (0, due if due is not None else float("inf"))
     return (1 if listed.status == ACTIVE else 2, listed.updated_at)
@@ -146,7 +147,7 @@ def mine_line(
     """One game of `/game mine`: what is asked and when it lapses. ``record``: the game read
     whole, for a game waiting for ``user`` whose words may ask a question."""
     title, state = readable(service, listed)
-    mine = my_move(listed, user)
+    mine = my_move(service, listed, user)
     if mine:
         state = asked_of(service, record)
     due = deadline_of(listed, user) if mine else listed.deadline
@@ -324,13 +325,13 @@ async def inbox_post(
         # sorted by whose move each is and its clock (summaries), then cut into pages; only
         # a shown game waiting for them whose words may ask a question is read whole
         every = await visible_slice(fetch, 0, MINE_MOST)
-        ranked = sorted(every, key=lambda listed: mine_rank(listed, user))
+        ranked = sorted(every, key=lambda listed: mine_rank(service, listed, user))
         page_of = ranked[offset : offset + PAGE_SIZE]
         posts = await latest_of(service, page_of)
         lines = []
         for listed in page_of:
             whole = None
-            if my_move(listed, user) and asks(listed):
+            if my_move(service, listed, user) and asks(listed):
                 whole = await service.store.get_game(listed.id)
             lines.append(mine_line(service, listed, posts.get(listed.id), user, whole))
         shown: list[GameSummary] = []

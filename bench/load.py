@@ -42,6 +42,7 @@ from discord import app_commands
 
 from bot.ai import RandomAgent
 from bot.config import Settings
+from bot.guild_settings import GuildSettings
 from bot.pictures import draw_board
 from bot.pool import WorkerPool
 from bot.service import GameService
@@ -61,7 +62,6 @@ PLAYERS = [
     User(id=1002, name="bo", global_name="Bo"),
     User(id=1003, name="cy", global_name="Cy"),
 ]
-BY_ID = {user.id: user for user in PLAYERS}
 TICK = 0.005
 DEADLINE = 3.0  # Discord's window for the first response
 
@@ -230,11 +230,19 @@ async def burst(
 # -- the project's bot: Street Art tables ----------------------------------------------------
 
 
+def players_at(table: int) -> list[User]:
+    """The three players of one table, its own: a player may host only a few lobbies at once
+    and sit in a bounded number of games (``bot.limits``), as on a real server."""
+    base = 2_000_000 + 3 * table
+    return [User(id=base + k, name=f"{name}{table}") for k, name in enumerate(("ana", "bo", "cy"))]
+
+
 @dataclass
 class Table:
     """One game in its own channel, and what its players would do next."""
 
     channel: Channel
+    players: list[User]
     board: SeenMessage | None = None
     panel: SeenMessage | None = None
     turn: int = 0
@@ -245,10 +253,10 @@ class Table:
 
     def mover(self) -> User:
         assert self.board is not None
-        return BY_ID[self.board.mentions[0]]
+        return next(p for p in self.players if p.id == self.board.mentions[0])
 
     def watcher(self) -> User:
-        return next(p for p in PLAYERS if p.id != self.mover().id)
+        return next(p for p in self.players if p.id != self.mover().id)
 
     def keep(self) -> set[int]:
         return {m.id for m in (self.board, self.panel) if m is not None}
@@ -301,13 +309,13 @@ def advance(h: LoadHarness, table: Table, record: InteractionRecord) -> None:
 
 async def open_games(h: LoadHarness, tables: list[Table]) -> None:
     """A fresh three-player game at every table, four bursts of commands (not measured)."""
-    ana, bo, cy = PLAYERS
     # In the channel (no thread): every board comes back as the interaction's own answer.
-    opened = [("", _slash(h, ana, t, "game new", game=GAME, thread=False)) for t in tables]
+    opened = [("", _slash(h, t.players[0], t, "game new", game=GAME, thread=False)) for t in tables]
     await burst(h, opened, None)
-    for user in (bo, cy):
-        await burst(h, [("", _slash(h, user, t, "game join")) for t in tables], None)
-    records = await burst(h, [("", _slash(h, ana, t, "game start")) for t in tables], None)
+    for seat in (1, 2):
+        await burst(h, [("", _slash(h, t.players[seat], t, "game join")) for t in tables], None)
+    starts = [("", _slash(h, t.players[0], t, "game start")) for t in tables]
+    records = await burst(h, starts, None)
     for table, record in zip(tables, records, strict=True):
         table.board, table.panel = next(m for m in h.sent(record) if is_board(m)), None
 
@@ -429,9 +437,19 @@ async def store_games(url: str, count: int) -> None:
 
 
 def new_harness(bot: discord.Client, channels: list[Channel]) -> Awaitable[Harness]:
+    members = PLAYERS + [p for table in range(len(channels)) for p in players_at(table)]
     return LoadHarness.start(
-        bot, FakeDiscord(), channels=channels, members=PLAYERS, settle_timeout=300
+        bot, FakeDiscord(), channels=channels, members=members, settle_timeout=300
     )
+
+
+async def room_for(h: Harness, tables: int) -> None:
+    """Lets the harness's server run ``tables`` games at once: more than the default cap of
+    running games a server may hold (``server_games``), as an admin of a busy server would."""
+    service = h.bot.service
+    assert service is not None
+    cap = max(tables, GuildSettings().server_games)
+    await service.configure(str(h.world.guild_id), server_games=cap)
 
 
 async def cold_start(folder: Path, stored: int) -> dict[str, Any]:
@@ -457,7 +475,7 @@ async def memory(folder: Path, stored: int, active: int, rng: random.Random) -> 
     assert isinstance(h, LoadHarness)
     gc.collect()
     idle = {"process_mib": rss_mib(), "workers_mib": children_rss_mib()}
-    tables = [Table(c) for c in channels]
+    tables = [Table(c, players_at(i)) for i, c in enumerate(channels)]
     await open_games(h, tables)
     for _ in range(3):  # Board, My hand, a pick at every table
         records = await burst(h, [next_interaction(h, t, rng) for t in tables], None)
@@ -570,7 +588,8 @@ async def load(
     project = await new_harness(bot, channels)
     assert isinstance(floor, LoadHarness) and isinstance(project, LoadHarness)
     lock = time_store_lock(bot)
-    tables = [Table(c) for c in channels]
+    tables = [Table(c, players_at(i)) for i, c in enumerate(channels)]
+    await room_for(project, len(tables))
     await open_games(project, tables)
     results = []
     try:

@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from bot.store.base import Owed
+from bot.store.base import Owed, Store
 
 #: The kinds of owed posts: the first board of a game (its thread and its lobby's edit with
 #: it), the board of each finished turn (the last one included), the end of a game (its
@@ -34,6 +34,17 @@ WORKER_LEASE = 60.0
 TRIES = 3
 #: The longest wait between tries of a row that keeps failing.
 BACKOFF_CAP = 300.0
+#: Seconds a sent row is kept before the delivery worker deletes it. Once sent, a row is
+#: needed by nothing (a claim reads the unsent rows only, and the message it made is kept in
+#: ``messages``); it is kept a week so a complaint about a post ("the board never came") can
+#: still be looked into: when it was owed, how many tries, when it went and which message it
+#: became. Unsent rows are never deleted, however old: they are posts the table is owed.
+SENT_KEPT = 7 * 24 * 3600.0
+#: Sent rows deleted by one statement (one short write transaction each), and the most pages
+#: one round deletes: a round never holds the writer long, and a backlog (a first start after
+#: this was added, with months of posts) goes over a few rounds.
+PRUNE_PAGE = 500
+PRUNE_PAGES = 20
 
 
 def process_id() -> str:
@@ -62,3 +73,16 @@ def backoff(
     random share of an exponential bound, so many failed posts do not come back together."""
     bound = min(cap, base * 2 ** max(0, attempt - 1))
     return bound * (0.5 + rand() / 2)
+
+
+async def prune(store: Store, now: float, page: int = PRUNE_PAGE, pages: int = PRUNE_PAGES) -> int:
+    """Delete the rows sent more than ``SENT_KEPT`` before ``now``, ``page`` rows a
+    statement, at most ``pages`` statements: the outbox stays as long as what is owed and a
+    week of posts, whatever the history. How many went."""
+    total = 0
+    for _ in range(pages):
+        gone = await store.prune_outbox(now - SENT_KEPT, page)
+        total += gone
+        if gone < page:
+            break
+    return total

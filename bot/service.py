@@ -13,7 +13,7 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -45,6 +45,7 @@ from bot.store.base import (
     OPEN_STATUSES,
     Clock,
     GameRecord,
+    GameSummary,
     LoggedAction,
     Owed,
     PageKey,
@@ -160,7 +161,7 @@ class GameService:
 
     # -- reading -------------------------------------------------------------------------
 
-    def engine(self, record: GameRecord) -> Game:
+    def engine(self, record: GameRecord | GameSummary) -> Game:
         """The record's engine; a game type this bot does not know (a removed game, a newer
         bot's database) is a sentence, so only that game is unavailable."""
         game = self.games.get(record.game)
@@ -172,7 +173,7 @@ class GameService:
             )
         return game
 
-    def title(self, record: GameRecord) -> str:
+    def title(self, record: GameRecord | GameSummary) -> str:
         """The game's title for lists, or why it is unavailable."""
         game = self.games.get(record.game)
         if game is not None:
@@ -203,7 +204,7 @@ class GameService:
         if len(self._played) > PLAYED_KEPT:
             self._played.popitem(last=False)
 
-    def seat_range(self, record: GameRecord) -> tuple[int, int]:
+    def seat_range(self, record: GameRecord | GameSummary) -> tuple[int, int]:
         """How many may sit at this table under its chosen options (an option may widen the
         game's range, as Street Art's two_players does)."""
         return player_range(self.engine(record), record.options)
@@ -314,7 +315,7 @@ class GameService:
 
     async def games_of_player(
         self, guild: str | None, user: str, *, limit: int, offset: int = 0
-    ) -> list[GameRecord]:
+    ) -> list[GameSummary]:
         """A page of the open games on a server (None: on every server) where ``user`` sits,
         longest waiting first."""
         return await self.store.games_of_player(guild, user, limit=limit, offset=offset)
@@ -388,17 +389,21 @@ class GameService:
 
     async def digest_of(self, user: str, prefs: dict[str, Any]) -> list[GameRecord]:
         """The games of ``user``'s daily digest: those (on every server) where they owe a
-        decision and chose the digest for, the least time left first; a game that cannot be
-        read is left out."""
+        decision and chose the digest for, the least time left first. Whose move it is is
+        read from the listing; only the games waiting for them are read whole (the digest
+        says what each asks). A game that cannot be read is left out."""
         found = []
-        for record in await self.store.games_of_player(None, user, limit=DIGEST_MOST):
-            if alerts.mode_of(prefs, record.id) != alerts.DIGEST:
+        for listed in await self.store.games_of_player(None, user, limit=DIGEST_MOST):
+            if alerts.mode_of(prefs, listed.id) != alerts.DIGEST:
                 continue
+            if listed.status != ACTIVE or user not in listed.to_move:
+                continue
+            record = await self.store.get_game(listed.id)
             try:
-                if record.status == ACTIVE and user in self.to_move(record):
+                if record is not None and record.status == ACTIVE and user in self.to_move(record):
                     found.append(record)
             except Exception:  # an unreadable game is named by the inbox, not by a digest
-                log.warning("game %s: not in %s's digest: it does not load", record.id, user)
+                log.warning("game %s: not in %s's digest: it does not load", listed.id, user)
         far = float("inf")
         return sorted(found, key=lambda r: (r.clocks.get(user) or [None, far])[1] or far)
 
@@ -436,7 +441,7 @@ class GameService:
         limit: int,
         after: PageKey | None = None,
         before: PageKey | None = None,
-    ) -> list[GameRecord]:
+    ) -> list[GameSummary]:
         """A page of the open games on a server, or in one channel (and its threads), the
         latest moved first, by a key (``Store.games_in_guild``)."""
         return await self.store.games_in_guild(
@@ -444,7 +449,7 @@ class GameService:
         )
 
     async def latest_posts(
-        self, records: list[GameRecord], kind: str
+        self, records: Sequence[GameRecord | GameSummary], kind: str
     ) -> dict[str, tuple[str, str]]:
         """(channel id, message id) of the newest message of ``kind`` of each game."""
         return await self.store.latest_messages([r.id for r in records], kind)
@@ -857,6 +862,7 @@ class GameService:
             raise ServiceError(say(error.reason) + hint) from error
         record.seed = seed
         record.state = game.dump(state)
+        record.to_move = game.to_move(state)
         record.status = ACTIVE
         record.remind_at = record.deadline = None  # the lobby's closing time is past concern
         self._arm_timers(record)
@@ -964,6 +970,7 @@ class GameService:
         except IllegalAction as error:
             raise ServiceError(say(error.reason)) from error
         record.state = game.dump(new_state)
+        record.to_move = game.to_move(new_state)
         self._remember(record, new_state)
         if game.outcome(new_state) is not None:
             record.status = FINISHED
@@ -1352,6 +1359,7 @@ class GameService:
         replayed state armed as after the proposer's move, then one compare-and-swap; the web
         table's pages are told."""
         self._arm_timers(record, mover=request.requested_by)
+        record.to_move = self.read(record).to_move
         audit = await self.store.undo(record, expected, request.keep, request.requested_by, now)
         self.changes.publish(record.id, record.version)  # the web table's pages go back too
         return audit

@@ -15,16 +15,30 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from bot.errors import ServiceError
 from bot.i18n import _
 
-if TYPE_CHECKING:
-    from bot.store.base import GameRecord
+
+class Placed(Protocol):
+    """What the gate decides by: where a game is played (a whole record, or a listing's
+    summary of it)."""
+
+    @property
+    def guild(self) -> str: ...
+
+    @property
+    def channel(self) -> str: ...
+
+    @property
+    def thread(self) -> str | None: ...
+
+
+P = TypeVar("P", bound=Placed)
 
 #: Whether the person being answered may see a game.
-Gate = Callable[["GameRecord"], Awaitable[bool]]
+Gate = Callable[[Placed], Awaitable[bool]]
 
 _gate: ContextVar[Gate | None] = ContextVar("visibility_gate", default=None)
 
@@ -40,13 +54,13 @@ def bound() -> bool:
     return _gate.get() is not None
 
 
-async def allowed(record: GameRecord) -> bool:
+async def allowed(record: Placed) -> bool:
     """Whether the person being answered may see ``record`` (always, outside a request)."""
     gate = _gate.get()
     return gate is None or await gate(record)
 
 
-async def visible(records: list[GameRecord]) -> list[GameRecord]:
+async def visible(records: list[P]) -> list[P]:
     """The ``records`` the person being answered may see, in their order."""
     return [record for record in records if await allowed(record)]
 

@@ -18,7 +18,7 @@ from bot import alerts
 from bot.i18n import _, _n
 from bot.read_model import ReadModel
 from bot.service import GameService
-from bot.store.base import ACTIVE, GameRecord
+from bot.store.base import ACTIVE, GameRecord, GameSummary
 from cogs import messages, threads, visibility
 from cogs.messages import Post
 from cogs.retry import retrying
@@ -38,7 +38,7 @@ def asked(read: ReadModel) -> str:
     return messages.question_of(read) or _("your move")
 
 
-def deadline_of(record: GameRecord, user: str) -> float | None:
+def deadline_of(record: GameRecord | GameSummary, user: str) -> float | None:
     """When ``user``'s time for the decision they owe runs out (their seat's clock)."""
     clock = record.clocks.get(user)
     return clock[1] if clock else record.deadline

@@ -144,11 +144,27 @@ class Delivery(commands.Cog):
         task.add_done_callback(self._woken.discard)
 
     async def _rounds(self) -> None:
-        """A round at start-up (what a stop left unsent), then every ``ROUND_SECONDS``."""
+        """A round at start-up (what a stop left unsent), then every ``ROUND_SECONDS``; each
+        periodic round also deletes the rows sent long ago (``tidy``)."""
         await self.bot.wait_until_ready()
         while True:
             await self._round()
+            await self.tidy(time.time())
             await asyncio.sleep(ROUND_SECONDS)
+
+    async def tidy(self, now: float) -> int:
+        """Delete the rows sent more than ``outbox.SENT_KEPT`` ago, a page at a time
+        (``outbox.prune``); how many went. Never raises: the next round tries again."""
+        try:
+            gone = await outbox.prune(self.service.store, now)
+        except Exception:  # the store unreachable, say: one line, and the next round
+            log.warning("delivery: could not prune the sent posts", exc_info=True)
+            return 0
+        if gone:
+            log.info(
+                "delivery: deleted %d posts sent over %.0f days ago", gone, outbox.SENT_KEPT / 86400
+            )
+        return gone
 
     async def _round(self) -> None:
         try:

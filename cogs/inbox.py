@@ -24,9 +24,9 @@ import discord
 from bot import visibility
 from bot.errors import ServiceError
 from bot.i18n import N_, _
-from bot.read_model import ReadModel
 from bot.service import GameService
-from bot.store.base import ACTIVE, GameRecord, PageKey, page_key
+from bot.store.base import ACTIVE, LOBBY, GameRecord, GameSummary, PageKey, page_key
+from bot.words import WORDS
 from cogs import flows, messages
 from cogs.alerts import deadline_of, lapses
 from cogs.messages import Post
@@ -73,30 +73,26 @@ def jump_url(guild: str, channel: str, message: str) -> str:
     return f"https://discord.com/channels/{guild}/{channel}/{message}"
 
 
-def whose_move(read: ReadModel, seats: int) -> str:
-    """Who the game waits for, in a few words (``seats``: the most a lobby seats)."""
-    record = read.record
-    if record.status != ACTIVE:
-        return _("lobby, {seated}/{seats} seated").format(seated=len(record.seats), seats=seats)
-    names = ", ".join(read.names.get(p, p) for p in read.to_move[:3])
+def whose_move(listed: GameSummary, seats: int) -> str:
+    """Who the game waits for, in a few words (``seats``: the most a lobby seats), from the
+    stored seats to move: no state is loaded to list a game."""
+    if listed.status != ACTIVE:
+        return _("lobby, {seated}/{seats} seated").format(seated=len(listed.seats), seats=seats)
+    names_of = {seat.user: seat.name or seat.user for seat in listed.seats}
+    names = ", ".join(names_of.get(p, p) for p in listed.to_move[:3])
     return _("waiting for {names}").format(names=names) if names else _("AI seats at work")
 
 
-def readable(service: GameService, record: GameRecord) -> tuple[ReadModel | None, str, str]:
-    """(the game, its title, what a line says of it) for a list; a game that cannot be read
-    (an unavailable type, a snapshot the engine refuses) is listed with what can be said of
-    it, and never stops the list."""
+def readable(service: GameService, listed: GameSummary) -> tuple[str, str]:
+    """(its title, what a line says of it) for a list; a game of a type this bot does not
+    know is listed with what can be said of it, and never stops the list."""
     try:
-        read = service.read(record)
-        return read, read.title, whose_move(read, service.seat_range(record)[1])
+        return service.title(listed), whose_move(listed, service.seat_range(listed)[1])
     except ServiceError:
-        return None, service.title(record), messages.status_word(record.status)
-    except Exception as error:
-        log.warning("game %s: its snapshot does not load (%r); listed as such", record.id, error)
-        return None, service.title(record), _(NEEDS_ATTENTION)
+        return service.title(listed), messages.status_word(listed.status)
 
 
-def line_of(record: GameRecord, post: tuple[str, str] | None, words: str, tail: str = "") -> str:
+def line_of(record: GameSummary, post: tuple[str, str] | None, words: str, tail: str = "") -> str:
     """A list's line: the id linking the latest post (where the game is played), ``words``
     cut to fit, then ``tail``; never a cut link or time, which a cut would break."""
     if post:
@@ -106,31 +102,63 @@ def line_of(record: GameRecord, post: tuple[str, str] | None, words: str, tail: 
     return head + messages.clip(words, max(1, LINE_LIMIT - len(head) - len(tail))) + tail
 
 
-def inbox_line(service: GameService, record: GameRecord, post: tuple[str, str] | None) -> str:
+def inbox_line(service: GameService, listed: GameSummary, post: tuple[str, str] | None) -> str:
     """One game of a list: id, title, where it is played, whose move, how long it has waited
     and a link to its latest post."""
-    _read, title, state = readable(service, record)
-    age = waited(time.time() - record.updated_at)
-    return line_of(record, post, f" · {title} · {state} · {age}")
+    title, state = readable(service, listed)
+    age = waited(time.time() - listed.updated_at)
+    return line_of(listed, post, f" · {title} · {state} · {age}")
+
+
+def my_move(service: GameService, listed: GameSummary, user: str) -> bool:
+    """Whether the game waits for ``user``'s decision (the stored seats to move), in a game
+    this bot can play."""
+    return listed.status == ACTIVE and user in listed.to_move and listed.game in service.games
+
+
+def mine_rank(service: GameService, listed: GameSummary, user: str) -> tuple[int, float]:
+    """Where a game sorts in `/game mine`: the player's own moves first, the least time left
+    first; then the games waiting for others, the longest waiting first; then the lobbies."""
+    if my_move(service, listed, user):
+        due = deadline_of(listed, user)
+        return (0, due if due is not None else float("inf"))
+    return (1 if listed.status == ACTIVE else 2, listed.updated_at)
+
+
+def asked_of(service: GameService, record: GameRecord | None) -> str:
+    """What a game waiting for its reader asks, in bold: its question if its words name one,
+    else "your move"; a game that does not load says so, and never stops the list."""
+    if record is None:
+        return f"**{_('your move')}**"
+    try:
+        return f"**{messages.question_of(service.read(record)) or _('your move')}**"
+    except Exception as error:
+        log.warning("game %s: its snapshot does not load (%r); listed as such", record.id, error)
+        return _(NEEDS_ATTENTION)
 
 
 def mine_line(
-    service: GameService, record: GameRecord, post: tuple[str, str] | None, user: str
-) -> tuple[tuple[int, float], str]:
-    """One game of `/game mine` and where it sorts: the player's own moves first, the least
-    time left first; then the games waiting for others, the longest waiting first; then the
-    lobbies. Each says what is asked and when it lapses."""
-    read, title, state = readable(service, record)
-    mine = read is not None and record.status == ACTIVE and user in read.to_move
-    if read is not None and mine:
-        state = f"**{messages.question_of(read) or _('your move')}**"
-    due = deadline_of(record, user) if mine else record.deadline
+    service: GameService,
+    listed: GameSummary,
+    post: tuple[str, str] | None,
+    user: str,
+    record: GameRecord | None = None,
+) -> str:
+    """One game of `/game mine`: what is asked and when it lapses. ``record``: the game read
+    whole, for a game waiting for ``user`` whose words may ask a question."""
+    title, state = readable(service, listed)
+    mine = my_move(service, listed, user)
     if mine:
-        key = (0, due if due is not None else float("inf"))
-    else:
-        key = (1 if record.status == ACTIVE else 2, record.updated_at)
-    tail = lapses(due if record.status == ACTIVE else None)
-    return key, line_of(record, post, f" · {title} · {state}", tail)
+        state = asked_of(service, record)
+    due = deadline_of(listed, user) if mine else listed.deadline
+    tail = lapses(due if listed.status == ACTIVE else None)
+    return line_of(listed, post, f" · {title} · {state}", tail)
+
+
+def asks(listed: GameSummary) -> bool:
+    """Whether a game's words may ask a question of the player to move (its line then needs
+    the game's state; a plain "your move" needs nothing more than the listing)."""
+    return getattr(WORDS.get(listed.game), "question", None) is not None
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
@@ -218,11 +246,11 @@ CHUNK = 100
 
 
 async def visible_slice(
-    fetch: Callable[[int, int], Awaitable[list[GameRecord]]], start: int, count: int
-) -> list[GameRecord]:
+    fetch: Callable[[int, int], Awaitable[list[GameSummary]]], start: int, count: int
+) -> list[GameSummary]:
     """``count`` games from the ``start``-th on, counting only those the asker may see
     (``bot.visibility``): pages, numbers and the Next button never count a hidden game."""
-    seen: list[GameRecord] = []
+    seen: list[GameSummary] = []
     raw = 0
     while len(seen) < start + count:
         batch = await fetch(CHUNK, raw)
@@ -233,24 +261,25 @@ async def visible_slice(
     return seen[start : start + count]
 
 
-#: The most games `/game mine` reads for one player (over every server): its order needs each
-#: game's state, so they are sorted in memory; far above what the seat limits let one hold.
+#: The most games `/game mine` reads for one player (over every server): its order needs
+#: each game's seats to move and clocks, so their summaries are sorted in memory; far above
+#: what the seat limits let one hold.
 MINE_MOST = 250
 
 
-async def latest_of(service: GameService, shown: list[GameRecord]) -> dict[str, tuple[str, str]]:
+async def latest_of(service: GameService, shown: list[GameSummary]) -> dict[str, tuple[str, str]]:
     """The post each game's line links: its latest board, else its lobby message."""
-    lobbies = await service.latest_posts([r for r in shown if r.state is None], LOBBY_MESSAGE)
+    lobbies = await service.latest_posts([r for r in shown if r.status == LOBBY], LOBBY_MESSAGE)
     return {**lobbies, **await service.latest_posts(shown, LATEST_POST)}
 
 
 async def visible_after(
     service: GameService, guild: str, channel: str | None, key: PageKey | None, count: int
-) -> list[GameRecord]:
+) -> list[GameSummary]:
     """The first ``count`` open games after ``key`` (``Store.games_in_guild``'s order) that the
     asker may see, read ``count`` at a time by key (one read, unless some are hidden from
     them): a hidden game is never counted."""
-    seen: list[GameRecord] = []
+    seen: list[GameSummary] = []
     while len(seen) < count:
         batch = await service.games_in_guild(guild, channel, limit=count, after=key)
         seen += await visibility.visible(batch)
@@ -262,9 +291,9 @@ async def visible_after(
 
 async def visible_before(
     service: GameService, guild: str, channel: str | None, key: PageKey | None, count: int
-) -> list[GameRecord]:
+) -> list[GameSummary]:
     """The last ``count`` open games before ``key`` that the asker may see, in list order."""
-    seen: list[GameRecord] = []
+    seen: list[GameSummary] = []
     while len(seen) < count:
         batch = await service.games_in_guild(guild, channel, limit=count, before=key)
         seen = await visibility.visible(batch) + seen
@@ -289,18 +318,23 @@ async def inbox_post(
     offset = page * PAGE_SIZE
     if scope == MINE:
 
-        async def fetch(limit: int, start: int) -> list[GameRecord]:
+        async def fetch(limit: int, start: int) -> list[GameSummary]:
             # every server's: the visibility gate keeps what they may see
             return await service.games_of_player(None, user, limit=limit, offset=start)
 
-        # sorted by what each game asks: read whole, then cut into pages
+        # sorted by whose move each is and its clock (summaries), then cut into pages; only
+        # a shown game waiting for them whose words may ask a question is read whole
         every = await visible_slice(fetch, 0, MINE_MOST)
-        posts = await latest_of(service, every)
-        ranked = sorted(
-            (mine_line(service, r, posts.get(r.id), user) for r in every), key=lambda kl: kl[0]
-        )
-        lines = [line for _key, line in ranked[offset : offset + PAGE_SIZE]]
-        shown: list[GameRecord] = []
+        ranked = sorted(every, key=lambda listed: mine_rank(service, listed, user))
+        page_of = ranked[offset : offset + PAGE_SIZE]
+        posts = await latest_of(service, page_of)
+        lines = []
+        for listed in page_of:
+            whole = None
+            if my_move(service, listed, user) and asks(listed):
+                whole = await service.store.get_game(listed.id)
+            lines.append(mine_line(service, listed, posts.get(listed.id), user, whole))
+        shown: list[GameSummary] = []
         shown_count, more = len(lines), len(ranked) > offset + PAGE_SIZE
     else:
         where = channel if scope == HERE else None

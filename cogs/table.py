@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from zoneinfo import available_timezones
 
 import discord
@@ -24,7 +25,7 @@ from bot.guild_settings import (
 from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
 from bot.service import GameService
-from bot.store.base import ACTIVE, GameRecord
+from bot.store.base import ACTIVE, GameRecord, GameSummary
 from cogs import cooldowns, flows, forget, inbox, memory, messages
 from cogs import replay as viewers
 from cogs.language import in_public
@@ -41,7 +42,7 @@ LANGUAGE_CHOICES = [
 ]
 
 
-def game_line(record: GameRecord, title: str) -> str:
+def game_line(record: GameRecord | GameSummary, title: str) -> str:
     """One game in a list: its id, title (or why it is unavailable), status and players."""
     players = ", ".join(s.name or s.user for s in record.seats)
     return f"`{record.id}` · {title} · {messages.status_word(record.status)} · {players}"
@@ -57,11 +58,11 @@ async def channel_game_autocomplete(
 
 
 async def game_choices(
-    service: GameService, records: list[GameRecord], current: str
+    service: GameService, records: Sequence[GameRecord | GameSummary], current: str
 ) -> list[app_commands.Choice[str]]:
     """The ``records`` the asker may see whose line holds ``current``, as choices."""
     choices = []
-    for record in await visibility.visible(records):
+    for record in await visibility.visible(list(records)):
         label = game_line(record, service.title(record))
         if current.lower() in label.lower():
             choices.append(app_commands.Choice(name=messages.clip(label, 100), value=record.id))

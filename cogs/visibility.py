@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot import visibility
-from bot.store.base import GameRecord
+from bot.visibility import Placed
 
 log = logging.getLogger(__name__)
 
@@ -29,12 +29,12 @@ DECIDED = "tabletop.visible"
 MEMBERS = "tabletop.members"
 
 
-def place_of(record: GameRecord) -> str:
+def place_of(record: Placed) -> str:
     """The channel a game is played in: its thread, else its channel."""
     return record.thread or record.channel
 
 
-async def may_see(interaction: discord.Interaction, record: GameRecord) -> bool:
+async def may_see(interaction: discord.Interaction, record: Placed) -> bool:
     """Whether the member behind ``interaction`` may see ``record`` (the one decision). A game
     on another server (`/game mine` lists every server's, in a DM too) is decided for the
     same person as a member of that server, which the bot must share with them."""
@@ -54,9 +54,7 @@ async def may_see(interaction: discord.Interaction, record: GameRecord) -> bool:
     return decided[place]
 
 
-async def sees(
-    client: discord.Client, user: str, record: GameRecord, members: dict[str, Any]
-) -> bool:
+async def sees(client: discord.Client, user: str, record: Placed, members: dict[str, Any]) -> bool:
     """The same decision for a person no interaction brought (a daily digest): as a member
     of the game's server, asked of Discord once per server (``members`` keeps them)."""
     found = await member_of(client, int(user), record.guild, members) if user.isdigit() else None
@@ -116,7 +114,7 @@ async def _may_view(member: discord.Member, guild: discord.Guild, place: str) ->
 def bind(interaction: discord.Interaction) -> None:
     """Decide for this interaction's member for the rest of its handler."""
 
-    async def gate(record: GameRecord) -> bool:
+    async def gate(record: Placed) -> bool:
         return await may_see(interaction, record)
 
     visibility.watch_as(gate)

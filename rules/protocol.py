@@ -7,10 +7,11 @@ never import discord, aiosqlite or PIL, and never mutate a state they are given.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
+
+from rules.jsoncopy import json_copy
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -173,7 +174,7 @@ def load_dict_state(data: dict[str, Any], game_id: str, title: str, version: int
             f"not a {title} state of format version {version}: "
             f"game={data.get('game')!r}, version={data.get('version')!r}"
         )
-    return copy.deepcopy(data)
+    return json_copy(data)
 
 
 def player_range(game: Game, options: dict[str, Any] | None = None) -> tuple[int, int]:

@@ -93,6 +93,11 @@ class GameRecord:
     prefs: dict[str, Any] = field(default_factory=dict)
     #: When the bot archives the game's thread (an hour after the end); None: nothing to do.
     archive_at: float | None = None
+    #: The seats ``state`` waits for (the engine's ``to_move``) while the game is active, kept
+    #: beside the snapshot by every save so a listing shows whose move it is without loading
+    #: the state (``GameSummary``). The service sets it with every state it saves; a game not
+    #: active is stored with none.
+    to_move: list[str] = field(default_factory=list)
     #: The public posts the change being saved owes the table (``bot.outbox``): the store
     #: writes them to the outbox in the same transaction as the change, then empties this.
     owed: list[Owed] = field(default_factory=list, compare=False, repr=False)
@@ -104,6 +109,35 @@ class GameRecord:
 
     def seat_of(self, user: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.user == user), None)
+
+
+@dataclass
+class GameSummary:
+    """What a listing shows of a game (`/game list`, `/game mine`, a game's autocomplete),
+    read without its state snapshot and journal, the bulk of a row: its place, status, seats,
+    clocks and whose move it is (``GameRecord``'s fields of the same names). Not a record to
+    play or save: ``Store.get_game`` reads one whole."""
+
+    id: str
+    game: str
+    guild: str
+    channel: str
+    thread: str | None
+    host: str
+    status: str
+    options: dict[str, Any]
+    version: int
+    created_at: float
+    updated_at: float
+    remind_at: float | None
+    deadline: float | None
+    clocks: dict[str, list[float | None]]
+    to_move: list[str]
+    seats: list[Seat] = field(default_factory=list)
+
+    @property
+    def home(self) -> str:
+        return self.thread or self.channel
 
 
 @dataclass(frozen=True)
@@ -296,7 +330,7 @@ class Shards:
 PageKey = tuple[float, str]
 
 
-def page_key(record: GameRecord) -> PageKey:
+def page_key(record: GameRecord | GameSummary) -> PageKey:
     """The key of ``record`` in ``games_in_guild``'s order."""
     return (record.updated_at, record.id)
 
@@ -324,10 +358,10 @@ class Store(Protocol):
 
     async def games_of_player(
         self, guild: str | None, user: str, *, limit: int, offset: int = 0
-    ) -> list[GameRecord]:
+    ) -> list[GameSummary]:
         """Open games of one server (None: of every server) where ``user`` holds a seat of
         their own (not handed to an AI): games in progress first, the longest unchanged
-        leading, then lobbies; one page of them."""
+        leading, then lobbies; one page of them, summaries only (no state is read)."""
 
     async def games_in_guild(
         self,
@@ -337,11 +371,12 @@ class Store(Protocol):
         limit: int,
         after: PageKey | None = None,
         before: PageKey | None = None,
-    ) -> list[GameRecord]:
+    ) -> list[GameSummary]:
         """Open games of one server (of one channel, if given), the latest moved first; one
         page, by a key rather than an offset (so page 40 costs what page 1 does): the games
         after ``after`` (the last of the page before), or, newest first still, the ``limit``
-        games just before ``before`` (the first of the page after)."""
+        games just before ``before`` (the first of the page after). Summaries: a page reads
+        the columns it shows, never a state."""
 
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         """(channel id, message id) of the last message of ``kind`` of each of these games."""
@@ -421,6 +456,11 @@ class Store(Protocol):
 
     async def outbox_sent_many(self, sent: Sequence[tuple[str, str | None, str | None]]) -> None:
         """``outbox_sent`` for several rows (key, channel, message) in one transaction."""
+
+    async def prune_outbox(self, before: float, limit: int) -> int:
+        """Delete at most ``limit`` sent rows sent before ``before``, the oldest first,
+        through the partial index of sent rows (``outbox_sent``), never a scan of the table;
+        how many went. Unsent rows are never deleted."""
 
     async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
         """Give back a row ``holder`` could not send: any worker may claim it from

@@ -2,9 +2,10 @@
 becomes, whatever the backend.
 
 In every game the player sat in, their id becomes ``former:<seat>`` and their name "Former
-player <seat>", wherever the game keeps them: its seat, its host, its snapshot, journal, clocks
-and table preferences, every action of its log (who played it, and any action that names them),
-the audit of its undos, a pending undo request and the posts its outbox holds. A game is a
+player <seat>", wherever the game keeps them: its seat, its host, its snapshot, journal,
+clocks, table preferences and seats to move, every action of its log (who played it, and any
+action that names them), the audit of its undos, a pending undo request and the posts its
+outbox holds. A game is a
 function of its players, seed and log, and the engines treat player ids as opaque labels, so a
 replay of the renamed log reproduces the renamed snapshots exactly. Their results and ratings
 are deleted (``Store.forget_player``); the other players' stay.
@@ -80,7 +81,7 @@ class Table:
 
 #: The tables renamed game by game (``seats`` aside: it is where the seat is found).
 TABLES = (
-    Table("games", ("id",), ("host",), ("state", "journal", "clocks", "prefs")),
+    Table("games", ("id",), ("host",), ("state", "journal", "clocks", "prefs", "to_move")),
     Table("actions", ("game_id", "seq"), ("player",), ("action",)),
     Table(
         "undone_actions", ("game_id", "undone_at", "seq"), ("player", "requested_by"), ("action",)

@@ -8,22 +8,31 @@ processes opening the same file at once cannot both apply a step (the second one
 
 Steps are append-only: never edit a released step, add a new one. Statements are kept apart
 (not one script) because ``sqlite3.executescript`` commits any open transaction first, which
-would break the one-transaction-per-step guarantee.
+would break the one-transaction-per-step guarantee. A statement may be a function of the
+connection instead, for a backfill SQL cannot compute (it runs in the step's transaction too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import aiosqlite
 
+from bot.store import movers
 from bot.store.base import StoreError
 from bot.store.connection import Connection
 
 #: Either kind of connection runs them: the store's own (its writer) or a plain aiosqlite one.
 Statements = aiosqlite.Connection | Connection
 
-Step = tuple[str, ...]
+Step = tuple["str | Callable[[Statements], Awaitable[None]]", ...]
+
+
+async def _backfill_to_move(conn: Statements) -> None:
+    """Whose move each active game is, from its snapshot (``bot.store.movers``)."""
+    rows = await conn.execute_fetchall(movers.BACKFILL_ROWS)
+    await conn.executemany(movers.BACKFILL_SET, movers.backfill([tuple(r) for r in rows]))
+
 
 MIGRATIONS: list[Step] = [
     # 1: the initial schema.
@@ -355,6 +364,16 @@ MIGRATIONS: list[Step] = [
         # The finished games a rating was moved by, which a leaderboard entry's places are.
         "CREATE INDEX results_by_rating ON results (guild, game, rated_as)",
     ),
+    # (issue 28, scale): whose move each game is (``GameRecord.to_move``), written by every
+    # save beside the snapshot, so a listing reads the columns it shows and never a state.
+    (
+        "ALTER TABLE games ADD COLUMN to_move TEXT NOT NULL DEFAULT '[]'",
+        _backfill_to_move,
+    ),
+    # (issue 28, scale): the sent rows by the time they were sent, which the delivery worker
+    # prunes a page at a time once kept long enough (``bot.outbox.prune``): the prune reads
+    # this index, never the table, and keeps it as short as a week of posts.
+    ("CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL",),
 ]
 
 LATEST = len(MIGRATIONS)
@@ -388,7 +407,10 @@ async def migrate(conn: Statements, steps: Sequence[Step] = MIGRATIONS) -> list[
                 await conn.execute("COMMIT")
                 return applied
             for statement in steps[current]:
-                await conn.execute(statement)
+                if isinstance(statement, str):
+                    await conn.execute(statement)
+                else:
+                    await statement(conn)
             # PRAGMA arguments cannot be bound; the value is our own integer.
             await conn.execute(f"PRAGMA user_version = {current + 1:d}")
             await conn.execute("COMMIT")

@@ -129,6 +129,14 @@ SQLITE_SENT = (
     "UPDATE outbox SET sent_at = ?, channel = ?, message = ?, holder = NULL "
     "WHERE key = ? AND sent_at IS NULL"
 )
+#: A page of the oldest sent rows sent before a time, by ``outbox_sent`` (whose condition
+#: it repeats word for word), deleted by their keys.
+_PRUNE = (
+    "DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox "
+    "WHERE sent_at IS NOT NULL AND sent_at < {before} ORDER BY sent_at LIMIT {limit})"
+)
+SQLITE_PRUNE = _PRUNE.format(before="?", limit="?")
+PG_PRUNE = _PRUNE.format(before="$1", limit="$2")
 SQLITE_RELEASE = (
     "UPDATE outbox SET holder = NULL, lease_until = ? "
     "WHERE key = ? AND sent_at IS NULL AND (holder = ? OR holder IS NULL)"

@@ -40,6 +40,7 @@ from bot.store.base import (
     Attention,
     Clock,
     GameRecord,
+    GameSummary,
     LoggedAction,
     OutboxRow,
     Owed,
@@ -64,9 +65,11 @@ from bot.store.recovery import Rebuild
 from bot.store.rows import (
     COLUMNS,
     PROGRESS,
+    SUMMARY_COLUMNS,
     Fault,
     check_bump,
     decode,
+    decode_summary,
     dumps,
     encode,
     loads,
@@ -83,6 +86,11 @@ _FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutErro
 #: A game's columns and then its seats, in seat order, as one array: one statement reads both.
 _SELECT = (
     f"SELECT {COLUMNS}, ARRAY(SELECT ROW(s.player, s.ai, s.name, s.away) FROM seats s "
+    "WHERE s.game_id = games.id ORDER BY s.seat) FROM games"
+)
+#: ``_SELECT``'s listing: a game's summary (``SUMMARY_COLUMNS``) and its seats, no state.
+_SUMMARY = (
+    f"SELECT {SUMMARY_COLUMNS}, ARRAY(SELECT ROW(s.player, s.ai, s.name, s.away) FROM seats s "
     "WHERE s.game_id = games.id ORDER BY s.seat) FROM games"
 )
 #: Discord's shard of a guild, ``(guild_id >> 22) % count``, in exact arithmetic (a snowflake
@@ -328,6 +336,24 @@ class PostgresStore(PostgresWebTables):
                 records.append(record)
         return records
 
+    async def _summaries(self, condition: str, params: Sequence[Any]) -> list[GameSummary]:
+        """The summaries of ``_SUMMARY WHERE <condition>`` (which orders and pages them); a
+        row that does not read is left out and marks its game as needing attention, as a whole
+        read would (it has no snapshot to rebuild)."""
+        async with self._one() as conn:
+            rows = await conn.fetch(f"{_SUMMARY} WHERE attention IS NULL AND {condition}", *params)
+        summaries = []
+        for row in rows:
+            item = decode_summary(tuple(row))
+            if isinstance(item, Fault):
+                await self._recover(item)  # no snapshot read: it marks the game
+                continue
+            item.seats = [
+                Seat(user=u, ai=ai, name=name, away=away) for u, ai, name, away in row[-1]
+            ]
+            summaries.append(item)
+        return summaries
+
     async def _recover(self, fault: Fault) -> GameRecord | None:
         """Rebuild a fault's snapshot from its seed and log and store it (same version: the
         game did not move), or mark the game as needing attention and return ``None``."""
@@ -405,10 +431,10 @@ class PostgresStore(PostgresWebTables):
 
     async def games_of_player(
         self, guild: str | None, user: str, *, limit: int, offset: int = 0
-    ) -> list[GameRecord]:
+    ) -> list[GameSummary]:
         """A player's open games on a server (None: on every server): games in progress
         first, the longest unchanged first among them, then lobbies."""
-        return await self._records(
+        return await self._summaries(
             "id IN (SELECT game_id FROM seats WHERE player = $1 AND NOT ai) "
             "AND ($2::text IS NULL OR guild = $2) AND status = ANY($3::text[]) "
             "ORDER BY status <> $4, updated_at, ord LIMIT $5 OFFSET $6",
@@ -423,7 +449,7 @@ class PostgresStore(PostgresWebTables):
         limit: int,
         after: PageKey | None = None,
         before: PageKey | None = None,
-    ) -> list[GameRecord]:
+    ) -> list[GameSummary]:
         """Open games of a server or of one of its channels (its threads' games with it), the
         latest moved first, a page by a key (``Store.games_in_guild``); the literal statuses
         match the partial index ``games_open_by_update``."""
@@ -441,10 +467,10 @@ class PostgresStore(PostgresWebTables):
             side = "<" if order == "DESC" else ">"
             where += f" AND (updated_at, id) {side} (${len(params) - 1}, ${len(params)})"
         params.append(limit)
-        records = await self._records(
+        found = await self._summaries(
             f"{where} ORDER BY updated_at {order}, id {order} LIMIT ${len(params)}", params
         )
-        return records if order == "DESC" else records[::-1]
+        return found if order == "DESC" else found[::-1]
 
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         if not game_ids:
@@ -625,6 +651,11 @@ class PostgresStore(PostgresWebTables):
             await conn.executemany(
                 outbox_sql.PG_SENT, [(at, channel, message, key) for key, channel, message in sent]
             )
+
+    async def prune_outbox(self, before: float, limit: int) -> int:
+        async with self._one() as conn:
+            status = await conn.execute(outbox_sql.PG_PRUNE, before, limit)
+        return int(status.split()[-1])  # "DELETE <count>"
 
     async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
         async with self._one() as conn:

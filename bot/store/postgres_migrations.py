@@ -11,13 +11,26 @@ processes starting at once on one database migrate it exactly once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import asyncpg
 
+from bot.store import movers
 from bot.store.base import StoreError
 
-Step = tuple[str, ...]
+#: A step's statements; a function of the connection is a backfill SQL cannot compute, run in
+#: the step's transaction.
+Step = tuple["str | Callable[[asyncpg.Connection], Awaitable[None]]", ...]
+
+
+async def _backfill_to_move(conn: asyncpg.Connection) -> None:
+    """Whose move each active game is, from its snapshot (``bot.store.movers``)."""
+    rows = await conn.fetch(movers.BACKFILL_ROWS)
+    await conn.executemany(
+        "UPDATE games SET to_move = $1 WHERE id = $2",
+        movers.backfill([(r[0], r[1], r[2]) for r in rows]),
+    )
+
 
 MIGRATIONS: list[Step] = [
     # 1: games, seats, the append-only log, posted messages and servers' settings: SQLite's
@@ -334,6 +347,15 @@ MIGRATIONS: list[Step] = [
         "WHERE status IN ('lobby', 'active')",
         "CREATE INDEX results_by_rating ON results (guild, game, rated_as)",
     ),
+    # (issue 28, scale; as the SQLite step): whose move each game is, written by every save
+    # beside the snapshot, so a listing reads the columns it shows and never a state.
+    (
+        "ALTER TABLE games ADD COLUMN to_move text NOT NULL DEFAULT '[]'",
+        _backfill_to_move,
+    ),
+    # (issue 28, scale; as the SQLite step): the sent rows by the time they were sent, which
+    # the delivery worker prunes a page at a time once kept long enough (``bot.outbox``).
+    ("CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL",),
 ]
 
 LATEST = len(MIGRATIONS)
@@ -376,6 +398,9 @@ async def migrate(conn: asyncpg.Connection, steps: Sequence[Step] = MIGRATIONS) 
             if current == target:
                 return applied
             for statement in steps[current]:
-                await conn.execute(statement)
+                if isinstance(statement, str):
+                    await conn.execute(statement)
+                else:
+                    await statement(conn)
             await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", current + 1)
         applied.append(current + 1)

@@ -14,14 +14,28 @@ from typing import Any
 
 import orjson
 
-from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY, GameRecord, StoreError
+from bot.store.base import (
+    ABANDONED,
+    ACTIVE,
+    FINISHED,
+    LOBBY,
+    GameRecord,
+    GameSummary,
+    StoreError,
+)
 
 STATUSES = (LOBBY, ACTIVE, FINISHED, ABANDONED)
 
 #: The columns ``decode`` reads, in order.
 COLUMNS = (
     "id, game, guild, channel, thread, host, status, seed, options, state, version, "
-    "created_at, updated_at, journal, remind_at, deadline, prefs, archive_at, clocks"
+    "created_at, updated_at, journal, remind_at, deadline, prefs, archive_at, clocks, to_move"
+)
+#: The columns ``decode_summary`` reads, in order: a listing's, without the state snapshot
+#: and the journal (the bulk of a row) nor what no listing shows.
+SUMMARY_COLUMNS = (
+    "id, game, guild, channel, thread, host, status, options, version, created_at, "
+    "updated_at, remind_at, deadline, clocks, to_move"
 )
 
 
@@ -37,6 +51,12 @@ def loads(text: str | bytes) -> Any:
     """The value of JSON text; a ``ValueError`` (orjson's ``JSONDecodeError``) if it is not
     JSON, or not text."""
     return orjson.loads(text)
+
+
+def movers(record: GameRecord) -> str:
+    """The stored ``to_move`` of ``record``: its seats to move while it is active, else
+    none (a finished or abandoned game waits for nobody, whatever its last state says)."""
+    return dumps(record.to_move if record.status == ACTIVE else [])
 
 
 def encode(record: GameRecord, created: float, updated: float) -> tuple[Any, ...]:
@@ -62,6 +82,7 @@ def encode(record: GameRecord, created: float, updated: float) -> tuple[Any, ...
         dumps(record.prefs),
         record.archive_at,
         dumps(record.clocks),
+        movers(record),
     )
 
 
@@ -76,6 +97,7 @@ PROGRESS = (
     "clocks",
     "version",
     "updated_at",
+    "to_move",
 )
 
 
@@ -91,6 +113,7 @@ def progress(record: GameRecord, now: float) -> tuple[Any, ...]:
         dumps(record.clocks),
         record.version,
         now,
+        movers(record),
     )
 
 
@@ -140,25 +163,44 @@ def _number(value: Any, column: str, *, nullable: bool = True) -> Any:
     return value
 
 
+def _to_move(text: Any) -> list[str]:
+    """The stored seats to move; none if the value does not read: it is only ever derived
+    from the snapshot, so a damaged one costs a listing a name until the next save rewrites
+    it, never the game."""
+    try:
+        value = loads(text)
+    except (TypeError, ValueError):
+        return []
+    return [str(p) for p in value] if isinstance(value, list) else []
+
+
+def _place(row: sqlite3.Row | tuple[Any, ...], version: Any) -> dict[str, Any]:
+    """What a record and a summary read alike: the first seven columns of either (id to
+    status), and the version."""
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise _Unreadable("its version is not a whole number")
+    if row[6] not in STATUSES:
+        raise _Unreadable(f"its status {str(row[6])[:20]!r} is unknown")
+    return {
+        "id": str(row[0]),
+        "game": str(row[1]),
+        "guild": str(row[2]),
+        "channel": str(row[3]),
+        "thread": row[4],
+        "host": str(row[5]),
+        "status": row[6],
+        "version": version,
+    }
+
+
 def decode(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord | Fault:
     """The record of one row (seats still empty: they come from their own table)."""
     game_id = str(row[0])
     try:
-        if not isinstance(row[10], int) or isinstance(row[10], bool):
-            raise _Unreadable("its version is not a whole number")
-        if row[6] not in STATUSES:
-            raise _Unreadable(f"its status {str(row[6])[:20]!r} is unknown")
         record = GameRecord(
-            id=game_id,
-            game=str(row[1]),
-            guild=str(row[2]),
-            channel=str(row[3]),
-            thread=row[4],
-            host=str(row[5]),
-            status=row[6],
+            **_place(row, row[10]),
             seed=str(row[7]),
             options=_json(row[8], dict, "options"),
-            version=row[10],
             created_at=_number(row[11], "created_at", nullable=False),
             updated_at=_number(row[12], "updated_at", nullable=False),
             journal=_json(row[13], list, "journal"),
@@ -167,6 +209,7 @@ def decode(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord | Fault:
             prefs=_json(row[16], dict, "prefs"),
             archive_at=_number(row[17], "archive_at"),
             clocks=_json(row[18], dict, "clocks"),
+            to_move=_to_move(row[19]),
         )
     except _Unreadable as exc:
         return Fault(game_id, str(exc))
@@ -175,3 +218,22 @@ def decode(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord | Fault:
     except _Unreadable as exc:
         return Fault(game_id, str(exc), record)
     return record
+
+
+def decode_summary(row: sqlite3.Row | tuple[Any, ...]) -> GameSummary | Fault:
+    """The summary of one row of ``SUMMARY_COLUMNS`` (seats still empty), or what in it
+    cannot be read: a listing leaves such a game out and marks it as needing attention."""
+    game_id = str(row[0])
+    try:
+        return GameSummary(
+            **_place(row, row[8]),
+            options=_json(row[7], dict, "options"),
+            created_at=_number(row[9], "created_at", nullable=False),
+            updated_at=_number(row[10], "updated_at", nullable=False),
+            remind_at=_number(row[11], "remind_at"),
+            deadline=_number(row[12], "deadline"),
+            clocks=_json(row[13], dict, "clocks"),
+            to_move=_to_move(row[14]),
+        )
+    except _Unreadable as exc:
+        return Fault(game_id, str(exc))

@@ -57,6 +57,7 @@ from bot.store.base import (
     Clock,
     DamagedDatabase,
     GameRecord,
+    GameSummary,
     LoggedAction,
     OutboxRow,
     Owed,
@@ -81,7 +82,7 @@ from bot.store.outage import sqlite_outage
 from bot.store.pool import ReaderPool
 from bot.store.recovery import Rebuild
 from bot.store.rows import COLUMNS as _GAME_COLUMNS
-from bot.store.rows import PROGRESS, Fault, decode, encode, loads
+from bot.store.rows import PROGRESS, SUMMARY_COLUMNS, Fault, decode, decode_summary, encode, loads
 from bot.store.rows import check_bump as _check_bump
 from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
@@ -415,6 +416,34 @@ class SqliteStore(SqliteWebTables):
             by_id[game_id].seats.append(seat)
         return decoded
 
+    async def _summaries(self, sql: str, params: Sequence[Any]) -> list[GameSummary]:
+        """The summaries of the games ``sql`` selects (``SUMMARY_COLUMNS``) with their seats,
+        decoded in the reader's thread; a row that does not read is left out and marks its
+        game as needing attention, as a whole read would (it has no snapshot to rebuild)."""
+
+        def fetch(conn: sqlite3.Connection) -> list[GameSummary | Fault]:
+            rows = conn.execute(sql, params).fetchall()
+            found = [decode_summary(row) for row in rows]
+            by_id = {item.id: item for item in found if isinstance(item, GameSummary)}
+            if by_id:
+                seats = conn.execute(
+                    "SELECT game_id, user, ai, name, away FROM seats "
+                    f"WHERE game_id IN ({','.join('?' * len(by_id))}) ORDER BY game_id, seat",
+                    list(by_id),
+                ).fetchall()
+                for game_id, user, ai, name, away in seats:
+                    seat = Seat(user=str(user), ai=bool(ai), name=str(name), away=bool(away))
+                    by_id[game_id].seats.append(seat)
+            return found
+
+        summaries = []
+        for item in await self._query(fetch):
+            if isinstance(item, Fault):
+                await self._recover(item)  # no snapshot read: it marks the game
+            else:
+                summaries.append(item)
+        return summaries
+
     async def _records(self, sql: str, params: Sequence[Any]) -> list[GameRecord]:
         """The records of the games ``sql`` selects (``_GAME_COLUMNS``), faults contained:
         a game whose snapshot is unreadable is rebuilt, any other bad row is marked as
@@ -514,14 +543,14 @@ class SqliteStore(SqliteWebTables):
 
     async def games_of_player(
         self, guild: str | None, user: str, *, limit: int, offset: int = 0
-    ) -> list[GameRecord]:
+    ) -> list[GameSummary]:
         """A player's open games on a server (None: on every server): games in progress
         first, the longest unchanged first among them, then lobbies (through
         ``seats_by_user``)."""
         marks = ",".join("?" * len(OPEN_STATUSES))
-        columns = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+        columns = ", ".join(f"g.{c.strip()}" for c in SUMMARY_COLUMNS.split(","))
         on_guild, guilds = ("AND g.guild = ? ", (guild,)) if guild is not None else ("", ())
-        return await self._records(
+        return await self._summaries(
             f"SELECT {columns} FROM seats s JOIN games g ON g.id = s.game_id "
             f"WHERE s.user = ? AND s.ai = 0 {on_guild}AND g.status IN ({marks}) "
             "AND g.attention IS NULL "
@@ -537,7 +566,7 @@ class SqliteStore(SqliteWebTables):
         limit: int,
         after: PageKey | None = None,
         before: PageKey | None = None,
-    ) -> list[GameRecord]:
+    ) -> list[GameSummary]:
         """Open games of a server or of one of its channels (its threads' games with it), the
         latest moved first, a page by a key (``Store.games_in_guild``): a server's by
         ``games_open_by_update``, a channel's by its two indexes."""
@@ -552,12 +581,12 @@ class SqliteStore(SqliteWebTables):
         elif before is not None:
             where, params = f"{where} AND (updated_at, id) > (?, ?)", [*params, *before]
             order = "ASC"
-        records = await self._records(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} AND attention IS NULL "
+        found = await self._summaries(
+            f"SELECT {SUMMARY_COLUMNS} FROM games WHERE {where} AND attention IS NULL "
             f"ORDER BY updated_at {order}, id {order} LIMIT ?",
             (*params, limit),
         )
-        return records if order == "DESC" else records[::-1]
+        return found if order == "DESC" else found[::-1]
 
     async def latest_messages(self, game_ids: list[str], kind: str) -> dict[str, tuple[str, str]]:
         if not game_ids:
@@ -736,6 +765,12 @@ class SqliteStore(SqliteWebTables):
         at = time.time()
         rows = [(at, channel, message, key) for key, channel, message in sent]
         await self._transaction(lambda conn: conn.executemany(outbox_sql.SQLITE_SENT, rows))
+
+    async def prune_outbox(self, before: float, limit: int) -> int:
+        def prune(conn: sqlite3.Connection) -> int:
+            return conn.execute(outbox_sql.SQLITE_PRUNE, (before, limit)).rowcount
+
+        return await self._transaction(prune)
 
     async def release_owed(self, key: str, holder: str, retry_at: float) -> None:
         await self._execute(outbox_sql.SQLITE_RELEASE, (retry_at, key, holder))

@@ -41,7 +41,6 @@ Readings where the rulebook is silent (each also stated where it is implemented)
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -58,6 +57,7 @@ from rules.artsee.data import (
     STARTING,
     VISITORS,
 )
+from rules.jsoncopy import json_copy
 from rules.protocol import (
     Action,
     Event,
@@ -880,7 +880,7 @@ class ArtSee(Game):
         turn = turn_after(
             state.turn_number, player, self.to_move(state), self.to_move(new), table.events
         )
-        return replace(new, turn_number=turn), copy.deepcopy(table.events)
+        return replace(new, turn_number=turn), json_copy(table.events)
 
     def turn(self, state: ArtSeeState) -> int:
         return state.turn_number

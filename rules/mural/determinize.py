@@ -10,9 +10,9 @@ Pure: the same view and generator give the same state.
 
 from __future__ import annotations
 
-import copy
 import random
 
+from rules.jsoncopy import json_copy
 from rules.mural.data import CARDS, PAINTS, TECHNIQUES
 from rules.mural.state import DEFAULT_OPTIONS, FORMAT_VERSION, GAME_ID, OVER, PLAY, State, new_seat
 from rules.protocol import View
@@ -83,10 +83,10 @@ def determinize(view: View, player: str, generator: random.Random) -> State:
         "options": options_of(view),
         "players": players,
         "rng": 2 if view["round"] == 1 else 3,
-        "discs": copy.deepcopy(view["discs"]),
+        "discs": json_copy(view["discs"]),
         "queue": list(view["queue"]),
         "taken": cubes_in_play(view),
-        "mural": copy.deepcopy(view["mural"]),
+        "mural": json_copy(view["mural"]),
         "tokens": dict(view["tokens"]),
         "techniques": list(view["techniques"]) + hidden[: view["hidden_techniques"]],
         "display": list(view["display"]),
@@ -98,10 +98,10 @@ def determinize(view: View, player: str, generator: random.Random) -> State:
         "first_passed": view["round"] > 1 or any(entry["passed"] for entry in view["players"]),
         "current": current,
         "phase": OVER if view["outcome"] is not None else PLAY,
-        "turn": copy.deepcopy(view["turn"]),
+        "turn": json_copy(view["turn"]),
         "turns": view["turns"],
-        "trigger": copy.deepcopy(view["trigger"]),
+        "trigger": json_copy(view["trigger"]),
         "ended_by": outcome["details"]["ended_by"] if outcome else None,
-        "last": copy.deepcopy(view["last"]),
-        "previous": copy.deepcopy(view["previous"]),
+        "last": json_copy(view["last"]),
+        "previous": json_copy(view["previous"]),
     }

@@ -3,9 +3,9 @@ and how turns, rounds and the game end."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from rules.jsoncopy import json_copy
 from rules.mural import discs as geometry
 from rules.mural.data import (
     ADVANCED,
@@ -448,7 +448,7 @@ def remember_turn(state: State, table: State, player: str, events: list[Event]) 
     ``previous`` (what the board shows as "last turn": the card painted, the discs turned)."""
     so_far = state["turn"]["log"] + [e for e in events if e["type"] != "turn"]
     if table["phase"] == OVER or table["turns"] != state["turns"]:
-        table["previous"] = {"player": player, "events": copy.deepcopy(so_far)}
+        table["previous"] = {"player": player, "events": json_copy(so_far)}
     else:
         table["turn"]["log"] = so_far
 

@@ -34,10 +34,10 @@ Readings beyond Part B/C (each also stated where it is implemented):
 
 from __future__ import annotations
 
-import copy
 from dataclasses import asdict
 from typing import Any
 
+from rules.jsoncopy import json_copy
 from rules.mural import discs as geometry
 from rules.mural.choices import PENDING_CHOICES
 from rules.mural.data import (
@@ -259,7 +259,7 @@ class Mural(Game):
             "contacts": geometry.aligned_contacts(state["discs"]),
             "queue": list(state["queue"]),
             "queue_on_board": QUEUE_ON_BOARD,
-            "mural": copy.deepcopy(state["mural"]),
+            "mural": json_copy(state["mural"]),
             "bonuses": bonus_grid(state["mural"], layout(state), state["tokens"]),
             "tokens": dict(state["tokens"]),
             "token_cells": {side: list(cell) for side, cell in layout(state).tokens.items()},
@@ -273,11 +273,11 @@ class Mural(Game):
             "phase": state["phase"],
             "current": None if state["phase"] == OVER else state["players"][state["current"]],
             "to_move": self.to_move(state),
-            "turn": copy.deepcopy(state["turn"]),
+            "turn": json_copy(state["turn"]),
             "turns": state["turns"],
-            "trigger": copy.deepcopy(state["trigger"]),
-            "last": copy.deepcopy(state["last"]),
-            "previous": copy.deepcopy(state["previous"]),
+            "trigger": json_copy(state["trigger"]),
+            "last": json_copy(state["last"]),
+            "previous": json_copy(state["previous"]),
             "outcome": None if result is None else result.to_json(),
         }
 
@@ -292,10 +292,10 @@ class Mural(Game):
             raise IllegalAction("It is not your turn.")
         if not isinstance(action, dict) or action not in self.legal(state, player):
             raise IllegalAction(why_not(state, action))
-        table = copy.deepcopy(state)
+        table = json_copy(state)
         events: list[Event] = []
         APPLY[action["type"]](table, action, events)
-        table["last"] = {"player": player, "events": copy.deepcopy(events)}
+        table["last"] = {"player": player, "events": json_copy(events)}
         remember_turn(state, table, player, events)
         table["turn_number"] = turn_after(
             self.turn(state), player, self.to_move(state), self.to_move(table), events
@@ -309,7 +309,7 @@ class Mural(Game):
     # -- storage -----------------------------------------------------------------------------
 
     def dump(self, state: State) -> dict[str, Any]:
-        return copy.deepcopy(state)
+        return json_copy(state)
 
     def load(self, data: dict[str, Any]) -> State:
         return load_dict_state(data, GAME_ID, self.title, FORMAT_VERSION)

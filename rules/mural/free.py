@@ -10,9 +10,9 @@ free action in it.
 
 from __future__ import annotations
 
-import copy
 import json
 
+from rules.jsoncopy import json_copy
 from rules.mural.choices import PENDING_CHOICES
 from rules.mural.data import TECHNIQUES
 from rules.mural.effects import APPLY
@@ -95,7 +95,7 @@ def _after(state: State, action: Action) -> State:
     rule reads."""
     light = {k: v for k, v in state.items() if k not in ("last", "previous")}
     light["turn"] = {k: v for k, v in state["turn"].items() if k != "log"}
-    table = copy.deepcopy(light)
+    table = json_copy(light)
     table["turn"]["log"] = []
     APPLY[action["type"]](table, action, [])
     return table

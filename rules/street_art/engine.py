@@ -29,11 +29,11 @@ Readings beyond B4 (each also stated where it is implemented):
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from rules.jsoncopy import json_copy
 from rules.protocol import (
     Action,
     Event,
@@ -670,7 +670,7 @@ class StreetArt(Game):
         turn = turn_after(
             state.turn_number, player, self.to_move(state), self.to_move(new_state), table.events
         )
-        return replace(new_state, turn_number=turn), copy.deepcopy(table.events)
+        return replace(new_state, turn_number=turn), json_copy(table.events)
 
     def turn(self, state: StreetArtState) -> int:
         return state.turn_number

@@ -14,10 +14,10 @@ Pure: the same view and generator give the same state.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
+from rules.jsoncopy import json_copy
 from rules.protocol import View
 from rules.street_kings.data import (
     CARS_BY_CLASS,
@@ -185,9 +185,9 @@ def determinize(view: View, player: str, generator: random.Random) -> dict[str, 
         "finish_line": view["finish_line"],
         "championship": view["championship"],
         "championship_next": view["championship_next"],
-        "pending": copy.deepcopy(view["visit"]),
+        "pending": json_copy(view["visit"]),
         "race": _race(view, seats, players),
-        "last_race": copy.deepcopy(view["last_race"]),
+        "last_race": json_copy(view["last_race"]),
         "ended_by": outcome["details"]["ended_by"] if phase == OVER and outcome else None,
     }
 

@@ -21,10 +21,10 @@ where it is implemented:
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
+from rules.jsoncopy import json_copy
 from rules.protocol import (
     Action,
     Event,
@@ -170,7 +170,7 @@ class StreetKings(Game):
         action = {key: value for key, value in action.items() if value is not None}
         if self.is_standing_order(action) and player not in to_move(table):
             _set_standing_policy(table, player, action)
-            return table.s, copy.deepcopy(table.events)
+            return table.s, json_copy(table.events)
         movers = to_move(table)
         if player not in movers:
             raise IllegalAction("It is not your turn.")
@@ -179,7 +179,7 @@ class StreetKings(Game):
         APPLY[action["type"]](table, player, action)
         turn = turn_after(self.turn(state), player, movers, to_move(table), table.events)
         table.s["turn_number"] = turn
-        return table.s, copy.deepcopy(table.events)
+        return table.s, json_copy(table.events)
 
     def turn(self, state: State) -> int:
         """The protocol's turn number (a state saved before it was kept is on turn 1)."""
@@ -206,7 +206,7 @@ class StreetKings(Game):
     # -- storage ---------------------------------------------------------------------------------
 
     def dump(self, state: State) -> dict[str, Any]:
-        return copy.deepcopy(state)
+        return json_copy(state)
 
     def load(self, data: dict[str, Any]) -> State:
         return load_dict_state(data, GAME_ID, self.title, FORMAT_VERSION)

@@ -9,10 +9,10 @@ docs/rules/street-kings.md; readings: §3 of the component notes (cited as "§3.
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import Any
 
+from rules.jsoncopy import json_copy
 from rules.protocol import Action, Event, rng
 from rules.street_kings.data import (
     CARS,
@@ -109,7 +109,7 @@ class Table:
     """A working copy of a state dict and its queries; ``events`` is what happened, in order."""
 
     def __init__(self, state: dict[str, Any]) -> None:
-        self.s = copy.deepcopy(state)
+        self.s = json_copy(state)
         self.events: list[Event] = []
 
     # -- basic queries ---------------------------------------------------------------------------

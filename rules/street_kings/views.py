@@ -9,9 +9,9 @@ upgrades on other players' cars, of which only the count shows.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from rules.jsoncopy import json_copy
 from rules.protocol import Outcome, View
 from rules.street_kings.data import CLASSES
 from rules.street_kings.table import Table
@@ -47,7 +47,7 @@ def view_of(t: Table, viewer: str | None, movers: list[str], outcome: Outcome | 
         "location_discard": list(s["location_discard"]),
         "pending": None if s["pending"] is None else s["pending"]["kind"],
         #: The visit in progress, all public: its running sale, the classes it may buy from.
-        "visit": copy.deepcopy(s["pending"]),
+        "visit": json_copy(s["pending"]),
         "race": _race(s["race"]),
         "last_race": s["last_race"],
         "outcome": None if outcome is None else outcome.to_json(),

@@ -18,10 +18,11 @@ from tests.harness.fake_discord import RecordedRequest
 async def test_one_small_level_answers_every_interaction_of_every_kind(
     tmp_path: Path, backend: Backend
 ) -> None:
-    figures = await load(tmp_path, [3], 9, random.Random(1), backend.url)
+    figures = await load(tmp_path, [4], 12, random.Random(1), backend.url)
     (level,) = figures["levels"]
     floor, project = level["floor"], level["project"]
-    assert floor["interactions"] == project["interactions"] == 9  # 3 rounds at 3 tables
+    # 3 rounds at 4 tables: more tables than one player may host lobbies, so each has its own.
+    assert floor["interactions"] == project["interactions"] == 12
     assert floor["unanswered"] == project["unanswered"] == 0
     assert floor["errors"] == project["errors"] == []
     # Each table clicked Board, then My hand, then picked a move on its panel.

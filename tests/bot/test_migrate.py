@@ -127,8 +127,10 @@ async def test_a_second_run_skips_what_is_there_and_catches_up_what_moved(
     assert again.counts == first.counts  # the rows written again were kept, not doubled
 
     # The bot played on in the source meanwhile: that game is copied again, whole.
-    moving = next(r for r in await source.store.games_in_guild(GUILD, limit=50) if r.state)
-    moved = await play(source, moving, 2, seed="after the first run")
+    moving = next(r for r in await source.store.games_in_guild(GUILD, limit=50) if r.to_move)
+    whole = await source.store.get_game(moving.id)
+    assert whole is not None
+    moved = await play(source, whole, 2, seed="after the first run")
     third = await migrate(source_store, target_store)
     assert third.ok and third.recopied == [moved.id]
     copy = await target_store.get_game(moved.id)
@@ -179,8 +181,10 @@ async def test_a_game_further_on_in_the_target_is_never_overwritten(
 ) -> None:
     await migrate(source_store, target_store)
     on_target = GameService(target_store, seed_factory=lambda: "target")
-    ahead = next(r for r in await on_target.store.games_in_guild(GUILD, limit=50) if r.state)
-    ahead = await play(on_target, ahead, 1, seed="the bot moved to the target")
+    listed = next(r for r in await on_target.store.games_in_guild(GUILD, limit=50) if r.to_move)
+    whole = await target_store.get_game(listed.id)
+    assert whole is not None
+    ahead = await play(on_target, whole, 1, seed="the bot moved to the target")
     report = await migrate(source_store, target_store)
     assert not report.ok and "further on" in report.left[ahead.id]
     kept = await target_store.get_game(ahead.id)
@@ -206,7 +210,7 @@ async def test_a_game_whose_log_does_not_replay_to_its_snapshot_is_reported(
 async def test_a_game_that_cannot_be_read_is_left_behind_and_named(
     source: GameService, target_store: Store, tmp_path: Path
 ) -> None:
-    broken = next(r for r in await source.store.games_in_guild(GUILD, limit=50) if r.state)
+    broken = next(r for r in await source.store.games_in_guild(GUILD, limit=50) if r.to_move)
     with sqlite3.connect(tmp_path / "source.db") as db:
         db.execute("UPDATE games SET state = '{' WHERE id = ?", (broken.id,))
     plain = SqliteStore(tmp_path / "source.db")  # no rebuild: the row cannot be saved

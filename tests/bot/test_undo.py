@@ -107,6 +107,7 @@ async def test_a_decision_that_revealed_nothing_is_undone_with_consent(
     assert done.status == undo.DONE
     after = await service.get(record.id)
     assert after.state == before.state
+    assert after.to_move == service.to_move(after) == service.to_move(before)
     assert after.journal == before.journal
     assert turn_version(after) > turn_version(result.record)
     log = await service.store.actions(record.id)
@@ -156,6 +157,7 @@ async def test_the_ai_moves_that_followed_go_back_too_and_nobody_is_asked(
     assert done.status == undo.DONE and done.request.awaiting == ()
     after = await service.get(record.id)
     assert after.state == before.state
+    assert after.to_move == service.to_move(after) == service.to_move(before)
     assert len(await service.store.actions(record.id)) == logged
     audit = await service.store.undone_actions(record.id)
     assert [a.player for a in audit] == [s.player for s in result.steps]

@@ -210,8 +210,9 @@ async def test_an_unloadable_snapshot_leaves_every_listing_of_the_other_games_wh
     harness_factory, tmp_path: Path
 ) -> None:
     """A snapshot that is valid JSON but that its engine refuses: `/game list`, `/game list
-    scope:server` and `/game mine` still answer, with the other games, and name the broken
-    one as needing attention."""
+    scope:server` and `/game mine` still answer, with the other games. A list shows what is
+    stored beside the snapshot (whose move it is) and never loads it; `/game mine` loads the
+    game waiting for its reader (to say what it asks) and names it as needing attention."""
     h = await table(harness_factory, tmp_path)
     broken = await open_table(h, "artsee", ANA, BO, thread=False)
     await h.click(ANA, broken, label="Start")
@@ -225,8 +226,11 @@ async def test_an_unloadable_snapshot_leaves_every_listing_of_the_other_games_wh
             listed = await h.slash(user, command, options=options)
             text = listed.message.text()
             assert game_id(kept) in text and game_id(broken) in text
-            assert "needs attention" in text
-    mine = (await h.slash(ANA, "game mine")).message.text()
+            assert "waiting for" in text
+    stored = await h.bot.service.store.get_game(game_id(broken))
+    assert stored is not None
+    (waiting,) = [user for user in (ANA, BO) if str(user.id) in stored.to_move]
+    mine = (await h.slash(waiting, "game mine")).message.text()
     assert game_id(broken) in mine and "needs attention" in mine
     assert game_id(kept) in (await h.slash(CY, "game mine")).message.text()
 
@@ -265,3 +269,26 @@ async def test_a_game_that_ends_while_the_process_dies_still_tells_its_end_once(
     assert len(results) == 1  # the result post, in the channel, once
     assert "In progress" not in restarted.message(lobby).text()
     assert await worker(restarted).drain(time.time() + 10 * outbox.FRONT_LEASE) == 0
+
+
+async def test_the_worker_prunes_posts_sent_over_a_week_ago_and_keeps_the_rest(
+    harness_factory, tmp_path: Path
+) -> None:
+    """A game's first board, sent by the front door, stays a week (``outbox.SENT_KEPT``),
+    then a worker's round deletes it; a post still owed is never deleted, however old."""
+    h = await table(harness_factory, tmp_path)
+    lobby = await open_table(h, "artsee", ANA, BO)
+    await h.slash(ANA, "game start")
+    await h.settle()
+    db = sqlite_backend(tmp_path)
+    sent = await db.fetchval("SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL")
+    assert sent >= 1 and await h.bot.service.store.unsent(game_id(lobby)) == []
+    await db.execute(
+        "INSERT INTO outbox (key, game_id, kind, payload, created_at) "
+        "VALUES ('still-owed', ?, 'turn', '{}', 1.0)",
+        game_id(lobby),
+    )
+    now = time.time()
+    assert await worker(h).tidy(now) == 0  # sent a moment ago: kept
+    assert await worker(h).tidy(now + outbox.SENT_KEPT + 60) == sent
+    assert await db.fetchval("SELECT group_concat(key) FROM outbox") == "still-owed"

@@ -55,6 +55,7 @@ from bot.store.base import (
     OPEN_STATUSES,
     Attention,
     Clock,
+    CopiedPost,
     DamagedDatabase,
     GameRecord,
     GameSummary,
@@ -1173,6 +1174,24 @@ class SqliteStore(SqliteWebTables):
                 "requested_by) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 values,
             )
+
+        await self._transaction(copy)
+
+    async def owed_posts(self, game_id: str) -> list[CopiedPost]:
+        rows = await self._fetchall(outbox_sql.SQLITE_OWED_POSTS, (game_id,))
+        return [outbox_sql.copied(r) for r in rows]
+
+    async def posts(self, keys: Sequence[str]) -> list[CopiedPost]:
+        if not keys:
+            return []
+        rows = await self._fetchall(outbox_sql.sqlite_posts(len(keys)), tuple(keys))
+        return [outbox_sql.copied(r) for r in rows]
+
+    async def import_posts(self, posts: Sequence[CopiedPost]) -> None:
+        values = [outbox_sql.import_values(p) for p in posts]
+
+        def copy(conn: sqlite3.Connection) -> None:
+            conn.executemany(outbox_sql.SQLITE_IMPORT_POSTS, values)
 
         await self._transaction(copy)
 

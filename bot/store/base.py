@@ -670,6 +670,13 @@ class Store(Protocol):
         """Store undo audit rows copied from another store as they are there (a row already
         here is kept as it is)."""
 
+    async def rebuild_snapshot(self, record: GameRecord, reason: str) -> GameRecord | None:
+        """A game whose snapshot decodes but that its engine refuses (``reason`` says how; the
+        store knows no engine, its reader found out): its snapshot rebuilt from the seed and
+        the log and stored at the same version, as one that does not decode is on any read
+        (``record`` with it, a copy). None: it cannot be rebuilt either (no ``rebuild``, or
+        the log does not replay), and the game is marked as needing attention."""
+
     async def owed_posts(self, game_id: str) -> list[CopiedPost]:
         """The game's unsent outbox rows, oldest first, with their leases released (what
         ``migrate`` copies), read through the partial index of unsent rows."""

@@ -25,7 +25,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -354,6 +354,9 @@ class PostgresStore(PostgresWebTables):
             ]
             summaries.append(item)
         return summaries
+
+    async def rebuild_snapshot(self, record: GameRecord, reason: str) -> GameRecord | None:
+        return await self._recover(Fault(record.id, reason, replace(record)))
 
     async def _recover(self, fault: Fault) -> GameRecord | None:
         """Rebuild a fault's snapshot from its seed and log and store it (same version: the

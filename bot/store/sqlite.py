@@ -44,6 +44,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -456,6 +457,9 @@ class SqliteStore(SqliteWebTables):
             if record is not None:
                 records.append(record)
         return records
+
+    async def rebuild_snapshot(self, record: GameRecord, reason: str) -> GameRecord | None:
+        return await self._recover(Fault(record.id, reason, replace(record)))
 
     async def _recover(self, fault: Fault) -> GameRecord | None:
         """Rebuild a fault's snapshot from its seed and log and store it (same version: the

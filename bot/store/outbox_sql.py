@@ -241,6 +241,33 @@ async def pg_owe(conn: asyncpg.Connection, game_id: str, owed: Sequence[Owed]) -
     await conn.executemany(_PG_INSERT, [_values(game_id, o, now) for o in owed])
 
 
+def pg_owed_cte(first: int, game: str, created: str, source: str) -> str:
+    """A data-modifying ``WITH`` item that writes the posts a change owes within the change's
+    own statement (``owed_arrays`` gives its five array parameters, numbered from ``first``),
+    one row for each row of ``source`` (the CTE of the change: none if it lost its
+    compare-and-swap), in the order they were owed: one statement is one round trip, where a
+    transaction with a separate insert took four."""
+    k, kind, payload, holder, lease = (f"${first + i}" for i in range(5))
+    return (
+        "owed AS (INSERT INTO outbox (key, game_id, kind, payload, created_at, holder, "
+        f"lease_until) SELECT o.key, {game}, o.kind, o.payload, {created}, o.holder, o.lease "
+        f"FROM {source}, unnest({k}::text[], {kind}::text[], {payload}::text[], "
+        f"{holder}::text[], {lease}::float8[]) WITH ORDINALITY "
+        "AS o(key, kind, payload, holder, lease, n) ORDER BY o.n)"
+    )
+
+
+def owed_arrays(owed: Sequence[Owed]) -> tuple[list[Any], ...]:
+    """The parameters of ``pg_owed_cte``: each field of the owed posts as an array."""
+    return (
+        [o.key for o in owed],
+        [o.kind for o in owed],
+        [dumps(o.payload) for o in owed],
+        [o.holder for o in owed],
+        [o.lease_until for o in owed],
+    )
+
+
 def pg_claim_sql(shards: str) -> str:
     """The claim as one statement: rows locked with SKIP LOCKED, and the lease checked again
     on the locked row (a compare-and-swap), so two workers never take the same row.

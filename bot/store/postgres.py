@@ -25,7 +25,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -39,6 +39,7 @@ from bot.store.base import (
     OPEN_STATUSES,
     Attention,
     Clock,
+    CopiedPost,
     GameRecord,
     GameSummary,
     LoggedAction,
@@ -353,6 +354,9 @@ class PostgresStore(PostgresWebTables):
             ]
             summaries.append(item)
         return summaries
+
+    async def rebuild_snapshot(self, record: GameRecord, reason: str) -> GameRecord | None:
+        return await self._recover(Fault(record.id, reason, replace(record)))
 
     async def _recover(self, fault: Fault) -> GameRecord | None:
         """Rebuild a fault's snapshot from its seed and log and store it (same version: the
@@ -1193,6 +1197,22 @@ class PostgresStore(PostgresWebTables):
             if isinstance(exc.__cause__, asyncpg.UniqueViolationError):
                 raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
             raise
+
+    async def owed_posts(self, game_id: str) -> list[CopiedPost]:
+        async with self._one() as conn:
+            rows = await conn.fetch(outbox_sql.PG_OWED_POSTS, game_id)
+        return [outbox_sql.copied(r) for r in rows]
+
+    async def posts(self, keys: Sequence[str]) -> list[CopiedPost]:
+        async with self._one() as conn:
+            rows = await conn.fetch(outbox_sql.PG_POSTS, list(keys))
+        return [outbox_sql.copied(r) for r in rows]
+
+    async def import_posts(self, posts: Sequence[CopiedPost]) -> None:
+        async with self._write() as conn:
+            await conn.executemany(
+                outbox_sql.PG_IMPORT_POSTS, [outbox_sql.import_values(p) for p in posts]
+            )
 
     async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
         async with self._one() as conn:

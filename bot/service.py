@@ -754,6 +754,7 @@ class GameService:
             if until is not None:
                 planned[user] = until
                 record.prefs = {**record.prefs, AWAY_UNTIL: planned}
+                self._soonest(record)
                 record = await self._save_lobby(record, f"{user} away until {until:.0f}")
                 return self._result(record)
             if seat.away == away and (away or user not in planned):
@@ -771,10 +772,12 @@ class GameService:
                     )
                 )
             seat.away = away
-            if not away and user in planned:
+            back_early = not away and user in planned
+            if back_early:
                 del planned[user]
                 record.prefs = {**record.prefs, AWAY_UNTIL: planned}
-            self._arm_timers(record)
+            # Back from a planned absence: a fresh clock, not the reminder held for its end.
+            self._arm_timers(record, mover=user if back_early else None)
             record = await self._save_lobby(record, f"{user} {'away' if away else 'back'}")
             result = self._result(record)
             await self._run_ai(record, result)
@@ -1114,8 +1117,16 @@ class GameService:
         record.clocks = {p: c for p, c in clocks.items() if c != [None, None]}
         self._soonest(record)
 
-    @staticmethod
-    def _soonest(record: GameRecord) -> None:
+    def _soonest(self, record: GameRecord) -> None:
+        """The game's ``remind_at``/``deadline`` from its seats' clocks, after holding back the
+        reminder of each seat on a planned absence (`/game away until:`) to the day it ends:
+        a player who said they are away is not pinged meanwhile, and no reminder then counts
+        toward the host's stall message. Their deadline runs on (it spends vacation days)."""
+        now = self._clock()
+        for player, until in record.prefs.get(AWAY_UNTIL, {}).items():
+            clock = record.clocks.get(player)
+            if clock and clock[0] is not None and clock[0] < until and until > now:
+                clock[0] = until
         reminders = [c[0] for c in record.clocks.values() if c[0] is not None]
         deadlines = [c[1] for c in record.clocks.values() if c[1] is not None]
         record.remind_at = min(reminders, default=None)

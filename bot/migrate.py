@@ -4,16 +4,18 @@ for the move from one SQLite file to PostgreSQL (docs/deploy.md) or between any 
 Written against the ``Store`` protocol alone, so it works for any pair of backends. Every game
 of every status is copied as it is (its version, times, seats and log with each action's seq
 and time), then each of its other tables (``GAME_TABLES``: messages, the web table's row,
-results, the undo audit), then every server's settings. Then it checks: each table's rows read
+results, the undo audit, the posts it still owes: its unsent outbox rows, which the target's
+delivery worker then sends), then every server's settings. Then it checks: each table's rows read
 back from the target as they are in the source (the counts), and each game's log replays to its
 stored snapshot.
 
 Safe to run again: a game already in the target as it is in the source is left as it is (its
 tables are written again, and each write keeps what is there), a game the source has moved on
 since the last run is copied again whole, and a game that is further on in the target (the
-bot already plays there) is never overwritten, only reported. So the usual move is: a first
-run while the bot still plays, then stop the bot, run again (quick: little has changed), and
-start the bot on the new store.
+bot already plays there) is never overwritten, only reported. A post copied as owed that the
+source has sent since is marked sent in the target by the next run. So the usual move is: a
+first run while the bot still plays, then stop the bot, run again (quick: little has changed),
+and start the bot on the new store, whose delivery worker sends what the source still owed.
 """
 
 from __future__ import annotations
@@ -24,7 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from bot.store import open_store, sqlite_path
-from bot.store.base import GameRecord, LoggedAction, Rating, ResultRow, Store, StoreError
+from bot.store.base import (
+    CopiedPost,
+    GameRecord,
+    LoggedAction,
+    Rating,
+    ResultRow,
+    Store,
+    StoreError,
+)
 from bot.store.recovery import RecoveryError, replay_snapshot
 
 
@@ -36,6 +46,9 @@ class GameTable:
     name: str
     read: Callable[[Store, GameRecord], Awaitable[list[Any]]]
     write: Callable[[Store, Store, GameRecord, list[Any]], Awaitable[None]]
+    #: How the check reads back from the target the rows written (None: ``read``), for a
+    #: table whose rows change in the target once there (an owed post sent).
+    read_back: Callable[[Store, GameRecord, list[Any]], Awaitable[list[Any]]] | None = None
 
 
 async def read_messages(store: Store, record: GameRecord) -> list[Any]:
@@ -88,11 +101,38 @@ async def write_web_table(
         await target.save_web_table(row)
 
 
+async def read_owed(store: Store, record: GameRecord) -> list[Any]:
+    return list(await store.owed_posts(record.id))
+
+
+async def write_owed(source: Store, target: Store, record: GameRecord, rows: list[Any]) -> None:
+    """The posts the game still owes in the source, for the target's delivery worker (each
+    kept as it is if the target has its key already: sent there meanwhile, it is not owed
+    again). Then the other way round: a post an earlier run copied that the source has sent
+    since (the bot still played there) is marked sent in the target, or the table would get
+    it twice. A post the target owes that the source never had is the target's own: kept."""
+    posts: list[CopiedPost] = rows
+    await target.import_posts(posts)
+    owed_here = {post.key for post in posts}
+    stale = [post.key for post in await target.owed_posts(record.id) if post.key not in owed_here]
+    sent = [post for post in await source.posts(stale) if post.sent_at is not None]
+    if sent:
+        await target.outbox_sent_many([(post.key, post.channel, post.message) for post in sent])
+
+
+async def read_back_owed(target: Store, record: GameRecord, rows: list[Any]) -> list[Any]:
+    """The target's rows of the posts copied, sent there since or not, in the source's order."""
+    keys = [post.key for post in rows]
+    found = {post.key: post for post in await target.posts(keys)}
+    return [found[key] for key in keys if key in found]
+
+
 GAME_TABLES = (
     GameTable("messages", read_messages, write_messages),
     GameTable("web table", read_web_table, write_web_table),
     GameTable("results", read_results, write_results),
     GameTable("undo audit", read_undone, write_undone),
+    GameTable("owed posts", read_owed, write_owed, read_back_owed),
 )
 
 
@@ -209,8 +249,11 @@ async def check_game(
     copied = await target.actions(record.id)
     report.count("actions", len(actions), len(copied) if copied == actions else 0)
     for table in tables:
-        back = await table.read(target, record)
         wrote = rows[table.name]
+        if table.read_back is not None:
+            back = await table.read_back(target, record, wrote)
+        else:
+            back = await table.read(target, record)
         report.count(table.name, len(wrote), len(back) if back == wrote else 0)
     if copy.state is None:  # a lobby (open, or closed unstarted): nothing was dealt
         return

@@ -256,6 +256,35 @@ class GameService:
             raise visibility.unknown_game(game_id)
         if not await visibility.allowed(record):  # hidden from the asker: as if unknown
             raise visibility.unknown_game(game_id)
+        return await self._loading(record, game_id)
+
+    async def _loading(self, record: GameRecord, game_id: str) -> GameRecord:
+        """``playable``, or the game is unknown: set aside, it is listed as needing attention
+        (as a row that does not decode and cannot be rebuilt is)."""
+        playable = await self.playable(record)
+        if playable is None:
+            raise visibility.unknown_game(game_id)
+        return playable
+
+    async def playable(self, record: GameRecord) -> GameRecord | None:
+        """``record`` with a snapshot its engine loads, the state loaded kept (``_remember``:
+        the reads of the caller's read model do not load it again). A snapshot that decodes
+        but that the engine refuses (a field lost, a hand edit) is rebuilt by the store from
+        the seed and the log and written back at the same version, as one that does not
+        decode is on any read (``Store.rebuild_snapshot``). None: the log does not replay to
+        a snapshot that loads either, and the game is set aside as needing attention."""
+        game = self.games.get(record.game)
+        if record.state is None or game is None or self._known(record) is not None:
+            return record  # a lobby, a type this bot does not play (``engine`` says so)
+        try:
+            state = game.load(record.state)
+        except Exception as error:  # whatever the engine says of a snapshot it refuses
+            reason = f"its snapshot does not load ({type(error).__name__})"
+            rebuilt = await self.store.rebuild_snapshot(record, reason)
+            if rebuilt is None or rebuilt.state is None:
+                return rebuilt
+            record, state = rebuilt, game.load(rebuilt.state)  # the rebuild loads: checked
+        self._remember(record, state)
         return record
 
     async def remember_message(
@@ -399,6 +428,8 @@ class GameService:
             if listed.status != ACTIVE or user not in listed.to_move:
                 continue
             record = await self.store.get_game(listed.id)
+            if record is not None:
+                record = await self.playable(record)
             try:
                 if record is not None and record.status == ACTIVE and user in self.to_move(record):
                     found.append(record)
@@ -488,7 +519,7 @@ class GameService:
         mine = [r for r in records if (s := r.seat_of(user)) is not None and not s.ai]
         found = threaded or mine or records
         if len(found) == 1 or threaded or mine:
-            return found[0]
+            return await self._loading(found[0], found[0].id)
         if not found:
             raise ServiceError(_("No game is played here — `/game list` shows the games."))
         ids = ", ".join(f"`{r.id}`" for r in found[:10])
@@ -723,6 +754,7 @@ class GameService:
             if until is not None:
                 planned[user] = until
                 record.prefs = {**record.prefs, AWAY_UNTIL: planned}
+                self._soonest(record)
                 record = await self._save_lobby(record, f"{user} away until {until:.0f}")
                 return self._result(record)
             if seat.away == away and (away or user not in planned):
@@ -740,10 +772,12 @@ class GameService:
                     )
                 )
             seat.away = away
-            if not away and user in planned:
+            back_early = not away and user in planned
+            if back_early:
                 del planned[user]
                 record.prefs = {**record.prefs, AWAY_UNTIL: planned}
-            self._arm_timers(record)
+            # Back from a planned absence: a fresh clock, not the reminder held for its end.
+            self._arm_timers(record, mover=user if back_early else None)
             record = await self._save_lobby(record, f"{user} {'away' if away else 'back'}")
             result = self._result(record)
             await self._run_ai(record, result)
@@ -1083,8 +1117,16 @@ class GameService:
         record.clocks = {p: c for p, c in clocks.items() if c != [None, None]}
         self._soonest(record)
 
-    @staticmethod
-    def _soonest(record: GameRecord) -> None:
+    def _soonest(self, record: GameRecord) -> None:
+        """The game's ``remind_at``/``deadline`` from its seats' clocks, after holding back the
+        reminder of each seat on a planned absence (`/game away until:`) to the day it ends:
+        a player who said they are away is not pinged meanwhile, and no reminder then counts
+        toward the host's stall message. Their deadline runs on (it spends vacation days)."""
+        now = self._clock()
+        for player, until in record.prefs.get(AWAY_UNTIL, {}).items():
+            clock = record.clocks.get(player)
+            if clock and clock[0] is not None and clock[0] < until and until > now:
+                clock[0] = until
         reminders = [c[0] for c in record.clocks.values() if c[0] is not None]
         deadlines = [c[1] for c in record.clocks.values() if c[1] is not None]
         record.remind_at = min(reminders, default=None)

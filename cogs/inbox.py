@@ -333,6 +333,8 @@ async def inbox_post(
             whole = None
             if my_move(service, listed, user) and asks(listed):
                 whole = await service.store.get_game(listed.id)
+                if whole is not None:  # a snapshot its engine refuses is rebuilt, as for play;
+                    whole = await service.playable(whole) or whole  # set aside: its line says so
             lines.append(mine_line(service, listed, posts.get(listed.id), user, whole))
         shown: list[GameSummary] = []
         shown_count, more = len(lines), len(ranked) > offset + PAGE_SIZE

@@ -168,6 +168,29 @@ class OutboxRow:
 
 
 @dataclass(frozen=True)
+class CopiedPost:
+    """An outbox row as ``python -m bot migrate`` copies it from one store to another: a
+    post a game owes, with whatever became of it in the store it was read from. Two compare
+    equal when they are the same post (key, game, kind, payload, time owed); its tries, wait
+    and sending are the state of one store's delivery, so they are left out of the
+    comparison."""
+
+    key: str
+    game_id: str
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+    attempts: int = field(default=0, compare=False)
+    #: When any worker may claim it, its lease released: a holder's lease is gone (0: at
+    #: once), a wait of its own is kept (a player's alert waiting for their quiet hours to
+    #: end, a failed send's backoff).
+    lease_until: float = field(default=0.0, compare=False)
+    sent_at: float | None = field(default=None, compare=False)
+    channel: str | None = field(default=None, compare=False)
+    message: str | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Clock:
     """What a reminder needs of a game: where it is played, its version and its clocks
     (``GameRecord``'s fields of the same names), without its state."""
@@ -646,6 +669,26 @@ class Store(Protocol):
     async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
         """Store undo audit rows copied from another store as they are there (a row already
         here is kept as it is)."""
+
+    async def rebuild_snapshot(self, record: GameRecord, reason: str) -> GameRecord | None:
+        """A game whose snapshot decodes but that its engine refuses (``reason`` says how; the
+        store knows no engine, its reader found out): its snapshot rebuilt from the seed and
+        the log and stored at the same version, as one that does not decode is on any read
+        (``record`` with it, a copy). None: it cannot be rebuilt either (no ``rebuild``, or
+        the log does not replay), and the game is marked as needing attention."""
+
+    async def owed_posts(self, game_id: str) -> list[CopiedPost]:
+        """The game's unsent outbox rows, oldest first, with their leases released (what
+        ``migrate`` copies), read through the partial index of unsent rows."""
+
+    async def posts(self, keys: Sequence[str]) -> list[CopiedPost]:
+        """The outbox rows of these keys, sent or not (a key not here is absent), each found
+        by its key's unique index."""
+
+    async def import_posts(self, posts: Sequence[CopiedPost]) -> None:
+        """Store unsent outbox rows copied from another store, without a holder and
+        claimable from their ``lease_until``, so this store's delivery worker sends them; a
+        row whose key is here already (unsent, or sent meanwhile) is kept as it is."""
 
     async def save_undo_request(self, request: UndoRequest) -> None:
         """Store the game's pending undo proposal, replacing any earlier one."""

@@ -15,7 +15,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.base import Clock, OutboxRow, Owed, ReminderClaim, Shards
+from bot.store.base import Clock, CopiedPost, OutboxRow, Owed, ReminderClaim, Shards
 from bot.store.rows import dumps, loads
 
 _COLUMNS = "o.seq, o.key, o.game_id, o.kind, o.payload, o.created_at, o.attempts"
@@ -45,6 +45,64 @@ def row(values: Sequence[Any]) -> OutboxRow:
 
 def _values(game_id: str, owed: Owed, now: float) -> tuple[Any, ...]:
     return (owed.key, game_id, owed.kind, dumps(owed.payload), now, owed.holder, owed.lease_until)
+
+
+#: An outbox row as ``migrate`` copies it (``CopiedPost``): a holder's lease released, a
+#: wait of the row's own (no holder: an alert's quiet hours, a backoff) kept.
+_COPY_COLUMNS = (
+    "key, game_id, kind, payload, created_at, attempts, "
+    "CASE WHEN holder IS NULL THEN lease_until ELSE 0 END, sent_at, channel, message"
+)
+#: A game's unsent rows, through ``outbox_unsent`` (whose condition it repeats).
+_OWED_POSTS = f"SELECT {_COPY_COLUMNS} FROM outbox WHERE game_id = {{game}} AND sent_at IS NULL"
+SQLITE_OWED_POSTS = _OWED_POSTS.format(game="?") + " ORDER BY seq"
+PG_OWED_POSTS = _OWED_POSTS.format(game="$1") + " ORDER BY seq"
+PG_POSTS = f"SELECT {_COPY_COLUMNS} FROM outbox WHERE key = ANY($1::text[]) ORDER BY seq"
+
+
+def sqlite_posts(count: int) -> str:
+    """The rows of ``count`` keys, each found by the key's unique index."""
+    marks = ", ".join("?" * count)
+    return f"SELECT {_COPY_COLUMNS} FROM outbox WHERE key IN ({marks}) ORDER BY seq"
+
+
+def copied(values: Sequence[Any]) -> CopiedPost:
+    key, game_id, kind, payload, created_at, attempts, lease_until, sent_at, channel, message = (
+        values
+    )
+    return CopiedPost(
+        str(key),
+        str(game_id),
+        str(kind),
+        loads(payload),
+        created_at,
+        int(attempts),
+        lease_until,
+        sent_at,
+        channel,
+        message,
+    )
+
+
+_IMPORT_POSTS = (
+    "INSERT INTO outbox (key, game_id, kind, payload, created_at, attempts, lease_until) "
+    "VALUES ({}) ON CONFLICT (key) DO NOTHING"
+)
+SQLITE_IMPORT_POSTS = _IMPORT_POSTS.format("?, ?, ?, ?, ?, ?, ?")
+PG_IMPORT_POSTS = _IMPORT_POSTS.format("$1, $2, $3, $4, $5, $6, $7")
+
+
+def import_values(post: CopiedPost) -> tuple[Any, ...]:
+    """The parameters of ``*_IMPORT_POSTS``: no holder, the row's own wait."""
+    return (
+        post.key,
+        post.game_id,
+        post.kind,
+        dumps(post.payload),
+        post.created_at,
+        post.attempts,
+        post.lease_until,
+    )
 
 
 def shards_text(shards: Shards | None) -> str | None:
@@ -181,6 +239,33 @@ async def pg_owe(conn: asyncpg.Connection, game_id: str, owed: Sequence[Owed]) -
         return
     now = time.time()
     await conn.executemany(_PG_INSERT, [_values(game_id, o, now) for o in owed])
+
+
+def pg_owed_cte(first: int, game: str, created: str, source: str) -> str:
+    """A data-modifying ``WITH`` item that writes the posts a change owes within the change's
+    own statement (``owed_arrays`` gives its five array parameters, numbered from ``first``),
+    one row for each row of ``source`` (the CTE of the change: none if it lost its
+    compare-and-swap), in the order they were owed: one statement is one round trip, where a
+    transaction with a separate insert took four."""
+    k, kind, payload, holder, lease = (f"${first + i}" for i in range(5))
+    return (
+        "owed AS (INSERT INTO outbox (key, game_id, kind, payload, created_at, holder, "
+        f"lease_until) SELECT o.key, {game}, o.kind, o.payload, {created}, o.holder, o.lease "
+        f"FROM {source}, unnest({k}::text[], {kind}::text[], {payload}::text[], "
+        f"{holder}::text[], {lease}::float8[]) WITH ORDINALITY "
+        "AS o(key, kind, payload, holder, lease, n) ORDER BY o.n)"
+    )
+
+
+def owed_arrays(owed: Sequence[Owed]) -> tuple[list[Any], ...]:
+    """The parameters of ``pg_owed_cte``: each field of the owed posts as an array."""
+    return (
+        [o.key for o in owed],
+        [o.kind for o in owed],
+        [dumps(o.payload) for o in owed],
+        [o.holder for o in owed],
+        [o.lease_until for o in owed],
+    )
 
 
 def pg_claim_sql(shards: str) -> str:

@@ -25,7 +25,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -39,6 +39,7 @@ from bot.store.base import (
     OPEN_STATUSES,
     Attention,
     Clock,
+    CopiedPost,
     GameRecord,
     GameSummary,
     LoggedAction,
@@ -354,6 +355,9 @@ class PostgresStore(PostgresWebTables):
             summaries.append(item)
         return summaries
 
+    async def rebuild_snapshot(self, record: GameRecord, reason: str) -> GameRecord | None:
+        return await self._recover(Fault(record.id, reason, replace(record)))
+
     async def _recover(self, fault: Fault) -> GameRecord | None:
         """Rebuild a fault's snapshot from its seed and log and store it (same version: the
         game did not move), or mark the game as needing attention and return ``None``."""
@@ -557,7 +561,7 @@ class PostgresStore(PostgresWebTables):
         action: dict[str, Any],
     ) -> int:
         """One statement, so one transaction and one round trip: the CAS ``UPDATE`` and, only if
-        it won, the append at the next seq.
+        it won, the append at the next seq and the posts the move owes (``record.owed``).
 
         The seq is read in the statement's snapshot, which holds every action of the version the
         caller read: versions only rise, and every write that adds to the log raises it, so if
@@ -568,24 +572,28 @@ class PostgresStore(PostgresWebTables):
         now = time.time()
         values = progress(record, now)
         game, expected, who, what, at = (f"${i}" for i in range(len(values) + 1, len(values) + 6))
-        # A move that owes a post writes it in the same transaction; others stay one statement.
-        async with self._write() if record.owed else self._one() as conn:
+        # The posts a move owes are written by the same statement, only if its CAS won.
+        owed = (
+            ", " + outbox_sql.pg_owed_cte(len(values) + 6, game, at, "moved") if record.owed else ""
+        )
+        async with self._one() as conn:
             seq: int | None = await conn.fetchval(
                 f"WITH moved AS (UPDATE games SET {_PROGRESS_SET} "
-                f"WHERE id = {game} AND version = {expected} RETURNING id) "
-                "INSERT INTO actions (game_id, seq, player, action, at) "
+                f"WHERE id = {game} AND version = {expected} RETURNING id), "
+                "logged AS (INSERT INTO actions (game_id, seq, player, action, at) "
                 "SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions "
-                f"WHERE game_id = {game}), {who}, {what}, {at} FROM moved RETURNING seq",
+                f"WHERE game_id = {game}), {who}, {what}, {at} FROM moved RETURNING seq)"
+                f"{owed} SELECT seq FROM logged",
                 *values,
                 record.id,
                 expected_version,
                 player,
                 dumps(action),
                 now,
+                *(outbox_sql.owed_arrays(record.owed) if record.owed else ()),
             )
             if seq is None:
                 raise await self._lost(conn, record.id, expected_version)
-            await outbox_sql.pg_owe(conn, record.id, record.owed)
         record.updated_at, record.owed = now, []
         return seq
 
@@ -1189,6 +1197,22 @@ class PostgresStore(PostgresWebTables):
             if isinstance(exc.__cause__, asyncpg.UniqueViolationError):
                 raise StoreError(f"game {record.id!r} already exists") from exc.__cause__
             raise
+
+    async def owed_posts(self, game_id: str) -> list[CopiedPost]:
+        async with self._one() as conn:
+            rows = await conn.fetch(outbox_sql.PG_OWED_POSTS, game_id)
+        return [outbox_sql.copied(r) for r in rows]
+
+    async def posts(self, keys: Sequence[str]) -> list[CopiedPost]:
+        async with self._one() as conn:
+            rows = await conn.fetch(outbox_sql.PG_POSTS, list(keys))
+        return [outbox_sql.copied(r) for r in rows]
+
+    async def import_posts(self, posts: Sequence[CopiedPost]) -> None:
+        async with self._write() as conn:
+            await conn.executemany(
+                outbox_sql.PG_IMPORT_POSTS, [outbox_sql.import_values(p) for p in posts]
+            )
 
     async def import_undone(self, rows: Sequence[UndoneAction]) -> None:
         async with self._one() as conn:

@@ -2,8 +2,9 @@
 
 A game is a deterministic function of (players, seed, options, action log), so a snapshot that
 cannot be read is not lost: replaying the log through the engine gives it back. Only a log that
-does not replay leaves the game needing attention. ``open_store`` hands this to the SQLite
-store, which calls it when a row's snapshot does not decode.
+does not replay leaves the game needing attention. ``open_store`` hands this to the stores,
+which call it when a row's snapshot does not decode, or when the service finds that its engine
+refuses one that does (``Store.rebuild_snapshot``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,11 @@ def replay_snapshot(
         state = game.start([seat.user for seat in record.seats], record.seed, record.options)
         for row in actions:
             state, _ = game.play(state, row.player, row.action)
-        return game.dump(state)
+        snapshot = game.dump(state)
     except Exception as exc:  # whatever the engine says about a bad log, the game stays put
         raise RecoveryError(f"its action log does not replay ({type(exc).__name__})") from exc
+    try:  # a snapshot its engine would refuse again is no rebuild
+        game.load(snapshot)
+    except Exception as exc:
+        raise RecoveryError(f"its replayed snapshot does not load ({type(exc).__name__})") from exc
+    return snapshot

@@ -44,6 +44,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -55,6 +56,7 @@ from bot.store.base import (
     OPEN_STATUSES,
     Attention,
     Clock,
+    CopiedPost,
     DamagedDatabase,
     GameRecord,
     GameSummary,
@@ -455,6 +457,9 @@ class SqliteStore(SqliteWebTables):
             if record is not None:
                 records.append(record)
         return records
+
+    async def rebuild_snapshot(self, record: GameRecord, reason: str) -> GameRecord | None:
+        return await self._recover(Fault(record.id, reason, replace(record)))
 
     async def _recover(self, fault: Fault) -> GameRecord | None:
         """Rebuild a fault's snapshot from its seed and log and store it (same version: the
@@ -1173,6 +1178,24 @@ class SqliteStore(SqliteWebTables):
                 "requested_by) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 values,
             )
+
+        await self._transaction(copy)
+
+    async def owed_posts(self, game_id: str) -> list[CopiedPost]:
+        rows = await self._fetchall(outbox_sql.SQLITE_OWED_POSTS, (game_id,))
+        return [outbox_sql.copied(r) for r in rows]
+
+    async def posts(self, keys: Sequence[str]) -> list[CopiedPost]:
+        if not keys:
+            return []
+        rows = await self._fetchall(outbox_sql.sqlite_posts(len(keys)), tuple(keys))
+        return [outbox_sql.copied(r) for r in rows]
+
+    async def import_posts(self, posts: Sequence[CopiedPost]) -> None:
+        values = [outbox_sql.import_values(p) for p in posts]
+
+        def copy(conn: sqlite3.Connection) -> None:
+            conn.executemany(outbox_sql.SQLITE_IMPORT_POSTS, values)
 
         await self._transaction(copy)
 

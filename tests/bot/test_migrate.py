@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from dataclasses import asdict
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -30,7 +32,9 @@ from bot.store import (
     Store,
     replay_snapshot,
 )
+from bot.store.base import OutboxRow
 from bot.store.web_tables import WebTable
+from cogs.delivery import Delivery
 from tests.backends import Backend
 from tests.store.games import GUILD, play, started
 
@@ -293,3 +297,82 @@ async def test_the_undo_audit_is_copied_as_it_is(
     assert report.ok, report.lines()
     assert await target_store.undone_actions(record.id) == undone
     assert report.counts["undo audit"] == [len(undone), len(undone)]
+
+
+class Sending:
+    """The target's delivery worker (``cogs.delivery``) on a bot without Discord: it claims
+    and marks rows as the real one does; each post it would make is recorded by key."""
+
+    def __init__(self, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sent: list[str] = []
+        bot = SimpleNamespace(service=GameService(store, seed_factory=lambda: "target"))
+        self.worker = Delivery(bot)  # type: ignore[arg-type]
+
+        async def deliver(row: OutboxRow) -> None:
+            self.sent.append(row.key)
+
+        monkeypatch.setattr(self.worker, "deliver", deliver)
+
+    async def drain(self) -> int:
+        return await self.worker.drain(time.time())
+
+
+async def test_the_posts_still_owed_are_copied_and_sent_once_by_the_targets_worker(
+    source: GameService,
+    source_store: Store,
+    target_store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The source bot stopped before sending everything: its unsent rows (each under its front
+    door's lease, which died with it) reach the target claimable at once; a sent row stays
+    behind."""
+    unsent = await source_store.unsent()
+    assert len({row.game_id for row in unsent}) > 1  # the fixture's games owe posts
+    done = unsent[0]
+    await source_store.outbox_sent(done.key, "10", "900")
+    owed = [row.key for row in unsent[1:]]
+
+    report = await migrate(source_store, target_store)
+    assert report.ok, report.lines()
+    assert report.counts["owed posts"] == [len(owed), len(owed)]
+    assert [row.key for row in await target_store.unsent()] == owed
+    assert await target_store.posts([done.key]) == []
+    copies = await target_store.posts(owed)
+    assert copies == await source_store.posts(owed)  # the same posts, in the same order
+    assert all(post.sent_at is None and post.lease_until == 0 for post in copies)
+
+    # In the source their front door's lease still runs; the target's worker sends them now.
+    assert await source_store.claim_outbox("a worker", time.time(), 30, 100) == []
+    sending = Sending(target_store, monkeypatch)
+    assert await sending.drain() == len(owed)
+    assert await sending.drain() == 0
+    assert sorted(sending.sent) == sorted(owed)  # each once
+    assert await target_store.unsent() == []
+
+    again = await migrate(source_store, target_store)  # the source still owes them: kept sent
+    assert again.ok, again.lines()
+    assert again.counts["owed posts"] == report.counts["owed posts"]
+    assert await target_store.unsent() == []
+    assert await sending.drain() == 0 and sorted(sending.sent) == sorted(owed)
+
+
+async def test_a_post_the_source_sent_since_the_last_run_is_not_owed_in_the_target(
+    source: GameService, source_store: Store, target_store: Store
+) -> None:
+    """The first run copies while the source bot still plays and posts: a post it sends
+    after that run is marked sent in the target by the next one, not sent twice."""
+    first = await migrate(source_store, target_store)
+    assert first.ok, first.lines()
+    unsent = await source_store.unsent()
+    assert [row.key for row in await target_store.unsent()] == [row.key for row in unsent]
+    posted = unsent[0]
+    await source_store.outbox_sent(posted.key, "10", "901")
+
+    again = await migrate(source_store, target_store)
+    assert again.ok, again.lines()
+    assert [row.key for row in await target_store.unsent()] == [row.key for row in unsent[1:]]
+    (there,) = await target_store.posts([posted.key])
+    assert there.sent_at is not None and (there.channel, there.message) == ("10", "901")
+    third = await migrate(source_store, target_store)  # nothing left to add or mark
+    assert third.ok and third.counts == again.counts
+    assert [row.key for row in await target_store.unsent()] == [row.key for row in unsent[1:]]

@@ -110,3 +110,9 @@ async def test_overlapping_shards_are_warned_of_once_naming_the_other_process(
     await everything.announce(now + 2)  # the next tick: no second warning
     warnings = [r.getMessage() for r in caplog.records if "overlap" in r.getMessage()]
     assert len(warnings) == 1 and first.holder in warnings[0]
+
+
+def test_row_keys_are_sixteen_hex_digits_and_never_repeat_in_a_burst() -> None:
+    keys = [outbox.new_key() for _ in range(10_000)]
+    assert len(set(keys)) == len(keys)
+    assert all(len(key) == 16 and int(key, 16) >= 0 for key in keys)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bot.service import GameService
-from bot.store import Store
+from bot.store import GameRecord, Store
 from rules import IllegalAction
 from rules.protocol import Game, turn_after
 from tests.backends import Backend
@@ -79,6 +79,13 @@ class Clock:
         return self.now
 
 
+async def ana_and_bo(service: GameService) -> GameRecord:
+    """A ReadyRounds game of Ana and Bo, started."""
+    await service.new_game(ReadyRounds.id, G, C, ANA, "Ana")
+    await service.join(G, C, BO, "Bo")
+    return (await service.start(G, C, ANA)).record
+
+
 async def first_legal(game_id: str, level: str, view: Any, legal: list[Any], *_: Any) -> Any:
     """The AI of a game the real agents do not know (``bot.ai.decide`` reads ``rules.GAMES``)."""
     return legal[0]
@@ -138,9 +145,7 @@ async def test_a_late_seat_times_out_alone_while_the_others_still_have_time(
     clock = Clock()
     store = await backend.opened()
     service = service_on(store, clock)
-    await service.new_game(ReadyRounds.id, G, C, ANA, "Ana")
-    await service.join(G, C, BO, "Bo")
-    record = (await service.start(G, C, ANA)).record
+    record = await ana_and_bo(service)
     clock.now += 600
     record = (await service.move(G, C, ANA, {"type": "ready"})).record
     await service.move(G, C, BO, {"type": "ready"})  # round 2 begins: fresh clocks for both

@@ -11,7 +11,7 @@ from bot import outbox
 from bot.service import DAY, GameService
 from bot.store import Store
 from tests.backends import Backend
-from tests.bot.test_seat_clocks import ANA, BO, C, Clock, G, ReadyRounds, first_legal
+from tests.bot.test_seat_clocks import ANA, BO, C, Clock, G, ReadyRounds, ana_and_bo, first_legal
 
 
 def service_on(store: Store, clock: Clock) -> GameService:
@@ -78,4 +78,28 @@ async def test_the_threads_a_server_holds_are_counted_and_the_oldest_finished_fo
     await service.archive_later(await service.get(first.id), 3600)
     assert await service.count_threads(G) == 2, "held until it is archived"
     assert [r.id for r in await service.finished_threads(G, 5)] == [first.id]
+    await store.close()
+
+
+async def test_a_planned_absence_holds_reminders_until_it_ends(backend: Backend) -> None:
+    """`/game away until:`: no reminder pings the player meanwhile (so none counts toward a
+    stall), the first comes the day the absence ends; back early, a fresh clock."""
+    clock = Clock()
+    store = await backend.opened()
+    service = service_on(store, clock)
+    record = await ana_and_bo(service)
+    until = clock.now + 5 * DAY
+    await service.away(G, C, BO, True, until=until)
+    await service.move(G, C, ANA, {"type": "ready"})  # Bo alone owes a decision
+    record = await service.get(record.id)
+    assert record.clocks[BO][0] == until and record.remind_at == until
+    assert record.clocks[BO][1] == clock.now + 2 * DAY, "the deadline runs on"
+    assert await service.remind(record, clock.now + DAY) == []
+    assert [r.kind for r in await store.unsent(record.id)].count(outbox.STALL) == 0
+
+    clock.now += DAY / 2
+    await service.away(G, C, BO, False)  # back early
+    record = await service.get(record.id)
+    assert record.clocks[BO][0] == clock.now + DAY
+    assert await service.remind(record, clock.now + DAY) == [BO]
     await store.close()

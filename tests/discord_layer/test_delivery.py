@@ -212,7 +212,9 @@ async def test_an_unloadable_snapshot_leaves_every_listing_of_the_other_games_wh
     """A snapshot that is valid JSON but that its engine refuses: `/game list`, `/game list
     scope:server` and `/game mine` still answer, with the other games. A list shows what is
     stored beside the snapshot (whose move it is) and never loads it; `/game mine` loads the
-    game waiting for its reader (to say what it asks) and names it as needing attention."""
+    game waiting for its reader (to say what it asks): the snapshot is rebuilt from the seed
+    and the log, as for play, and only a game whose log does not replay either is named as
+    needing attention."""
     h = await table(harness_factory, tmp_path)
     broken = await open_table(h, "artsee", ANA, BO, thread=False)
     await h.click(ANA, broken, label="Start")
@@ -231,6 +233,20 @@ async def test_an_unloadable_snapshot_leaves_every_listing_of_the_other_games_wh
     assert stored is not None
     (waiting,) = [user for user in (ANA, BO) if str(user.id) in stored.to_move]
     mine = (await h.slash(waiting, "game mine")).message.text()
+    assert game_id(broken) in mine and "needs attention" not in mine
+    rebuilt = await h.bot.service.store.get_game(game_id(broken))
+    assert rebuilt is not None and rebuilt.state != {"not": "a state"}
+    await sqlite_backend(tmp_path).tamper(
+        'UPDATE games SET state = \'{"not": "a state"}\' WHERE id = ?', game_id(broken)
+    )
+    await sqlite_backend(tmp_path).tamper(
+        "INSERT INTO actions (game_id, seq, player, action, at) "
+        "VALUES (?, 999, 'nobody', '{\"type\": \"nonsense\"}', 0)",
+        game_id(broken),
+    )
+    set_aside = await h.slash(waiting, "game mine", allow_errors=True)  # logged: an error
+    assert any("needs attention" in error for error in set_aside.errors)
+    mine = set_aside.message.text()
     assert game_id(broken) in mine and "needs attention" in mine
     assert game_id(kept) in (await h.slash(CY, "game mine")).message.text()
 

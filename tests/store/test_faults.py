@@ -3,14 +3,16 @@ backends), and a damaged SQLite file is refused at start-up with what to do."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.ai import RandomAgent
 from bot.errors import ServiceError
 from bot.service import GameService
-from bot.store import DamagedDatabase, SqliteStore, StoreError
+from bot.store import DamagedDatabase, GameRecord, SqliteStore, StoreError, replay_snapshot
 from tests.backends import Backend
 from tests.store.games import GUILD, play, started
 
@@ -78,6 +80,62 @@ async def test_a_log_that_does_not_replay_marks_only_its_own_game(
     assert await service.store.get_game(games[0].id) is None
     due = [r.id for r in await service.store.due_games(float("inf"))]
     assert sorted(due) == sorted(r.id for r in games[1:])  # the scheduler skips it too
+    await play(service, listed[0], 2)  # its neighbours keep working
+
+
+async def refuse(service: GameService, backend: Backend, record: GameRecord) -> None:
+    """Damage ``record``'s snapshot so that it is still JSON but its engine refuses it: a
+    field it holds is lost."""
+    stored = json.loads(await backend.fetchval("SELECT state FROM games WHERE id = ?", record.id))
+    stored.pop(next(iter(stored)))
+    with pytest.raises(Exception):  # noqa: B017 (whatever the engine raises)
+        service.engine(record).load(stored)
+    await damage(backend, record.id, "UPDATE games SET state = ? WHERE id = ?", json.dumps(stored))
+
+
+async def test_a_snapshot_its_engine_refuses_is_rebuilt_and_the_game_plays_on(
+    service: GameService, backend: Backend, caplog: pytest.LogCaptureFixture
+) -> None:
+    shown, broken, _ = await three_games(service)
+    player = service.to_move(broken)[0]
+    action = RandomAgent("after").choose(service.engine(broken), service.state(broken), player)
+    for record in (shown, broken):
+        await refuse(service, backend, record)
+    # Read to be shown (a board, `/game mine`): rebuilt and written back at its version.
+    read = await service.get(shown.id)
+    assert read.version == shown.version and read.state == shown.state
+    stored = await backend.fetchval("SELECT state FROM games WHERE id = ?", shown.id)
+    assert json.loads(stored) == shown.state
+    # A move reads it for play: rebuilt from the seed and the log, then played.
+    result = await service.move(GUILD, CHANNEL, player, action, ref=broken.id)
+    assert result.record.version > broken.version
+    assert caplog.text.count("rebuilt it from the seed and the log") == 2
+    assert await service.store.needing_attention(GUILD, CHANNEL) == []
+    moved = await play(service, await service.get(broken.id), 2)
+    assert moved.version > result.record.version
+    replayed = replay_snapshot(moved, await service.store.actions(broken.id))
+    assert (await service.get(broken.id)).state == replayed
+
+
+async def test_a_refused_snapshot_whose_log_does_not_replay_is_set_aside(
+    service: GameService, backend: Backend
+) -> None:
+    games = await three_games(service)
+    broken = games[2]
+    await refuse(service, backend, broken)
+    await damage(
+        backend,
+        broken.id,
+        'UPDATE actions SET action = \'{"type":"nonsense"}\' WHERE game_id = ?',
+    )
+    with pytest.raises(ServiceError):
+        await service.get(broken.id)
+    (flagged,) = await service.store.needing_attention(GUILD, CHANNEL)
+    assert flagged.id == broken.id
+    assert "does not load" in flagged.reason and "log" in flagged.reason
+    assert await service.store.get_game(broken.id) is None
+    listed = await service.store.games_in_channel(GUILD, CHANNEL)
+    assert [r.id for r in listed] == [r.id for r in games[:2]]
     await play(service, listed[0], 2)  # its neighbours keep working
 
 

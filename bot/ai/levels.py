@@ -1,16 +1,21 @@
 """The three levels of play, and ``decide``: one decision from a seat's view and legal moves.
 
 ``decide`` takes plain JSON arguments and returns a plain action, so it runs as well in a worker
-process (a pool calls the top-level function) as in a thread; it is pure in its arguments, the
-clock aside (``hard`` searches until its budget is spent).
+process (a pool calls the top-level function) as in a thread. A level is an amount of search
+(tables dealt, turns looked ahead), not a time, so it plays the same on a slow or busy machine
+and is pure in its arguments; the budget is only a cap, reached when the machine is too slow for
+the level's search (then the search stops where it is).
 
 - ``easy``: a random legal move, a pass (the game's ``passive_actions``) only when nothing else
   is legal: what every AI seat played before levels.
 - ``normal``: a greedy turn: each move is judged by the position at the end of the turn it
   starts, the rest of the turn taken greedily, on a few determinized tables.
-- ``hard``: the best few ``normal`` moves, each followed on fresh determinized tables by rollouts
-  of the other players' replies, played as ``normal``'s greedy turns, until the budget is spent
-  (determinized rollouts; OpenSpiel's information-set MCTS is the fuller method).
+- ``hard``: a deeper horizon. ``normal``'s best few moves are each played, with the rest of
+  their turn, on the same determinized tables, followed by a few turns of everyone's greedy
+  play (its own later turns included), and judged where that leaves the table. One-turn
+  judgement misses what a move sets up or gives away for the next turns; this is where ``hard``
+  gains. A forced move is played at once, and the search stops as soon as one move is clearly
+  best (a paired confidence bound). OpenSpiel's information-set MCTS is the fuller method.
 """
 
 from __future__ import annotations
@@ -30,32 +35,53 @@ from rules import DETERMINIZERS, GAMES, Game
 Action = dict[str, Any]
 #: Seconds a ``hard`` decision may take unless told otherwise (the setting AI_BUDGET_SECONDS).
 DEFAULT_BUDGET = 1.0
-#: ``normal`` stops sampling tables after this share of the budget, ``hard`` leaves its rollouts
-#: this share of it as margin: a decision must not overrun its budget by the last sample.
+#: ``normal`` stops sampling tables after this share of the budget, ``hard`` leaves this share of
+#: it as margin: a decision must not overrun its budget by the last table.
 NORMAL_SHARE = 0.3
-MARGIN = 0.1
-#: How many standard errors ahead of ``normal``'s choice a ``hard`` rollout must show another.
+MARGIN = 0.2
+#: How many standard errors behind the best a ``hard`` candidate's mean must fall to drop out.
 CONFIDENCE = 2.0
+#: Tables before any candidate may drop out (a standard error of fewer is no evidence).
+MIN_TABLES = 4
 
 
 @dataclass(frozen=True)
 class Tuning:
-    """Per game: the tables ``normal`` samples, the moves tried at each later step of a turn,
-    ``hard``'s candidate moves and the most turns of others its rollouts play."""
+    """Per game: the tables ``normal`` samples and the moves tried at each later step of a turn;
+    ``hard``'s candidate moves, the most tables it plays them on (its effort), the turns of
+    everyone's greedy play after each move and the moves tried at each step of those turns."""
 
     samples: int
     breadth: int
     candidates: int
+    tables: int
     horizon: int
+    playout_breadth: int
 
+
+#: A horizon no game reaches: the playouts run to the game's end.
+TO_THE_END = 200
 
 TUNING: dict[str, Tuning] = {
-    "street-art": Tuning(samples=4, breadth=6, candidates=4, horizon=4),
-    # ArtSee's rollouts of the replies made hard lose to normal (3 of 10 in the league): with
-    # no reply played, hard judges normal's candidates again on many more tables.
-    "artsee": Tuning(samples=3, breadth=12, candidates=4, horizon=0),
-    "street-art-mural": Tuning(samples=1, breadth=14, candidates=4, horizon=3),
-    "street-kings": Tuning(samples=2, breadth=12, candidates=4, horizon=4),
+    # Street Art is luck: a few turns ahead tell little (0.38-0.45 against normal in the dev
+    # leagues), the game's outcome tells more. Its playouts are random moves to the end (cheap:
+    # no position judged on the way), so many tables fit the time of a few greedy ones.
+    "street-art": Tuning(
+        samples=4, breadth=6, candidates=4, tables=32, horizon=TO_THE_END, playout_breadth=1
+    ),
+    # ArtSee: two rounds of both players after the move; a six-turn look at more tables won no
+    # more in the dev leagues (0.80 and 0.83) and cost three times as much.
+    "artsee": Tuning(samples=3, breadth=12, candidates=3, tables=8, horizon=4, playout_breadth=3),
+    # Mural: the rival's answer, played in full. Playouts that went on to one's own next turn
+    # (at a narrow breadth, to afford them) lost to normal in the dev leagues (1 of 8).
+    "street-art-mural": Tuning(
+        samples=1, breadth=14, candidates=3, tables=6, horizon=1, playout_breadth=14
+    ),
+    # Street Kings: hard led normal already when it played the rival's replies; two rounds of
+    # everyone keep the lead (1.0 in the dev league).
+    "street-kings": Tuning(
+        samples=2, breadth=12, candidates=3, tables=8, horizon=4, playout_breadth=4
+    ),
 }
 
 
@@ -101,10 +127,8 @@ def decide(
     if level == NORMAL:
         return moves[ranked[0]]
     search.deadline = start + (1 - MARGIN) * budget_s
-    ruled_out = float("-inf")
-    top = [i for i in ranked[: tuning.candidates] if prior[i] > ruled_out] or ranked[:1]
-    candidates = [moves[i] for i in top]
-    return roll_out(search, view, candidates, tuning.horizon)
+    top = [i for i in ranked[: tuning.candidates] if prior[i] > float("-inf")] or ranked[:1]
+    return moves[top[look_ahead(search, view, [moves[i] for i in top], tuning)]]
 
 
 def random_move(game: Game, legal: list[Action], rng: random.Random) -> Action:
@@ -140,37 +164,63 @@ def judge(search: Search, view: dict[str, Any], moves: list[Action], samples: in
     ]
 
 
-def roll_out(
-    search: Search, view: dict[str, Any], candidates: list[Action], horizon: int
-) -> Action:
-    """``hard``: ``normal``'s choice (the first candidate) unless rollouts show another one
-    better. Each round of rollouts plays every candidate on one fresh determinized table, so
-    candidates are compared table by table; another candidate wins only if its mean lead over
-    the first is more than ``CONFIDENCE`` standard errors of that lead."""
+def look_ahead(
+    search: Search, view: dict[str, Any], candidates: list[Action], tuning: Tuning
+) -> int:
+    """``hard``: the index of the candidate (best ``normal`` move first) worth most after its
+    turn and ``tuning.horizon`` greedy turns of everyone, own turns included, on average over
+    up to ``tuning.tables`` determinized tables. Every candidate is played on the same table
+    with the same random draws (common random numbers), so two candidates differ by their move
+    and not by luck; one that falls clearly behind the best drops out, and the search stops
+    when a single candidate is left, when every candidate has led to the same values so far
+    (nothing to choose), or at the budget's cap."""
     if len(candidates) == 1:
-        return candidates[0]
+        return 0
     player = view["viewer"]
-    leads: list[list[float]] = [[] for _ in candidates]
-    while not search.out_of_time():
-        table = DETERMINIZERS[search.game.id](view, player, search.rng)
-        values: list[float | None] = []
-        for move in candidates:
-            end = search.after_move(table, player, move)
-            rolled = None if end is None else search.rollout(end, player, horizon)
-            values.append(None if rolled is None else search.value(rolled, player))
+    normal_breadth = search.breadth
+    deal = search.rng
+    live = list(range(len(candidates)))
+    values: list[list[float]] = [[] for _ in candidates]
+    for _ in range(2 * tuning.tables):
+        if len(values[live[0]]) >= tuning.tables or len(live) == 1 or search.out_of_time():
+            break
+        table = DETERMINIZERS[search.game.id](view, player, deal)
+        draws = deal.random()
+        row: dict[int, float] = {}
+        for i in live:
             if search.out_of_time():
                 break
-        if len(values) < len(candidates) or values[0] is None:
+            search.rng = random.Random(draws)
+            search.breadth = normal_breadth
+            end = search.after_move(table, player, candidates[i])
+            if end is None:
+                break
+            search.breadth = tuning.playout_breadth
+            reached = search.playout(end, tuning.horizon)
+            if reached is None:
+                break
+            row[i] = search.value(reached, player)
+        if len(row) < len(live):
             continue
-        for i, value in enumerate(values):
-            if value is not None:
-                leads[i].append(value - values[0])
-    best, best_lead = 0, 0.0
-    for i, lead in enumerate(leads[1:], 1):
-        if len(lead) < 2:
-            continue
-        mean = statistics.fmean(lead)
-        error = statistics.stdev(lead) / math.sqrt(len(lead))
-        if mean > best_lead and mean > CONFIDENCE * error:
-            best, best_lead = i, mean
-    return candidates[best]
+        for i, value in row.items():
+            values[i].append(value)
+        if len(values[live[0]]) >= MIN_TABLES:
+            if all(values[i] == values[live[0]] for i in live):
+                break
+            live = survivors(live, values)
+    search.rng, search.breadth = deal, normal_breadth
+    if not values[live[0]]:
+        return 0
+    return max(live, key=lambda i: statistics.fmean(values[i]))
+
+
+def survivors(live: list[int], values: list[list[float]]) -> list[int]:
+    """The candidates not clearly worse than the best by mean, compared table by table."""
+    best = max(live, key=lambda i: statistics.fmean(values[i]))
+    kept = []
+    for i in live:
+        leads = [a - b for a, b in zip(values[i], values[best], strict=True)]
+        error = statistics.stdev(leads) / math.sqrt(len(leads))
+        if i == best or statistics.fmean(leads) + CONFIDENCE * error >= 0:
+            kept.append(i)
+    return kept

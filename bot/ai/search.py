@@ -1,5 +1,5 @@
-"""Search over determinized states: a greedy turn (the ``normal`` policy) and rollouts of the
-other players' replies with that policy (``hard``).
+"""Search over determinized states: a greedy turn (the ``normal`` policy) and playouts of
+everyone's turns with that policy (``hard``).
 
 Every state here comes from ``rules.DETERMINIZERS[game.id](view, player, rng)``: a table
 consistent with what the deciding player sees, hidden cards dealt at random. A turn is a run of
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,14 +36,14 @@ class Search:
     #: Moves tried at each later step of a turn (all of them at the decision itself).
     breadth: int
     deadline: float
-    clock: Callable[[], float] = time.perf_counter
 
     def value(self, state: Any, player: str) -> float:
         done = terminal(self.game, state, player)
         return done if done is not None else self.evaluate(state, player)
 
     def out_of_time(self) -> bool:
-        return self.clock() >= self.deadline
+        # Read through the module each time, so a test's clock stands in for the real one.
+        return time.perf_counter() >= self.deadline
 
     def moves(self, state: Any, player: str) -> list[Action]:
         """The moves worth searching: no taking back, no standing orders (a policy changes no
@@ -65,6 +64,8 @@ class Search:
         ``decide``: the turn it judges is the turn the player would take."""
         if len(moves) > self.breadth:
             moves = self.rng.sample(moves, self.breadth)
+        if len(moves) == 1:
+            return self.game.play(state, player, moves[0])  # nothing to judge: a random playout
         passive = self.game.passive_actions
         best: tuple[float, bool, Any, list[dict]] | None = None
         for move in moves:
@@ -93,15 +94,16 @@ class Search:
             return None
         return self.finish_turn(child, events, player)
 
-    def rollout(self, state: Any, player: str, turns: int) -> Any:
-        """The other players' greedy turns until ``player`` is to move again (at most
-        ``turns`` of them). Not ``player``'s own next turn: a rollout that played it would
-        credit putting a move off to a turn the real game may never give."""
+    def playout(self, state: Any, turns: int) -> Any | None:
+        """``turns`` greedy turns (random ones at a breadth of 1) of whoever is to move, one's
+        own included, or up to the game's end; ``None`` if the clock runs out first, so a
+        decision keeps to its budget."""
         for _ in range(turns):
-            movers = self.game.to_move(state)
-            if not movers or player in movers:
-                return state
-            mover = movers[0]
+            if self.game.outcome(state) is not None:
+                break
+            if self.out_of_time():
+                return None
+            mover = self.game.to_move(state)[0]
             state, events = self.greedy(state, mover, self.moves(state, mover))
             state = self.finish_turn(state, events, mover)
         return state

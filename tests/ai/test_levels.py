@@ -7,11 +7,12 @@ import itertools
 import json
 import random
 import time
+from typing import Any
 
 import pytest
 
 from bench.ai import levels_for, play_one, seat_count
-from bot.ai import EASY, HARD, NORMAL, Agent, ai_id, decide, level_of
+from bot.ai import EASY, HARD, NORMAL, Agent, ai_id, decide, level_of, levels
 from rules import DETERMINIZERS, GAMES
 
 #: Seconds no test decision comes near, so ``normal`` never stops sampling early: a seeded
@@ -93,3 +94,66 @@ def test_a_seat_id_keeps_its_level_and_old_ids_read_as_easy() -> None:
     assert level_of("123456789") == NORMAL, "a human's seat handed to the AI plays normal"
     with pytest.raises(ValueError):
         ai_id("grandmaster", 1)
+
+
+def counting_tables(monkeypatch: pytest.MonkeyPatch, game_id: str) -> list[int]:
+    """Counts the determinized tables ``decide`` deals for ``game_id``."""
+    dealt = [0]
+    deal = DETERMINIZERS[game_id]
+
+    def counted(view: dict[str, Any], player: str, rng: random.Random) -> Any:
+        dealt[0] += 1
+        return deal(view, player, rng)
+
+    monkeypatch.setattr(levels, "DETERMINIZERS", {**DETERMINIZERS, game_id: counted})
+    return dealt
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_hard_searches_a_set_amount_not_until_the_clock_runs_out(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With all the time in the world, hard deals no more tables than its level allows, and a
+    clock that crawls (a busy machine) changes nothing while the cap is not reached."""
+    game, state = mid_game(game_id, 23)
+    mover = game.to_move(state)[0]
+    view, legal = game.view(state, mover), game.legal(state, mover)
+    dealt = counting_tables(monkeypatch, game_id)
+    quick = decide(game_id, HARD, view, legal, "effort", AMPLE)
+    tuning = levels.TUNING[game_id]
+    assert 0 < dealt[0] <= tuning.samples + 2 * tuning.tables
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) / 1000)
+    assert decide(game_id, HARD, view, legal, "effort", AMPLE) == quick
+
+
+def test_hard_keeps_to_its_budget_when_the_machine_is_too_slow_for_its_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A clock that races (each reading a tenth of a second on): the search stops at the cap
+    and still answers with a legal move."""
+    game, state = mid_game("artsee", 23)
+    mover = game.to_move(state)[0]
+    view, legal = game.view(state, mover), game.legal(state, mover)
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) / 10)
+    assert decide("artsee", HARD, view, legal, "slow", 1.0) in legal
+    assert next(ticks) < 40, "the search read the clock long after its budget was spent"
+
+
+def test_hard_plays_a_forced_move_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One move worth making: no table is dealt, nothing is searched."""
+    game, state = mid_game("artsee", 9)
+    mover = game.to_move(state)[0]
+    only = game.legal(state, mover)[:1]
+    dealt = counting_tables(monkeypatch, "artsee")
+    assert decide("artsee", HARD, game.view(state, mover), only, "forced", AMPLE) == only[0]
+    assert dealt[0] == 0
+
+
+def test_a_candidate_clearly_behind_the_best_drops_out_and_a_close_one_stays() -> None:
+    best = [10.0, 12.0, 11.0, 9.0, 10.0, 13.0, 11.0, 10.0]
+    close = [v + (0.5 if n % 2 else -0.7) for n, v in enumerate(best)]
+    behind = [v - 5 + (n % 3) for n, v in enumerate(best)]
+    assert levels.survivors([0, 1, 2], [best, close, behind]) == [0, 1]
+    assert levels.survivors([0, 2], [best, close, behind]) == [0], "the best alone: search stops"

@@ -101,6 +101,12 @@ def artsee(state: Any, player: str) -> float:
 def mural(state: Any, player: str) -> float:
     """The score sheet so far; paints held count beyond their leftover points while there is a
     card to pay with them, and so does a display card one can already pay."""
+    return relative(mural_values(state, _payable_worth), player)
+
+
+def mural_values(state: Any, cards: Callable[[list[str], list[str]], float]) -> dict[str, float]:
+    """Each seat's score sheet, paints held, grafiteiros, and the ``cards`` term of its backpack
+    against the display (``hard``'s own Mural judgement, ``bot.ai.mural``, differs there)."""
     sheet = mural_scores(state)
     open_cells = bool(free_cells(state))
     values = {}
@@ -108,16 +114,22 @@ def mural(state: Any, player: str) -> float:
         value = float(sheet[seat["player"]]["total"])
         if open_cells and seat["sprays"]:
             value += 0.5 * len(seat["backpack"])
-            payable = [
-                MURAL_CARDS[c]
-                for c in state["display"]
-                if can_pay(seat["backpack"], MURAL_CARDS[c], False)
-            ]
-            if payable:
-                value += 0.3 * max(c.points or 2 + c.spaces for c in payable)
+            value += 0.3 * cards(seat["backpack"], state["display"])
         value += 0.2 * seat["grafiteiros"]
         values[seat["player"]] = value
-    return relative(values, player)
+    return values
+
+
+def mural_worth(card_id: str) -> int:
+    """A card's points; a flexible one's least (its base and a basic paint a space)."""
+    card = MURAL_CARDS[card_id]
+    return card.points or 2 + card.spaces
+
+
+def _payable_worth(backpack: list[str], display: list[str]) -> float:
+    """The most points of a display card ``backpack`` pays as it is (0: none)."""
+    payable = [c for c in display if can_pay(backpack, MURAL_CARDS[c], False)]
+    return float(max((mural_worth(c) for c in payable), default=0))
 
 
 # -- Street Kings -------------------------------------------------------------------------------

@@ -57,29 +57,40 @@ def turned(discs: list[Disc], rotation: Rotation) -> list[int]:
 def newly_aligned(discs: list[Disc], rotation: Rotation) -> list[int]:
     """C4: "look at every contact that touches a rotated disc. [...] If the pair is different
     and the two colours are equal, it is eligible": the contacts this rotation aligned."""
-    before = [disc["orientation"] for disc in discs]
-    after = turned(discs, rotation)
-    moved = set(rotation[0])
-    return [
-        k
-        for k in CONTACTS
-        if moved & {k, k + 1}
-        and contact_segments(discs, k, after) != contact_segments(discs, k, before)
-        and same_colour(discs, k, after)
-    ]
+    return [k for k, _, _ in _aligned(discs, rotation)]
 
 
 def collectable(discs: list[Disc], rotation: Rotation) -> list[tuple[int, int]]:
     """(position, segment) of every cube on a pair this rotation aligned: "A tinta obtida deve
     ser dos segmentos que foram alinhados devido à ação de seu turno." """
-    after = turned(discs, rotation)
     found = []
-    for k in newly_aligned(discs, rotation):
-        left, right = contact_segments(discs, k, after)
+    for k, left, right in _aligned(discs, rotation):
         for position, segment in ((k, left), (k + 1, right)):
             if discs[position]["cubes"][segment] is not None:
                 found.append((position, segment))
     return sorted(set(found))
+
+
+def _aligned(discs: list[Disc], rotation: Rotation) -> list[tuple[int, int, int]]:
+    """Each contact ``rotation`` aligned, with its facing segments after it (``newly_aligned``
+    and ``collectable`` in one pass: the legal moves ask this of every rotation, every turn)."""
+    before = [disc["orientation"] for disc in discs]
+    after = turned(discs, rotation)
+    moved = rotation[0]
+    out = []
+    for k in CONTACTS:
+        if k not in moved and k + 1 not in moved:
+            continue
+        left = (LEFT_CONTACT_SLOT - after[k]) % SLOTS
+        right = (RIGHT_CONTACT_SLOT - after[k + 1]) % SLOTS
+        if (
+            left == (LEFT_CONTACT_SLOT - before[k]) % SLOTS
+            and right == (RIGHT_CONTACT_SLOT - before[k + 1]) % SLOTS
+        ):
+            continue
+        if discs[k]["colours"][left] == discs[k + 1]["colours"][right]:
+            out.append((k, left, right))
+    return out
 
 
 #: The rotations of each kind, before the "must be able to collect" filter.

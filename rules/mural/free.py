@@ -23,7 +23,7 @@ from rules.mural.state import (
     mix_options,
     paintable,
     revealed,
-    rotation_options,
+    rotation_possible,
     technique_usable,
 )
 from rules.protocol import Action
@@ -40,7 +40,7 @@ def main_actions(state: State) -> list[Action]:
     for kind in ("simple", "big", "double"):
         if kind != "simple" and not advanced_rotation_free(seat, kind):
             continue
-        if rotation_options(state, kind):
+        if rotation_possible(state, kind):
             actions.append({"type": "rotate", "kind": kind})
     actions.extend({"type": "paint", "card": c} for c in paintable(state, thrift=False))
     actions.extend(

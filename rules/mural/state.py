@@ -182,6 +182,18 @@ def rotation_options(state: State, kind: str) -> list[geometry.Rotation]:
     """Every rotation of ``kind`` that lets its player collect. "Após qualquer tipo de giro, o
     jogador deve recolher uma tinta", so a rotation whose new same-colour pairs are all empty
     is not legal (B ambiguity a: "a legal rotation must allow a collection"; C4)."""
+    return [r for r in _rotations(state, kind) if geometry.collectable(state["discs"], r)]
+
+
+def rotation_possible(state: State, kind: str) -> bool:
+    """Whether some rotation of ``kind`` lets its player collect: ``rotation_options`` stopped
+    at the first (the menus ask this of every kind on every turn, and an AI's search asks it
+    thousands of times a decision)."""
+    return any(geometry.collectable(state["discs"], r) for r in _rotations(state, kind))
+
+
+def _rotations(state: State, kind: str) -> list[geometry.Rotation]:
+    """The rotations of ``kind``, collecting or not."""
     if kind == "simple":
         candidates = geometry.simple_rotations()
     elif kind == "big":
@@ -191,7 +203,7 @@ def rotation_options(state: State, kind: str) -> list[geometry.Rotation]:
     else:  # master (technique 6)
         steps = (1, 2, -1, -2) + ((0,) if state["options"]["master_turn_may_hold"] else ())
         candidates = geometry.pair_rotations(steps)
-    return [r for r in candidates if geometry.collectable(state["discs"], r)]
+    return candidates
 
 
 # -- what is possible --------------------------------------------------------------------------
@@ -240,7 +252,7 @@ def technique_usable(state: State, tile: str) -> bool:
         return any(p is not None for d in state["discs"] for p in d["cubes"])
     if tile == "BT5":
         return bool(paintable(state, thrift=True))
-    return bool(rotation_options(state, "master"))
+    return rotation_possible(state, "master")
 
 
 def mix_options(backpack: list[str]) -> list[Action]:

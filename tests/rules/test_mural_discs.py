@@ -7,7 +7,7 @@ import pytest
 from rules import IllegalAction
 from rules.mural import MURAL
 from rules.mural import discs as geometry
-from rules.mural.state import rotation_options
+from rules.mural.state import rotation_options, rotation_possible
 from tests.rules.mural_tables import GEOMETRY, empty_discs, play, seat, table
 
 P2_BACK = ((1,), (-1,))  # P2 one step counter-clockwise: its red segment 1 meets P1's red
@@ -87,6 +87,22 @@ def test_a_rotation_that_aligns_only_empty_pairs_is_illegal() -> None:
     state, _ = play(state, {"type": "rotate", "kind": "simple"})
     with pytest.raises(IllegalAction, match="nothing to collect"):
         play(state, {"type": "disc", "discs": [1]})
+
+
+@pytest.mark.parametrize("kind", ["simple", "big", "double", "master"])
+def test_a_kind_of_rotation_is_possible_exactly_when_it_has_options(kind: str) -> None:
+    """The menu's quick check (stopped at the first rotation that collects) agrees with the
+    full list, with every pair full, with only empty pairs aligned, with every disc empty."""
+    full = table(discs=GEOMETRY)
+    cubes = [list(c) for c, _ in GEOMETRY]
+    cubes[0][0] = None
+    cubes[1][1] = None
+    emptied = table(discs=GEOMETRY, cubes=cubes)
+    bare = table(discs=GEOMETRY, cubes=[[None] * 8 for _ in GEOMETRY])
+    for state in (full, emptied, bare):
+        assert rotation_possible(state, kind) == bool(rotation_options(state, kind))
+    assert not rotation_possible(bare, kind)
+    assert rotation_possible(full, kind)
 
 
 def test_pairs_aligned_in_earlier_turns_cannot_be_collected() -> None:

@@ -106,17 +106,26 @@ def differs(game_id: str, a: str, b: str, games: int, seed: str, budget_s: float
             state, _ = game.play(state, player, chosen)
         else:
             raise RuntimeError(f"{game_id} game {seed!r}:{number} did not end: a loop")
-    ms = sorted(t * 1000 for t in times) or [0.0]
     return {
-        "game": game_id,
-        "a": a,
-        "b": b,
-        "games": games,
-        "seed": seed,
+        **pairing(game_id, a, b, games, seed),
         "decisions": decisions,
         "forced": forced,
         "a_chose_otherwise": other,
         "otherwise_share_of_unforced": round(other / max(1, decisions - forced), 3),
+        **decision_times(times),
+    }
+
+
+def pairing(game_id: str, a: str, b: str, games: int, seed: str) -> dict[str, Any]:
+    """What a result line was measured on."""
+    return {"game": game_id, "a": a, "b": b, "games": games, "seed": seed}
+
+
+def decision_times(times: list[float]) -> dict[str, float]:
+    """``a``'s decision times in milliseconds: the mean, the median and the 95th percentile."""
+    ms = sorted(t * 1000 for t in times) or [0.0]
+    return {
+        "decision_ms_mean": round(statistics.fmean(ms), 2),
         "decision_ms_p50": round(ms[len(ms) // 2], 2),
         "decision_ms_p95": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 2),
     }
@@ -169,19 +178,12 @@ def league(
             print(
                 f"{game_id} game {number + 1}/{games}: {levels} {share} {length}", file=sys.stderr
             )
-    ms = sorted(t * 1000 for t in times) or [0.0]
     return {
-        "game": game_id,
-        "a": a,
-        "b": b,
-        "games": games,
-        "seed": seed,
+        **pairing(game_id, a, b, games, seed),
         "a_win_rate": round(wins[a] / games, 3),
         "b_win_rate": round(wins[b] / games, 3),
         "a_ci95": wilson(wins[a], games),
-        "decision_ms_mean": round(statistics.fmean(ms), 2),
-        "decision_ms_p50": round(ms[len(ms) // 2], 2),
-        "decision_ms_p95": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 2),
+        **decision_times(times),
         "mean_length": round(statistics.fmean(lengths), 1),
         "load_average": round(os.getloadavg()[0], 2),
     }

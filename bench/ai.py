@@ -8,7 +8,10 @@ to each side, ``a_ci95`` is the Wilson interval of ``a``'s rate, the decision ti
 (inflated on a busy machine: the one-minute load average is reported beside them), the length
 counts decisions. ``--jobs N`` plays N games side by side in worker processes.
 ``--arena`` (``make arena``) plays every game and every pair of levels and prints a table;
-``--seats 4 --solo`` seats one ``a`` among ``b`` seats at a bigger table.
+``--seats 4 --solo`` seats one ``a`` among ``b`` seats at a bigger table. ``--differs`` asks
+what a league cannot: ``b`` plays every seat, ``a`` is asked at each of those decisions too, and
+the line counts how often ``a`` would have chosen otherwise (a stronger level that never does
+is the weaker one, slower).
 
 Every decision goes through ``bot.ai.decide`` with the seat's view and legal moves only, as the
 bot's AI seats do.
@@ -27,6 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, decide
+from bot.ai.search import searchable
 from rules import GAMES
 
 #: A game longer than this is a loop of the AI's, reported rather than waited on.
@@ -73,6 +77,58 @@ def play_one(
     for winner in outcome.winners:
         share[level_of[winner]] += 1 / len(outcome.winners)
     return share, times, decisions
+
+
+def differs(game_id: str, a: str, b: str, games: int, seed: str, budget_s: float) -> dict[str, Any]:
+    """``b`` plays ``games`` games in every seat; at each decision ``a`` is asked as well, with
+    the same view, legal moves and seed. Counts the decisions, the forced ones (a single move
+    worth searching) and those where ``a`` chose otherwise, with ``a``'s decision times."""
+    game = GAMES[game_id]
+    decisions = forced = other = 0
+    times: list[float] = []
+    for number in range(games):
+        players = [f"p{seat}" for seat in range(seat_count(game_id))]
+        state = game.start(players, f"{seed}:{number}", dict(game.default_options))
+        for _ in range(MAX_DECISIONS):
+            if game.outcome(state) is not None:
+                break
+            player = game.to_move(state)[0]
+            legal = game.legal(state, player)
+            view = game.view(state, player)
+            choice_seed = f"{seed}:{number}:{decisions}"
+            chosen = decide(game_id, b, view, legal, choice_seed, budget_s)
+            start = time.perf_counter()
+            asked = decide(game_id, a, view, legal, choice_seed, budget_s)
+            times.append(time.perf_counter() - start)
+            decisions += 1
+            forced += len(searchable(game, legal)) == 1
+            other += asked != chosen
+            state, _ = game.play(state, player, chosen)
+        else:
+            raise RuntimeError(f"{game_id} game {seed!r}:{number} did not end: a loop")
+    return {
+        **pairing(game_id, a, b, games, seed),
+        "decisions": decisions,
+        "forced": forced,
+        "a_chose_otherwise": other,
+        "otherwise_share_of_unforced": round(other / max(1, decisions - forced), 3),
+        **decision_times(times),
+    }
+
+
+def pairing(game_id: str, a: str, b: str, games: int, seed: str) -> dict[str, Any]:
+    """What a result line was measured on."""
+    return {"game": game_id, "a": a, "b": b, "games": games, "seed": seed}
+
+
+def decision_times(times: list[float]) -> dict[str, float]:
+    """``a``'s decision times in milliseconds: the mean, the median and the 95th percentile."""
+    ms = sorted(t * 1000 for t in times) or [0.0]
+    return {
+        "decision_ms_mean": round(statistics.fmean(ms), 2),
+        "decision_ms_p50": round(ms[len(ms) // 2], 2),
+        "decision_ms_p95": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 2),
+    }
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> list[float]:
@@ -122,19 +178,12 @@ def league(
             print(
                 f"{game_id} game {number + 1}/{games}: {levels} {share} {length}", file=sys.stderr
             )
-    ms = sorted(t * 1000 for t in times) or [0.0]
     return {
-        "game": game_id,
-        "a": a,
-        "b": b,
-        "games": games,
-        "seed": seed,
+        **pairing(game_id, a, b, games, seed),
         "a_win_rate": round(wins[a] / games, 3),
         "b_win_rate": round(wins[b] / games, 3),
         "a_ci95": wilson(wins[a], games),
-        "decision_ms_mean": round(statistics.fmean(ms), 2),
-        "decision_ms_p50": round(ms[len(ms) // 2], 2),
-        "decision_ms_p95": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 2),
+        **decision_times(times),
         "mean_length": round(statistics.fmean(lengths), 1),
         "load_average": round(os.getloadavg()[0], 2),
     }
@@ -196,12 +245,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seats", type=int, help="a bigger table (default 2, Street Art 3)")
     parser.add_argument("--solo", action="store_true", help="a takes one seat, b the others")
     parser.add_argument("--jobs", type=int, default=1, help="games played side by side")
+    parser.add_argument(
+        "--differs", action="store_true", help="b plays; count where a would choose otherwise"
+    )
     args = parser.parse_args(argv)
     if args.arena:
         arena(args.games, args.seed, args.budget, args.jobs)
         return
     if args.game is None:
         parser.error("--game is required (or --arena)")
+    if args.differs:
+        print(json.dumps(differs(args.game, args.a, args.b, args.games, args.seed, args.budget)))
+        return
     result = league(
         args.game,
         args.a,

@@ -12,7 +12,8 @@ the level's search (then the search stops where it is).
   starts, the rest of the turn taken greedily, on a few determinized tables.
 - ``hard``: a deeper horizon. ``normal``'s best few moves are each played, with the rest of
   their turn, on the same determinized tables, followed by a few turns of everyone's greedy
-  play (its own later turns included), and judged where that leaves the table. One-turn
+  play (its own later turns included; in Street Art, the game's cheap rollout policy up to the
+  end), and judged where that leaves the table. One-turn
   judgement misses what a move sets up or gives away for the next turns; this is where ``hard``
   gains. A forced move is played at once, and the search stops as soon as one move is clearly
   best (a paired confidence bound). OpenSpiel's information-set MCTS is the fuller method.
@@ -31,6 +32,7 @@ from typing import Any
 
 from bot.ai import mural
 from bot.ai.evaluate import EVALUATIONS
+from bot.ai.rollouts import ROLLOUTS
 from bot.ai.search import TIE_DIGITS, Search, searchable
 from bot.ai.seats import EASY, HARD, LEVELS, NORMAL
 from rules import DETERMINIZERS, GAMES, Game
@@ -68,11 +70,13 @@ MURAL = "street-art-mural"
 TO_THE_END = 200
 
 TUNING: dict[str, Tuning] = {
-    # Street Art is luck: a few turns ahead tell little (0.38-0.45 against normal in the dev
-    # leagues), the game's outcome tells more. Its playouts are random moves to the end (cheap:
-    # no position judged on the way), so many tables fit the time of a few greedy ones.
+    # Street Art is luck: the game's outcome tells more than a few turns ahead, and many
+    # tables are needed to see it. Its playouts run to the end, every seat moved by the rollout
+    # policy (``bot.ai.rollouts``: the most hearts at once, a little noise), which is cheap (no
+    # position judged on the way) and, unlike the random moves it replaced, steals a card left
+    # showing as a player would.
     "street-art": Tuning(
-        samples=4, breadth=6, candidates=4, tables=32, horizon=TO_THE_END, playout_breadth=1
+        samples=4, breadth=6, candidates=4, tables=64, horizon=TO_THE_END, playout_breadth=1
     ),
     # ArtSee: two rounds of both players after the move; a six-turn look at more tables won no
     # more in the dev leagues (0.80 and 0.83) and cost three times as much.
@@ -124,6 +128,7 @@ def decide(
         rng=rng,
         breadth=tuning.breadth,
         deadline=start + share * budget_s,
+        rollout=ROLLOUTS.get(game_id),
     )
     prior = judge(search, view, moves, tuning.samples)
     passive = game.passive_actions

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.evaluate import Evaluation, terminal
+from bot.ai.rollouts import Rollout
 from rules import Game, IllegalAction
 
 Action = dict[str, Any]
@@ -36,6 +37,8 @@ class Search:
     #: Moves tried at each later step of a turn (all of them at the decision itself).
     breadth: int
     deadline: float
+    #: How playouts move every seat: a game's rollout policy, or (``None``) greedy turns.
+    rollout: Rollout | None = None
 
     def value(self, state: Any, player: str) -> float:
         done = terminal(self.game, state, player)
@@ -95,17 +98,30 @@ class Search:
         return self.finish_turn(child, events, player)
 
     def playout(self, state: Any, turns: int) -> Any | None:
-        """``turns`` greedy turns (random ones at a breadth of 1) of whoever is to move, one's
-        own included, or up to the game's end; ``None`` if the clock runs out first, so a
-        decision keeps to its budget."""
+        """``turns`` turns of whoever is to move, one's own included, or up to the game's end:
+        greedy turns (random ones at a breadth of 1), or the game's rollout policy when it has
+        one; ``None`` if the clock runs out first, so a decision keeps to its budget."""
         for _ in range(turns):
             if self.game.outcome(state) is not None:
                 break
             if self.out_of_time():
                 return None
             mover = self.game.to_move(state)[0]
-            state, events = self.greedy(state, mover, self.moves(state, mover))
-            state = self.finish_turn(state, events, mover)
+            if self.rollout is None:
+                state, events = self.greedy(state, mover, self.moves(state, mover))
+                state = self.finish_turn(state, events, mover)
+            else:
+                state = self.rolled_turn(state, mover)
+        return state
+
+    def rolled_turn(self, state: Any, player: str) -> Any:
+        """One turn of ``player``, every step the rollout policy's."""
+        assert self.rollout is not None
+        for _ in range(MAX_TURN_STEPS):
+            move = self.rollout(state, player, self.moves(state, player), self.rng)
+            state, events = self.game.play(state, player, move)
+            if self.turn_ends(state, events, player):
+                break
         return state
 
 

@@ -327,7 +327,7 @@ class _Table:
         beatboxers = self.visible(BEATBOXER)
         losses: dict[str, int] = {}
         for seat in self.others():
-            loss = min(self.rain_loss(self.top(seat), beatboxers), self.hearts[seat])
+            loss = min(rain_loss(self.top(seat), beatboxers), self.hearts[seat])
             self.hearts[seat] -= loss
             self.box += loss
             losses[self.players[seat]] = loss
@@ -335,21 +335,6 @@ class _Table:
         collected = self.collect_piles(keep_top=False)
         self.draw.extend(collected)
         self.events.append({"type": "piles_collected", "cards": len(collected)})
-
-    @staticmethod
-    def rain_loss(top: str | None, beatboxers: int) -> int:
-        """Rulebook, Rain: "If someone has a Special Card showing: Fireworks: 2 hearts must be given
-        up. Brass Band: 1 heart must be given up. Beatboxer: As many hearts must be given up as
-        there are Beatboxers currently visible." A Street Star costs its value; no pile costs 0
-        (B4.6). A Rain is never left showing, so it costs 0."""
-        if top is None:
-            return 0
-        if top == BEATBOXER:
-            return beatboxers
-        value = CARDS[top].value
-        if value is not None:
-            return value
-        return RAIN_LOSS.get(top, 0)
 
     # -- hearts --------------------------------------------------------------------------------
 
@@ -466,6 +451,21 @@ class _Table:
         self.events.append(
             {"type": "game_over", "scores": result.scores, "winners": result.winners}
         )
+
+
+def rain_loss(top: str | None, beatboxers: int) -> int:
+    """Rulebook, Rain: "If someone has a Special Card showing: Fireworks: 2 hearts must be given
+    up. Brass Band: 1 heart must be given up. Beatboxer: As many hearts must be given up as
+    there are Beatboxers currently visible." A Street Star costs its value; no pile costs 0
+    (B4.6). A Rain is never left showing, so it costs 0."""
+    if top is None:
+        return 0
+    if top == BEATBOXER:
+        return beatboxers
+    value = CARDS[top].value
+    if value is not None:
+        return value
+    return RAIN_LOSS.get(top, 0)
 
 
 def outcome_of(players: list[str], hearts: list[int], ended_by: str) -> Outcome:

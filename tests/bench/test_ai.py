@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.ai import league, main, wilson
+from bench.ai import differs, league, main, wilson
 from bot.ai import EASY, NORMAL
 
 #: Seconds no decision here comes near, so no level is cut short by the clock.
@@ -30,3 +30,13 @@ def test_the_command_takes_a_seed_and_a_number_of_games(capsys: pytest.CaptureFi
     main(["--game", "street-art", "--a", NORMAL, "--b", EASY, "--games", "1", "--seed", "x"])
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert '"seed": "x"' in last and '"games": 1' in last and '"a_ci95"' in last
+
+
+def test_differs_counts_the_decisions_where_the_asked_level_chose_otherwise() -> None:
+    """A level asked beside itself never chooses otherwise; easy beside normal often does."""
+    same = differs("street-art", NORMAL, NORMAL, 1, "differs", AMPLE)
+    assert same["decisions"] > same["forced"] > 0
+    assert same["a_chose_otherwise"] == 0
+    other = differs("street-art", EASY, NORMAL, 1, "differs", AMPLE)
+    assert other["decisions"] == same["decisions"], "b plays the same game either way"
+    assert 0 < other["a_chose_otherwise"] <= other["decisions"] - other["forced"]

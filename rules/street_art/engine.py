@@ -30,10 +30,9 @@ Readings beyond B4 (each also stated where it is implemented):
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from rules.jsoncopy import json_copy
 from rules.protocol import (
     Action,
     Event,
@@ -175,7 +174,11 @@ class _Table:
         self.ended_by = state.ended_by
         self.events: list[Event] = []
 
-    def freeze(self, actor: str) -> StreetArtState:
+    def movers(self) -> list[str]:
+        """Who is to move now (``StreetArt.to_move`` of the state ``freeze`` would make)."""
+        return [] if self.phase == OVER else [self.players[self.current]]
+
+    def freeze(self, actor: str, turn_number: int) -> StreetArtState:
         seats = tuple(
             Seat(
                 player=player,
@@ -200,6 +203,7 @@ class _Table:
             rng_counter=self.rng_counter,
             ended_by=self.ended_by,
             last_action=_last_action(actor, self.events),
+            turn_number=turn_number,
         )
 
     # -- helpers -----------------------------------------------------------------------------
@@ -666,11 +670,11 @@ class StreetArt(Game):
                 table.stop_brass_band()
             else:
                 table.play_card(BRASS_BAND)
-        new_state = table.freeze(player)
+        # The events are this action's own, new lists and dicts: the caller may keep them.
         turn = turn_after(
-            state.turn_number, player, self.to_move(state), self.to_move(new_state), table.events
+            state.turn_number, player, self.to_move(state), table.movers(), table.events
         )
-        return replace(new_state, turn_number=turn), json_copy(table.events)
+        return table.freeze(player, turn), table.events
 
     def turn(self, state: StreetArtState) -> int:
         return state.turn_number

@@ -4,12 +4,17 @@ again with backoff, one line per attempt."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +24,7 @@ import pytest
 
 from bot.config import Settings
 from cogs import app
+from tests.discord_layer.test_health_metrics import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,11 +60,10 @@ async def test_no_network_is_tried_again_with_a_line_per_attempt(
         if len(tries) <= 2:
             raise aiohttp.ClientConnectionError("Cannot connect to host discord.com:443")
 
-    monkeypatch.setattr(app, "LOGIN_WAIT", 0.01)
     bot: Any = app.build(settings(tmp_path))
     monkeypatch.setattr(bot, "login", offline_twice)
     with caplog.at_level(logging.WARNING, logger="cogs.app"):
-        await app.login(bot, "t")
+        await app.login(bot, "t", first_wait=0.01)
     assert len(tries) == 3
     lines = [r.getMessage() for r in caplog.records if r.name == "cogs.app"]
     assert len(lines) == 2 and all("cannot reach Discord" in line for line in lines)
@@ -104,3 +109,124 @@ def test_sigterm_stops_a_real_run_cleanly_with_exit_status_0(tmp_path: Path) -> 
     assert code == 0, rest
     assert "stopped in" in rest and "Traceback" not in rest
     print(f"SIGTERM while offline: exit {code} in {seconds:.2f} s")
+
+
+class Unanswering:
+    """Discord out of reach as a client meets it at its worst: a local port that takes each
+    connection and holds it without an answer until the test lets that try fail (``refuse``:
+    a 503, as a load balancer in front of a service that is down answers). Each login try
+    is one connection, so the test knows which try is in flight."""
+
+    REFUSAL = (
+        b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+        b"Content-Length: 11\r\nConnection: close\r\n\r\nunavailable"
+    )
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.sock.getsockname()[1])
+        self.held: list[socket.socket] = []
+        self.arrived = threading.Condition()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):  # closed at the end of the test
+            while True:
+                conn, _ = self.sock.accept()
+                conn.settimeout(5)
+                request = b""
+                while b"\r\n\r\n" not in request and (chunk := conn.recv(4096)):
+                    request += chunk  # the request read whole: its answer is then read
+                with self.arrived:
+                    self.held.append(conn)
+                    self.arrived.notify_all()
+
+    def wait_for(self, tries: int, process: subprocess.Popen[str], seconds: float = 60) -> None:
+        """Until the ``tries``-th connection came (that try is in flight now)."""
+        deadline = time.monotonic() + seconds
+        with self.arrived:
+            while len(self.held) < tries:
+                assert process.poll() is None, f"the bot exited ({process.returncode}) first"
+                assert time.monotonic() < deadline, f"try {tries} never came"
+                self.arrived.wait(0.1)
+
+    def refuse(self) -> None:
+        """The tries in flight are answered 503 (each then fails)."""
+        with self.arrived:
+            for conn in self.held:
+                if conn.fileno() != -1:
+                    with contextlib.suppress(OSError):
+                        conn.sendall(self.REFUSAL)
+                    conn.close()
+
+    def close(self) -> None:
+        self.refuse()
+        self.sock.close()
+
+
+def unanswered_run(port: int) -> str:
+    """``python -m bot run`` with Discord's API at ``port`` on the loopback."""
+    return OFFLINE_RUN.replace("https://127.0.0.1:9", f"http://127.0.0.1:{port}")
+
+
+def status_of(port: int, path: str) -> int:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+@pytest.mark.parametrize(
+    ("stop", "during"),
+    [(signal.SIGTERM, 2), (signal.SIGINT, 2), (signal.SIGTERM, 3), (signal.SIGINT, 3)],
+    ids=["sigterm-2nd", "sigint-2nd", "sigterm-3rd", "sigint-3rd"],
+)
+def test_a_real_run_against_an_unreachable_discord_retries_and_stops_cleanly(
+    tmp_path: Path, stop: signal.Signals, during: int
+) -> None:
+    """Issue 34: each try to log in is a real one on a fresh HTTP session (the second used to
+    die with "Session is closed"), one line per failed try; /healthz answers all along and
+    /readyz says not ready; a stop during a try in flight exits 0 at once."""
+    discord_api, metrics = Unanswering(), free_port()
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "MTA.not.real",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}",
+        "PYTHONPATH": str(ROOT),
+        "METRICS_PORT": str(metrics),
+        "LOGIN_RETRY_SECONDS": "0.2",
+        "WEB_PORT": "0",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-c", unanswered_run(discord_api.port)],
+        cwd=tmp_path,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for attempt in range(1, during):
+            discord_api.wait_for(attempt, process)
+            assert (status_of(metrics, "/healthz"), status_of(metrics, "/readyz")) == (200, 503)
+            discord_api.refuse()  # that try fails: the next comes after its back-off
+        discord_api.wait_for(during, process)  # this try is in flight
+        assert (status_of(metrics, "/healthz"), status_of(metrics, "/readyz")) == (200, 503)
+        tried = len(discord_api.held)
+        sent = time.monotonic()
+        process.send_signal(stop)
+        code = process.wait(timeout=30)
+        seconds = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+        discord_api.close()
+    assert process.stderr is not None
+    err = process.stderr.read()
+    assert code == 0, err
+    assert "Traceback" not in err and "Session is closed" not in err, err
+    tries = [line for line in err.splitlines() if "cannot reach Discord (try" in line]
+    assert [f"(try {n}:" in line for n, line in enumerate(tries, 1)] == [True] * (during - 1)
+    assert tried == during  # one connection a try: none made twice
+    assert f"stopping ({stop.name})" in err and "stopped in" in err
+    print(f"{stop.name} during try {during}: exit {code} in {seconds:.2f} s")

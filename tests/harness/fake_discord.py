@@ -1248,6 +1248,9 @@ class FakeDiscord:
         stored = self._channel_message(params)
         if int(stored.data["author"]["id"]) != self.bot_user.id:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        metadata = self._channel(stored.channel_id).get("thread_metadata") or {}
+        if metadata.get("archived"):  # an edit never reopens a thread, locked or not
+            raise DiscordHTTPError(400, 50083, "Thread is archived")
         return 200, self._edit(stored, request.json, request.files, None).data
 
     def _delete_message(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:

@@ -259,13 +259,12 @@ async def serve(settings: Settings, store: Store | None = None) -> None:
         await bot.open_health()
         # Runs setup_hook: everything is loaded.
         await login(bot, settings.discord_token, settings.login_retry_seconds)
-        if bot.is_closed():  # a stop while it was still starting: close what opened since
-            if bot.drain.stopped is not None:
-                await bot.drain.stopped
-            await bot.close()
-            return
-        settle_heap()
-        await bot.connect()
+        if not bot.is_closed():  # else a stop came while it was still starting
+            settle_heap()
+            await connect(bot, settings.login_retry_seconds)
+        if bot.drain.stopped is not None:  # the stop closes the pools and the store: let it
+            await bot.drain.stopped  # finish (returning now would cancel it halfway)
+        await bot.close()  # what start-up opened after a stop had closed the bot, if any
 
 
 async def login(bot: discord.Client, token: str, first_wait: float = 2.0) -> None:
@@ -286,11 +285,40 @@ async def login(bot: discord.Client, token: str, first_wait: float = 2.0) -> Non
                 raise
             reason = str(error) or type(error).__name__
         await fresh_session(bot.http)
-        wait = outbox.backoff(attempt, first_wait, cap=MAX_LOGIN_RETRY)
-        log.warning("cannot reach Discord (try %d: %s); again in %.1f s", attempt, reason, wait)
-        until = time.monotonic() + wait
-        while time.monotonic() < until and not bot.is_closed():  # a stop ends the wait
-            await asyncio.sleep(min(0.5, until - time.monotonic()))
+        await again_later(
+            bot, attempt, first_wait, f"cannot reach Discord (try {attempt}: {reason})"
+        )
+
+
+async def connect(bot: discord.Client, first_wait: float = 2.0) -> None:
+    """Connect to the gateway and serve until the bot closes. Once connected, discord.py
+    reconnects by itself; before that, a gateway that cannot be reached is tried again here
+    (one line per failed try): discord.py 2.7 gives up on a first handshake that fails, with
+    an ``AttributeError`` on the connection it never had (Rapptz/discord.py#10520). Its own
+    log line before that names the reason."""
+    for attempt in itertools.count(1):
+        try:
+            await bot.connect()
+            return
+        except AttributeError:
+            never_connected = bot.ws is None and not isinstance(bot, discord.AutoShardedClient)
+            if not never_connected:
+                raise
+        if bot.is_closed():
+            return
+        await again_later(
+            bot, attempt, first_wait, f"cannot reach Discord's gateway (try {attempt})"
+        )
+
+
+async def again_later(bot: discord.Client, attempt: int, first_wait: float, failed: str) -> None:
+    """After failed try ``attempt``: its one line, and the wait before the next (from
+    ``first_wait`` seconds, doubled at each try up to a minute), which a stop ends."""
+    wait = outbox.backoff(attempt, first_wait, cap=MAX_LOGIN_RETRY)
+    log.warning("%s; again in %.1f s", failed, wait)
+    until = time.monotonic() + wait
+    while time.monotonic() < until and not bot.is_closed():
+        await asyncio.sleep(min(0.5, until - time.monotonic()))
 
 
 def retryable(error: Exception) -> bool:

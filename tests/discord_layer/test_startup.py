@@ -4,7 +4,9 @@ again with backoff, one line per attempt."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -21,10 +23,13 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+from aiohttp import web
 
 from bot.config import Settings
 from cogs import app
 from tests.discord_layer.test_health_metrics import free_port
+from tests.harness import FakeDiscord, payloads
+from tests.harness.fake_discord import API_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -164,17 +169,48 @@ class Unanswering:
         self.sock.close()
 
 
-def unanswered_run(port: int) -> str:
-    """``python -m bot run`` with Discord's API at ``port`` on the loopback."""
-    return OFFLINE_RUN.replace("https://127.0.0.1:9", f"http://127.0.0.1:{port}")
+def run_against(port: int) -> str:
+    """``python -m bot run`` with Discord, its API and its gateway, at ``port`` on the
+    loopback."""
+    return (
+        "import runpy, sys, yarl, discord.gateway, discord.http; "
+        f"discord.http.Route.BASE = 'http://127.0.0.1:{port}/api/v10'; "
+        f"discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL('ws://127.0.0.1:{port}/'); "
+        "sys.argv = ['bot', 'run']; runpy.run_module('bot', run_name='__main__')"
+    )
+
+
+def real_run(tmp_path: Path, discord_port: int, metrics: int) -> subprocess.Popen[str]:
+    """``python -m bot run`` as a process of its own, with Discord at ``discord_port`` on the
+    loopback, its health on port ``metrics``, and a short back-off (``LOGIN_RETRY_SECONDS``:
+    a setting, as an operator would set it)."""
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "MTA.not.real",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}",
+        "PYTHONPATH": str(ROOT),
+        "METRICS_PORT": str(metrics),
+        "LOGIN_RETRY_SECONDS": "0.2",
+        "WEB_PORT": "0",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-c", run_against(discord_port)],
+        cwd=tmp_path,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def status_of(port: int, path: str) -> int:
+    """The HTTP status ``path`` answers on the loopback ``port`` (0: nothing listens yet)."""
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
             return int(answer.status)
     except urllib.error.HTTPError as error:
         return error.code
+    except urllib.error.URLError:
+        return 0
 
 
 @pytest.mark.parametrize(
@@ -189,22 +225,7 @@ def test_a_real_run_against_an_unreachable_discord_retries_and_stops_cleanly(
     die with "Session is closed"), one line per failed try; /healthz answers all along and
     /readyz says not ready; a stop during a try in flight exits 0 at once."""
     discord_api, metrics = Unanswering(), free_port()
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": "MTA.not.real",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}",
-        "PYTHONPATH": str(ROOT),
-        "METRICS_PORT": str(metrics),
-        "LOGIN_RETRY_SECONDS": "0.2",
-        "WEB_PORT": "0",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-c", unanswered_run(discord_api.port)],
-        cwd=tmp_path,
-        env=env,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = real_run(tmp_path, discord_api.port, metrics)
     try:
         for attempt in range(1, during):
             discord_api.wait_for(attempt, process)
@@ -230,3 +251,87 @@ def test_a_real_run_against_an_unreachable_discord_retries_and_stops_cleanly(
     assert tried == during  # one connection a try: none made twice
     assert f"stopping ({stop.name})" in err and "stopped in" in err
     print(f"{stop.name} during try {during}: exit {code} in {seconds:.2f} s")
+
+
+class LocalDiscord:
+    """Discord on a loopback port, on a thread of its own: the REST login (the bot's user and
+    application) answered as the harness's fake Discord answers it, any other REST call
+    refused with a 503; the gateway refused ``refusals`` times, then served: HELLO, READY
+    (no servers) to the IDENTIFY, every heartbeat acknowledged."""
+
+    LOGIN = frozenset(f"{API_PREFIX}{path}" for path in ("/users/@me", "/oauth2/applications/@me"))
+
+    def __init__(self, refusals: int) -> None:
+        self.fake, self.refusals, self.gateway_tries = FakeDiscord(), refusals, 0
+        self.loop = asyncio.new_event_loop()
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._answer)
+        self.runner = web.AppRunner(app, access_log=None)
+        sock = socket.create_server(("127.0.0.1", 0))
+        self.port = int(sock.getsockname()[1])
+        self.loop.run_until_complete(self.runner.setup())
+        self.loop.run_until_complete(web.SockSite(self.runner, sock).start())
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+
+    async def _answer(self, request: web.Request) -> web.StreamResponse:
+        if request.method == "GET" and request.path in self.LOGIN:
+            answer = await self.fake.handle("GET", f"https://discord.com{request.path}", {})
+            body = await answer.read()
+            return web.Response(status=answer.status, body=body, content_type="application/json")
+        if request.path == "/":
+            self.gateway_tries += 1
+            if self.gateway_tries > self.refusals:
+                return await self._gateway(request)
+        return web.Response(status=503, text="unavailable")
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket_ = web.WebSocketResponse()
+        await socket_.prepare(request)
+        await socket_.send_json({"op": 10, "d": {"heartbeat_interval": 41250}})
+        async for message in socket_:
+            op = json.loads(message.data).get("op")
+            if op == 2:  # IDENTIFY
+                ready = {**payloads.ready(self.fake, 0, "local"), "guilds": []}
+                await socket_.send_json({"op": 0, "t": "READY", "s": 1, "d": ready})
+            elif op == 1:  # a heartbeat
+                await socket_.send_json({"op": 11})
+        return socket_
+
+    def close(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(timeout=10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+def test_a_real_run_whose_gateway_is_refused_retries_it_and_is_ready_once_connected(
+    tmp_path: Path,
+) -> None:
+    """Logged in and loaded (the store, the worker pools) while Discord refuses the gateway:
+    the gateway is tried again, a line per failed try (discord.py alone gave up after the
+    first, Rapptz/discord.py#10520), and /readyz says not ready until it is connected; then
+    ready; SIGTERM exits 0 once the whole stop is done (the pools and the store closed)."""
+    discord_api, metrics = LocalDiscord(refusals=2), free_port()
+    process = real_run(tmp_path, discord_api.port, metrics)
+    try:
+        seen = []
+        deadline = time.monotonic() + 60
+        while (ready := status_of(metrics, "/readyz")) != 200:
+            assert process.poll() is None, process.stderr and process.stderr.read()
+            assert time.monotonic() < deadline, f"never ready ({discord_api.gateway_tries} tries)"
+            seen.append((discord_api.gateway_tries, ready))
+            time.sleep(0.05)
+        assert discord_api.gateway_tries == 3
+        assert {status for _tries, status in seen} <= {0, 503}  # 0: not listening yet
+        assert (0, 503) in seen and (2, 503) in seen  # before the gateway, and while refused
+        process.send_signal(signal.SIGTERM)
+        code = process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        discord_api.close()
+    assert process.stderr is not None
+    err = process.stderr.read()
+    assert code == 0, err
+    tries = [line for line in err.splitlines() if "cannot reach Discord's gateway" in line]
+    assert len(tries) == 2 and "(try 1)" in tries[0] and "(try 2)" in tries[1]
+    assert "cannot reach Discord (try" not in err  # the login itself went through
+    assert "stopping (SIGTERM)" in err and "stopped in" in err, err

@@ -335,3 +335,23 @@ def test_a_real_run_whose_gateway_is_refused_retries_it_and_is_ready_once_connec
     assert len(tries) == 2 and "(try 1)" in tries[0] and "(try 2)" in tries[1]
     assert "cannot reach Discord (try" not in err  # the login itself went through
     assert "stopping (SIGTERM)" in err and "stopped in" in err, err
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
+def test_a_stop_before_the_event_loop_runs_exits_0(tmp_path: Path, stop: signal.Signals) -> None:
+    """A signal in start-up's first second (the database checked, discord.py still being
+    imported, before the graceful stop is installed) ends it at once with exit status 0: it
+    used to be SIGTERM's default (killed, -15) or a KeyboardInterrupt's traceback."""
+    with contextlib.closing(socket.create_server(("127.0.0.1", 0))) as closed:
+        port = int(closed.getsockname()[1])  # nothing answers there once it is closed
+    process = real_run(tmp_path, port, free_port())
+    assert process.stderr is not None
+    seen = ""
+    deadline = time.monotonic() + 60
+    while ": run" not in seen and time.monotonic() < deadline:  # "tabletop-bot X: run"
+        seen += process.stderr.readline()
+    process.send_signal(stop)
+    code = process.wait(timeout=30)
+    err = seen + process.stderr.read()
+    assert code == 0, err
+    assert "Traceback" not in err, err

@@ -17,6 +17,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +132,7 @@ class Unanswering:
         self.sock = socket.create_server(("127.0.0.1", 0))
         self.port = int(self.sock.getsockname()[1])
         self.held: list[socket.socket] = []
-        self.arrived = threading.Condition()
+        self.lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -142,22 +143,16 @@ class Unanswering:
                 request = b""
                 while b"\r\n\r\n" not in request and (chunk := conn.recv(4096)):
                     request += chunk  # the request read whole: its answer is then read
-                with self.arrived:
+                with self.lock:
                     self.held.append(conn)
-                    self.arrived.notify_all()
 
-    def wait_for(self, tries: int, process: subprocess.Popen[str], seconds: float = 60) -> None:
+    def wait_for(self, tries: int, process: subprocess.Popen[str]) -> None:
         """Until the ``tries``-th connection came (that try is in flight now)."""
-        deadline = time.monotonic() + seconds
-        with self.arrived:
-            while len(self.held) < tries:
-                assert process.poll() is None, f"the bot exited ({process.returncode}) first"
-                assert time.monotonic() < deadline, f"try {tries} never came"
-                self.arrived.wait(0.1)
+        until(lambda: len(self.held) >= tries, process)
 
     def refuse(self) -> None:
         """The tries in flight are answered 503 (each then fails)."""
-        with self.arrived:
+        with self.lock:
             for conn in self.held:
                 if conn.fileno() != -1:
                     with contextlib.suppress(OSError):
@@ -200,6 +195,15 @@ def real_run(tmp_path: Path, discord_port: int, metrics: int) -> subprocess.Pope
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def until(condition: Callable[[], bool], process: subprocess.Popen[str]) -> None:
+    """Wait (a minute at most) until ``condition()``, while the bot still runs."""
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert process.poll() is None, process.stderr and process.stderr.read()
+        assert time.monotonic() < deadline, "waited a minute"
+        time.sleep(0.05)
 
 
 def status_of(port: int, path: str) -> int:
@@ -256,14 +260,16 @@ def test_a_real_run_against_an_unreachable_discord_retries_and_stops_cleanly(
 class LocalDiscord:
     """Discord on a loopback port, on a thread of its own: the REST login (the bot's user and
     application) answered as the harness's fake Discord answers it, any other REST call
-    refused with a 503; the gateway refused ``refusals`` times, then served: HELLO, READY
-    (no servers) to the IDENTIFY, every heartbeat acknowledged."""
+    refused with a 503; the gateway refused ``refusals`` times (each refusal held until the
+    test ``release``s them), then served: HELLO, READY (no servers) to the IDENTIFY, every
+    heartbeat acknowledged."""
 
     LOGIN = frozenset(f"{API_PREFIX}{path}" for path in ("/users/@me", "/oauth2/applications/@me"))
 
     def __init__(self, refusals: int) -> None:
         self.fake, self.refusals, self.gateway_tries = FakeDiscord(), refusals, 0
         self.loop = asyncio.new_event_loop()
+        self.released = asyncio.Event()
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self._answer)
         self.runner = web.AppRunner(app, access_log=None)
@@ -282,7 +288,12 @@ class LocalDiscord:
             self.gateway_tries += 1
             if self.gateway_tries > self.refusals:
                 return await self._gateway(request)
+            await self.released.wait()
         return web.Response(status=503, text="unavailable")
+
+    def release(self) -> None:
+        """The gateway's refusals go out (the one held now, and the later ones at once)."""
+        self.loop.call_soon_threadsafe(self.released.set)
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         socket_ = web.WebSocketResponse()
@@ -312,16 +323,11 @@ def test_a_real_run_whose_gateway_is_refused_retries_it_and_is_ready_once_connec
     discord_api, metrics = LocalDiscord(refusals=2), free_port()
     process = real_run(tmp_path, discord_api.port, metrics)
     try:
-        seen = []
-        deadline = time.monotonic() + 60
-        while (ready := status_of(metrics, "/readyz")) != 200:
-            assert process.poll() is None, process.stderr and process.stderr.read()
-            assert time.monotonic() < deadline, f"never ready ({discord_api.gateway_tries} tries)"
-            seen.append((discord_api.gateway_tries, ready))
-            time.sleep(0.05)
+        until(lambda: discord_api.gateway_tries == 1, process)  # logged in, loaded; held
+        assert (status_of(metrics, "/healthz"), status_of(metrics, "/readyz")) == (200, 503)
+        discord_api.release()
+        until(lambda: status_of(metrics, "/readyz") == 200, process)  # READY: connected
         assert discord_api.gateway_tries == 3
-        assert {status for _tries, status in seen} <= {0, 503}  # 0: not listening yet
-        assert (0, 503) in seen and (2, 503) in seen  # before the gateway, and while refused
         process.send_signal(signal.SIGTERM)
         code = process.wait(timeout=60)
     finally:

@@ -28,6 +28,7 @@ from aiohttp import web
 
 from bot.config import Settings
 from cogs import app
+from tests.backends import Backend
 from tests.discord_layer.test_health_metrics import free_port
 from tests.harness import FakeDiscord, payloads
 from tests.harness.fake_discord import API_PREFIX
@@ -175,14 +176,16 @@ def run_against(port: int) -> str:
     )
 
 
-def real_run(tmp_path: Path, discord_port: int, metrics: int) -> subprocess.Popen[str]:
-    """``python -m bot run`` as a process of its own, with Discord at ``discord_port`` on the
-    loopback, its health on port ``metrics``, and a short back-off (``LOGIN_RETRY_SECONDS``:
-    a setting, as an operator would set it)."""
+def real_run(
+    folder: Path, backend: Backend, discord_port: int, metrics: int
+) -> subprocess.Popen[str]:
+    """``python -m bot run`` as a process of its own in ``folder`` on ``backend``'s database,
+    with Discord at ``discord_port`` on the loopback, its health on port ``metrics``, and a
+    short back-off (``LOGIN_RETRY_SECONDS``: a setting, as an operator would set it)."""
     env = {
         **os.environ,
         "DISCORD_TOKEN": "MTA.not.real",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}",
+        "DATABASE_URL": backend.url,
         "PYTHONPATH": str(ROOT),
         "METRICS_PORT": str(metrics),
         "LOGIN_RETRY_SECONDS": "0.2",
@@ -190,7 +193,7 @@ def real_run(tmp_path: Path, discord_port: int, metrics: int) -> subprocess.Pope
     }
     return subprocess.Popen(
         [sys.executable, "-c", run_against(discord_port)],
-        cwd=tmp_path,
+        cwd=folder,
         env=env,
         stderr=subprocess.PIPE,
         text=True,
@@ -223,13 +226,13 @@ def status_of(port: int, path: str) -> int:
     ids=["sigterm-2nd", "sigint-2nd", "sigterm-3rd", "sigint-3rd"],
 )
 def test_a_real_run_against_an_unreachable_discord_retries_and_stops_cleanly(
-    tmp_path: Path, stop: signal.Signals, during: int
+    tmp_path: Path, backend: Backend, stop: signal.Signals, during: int
 ) -> None:
     """Issue 34: each try to log in is a real one on a fresh HTTP session (the second used to
     die with "Session is closed"), one line per failed try; /healthz answers all along and
     /readyz says not ready; a stop during a try in flight exits 0 at once."""
     discord_api, metrics = Unanswering(), free_port()
-    process = real_run(tmp_path, discord_api.port, metrics)
+    process = real_run(tmp_path, backend, discord_api.port, metrics)
     try:
         for attempt in range(1, during):
             discord_api.wait_for(attempt, process)
@@ -314,14 +317,14 @@ class LocalDiscord:
 
 
 def test_a_real_run_whose_gateway_is_refused_retries_it_and_is_ready_once_connected(
-    tmp_path: Path,
+    tmp_path: Path, backend: Backend
 ) -> None:
     """Logged in and loaded (the store, the worker pools) while Discord refuses the gateway:
     the gateway is tried again, a line per failed try (discord.py alone gave up after the
     first, Rapptz/discord.py#10520), and /readyz says not ready until it is connected; then
     ready; SIGTERM exits 0 once the whole stop is done (the pools and the store closed)."""
     discord_api, metrics = LocalDiscord(refusals=2), free_port()
-    process = real_run(tmp_path, discord_api.port, metrics)
+    process = real_run(tmp_path, backend, discord_api.port, metrics)
     try:
         until(lambda: discord_api.gateway_tries == 1, process)  # logged in, loaded; held
         assert (status_of(metrics, "/healthz"), status_of(metrics, "/readyz")) == (200, 503)
@@ -344,13 +347,15 @@ def test_a_real_run_whose_gateway_is_refused_retries_it_and_is_ready_once_connec
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
-def test_a_stop_before_the_event_loop_runs_exits_0(tmp_path: Path, stop: signal.Signals) -> None:
+def test_a_stop_before_the_event_loop_runs_exits_0(
+    tmp_path: Path, backend: Backend, stop: signal.Signals
+) -> None:
     """A signal in start-up's first second (the database checked, discord.py still being
     imported, before the graceful stop is installed) ends it at once with exit status 0: it
     used to be SIGTERM's default (killed, -15) or a KeyboardInterrupt's traceback."""
     with contextlib.closing(socket.create_server(("127.0.0.1", 0))) as closed:
         port = int(closed.getsockname()[1])  # nothing answers there once it is closed
-    process = real_run(tmp_path, port, free_port())
+    process = real_run(tmp_path, backend, port, free_port())
     assert process.stderr is not None
     seen = ""
     deadline = time.monotonic() + 60

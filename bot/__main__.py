@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import importlib
 import logging
+import signal
 import sys
 import time
 from datetime import UTC, datetime
@@ -91,6 +92,18 @@ DISCORD_ENTRY = "cogs.app"
 #: The web table's entry point (``main(settings)``), named for the same reason: bot/ knows
 #: neither front door.
 WEB_ENTRY = "web.server"
+
+
+def stop_at_once_while_starting() -> None:
+    """Until the bot's graceful stop takes SIGTERM and SIGINT over (``cogs.shutdown``, once
+    its event loop runs), either one ends start-up at once with exit status 0: nothing is
+    served yet, so nothing is lost, and systemd counts no failure (issue 34)."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, stop)
 
 
 def discord_command(command: str, settings: Settings, guild_id: str = "") -> None:
@@ -355,6 +368,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"Cannot start: {error} (in .env or the environment).") from error
     configure_logging(settings.log_level, settings.log_format)
     if args.command == "run":
+        stop_at_once_while_starting()
         discord_command("run", settings)
     elif args.command == "sync":
         guild = (args.guild if args.guild is not None else settings.dev_guild_id).strip()

@@ -23,6 +23,8 @@ LOG_FORMATS = ("text", "json")
 MAX_CACHE_MB = 65536
 #: An AI that thinks longer than this over one decision holds its table for too long.
 MAX_AI_BUDGET = 60.0
+#: The longest wait between two tries to reach Discord at start-up (the cap of the doubling).
+MAX_LOGIN_RETRY = 60.0
 _URL = re.compile(r"(sqlite|postgresql|postgres)://", re.IGNORECASE)
 _KINDS = {float: "number (like 24 or 0.5)", int: "whole number", str: "text"}
 
@@ -77,6 +79,9 @@ class Settings:
     #: on (the loopback by default: never expose it to the internet).
     metrics_port: int = 0
     metrics_host: str = "127.0.0.1"
+    #: Seconds before the second try to reach Discord at start-up, then doubled up to a
+    #: minute: a network that is not up yet is waited for, never a restart loop.
+    login_retry_seconds: float = 2.0
     #: The database `demo` plays into; empty: its own file in DEMO_DIR, never DATABASE_URL's.
     demo_database_url: str = ""
     #: Sharding (several processes over one shared store): how many shards the bot has in
@@ -178,6 +183,11 @@ class Settings:
             raise ValueError("METRICS_PORT must be 0 (off) or a port number from 1 to 65535")
         if self.metrics_port and not self.metrics_host.strip():
             raise ValueError("METRICS_HOST must be an address to listen on, like 127.0.0.1")
+        if not 0 < self.login_retry_seconds <= MAX_LOGIN_RETRY:
+            raise ValueError(
+                "LOGIN_RETRY_SECONDS must be a number of seconds above 0 and at most "
+                f"{MAX_LOGIN_RETRY:.0f} (like 2)"
+            )
         self.shards()  # refuses a SHARD_IDS that does not fit SHARD_COUNT
         if not 0 <= self.web_port <= 65535:
             raise ValueError("WEB_PORT must be 0 (no web table) or a port from 1 to 65535")

@@ -22,10 +22,11 @@ import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from bot import outbox, watchdog
 from bot.ai import decide
-from bot.config import Settings
+from bot.config import MAX_LOGIN_RETRY, Settings
 from bot.i18n import _, language_of, set_language
 from bot.metrics import MetricsServer
 from bot.pictures import Pictures
@@ -157,7 +158,13 @@ class TabletopBot(commands.Bot):
         # Registered once: every button on any old message keeps working after a restart.
         self.add_dynamic_items(*self.dynamic_items)
         self.observer = observe.install(self, self.store, self.pool)
-        if self.settings.metrics_port:
+        await self.open_health()
+
+    async def open_health(self) -> None:
+        """The private port of /healthz, /readyz and /metrics (``METRICS_PORT``), once:
+        ``serve`` opens it before the first try to reach Discord, so /healthz answers from
+        the first second and /readyz says "not ready" until the gateway is up."""
+        if self.metrics is None and self.settings.metrics_port:
             self.metrics = MetricsServer(self.settings.metrics_host, self.settings.metrics_port)
             await self.metrics.start()
 
@@ -249,38 +256,91 @@ async def serve(settings: Settings, store: Store | None = None) -> None:
     bot.store = store
     async with bot:
         bot.drain.install()
-        await login(bot, settings.discord_token)  # runs setup_hook: everything is loaded
-        settle_heap()
-        if not bot.is_closed():  # a stop while it was still trying to reach Discord
-            await bot.connect()
+        await bot.open_health()
+        # Runs setup_hook: everything is loaded.
+        await login(bot, settings.discord_token, settings.login_retry_seconds)
+        if not bot.is_closed():  # else a stop came while it was still starting
+            settle_heap()
+            await connect(bot, settings.login_retry_seconds)
+        if bot.drain.stopped is not None:  # the stop closes the pools and the store: let it
+            await bot.drain.stopped  # finish (returning now would cancel it halfway)
+        await bot.close()  # what start-up opened after a stop had closed the bot, if any
 
 
-#: Seconds before the second try to reach Discord at start-up (then doubled, up to a minute).
-LOGIN_WAIT = 2.0
-
-
-async def login(bot: discord.Client, token: str) -> None:
+async def login(bot: discord.Client, token: str, first_wait: float = 2.0) -> None:
     """Log in; a network that is not there yet (or Discord's bad moment) is tried again with
-    backoff, one line per attempt (until a stop closes the bot). A rejected token is raised
-    (``discord.LoginFailure``)."""
+    backoff from ``first_wait`` seconds (``LOGIN_RETRY_SECONDS``), one line per failed try,
+    each try on a fresh HTTP session, until a stop closes the bot (then this returns). A
+    rejected token is raised (``discord.LoginFailure``)."""
     for attempt in itertools.count(1):
         if bot.is_closed():
             return
         try:
             await bot.login(token)
             return
-        except (TimeoutError, aiohttp.ClientError, OSError) as error:
-            reason = str(error) or type(error).__name__
-        except discord.HTTPException as error:
-            if not transient(error):
+        except Exception as error:
+            if bot.is_closed():  # a stop closed the session under this try: not a failure
+                return
+            if not retryable(error):
                 raise
-            reason = str(error)
-        await bot.http.close()  # the failed try's session: the next try opens its own
-        wait = outbox.backoff(attempt, LOGIN_WAIT, cap=60.0)
-        log.warning("cannot reach Discord (try %d: %s); again in %.1f s", attempt, reason, wait)
-        until = time.monotonic() + wait
-        while time.monotonic() < until and not bot.is_closed():  # a stop ends the wait
-            await asyncio.sleep(min(0.5, until - time.monotonic()))
+            reason = str(error) or type(error).__name__
+        await fresh_session(bot.http)
+        await again_later(
+            bot, attempt, first_wait, f"cannot reach Discord (try {attempt}: {reason})"
+        )
+
+
+async def connect(bot: discord.Client, first_wait: float = 2.0) -> None:
+    """Connect to the gateway and serve until the bot closes. Once connected, discord.py
+    reconnects by itself; before that, a gateway that cannot be reached is tried again here
+    (one line per failed try): discord.py 2.7 gives up on a first handshake that fails, with
+    an ``AttributeError`` on the connection it never had (Rapptz/discord.py#10520). Its own
+    log line before that names the reason."""
+    for attempt in itertools.count(1):
+        try:
+            await bot.connect()
+            return
+        except AttributeError:
+            never_connected = bot.ws is None and not isinstance(bot, discord.AutoShardedClient)
+            if not never_connected:
+                raise
+        if bot.is_closed():
+            return
+        await again_later(
+            bot, attempt, first_wait, f"cannot reach Discord's gateway (try {attempt})"
+        )
+
+
+async def again_later(bot: discord.Client, attempt: int, first_wait: float, failed: str) -> None:
+    """After failed try ``attempt``: its one line, and the wait before the next (from
+    ``first_wait`` seconds, doubled at each try up to a minute), which a stop ends."""
+    wait = outbox.backoff(attempt, first_wait, cap=MAX_LOGIN_RETRY)
+    log.warning("%s; again in %.1f s", failed, wait)
+    until = time.monotonic() + wait
+    while time.monotonic() < until and not bot.is_closed():
+        await asyncio.sleep(min(0.5, until - time.monotonic()))
+
+
+def retryable(error: Exception) -> bool:
+    """Whether a failed login may succeed if tried again: the network, or Discord's 5xx or
+    429 (a rejected token is ``LoginFailure``, an ``HTTPException`` with a 401)."""
+    if isinstance(error, discord.HTTPException):
+        return transient(error)
+    return isinstance(error, TimeoutError | aiohttp.ClientError | OSError)
+
+
+async def fresh_session(http: discord.http.HTTPClient) -> None:
+    """Close the failed try's HTTP session, and let the next try open a new one on a new
+    connector. discord.py 2.7's ``static_login`` makes a session per login on the client's
+    connector, and makes that connector only when it has none; closing the session closes
+    the connector it owns, and a session on a closed connector fails every request with
+    "Session is closed". So a closed connector is forgotten here, and the next
+    ``static_login`` makes both anew."""
+    await http.close()
+    http.clear()
+    connector = http.connector
+    if connector is not MISSING and connector is not None and connector.closed:
+        http.connector = MISSING
 
 
 #: The one sentence for a token Discord refuses (the process then exits 2: no restart loop).

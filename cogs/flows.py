@@ -8,10 +8,11 @@ failed". Every failure reaches the user as an ephemeral sentence; nothing here k
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import discord
@@ -137,24 +138,28 @@ async def send(
     """
     kwargs = post.kwargs()
     unheld(kwargs.get("view"))
-    if interaction.extras.get(EXPIRED):
-        if ephemeral or interaction.channel is None:
-            log.warning("interaction %s expired; a private answer is dropped", interaction.id)
-            return None
-        log.warning("interaction %s expired; posting in its channel instead", interaction.id)
-        channel = interaction.channel
-        again = fresh_kwargs(post)
-        return await retrying(lambda: channel.send(**again()))  # type: ignore[union-attr]
-    if not interaction.response.is_done():
+    if not interaction.extras.get(EXPIRED) and not interaction.response.is_done():
         await interaction.response.send_message(**kwargs, ephemeral=ephemeral)
         return None
-    thinking = interaction.extras.pop(THINKING, None)
-    if thinking is not None and thinking != ephemeral:
-        await interaction.delete_original_response()
     again = fresh_kwargs(post)
-    return await retrying(
-        lambda: interaction.followup.send(**again(), ephemeral=ephemeral, wait=True)
-    )
+    if not interaction.extras.get(EXPIRED):
+        try:
+            thinking = interaction.extras.pop(THINKING, None)
+            if thinking is not None and thinking != ephemeral:
+                await interaction.delete_original_response()
+            return await retrying(
+                lambda: interaction.followup.send(**again(), ephemeral=ephemeral, wait=True)
+            )
+        except discord.HTTPException as error:
+            if not expired(error):
+                raise
+            interaction.extras[EXPIRED] = True  # the token died since: nothing was sent
+    if ephemeral or interaction.channel is None:
+        log.warning("interaction %s expired; a private answer is dropped", interaction.id)
+        return None
+    log.warning("interaction %s expired; posting in its channel instead", interaction.id)
+    channel = interaction.channel
+    return await retrying(lambda: channel.send(**again()))  # type: ignore[union-attr]
 
 
 def unheld(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
@@ -169,17 +174,27 @@ def unheld(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
         view.stop()
 
 
-async def update(interaction: discord.Interaction, **fields: Any) -> None:
+async def update(interaction: discord.Interaction, **fields: Any) -> bool:
     """Edit the clicked message (a lobby, a hand panel), after a deferred update or as the
-    answer itself."""
+    answer itself; whether it was edited. A token that died (even after the change was
+    saved) is no error: the caller's public part goes on with the bot's token (``publish``
+    posts the board, ``lobby_change`` edits the lobby by its channel), so a dead token never
+    leaves the table waiting for the outbox's lease."""
     fields.setdefault("allowed_mentions", messages.NO_PINGS)
     unheld(fields.get("view"))
-    if interaction.extras.get(EXPIRED):
-        log.warning("interaction %s expired; its message stays as it was", interaction.id)
-    elif interaction.response.is_done():
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.edit_message(**fields)
+    if not interaction.extras.get(EXPIRED):
+        try:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**fields)
+            else:
+                await interaction.response.edit_message(**fields)
+            return True
+        except discord.HTTPException as error:
+            if not expired(error):
+                raise
+            interaction.extras[EXPIRED] = True
+    log.warning("interaction %s expired; its message stays as it was", interaction.id)
+    return False
 
 
 async def reply_error(interaction: discord.Interaction, message: str) -> None:
@@ -299,6 +314,18 @@ async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
 # -- changing --------------------------------------------------------------------------------
 
 
+@contextlib.asynccontextmanager
+async def owing(interaction: discord.Interaction, result: MoveResult) -> AsyncIterator[None]:
+    """Whatever fails inside, before the posts ``result`` owes went out, hands them to the
+    delivery worker at once (``delivery.give_back``): it never waits out the front door's
+    lease (``outbox.FRONT_LEASE``)."""
+    try:
+        yield
+    except BaseException:
+        await delivery.give_back(interaction.client, result.owed)
+        raise
+
+
 async def publish(
     interaction: discord.Interaction, result: MoveResult, headline: str | None = None
 ) -> None:
@@ -307,14 +334,10 @@ async def publish(
     the interaction expired, the board goes to the channel directly, so the table still sees
     the turn."""
     await acknowledge(interaction)
-    try:
-        async with in_public(interaction):
-            ratings = memory.rating_line(result.results, result.read.names)
-            post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
-            message = await post_to_game(interaction, result.record, post)
-    except BaseException:  # the post is owed in the outbox: the delivery worker sends it
-        await delivery.give_back(interaction.client, result.owed)
-        raise
+    async with owing(interaction, result), in_public(interaction):
+        ratings = memory.rating_line(result.results, result.read.names)
+        post = await messages.board_post(result.read, result.told, headline, ratings=ratings)
+        message = await post_to_game(interaction, result.record, post)
     await delivery.sent(interaction.client, result.owed, message)
     if result.record.status != ACTIVE:
         await delivery.finish(interaction.client, result)
@@ -398,7 +421,8 @@ async def play(
         if from_panel:
             done = WORDS[after.record.game].action_label(action, after.names)  # its panel's
             text = "\n".join([f"✅ {done}", *taken])
-            await update(interaction, content=text, view=None, attachments=[])
+            async with owing(interaction, result):
+                await update(interaction, content=text, view=None, attachments=[])
         await publish(interaction, result)
         return
     so_far = "\n".join([*messages.narrate(after, steps), *taken])
@@ -447,12 +471,16 @@ async def lobby_change(interaction: discord.Interaction, record: GameRecord, not
     when none is left, so no older copy keeps buttons of its own."""
     service = service_of(interaction)
     post = messages.lobby_post(service.read(record), note)
-    if interaction.type == discord.InteractionType.component:
-        await update(interaction, content=note, embed=post.embed, view=post.view)
+    clicked = interaction.type == discord.InteractionType.component
+    if clicked and await update(interaction, content=note, embed=post.embed, view=post.view):
         return
+    # A command, or a click whose token died after the change was saved: the lobby message
+    # is edited by its channel, with the bot's token.
     url = await threads.edit_lobby(interaction.client, service.read(record), note)
     if url is None:
         await post_lobby(interaction, record, post)
+        return
+    if clicked:  # the lobby clicked shows the change: no line about it
         return
     line = _("{note} [The lobby]({url}).").format(note=note, url=url)
     await send(interaction, Post(content=line))
@@ -472,10 +500,10 @@ async def close_lobby(
 ) -> None:
     """After a start, the lobby shows that the game began and offers no buttons: the one
     clicked (``clicked_lobby``), else the newest lobby message posted."""
-    if clicked_lobby:
-        await update(interaction, content=None, embed=threads.lobby_embed(read), view=None)
+    shown = threads.lobby_embed(read)
+    if clicked_lobby and await update(interaction, content=None, embed=shown, view=None):
         return
-    await threads.edit_lobby(interaction.client, read)
+    await threads.edit_lobby(interaction.client, read)  # by its channel: no token needed
 
 
 async def new_game(
@@ -544,14 +572,11 @@ async def started_by_itself(
 async def begin(interaction: discord.Interaction, result: MoveResult, clicked_lobby: bool) -> None:
     """A game has just started: its thread opened, its lobby closed, its first board posted.
     ``clicked_lobby``: the interaction is a click on the lobby message, which it updates."""
-    try:
+    async with owing(interaction, result):  # else the worker finishes: thread, lobby, board
         stays = await threads.open_thread(interaction, result.read)  # for who started it
         async with in_public(interaction):
             await close_lobby(interaction, result.read, clicked_lobby=clicked_lobby)
             await publish(interaction, result, threads.begins(result.read))
-    except BaseException:  # the delivery worker finishes the start: thread, lobby, board
-        await delivery.give_back(interaction.client, result.owed)
-        raise
     if stays is not None:
         await send(interaction, Post(content=stays), ephemeral=True)
 

@@ -16,7 +16,7 @@ import discord
 
 from bot.store.base import GameRecord
 from cogs.items import parse
-from cogs.threads import LATEST_POST
+from cogs.threads import LATEST_POST, unarchiving
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ async def retire(client: discord.Client, channel_id: str, message_id: str) -> No
             "flags": raw.get("flags", 0),
             "allowed_mentions": {"parse": [], "users": pinged},
         }
-        await http.request(route, json=payload)
+        await unarchiving(client, channel_id, lambda: http.request(route, json=payload))
     except discord.HTTPException as error:
         log.info("could not retire the buttons of message %s: %s", message_id, error)
 

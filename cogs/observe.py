@@ -19,7 +19,7 @@ import contextvars
 import functools
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 import discord
@@ -99,6 +99,10 @@ class Observer:
         observer = self
 
         class Observed:
+            """What ``session.request`` returns, watched: entered (``async with``, as
+            discord.py's REST calls use it) or awaited (as aiohttp's own ``ws_connect`` does
+            for the gateway), as aiohttp's request context is."""
+
             def __init__(self, method: str, url: Any, kwargs: dict[str, Any]) -> None:
                 self.url = str(url)
                 self.context = request(method, url, **kwargs)
@@ -110,6 +114,14 @@ class Observer:
 
             async def __aexit__(self, *exc: Any) -> Any:
                 return await self.context.__aexit__(*exc)
+
+            def __await__(self) -> Generator[Any, None, Any]:
+                return self._awaited().__await__()
+
+            async def _awaited(self) -> Any:
+                response = await self.context
+                observer.responded(self.url, response.status)
+                return response
 
         def observed(method: str, url: Any, **kwargs: Any) -> Observed:
             return Observed(method, url, kwargs)

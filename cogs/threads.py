@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Literal
+from collections.abc import Awaitable, Callable
+from typing import Literal, TypeVar
 
 import discord
 
@@ -25,6 +26,8 @@ from cogs.messages import Post
 from cogs.retry import fresh_kwargs, retrying, transient
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: The kinds under which a game's messages are remembered: its newest lobby message, and its
 #: latest public post (the one a player is sent to).
@@ -253,13 +256,15 @@ async def edit_lobby(
     channel_id, message_id = found
     channel = client.get_partial_messageable(int(channel_id), guild_id=_guild_id(record))
     try:
-        await retrying(
+        await unarchiving(
+            client,
+            channel_id,
             lambda: channel.get_partial_message(int(message_id)).edit(
                 content=note,
                 embed=lobby_embed(read, result),
                 view=messages.lobby_view(read),  # the lobby's buttons while it is one, then none
                 allowed_mentions=messages.NO_PINGS,
-            )
+            ),
         )
     except discord.HTTPException as error:
         if transient(error):  # Discord's bad moment: the caller's delivery tries again
@@ -308,16 +313,25 @@ async def post(
     content = await pinging_now(client, record.id, content)
     channel = client.get_partial_messageable(int(record.home), guild_id=_guild_id(record))
     again = fresh_kwargs(content)  # Discord's bad moments are tried again (``cogs.retry``)
+    return await unarchiving(client, record.home, lambda: channel.send(**again()))
+
+
+async def unarchiving(
+    client: discord.Client, channel_id: str | int, call: Callable[[], Awaitable[T]]
+) -> T:
+    """``call()`` (a post or an edit in channel ``channel_id``), tried again through Discord's
+    bad moments; refused because the channel is an archived thread (50083: Discord reopens
+    a thread for a post only when it is not locked, and never for an edit), the thread is
+    reopened and ``call()`` made again. So an old post in an archived thread loses its live
+    buttons too, instead of keeping them for good."""
     try:
-        return await retrying(lambda: channel.send(**again()))
+        return await retrying(call)
     except discord.HTTPException as error:
-        if error.code != THREAD_ARCHIVED or record.thread is None:
+        if error.code != THREAD_ARCHIVED:
             raise
-    # An archived thread Discord would not reopen for a post (a locked one): reopen it, then
-    # post again.
-    log.info("game %s: unarchiving its thread %s to post in it", record.id, record.thread)
-    await retrying(lambda: client.http.edit_channel(int(record.home), archived=False))
-    return await retrying(lambda: channel.send(**again()))
+    log.info("unarchiving thread %s to post or edit in it", channel_id)
+    await retrying(lambda: client.http.edit_channel(int(channel_id), archived=False))
+    return await retrying(call)
 
 
 async def finish(client: discord.Client, read: ReadModel) -> None:

@@ -136,10 +136,14 @@ async def close_lapsed(interaction: discord.Interaction, outcome: undo.Outcome) 
     lapsed = undo.Outcome(outcome.lapsed, undo.LAPSED, record)
     channel = interaction.client.get_partial_messageable(int(found[0]))
     try:
-        await channel.get_partial_message(int(found[1])).edit(
-            content=closed_text(service.read(record), lapsed),
-            view=None,
-            allowed_mentions=messages.NO_PINGS,
+        await threads.unarchiving(
+            interaction.client,
+            found[0],
+            lambda: channel.get_partial_message(int(found[1])).edit(
+                content=closed_text(service.read(record), lapsed),
+                view=None,
+                allowed_mentions=messages.NO_PINGS,
+            ),
         )
     except discord.HTTPException:  # deleted meanwhile: nothing left to close
         log.info("game %s: its undo proposal %s is gone", record.id, found[1])

@@ -72,6 +72,8 @@ def test_an_env_file_without_read_permission_is_one_sentence(tmp_path: Path) -> 
         ("LOG_FORMAT", "xml", "LOG_FORMAT='xml' is not one of text, json"),
         ("METRICS_PORT", "70000", "METRICS_PORT must be 0 (off) or a port number"),
         ("METRICS_PORT", "-1", "METRICS_PORT must be"),
+        ("LOGIN_RETRY_SECONDS", "0", "LOGIN_RETRY_SECONDS must be a number of seconds above 0"),
+        ("LOGIN_RETRY_SECONDS", "nan", "LOGIN_RETRY_SECONDS must be"),
         ("SHARD_COUNT", "-2", "SHARD_COUNT must be"),
     ],
 )

@@ -5,8 +5,8 @@ a command that would fail too; once the store is back, the game goes on.
 
 The full disk is injected where SQLite meets its driver: the store's connections answer every
 change with SQLite's own SQLITE_FULL while the test says so. PostgreSQL is stopped as far as the
-bot can tell: its connections go through a socket proxy that the test closes (every connection
-drops, new ones are refused) and opens again.
+bot can tell: its connections go through a proxy (a Unix socket or a TCP port, as the server's
+URL is) that the test closes (every connection drops, new ones are refused) and opens again.
 """
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import socket
 import sqlite3
 import tempfile
 import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import pytest
 
@@ -57,13 +58,32 @@ class FullDisk(sqlite3.Connection):
 
 
 class Proxy:
-    """A Unix-socket proxy in front of a PostgreSQL server, on a thread of its own (so the
-    harness, which waits for the bot's tasks, never waits for it): ``stop`` drops every
-    connection and refuses new ones, as a stopped server does; ``start`` lets them through."""
+    """A proxy in front of a PostgreSQL server, on a thread of its own (so the harness, which
+    waits for the bot's tasks, never waits for it): ``stop`` drops every connection and
+    refuses new ones, as a stopped server does; ``start`` lets them through. ``url`` is the
+    server's through the proxy: a Unix socket in ``folder`` when the server's URL names a
+    socket folder (``?host=/folder``, as ``.ci/with-postgres`` gives), else a loopback TCP
+    port (``postgresql://user@127.0.0.1:5432/db``, the form the README documents)."""
 
-    def __init__(self, server_dir: str, folder: str) -> None:
-        self.target = f"{server_dir}/.s.PGSQL.5432"
-        self.path = f"{folder}/.s.PGSQL.5432"
+    def __init__(self, url: str, folder: str) -> None:
+        parts = urlsplit(url)
+        query = parse_qs(parts.query)
+        port = parts.port or int(query.get("port", ["5432"])[0])
+        server_dir = query.get("host", [""])[0]
+        self.target: tuple[str, int] | str
+        self.listen: tuple[str, int] | str
+        if server_dir.startswith("/"):
+            self.target = f"{server_dir}/.s.PGSQL.{port}"
+            self.listen = f"{folder}/.s.PGSQL.{port}"
+            self.url = url.replace(f"host={server_dir}", f"host={folder}")
+        else:
+            self.target = (parts.hostname or "localhost", port)
+            with socket.socket() as probe:  # a free port, kept across stop and start
+                probe.bind(("127.0.0.1", 0))
+                self.listen = ("127.0.0.1", int(probe.getsockname()[1]))
+            user = parts.netloc.rpartition("@")[0]  # with its password, if any
+            host = f"{self.listen[0]}:{self.listen[1]}"
+            self.url = urlunsplit(parts._replace(netloc=f"{user}@{host}" if user else host))
         self.server: asyncio.AbstractServer | None = None
         self.pipes: list[asyncio.StreamWriter] = []
         self.loop = asyncio.new_event_loop()
@@ -90,7 +110,10 @@ class Proxy:
         self.loop.close()
 
     async def _start(self) -> None:
-        self.server = await asyncio.start_unix_server(self._serve, path=self.path)
+        if isinstance(self.listen, str):
+            self.server = await asyncio.start_unix_server(self._serve, path=self.listen)
+        else:
+            self.server = await asyncio.start_server(self._serve, *self.listen)
 
     async def _stop(self) -> None:
         assert self.server is not None
@@ -98,8 +121,9 @@ class Proxy:
         for writer in self.pipes:
             writer.transport.abort()
         self.pipes.clear()
-        with contextlib.suppress(FileNotFoundError):
-            Path(self.path).unlink()
+        if isinstance(self.listen, str):
+            with contextlib.suppress(FileNotFoundError):
+                Path(self.listen).unlink()
         self.server = None
 
     async def _end_tasks(self) -> None:
@@ -109,7 +133,10 @@ class Proxy:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_unix_connection(self.target)
+        if isinstance(self.target, str):
+            up_reader, up_writer = await asyncio.open_unix_connection(self.target)
+        else:
+            up_reader, up_writer = await asyncio.open_connection(*self.target)
         self.pipes += [writer, up_writer]
 
         async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
@@ -139,12 +166,10 @@ async def outage_switch(
         finally:
             FullDisk.full = False
         return
-    parts = urlsplit(backend.url)
-    server_dir = parse_qs(parts.query)["host"][0]
     with tempfile.TemporaryDirectory() as folder:
-        proxy = Proxy(server_dir, folder)
+        proxy = Proxy(backend.url, folder)
         await proxy.start()
-        url = backend.url.replace(f"host={server_dir}", f"host={folder}")
+        url = proxy.url
 
         async def stopped(down: bool) -> None:
             await (proxy.stop() if down else proxy.start())

@@ -104,6 +104,16 @@ def current_player(board: SeenMessage) -> User:
     return BY_ID[player_id]
 
 
+def turn_ending(panel: SeenMessage) -> str:
+    """The value, in a hand panel's select, of a card that ends the turn at once (not
+    Fireworks or Brass Band, which ask a follow-up)."""
+    return next(
+        o["value"]
+        for o in panel.selects[0].options
+        if "Fireworks" not in o["label"] and "Brass" not in o["label"]
+    )
+
+
 def board_of(response: Response) -> SeenMessage | None:
     # The game's own boards, in its thread (not the result post in the channel).
     boards = [
@@ -379,12 +389,7 @@ async def test_an_expired_interaction_still_gets_the_turn_posted(
     mover = current_player(board)
     panel = (await h.click(mover, board, label="My hand")).message
     select = panel.selects[0]
-    # A card that ends the turn at once (not Fireworks or Brass Band, which ask a follow-up).
-    value = next(
-        o["value"]
-        for o in select.options
-        if "Fireworks" not in o["label"] and "Brass" not in o["label"]
-    )
+    value = turn_ending(panel)
     before = len(h.channel_messages(h.thread(TABLE)))
     h.fake.fail_next("POST", "/interactions/{interaction_id}/{interaction_token}/callback")
     response = await h.select(mover, panel, select.custom_id, [value], allow_errors=True)

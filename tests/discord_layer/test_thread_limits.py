@@ -1,5 +1,6 @@
 """Threads within Discord's limits (issue 27, item 5), through discord.py's real dispatch: a
-post to an archived thread Discord will not reopen (50083) reopens it and goes in; near the
+post to an archived thread Discord will not reopen (50083) reopens it and goes in, and so does
+an edit there (issue 34: Discord reopens a thread for no edit); near the
 server's cap of active threads the oldest finished games' threads are archived early and the
 admins told once; at the cap a new game is played in its channel, with a line saying why.
 """
@@ -12,10 +13,13 @@ from pathlib import Path
 import pytest
 
 from cogs import threads
+from cogs.app import create_bot
+from tests.backends import Backend
 from tests.discord_layer.test_threads import (
     ANA,
     BO,
     CY,
+    EVERYONE,
     GUILD,
     TABLE,
     WATCHER,
@@ -24,7 +28,7 @@ from tests.discord_layer.test_threads import (
     record_of,
     table,
 )
-from tests.harness import User
+from tests.harness import FakeDiscord, User
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -46,6 +50,46 @@ async def test_a_post_to_an_archived_locked_thread_reopens_it_first(
     await h.settle()
     reminder = h.channel_messages(thread)[-1]
     assert "is waiting for you" in reminder.content
+    assert not h.fake.channels[thread.id]["thread_metadata"]["archived"]
+    assert await h.bot.service.store.unsent(record.id) == []
+
+
+async def test_an_edit_in_an_archived_thread_reopens_it_and_is_made(
+    harness_factory, backend: Backend
+) -> None:
+    """Discord archived the thread after a week without a post, and refuses every edit in
+    it (50083): when the clock runs out and the AI's board is posted, the board it replaces
+    still loses its live buttons, and the thread is open again."""
+    h = await harness_factory(
+        create_bot(database_url=backend.url, discord_token=""),
+        FakeDiscord(),
+        guild_id=GUILD,
+        channels=[TABLE],
+        members=EVERYONE,
+    )
+    lobby = (await h.slash(ANA, "game new", game="artsee", clock="1h")).message
+    await h.click(BO, lobby, label="Join")
+    await h.click(ANA, h.message(lobby), label="Start")
+    record = await record_of(h, lobby)
+    thread = h.thread(TABLE)
+    (old,) = h.channel_messages(thread)
+    assert "My hand" in [b.label for b in old.buttons]
+    (late,) = record.clocks
+    remind_at, deadline = record.clocks[late]
+    assert remind_at is not None and deadline is not None
+    scheduler = h.bot.get_cog("Scheduler")
+    await scheduler.tick(remind_at)  # the reminder: a post that is not the game's latest
+    await h.settle()
+    h.fake.channels[thread.id]["thread_metadata"]["archived"] = True
+    await scheduler.tick(deadline + 1)
+    await h.settle()
+    edits = [r for r in h.fake.requests if r.method == "PATCH" and r.path.endswith(f"/{old.id}")]
+    assert [r.status for r in edits] == [400, 200]  # refused with 50083, then made
+    assert edits[0].response["code"] == 50083
+    labels = [b.label for b in h.message(old).buttons]
+    assert "My hand" not in labels and "Board" not in labels, labels
+    newest = h.channel_messages(thread)[-1]
+    assert newest.id != old.id and "My hand" in [b.label for b in newest.buttons]
     assert not h.fake.channels[thread.id]["thread_metadata"]["archived"]
     assert await h.bot.service.store.unsent(record.id) == []
 

@@ -150,6 +150,10 @@ class InteractionRecord:
     modal: dict[str, Any] | None = None
     loading: bool = False
     deferred_ephemeral: bool = False
+    #: The token dies once the interaction is first answered (``FakeDiscord.tokens_die``).
+    dies_after_answer: bool = False
+    #: Dead: every callback and webhook request with the token answers 401 (50027).
+    dead: bool = False
 
 
 @dataclass(frozen=True)
@@ -428,6 +432,7 @@ class FakeDiscord:
         #: Other servers the bot is on (``Harness.add_guild``): known to the member look-up.
         self.other_worlds: dict[int, World] = {}
         self._injected: list[_Injected] = []
+        self._dying = 0
         self._routes: list[tuple[str, str, re.Pattern[str], Handler]] = []
         self._install_routes()
 
@@ -461,6 +466,13 @@ class FakeDiscord:
         self._injected.append(
             _Injected(method.upper(), _template_regex(path), status, code, message, times)
         )
+
+    def tokens_die(self, times: int = 1) -> None:
+        """The tokens of the next ``times`` interactions die once each is first answered (its
+        defer or answer is taken): from then on every callback and webhook request with it
+        answers 401 "Invalid Webhook Token" (50027), as Discord does past a token's 15
+        minutes, while the bot's own token still works."""
+        self._dying += times
 
     # ----------------------------------------------------------------- queries
 
@@ -510,7 +522,9 @@ class FakeDiscord:
             guild_id=guild_id,
             name=name,
             source_message_id=source_message_id,
+            dies_after_answer=self._dying > 0,
         )
+        self._dying = max(0, self._dying - 1)
         self.interactions[record.token] = record
         return record
 
@@ -1234,6 +1248,9 @@ class FakeDiscord:
         stored = self._channel_message(params)
         if int(stored.data["author"]["id"]) != self.bot_user.id:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        metadata = self._channel(stored.channel_id).get("thread_metadata") or {}
+        if metadata.get("archived"):  # an edit never reopens a thread, locked or not
+            raise DiscordHTTPError(400, 50083, "Thread is archived")
         return 200, self._edit(stored, request.json, request.files, None).data
 
     def _delete_message(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
@@ -1288,6 +1305,8 @@ class FakeDiscord:
         record = self.interactions.get(token)
         if record is None:
             raise DiscordHTTPError(404, 10015, "Unknown Webhook")
+        if record.dead:
+            raise DiscordHTTPError(401, 50027, "Invalid Webhook Token")
         return record
 
     def _callback(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
@@ -1295,6 +1314,8 @@ class FakeDiscord:
         if record is None or record.id != int(params["interaction_id"]):
             raise DiscordHTTPError(404, 10062, "Unknown interaction")
         request.interaction_token = record.token
+        if record.dead:
+            raise DiscordHTTPError(401, 50027, "Invalid Webhook Token")
         if record.callback_type is not None:
             raise DiscordHTTPError(400, 40060, "Interaction has already been acknowledged.")
         body = request.json or {}
@@ -1314,6 +1335,7 @@ class FakeDiscord:
             raise DiscordHTTPError(400, 40043, "No message to update")
         record.callback_type = kind
         record.acked_at = time.monotonic()
+        record.dead = record.dies_after_answer
         interaction: dict[str, Any] = {
             "id": str(record.id),
             "type": record.type,

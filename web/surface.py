@@ -165,6 +165,7 @@ class HandPage:
             modules=("play.js",),
             base=base,
             fragment=fragment,
+            game_id=record.id,
         )
         return web.Response(text=text, content_type="text/html", headers=NO_STORE)
 

@@ -24,7 +24,7 @@ def column_text(column: int | str) -> str:
     return str(column)
 
 
-def spot(action: Action, view: View, seat: str) -> Spot | None:
+def spot(action: Action, view: View, seat: str, names: dict[str, str]) -> Spot | None:
     kind = action["type"]
     if kind == "card":
         return Spot("hand", f"hand:{action['card']}", card_label(action["card"]))

@@ -21,7 +21,7 @@ AREAS = (
 BACKPACK = frozenset({"swap", "mix", "discard", "copy", "skip", "fill", "queue", "place"})
 
 
-def spot(action: Action, view: View, seat: str) -> Spot | None:
+def spot(action: Action, view: View, seat: str, names: dict[str, str]) -> Spot | None:
     kind = action["type"]
     if kind == "paint":
         return Spot("display", f"card:{action['card']}", str(action["card"]))

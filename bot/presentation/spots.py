@@ -28,8 +28,9 @@ class Spot:
     source: str | None = None
 
 
-#: A game's places: ``spot(action, view, seat)`` (None: a control, drawn by its label).
-Locate = Callable[[Action, View, str], Spot | None]
+#: A game's places: ``spot(action, view, seat, names)`` (None: a control, drawn by its
+#: label); ``names``: player id -> display name.
+Locate = Callable[[Action, View, str, dict[str, str]], Spot | None]
 #: The actions of this step at every place of the board, legal or not: the dim ones are
 #: offered with the engine's refusal.
 Candidates = Callable[[View, str, list[Action]], list[Action]]

@@ -9,11 +9,12 @@ from bot.words.street_art import card_name
 AREAS = (("hand", N_("Your hand")), ("players", N_("Players")), ("controls", N_("Your move")))
 
 
-def spot(action: Action, view: View, seat: str) -> Spot | None:
+def spot(action: Action, view: View, seat: str, names: dict[str, str]) -> Spot | None:
     if action["type"] == "play":
         return Spot("hand", f"hand:{action['card']}", card_name(action["card"]))
     if action["type"] == "fireworks":
-        return Spot("players", f"player:{action['victim']}", str(action["victim"]))
+        victim = str(action["victim"])
+        return Spot("players", f"player:{victim}", names.get(victim, victim))
     return None
 
 

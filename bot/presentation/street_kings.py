@@ -19,7 +19,7 @@ AREAS = (
 ON_A_CAR = frozenset({"show", "race", "sell_car"})
 
 
-def spot(action: Action, view: View, seat: str) -> Spot | None:
+def spot(action: Action, view: View, seat: str, names: dict[str, str]) -> Spot | None:
     kind = action["type"]
     if kind == "place":
         return Spot(

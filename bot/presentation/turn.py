@@ -76,6 +76,8 @@ class Target:
     closes: bool = False
     #: A source piece (a card to pick up first): tapping it lights the targets it has.
     picks: bool = False
+    #: A move that gives something up (pass, stop, go back): drawn quieter than the others.
+    passive: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +91,7 @@ class Target:
             "lines": list(self.lines),
             "closes": self.closes,
             "picks": self.picks,
+            "passive": self.passive,
         }
 
 
@@ -254,7 +257,7 @@ def targets(game: Game, state: Any, seat: str, names: dict[str, str]) -> list[Ta
     out: list[Target] = []
     for index, action in enumerate(legal):
         name = name_of(game, action, names, view)
-        where = layout.spot(action, view, seat) or control(index, name)
+        where = layout.spot(action, view, seat, names) or control(index, name)
         try:
             _after, outcome = dry_run(game, state, seat, action)
         except IllegalAction as error:
@@ -272,11 +275,12 @@ def targets(game: Game, state: Any, seat: str, names: dict[str, str]) -> list[Ta
                 lines=lines,
                 events=tuple(outcome.events),
                 closes=outcome.closes,
+                passive=action["type"] in game.passive_actions,
             )
         )
     board: list[str] = []
     for action in layout.candidates(view, seat, legal):
-        spot = layout.spot(action, view, seat)
+        spot = layout.spot(action, view, seat, names)
         if spot is None:
             continue
         board.append(spot.key)

@@ -4,8 +4,11 @@
 const root = document.getElementById("play");
 
 const state = { steps: "", pick: "", version: "" };
-const seenKey = `seen:${location.pathname}`;
+// Per game, not per link: every link to the same hand shares what its player has seen.
+const seenKey = `seen:${root.dataset.game}`;
 const seenAtLoad = Number(localStorage.getItem(seenKey) || 0);
+// The answer to the last Confirm: kept across refreshes (a change heard meanwhile must not
+// wipe it) until the player taps again.
 let said = "";
 
 function read() {
@@ -41,24 +44,35 @@ async function load(focus) {
   root.replaceChildren(fresh.content);
   read();
   markNew();
-  if (said) { say(said); said = ""; }
+  if (said) say(said);
   document.body.dataset.updated = String(Date.now());
-  if (focus) {
-    const next = root.querySelector(focus) || root.querySelector(".target.lit, #confirm");
-    if (next) next.focus();
+  // Keyboard players go on from where the step left them: the first of ``focus`` (a list
+  // of selectors, in order of preference) that the new surface has.
+  for (const selector of focus || []) {
+    const next = root.querySelector(selector);
+    if (next) { next.focus(); break; }
   }
 }
 
+// While a turn is on its way, the changes it makes are not fetched one by one: the page is
+// drawn once, when the answer comes.
+let sending = false;
+
 async function send() {
   const body = new URLSearchParams({ version: state.version, steps: state.steps, confirm: "1" });
-  const response = await fetch(root.dataset.turn, {
-    method: "POST", body, headers: { Accept: "application/json" },
-  });
-  const answer = response.ok ? await response.json() : { note: "" };
-  said = answer.note || "";
+  sending = true;
   state.steps = "";
   state.pick = "";
-  await load(".target.lit");
+  try {
+    const response = await fetch(root.dataset.turn, {
+      method: "POST", body, headers: { Accept: "application/json" },
+    });
+    const answer = response.ok ? await response.json() : { note: "" };
+    said = answer.note || "";
+  } finally {
+    sending = false;
+  }
+  await load([".target.lit"]);
 }
 
 root.addEventListener("click", (event) => {
@@ -77,17 +91,18 @@ root.addEventListener("submit", (event) => {
   const button = event.submitter;
   if (!button || button.getAttribute("aria-disabled") === "true") return;
   const steps = state.steps ? state.steps.split(".") : [];
+  said = "";
   if (button.name === "add") {
     state.steps = [...steps, button.value].join(".");
     state.pick = "";
-    load(".target.lit, #confirm");
+    load([".target.lit:not(.passive)", ".target.lit", "#confirm"]);
   } else if (button.name === "pick") {
     state.pick = state.pick === button.value ? "" : button.value;
-    load(".target.lit[data-source], .target.lit");
+    load([".target.lit[data-source]", ".target.lit"]);
   } else if (button.name === "undo") {
     state.steps = steps.slice(0, -1).join(".");
     state.pick = "";
-    load(".target.lit");
+    load([".target.lit"]);
   } else if (button.name === "confirm") {
     send();
   }
@@ -96,7 +111,7 @@ root.addEventListener("submit", (event) => {
 function connect() {
   const events = new EventSource(root.dataset.events);
   events.onmessage = (message) => {
-    if (message.data !== state.version) load(null);
+    if (!sending && message.data !== state.version) load(null);
   };
   events.onerror = () => {
     if (events.readyState === EventSource.CLOSED) setTimeout(() => { connect(); load(null); }, 2000);

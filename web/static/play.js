@@ -35,13 +35,41 @@ function markNew() {
   localStorage.setItem(seenKey, String(newest));
 }
 
+// A picture whose address has not changed (the same game version) stays the element it is,
+// rather than being fetched and decoded again at every tap: the new surface gets a marker in
+// its place, and the picture goes where the marker is. It never leaves this document (an
+// element adopted by another document loads its picture again).
+function keepPictures(fresh) {
+  const shown = new Map([...root.querySelectorAll("img")].map((img) => [img.getAttribute("src"), img]));
+  const kept = [];
+  for (const img of fresh.querySelectorAll("img")) {
+    const old = shown.get(img.getAttribute("src"));
+    if (!old) continue;
+    old.alt = img.alt;
+    const marker = fresh.ownerDocument.createElement("i");
+    marker.dataset.keep = String(kept.length);
+    kept.push(old);
+    img.replaceWith(marker);
+  }
+  return kept;
+}
+
+function putBack(kept) {
+  for (const marker of root.querySelectorAll("i[data-keep]")) {
+    marker.replaceWith(kept[Number(marker.dataset.keep)]);
+  }
+}
+
 async function load(focus) {
   const query = new URLSearchParams({ steps: state.steps, pick: state.pick });
   const response = await fetch(`${root.dataset.fragment}?${query}`, { cache: "no-store" });
   if (!response.ok) return;
-  const fresh = document.createElement("template");
-  fresh.innerHTML = await response.text();
-  root.replaceChildren(fresh.content);
+  // Parsed in a document of its own (inert: nothing in it loads) so the pictures that stay
+  // are never fetched again.
+  const parsed = new DOMParser().parseFromString(await response.text(), "text/html");
+  const kept = keepPictures(parsed.body);
+  root.replaceChildren(...[...parsed.body.childNodes].map((node) => document.adoptNode(node)));
+  putBack(kept);
   read();
   markNew();
   if (said) say(said);

@@ -119,7 +119,7 @@ class HandPage:
                 base=base,
                 note=note,
                 version=read.version,
-                turn_line=turn_line(read),
+                turn_line=turn_line(read, seat),
                 turn=turn,
                 steps=steps_text(steps),
                 pick=pick,
@@ -213,11 +213,13 @@ class HandPage:
         return "moved"
 
 
-def turn_line(read: ReadModel) -> str:
-    """Whose turn it is, or why nobody's."""
+def turn_line(read: ReadModel, seat: str) -> str:
+    """Whose turn it is, said to the seat ("Your turn."), or why nobody's."""
     if read.record.state is None:
         return _("The game has not started yet.")
-    return read.turn_message() if read.to_move else _("The game is over.")
+    if not read.to_move:
+        return _("The game is over.")
+    return _("Your turn.") if read.to_move == [seat] else read.turn_message()
 
 
 NO_STORE = {"Cache-Control": "no-store"}

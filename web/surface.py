@@ -11,6 +11,7 @@ module only reads the request and fills the template. The choices travel in the 
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -126,7 +127,9 @@ class HandPage:
                 undoable=any(not step.automatic for step in turn.built) if turn else False,
                 areas=areas_of(turn, pick or None) if turn else [],
                 board=f"{base}/board/{record.version}.png" if record.state is not None else None,
-                hand_picture=await self.hand_picture(read, seat, base),
+                hand_picture=None
+                if turn and any(t.face for t in turn.targets)
+                else await self.hand_picture(read, seat, base),
                 hand_text=WORDS[record.game].hand_text(read.view(seat)) if record.state else "",
                 told=await self.told(record),
             )
@@ -145,6 +148,20 @@ class HandPage:
         replayed = await self.table.replay_of(record)
         first = max(1, replayed.last - TOLD_TURNS + 1)
         return [(t, replayed.lines(t)) for t in range(first, replayed.last + 1)]
+
+    async def face(self, request: web.Request) -> web.StreamResponse:
+        """A card's face for a button of the surface: only a card the seat's own view holds
+        (its hand, the table), so no address can draw a card the seat may not see."""
+        record, seat, lang = await self.table.hand_game(request)
+        card = request.match_info["card"]
+        if record.state is None or json.dumps(card) not in json.dumps(
+            self.table.service.read(record).view(seat)
+        ):
+            raise web.HTTPNotFound
+        png = await self.table.service.pictures.face(record.game, card, lang=lang)
+        if png is None:
+            raise web.HTTPNotFound
+        return web.Response(body=png, content_type="image/png", headers=FACE_CACHE)
 
     def chosen(self, request: web.Request) -> tuple[list[int], str]:
         return steps_of(request.query.get("steps", "")), request.query.get("pick", "")
@@ -223,6 +240,8 @@ def turn_line(read: ReadModel, seat: str) -> str:
 
 
 NO_STORE = {"Cache-Control": "no-store"}
+#: A card's face never changes: the player's browser keeps it (and only theirs: the link is).
+FACE_CACHE = {"Cache-Control": "private, max-age=86400"}
 
 
 def routes(table: Table) -> list[web.RouteDef]:
@@ -232,4 +251,5 @@ def routes(table: Table) -> list[web.RouteDef]:
         web.get("/h/{token}", page.page),
         web.get("/h/{token}/fragment", page.fragment),
         web.post("/h/{token}/turn", page.turn),
+        web.get(r"/h/{token}/face/{card:[A-Za-z0-9_-]{1,40}}.png", page.face),
     ]

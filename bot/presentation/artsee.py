@@ -27,7 +27,8 @@ def column_text(column: int | str) -> str:
 def spot(action: Action, view: View, seat: str, names: dict[str, str]) -> Spot | None:
     kind = action["type"]
     if kind == "card":
-        return Spot("hand", f"hand:{action['card']}", card_label(action["card"]))
+        card = str(action["card"])
+        return Spot("hand", f"hand:{card}", card_label(card), face=card)
     if kind in ("place", "welcome"):
         return Spot("gallery", f"column:{action['column']}", column_text(action["column"]))
     if kind == "slot":

@@ -20,12 +20,15 @@ View = dict[str, Any]
 class Spot:
     """One place on the surface: ``area`` (an id of the game's ``AREAS``), ``key`` (unique
     in the surface), ``text`` (short, drawn on the button), ``source``: the key of the piece
-    to pick first (a hand card to place), or None when a tap here is the whole decision."""
+    to pick first (a hand card to place), or None when a tap here is the whole decision;
+    ``face``: the card whose picture the button shows."""
 
     area: str
     key: str
     text: str
     source: str | None = None
+    #: The card drawn on the button (its face, from images), where the game draws faces.
+    face: str | None = None
 
 
 #: A game's places: ``spot(action, view, seat, names)`` (None: a control, drawn by its

@@ -11,7 +11,8 @@ AREAS = (("hand", N_("Your hand")), ("players", N_("Players")), ("controls", N_(
 
 def spot(action: Action, view: View, seat: str, names: dict[str, str]) -> Spot | None:
     if action["type"] == "play":
-        return Spot("hand", f"hand:{action['card']}", card_name(action["card"]))
+        card = str(action["card"])
+        return Spot("hand", f"hand:{card}", card_name(card), face=card)
     if action["type"] == "fireworks":
         victim = str(action["victim"])
         return Spot("players", f"player:{victim}", names.get(victim, victim))

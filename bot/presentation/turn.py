@@ -78,6 +78,10 @@ class Target:
     picks: bool = False
     #: A move that gives something up (pass, stop, go back): drawn quieter than the others.
     passive: bool = False
+    #: The card whose face the button shows (``Spot.face``).
+    face: str | None = None
+    #: What the step scores, short ("+2 ★"), where the game's words can say it.
+    gain: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +96,8 @@ class Target:
             "closes": self.closes,
             "picks": self.picks,
             "passive": self.passive,
+            "face": self.face,
+            "gain": self.gain,
         }
 
 
@@ -163,6 +169,13 @@ def told(game: Game, outcome: Outcome, names: dict[str, str]) -> tuple[str, ...]
     if outcome.hidden:
         lines.append(_("Then you see what it turns up."))
     return tuple(lines)
+
+
+def gain(game: Game, outcome: Outcome, seat: str) -> str | None:
+    """What a step scores for the seat, said short from its known events (the game's words'
+    ``consequence``, as a panel's option says it), or None."""
+    weigh = getattr(WORDS[game.id], "consequence", None)
+    return weigh(outcome.events, seat) if weigh is not None else None
 
 
 def name_of(game: Game, action: Action, names: dict[str, str], view: dict[str, Any]) -> str:
@@ -276,6 +289,8 @@ def targets(game: Game, state: Any, seat: str, names: dict[str, str]) -> list[Ta
                 events=tuple(outcome.events),
                 closes=outcome.closes,
                 passive=action["type"] in game.passive_actions,
+                face=where.face,
+                gain=gain(game, outcome, seat),
             )
         )
     board: list[str] = []
@@ -299,7 +314,7 @@ def control(index: int, name: str) -> Spot:
 
 
 def dim(where: Spot, name: str, why: str) -> Target:
-    return Target(where.area, where.key, where.text, name, where.source, why=why)
+    return Target(where.area, where.key, where.text, name, where.source, why=why, face=where.face)
 
 
 def sources(layout: Layout, view: dict[str, Any], placed: list[Target]) -> list[Target]:

@@ -4,6 +4,7 @@ it is now (nothing applied), just like a stale Discord panel."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from urllib.parse import parse_qs, urlsplit
@@ -47,7 +48,7 @@ async def test_a_turn_is_built_by_taps_and_sent_with_one_confirm(web: Web) -> No
     after_card = await tap(web, path, page, add="0")
     assert parse_qs(urlsplit(after_card).query)["steps"] == ["0"]
     page = await (await web.client.get(after_card)).text()
-    assert "Your turn so far" in page and 'aria-label="Onto column 1"' in page
+    assert "Your turn so far" in page and 'aria-label="Onto column 1 · +' in page
     after_column = await tap(web, path, page, add="0")
     page = await (await web.client.get(after_column)).text()
     assert "+1" in page or "+0" in page  # the preview of the column: what it scores
@@ -101,3 +102,18 @@ async def test_a_piece_is_picked_up_then_placed(web: Web) -> None:
     assert "Pick up a card first" in page and f'value="{source.key}"' in page
     picked = await (await web.client.get(f"{path}?pick={source.key}")).text()
     assert 'aria-pressed="true"' in picked and f'data-source="{source.key}"' in picked
+
+
+async def test_a_card_is_drawn_on_its_button_and_only_a_card_the_seat_may_see(web: Web) -> None:
+    record, path = await artsee(web)
+    read = web.service.read(record)
+    mine = read.view(ANA)["hand_cards"]
+    page = await (await web.client.get(path)).text()
+    assert all(f'src="{path}/face/{card}.png"' in page for card in mine)
+    face = await web.client.get(f"{path}/face/{mine[0]}.png")
+    assert face.status == 200 and (await face.read()).startswith(b"\x89PNG")
+    seen = json.dumps(read.view(ANA))
+    other = next(s.user for s in record.seats if s.user != ANA)
+    hidden = [c for c in read.view(other)["hand_cards"] if c not in seen]
+    assert hidden, "the other seat holds a card Ana cannot see"
+    assert (await web.client.get(f"{path}/face/{hidden[0]}.png")).status == 404

@@ -69,6 +69,7 @@ HAND_RENDERERS: dict[str, HandRenderer] = {
 FACE_RENDERERS: dict[str, FaceRenderer] = {
     "street-art": street_art.render_face,
     "artsee": artsee.render_face,
+    "street-kings": street_kings.render_face,
 }
 
 #: game id -> ((filename, renderer), ...): the parts of the table a board leaves out, each a

@@ -118,6 +118,7 @@ class HandPage:
             render(
                 "hand_fragment.html",
                 base=base,
+                game=record.game,
                 note=note,
                 version=read.version,
                 turn_line=turn_line(read, seat),

@@ -46,6 +46,11 @@ def key_text(key: str, view: View) -> str:
     return key
 
 
+def no_face(key: str) -> str | None:
+    """No source is drawn as a card (a game whose pieces are words)."""
+    return None
+
+
 @dataclass(frozen=True)
 class Layout:
     """A game's surface: its areas in board order, ``(id, title)``, and its functions."""
@@ -54,6 +59,8 @@ class Layout:
     spot: Locate
     candidates: Candidates
     source_text: SourceText = key_text
+    #: The card a source is drawn as, from its key (None: drawn as words).
+    source_face: Callable[[str], str | None] = no_face
 
 
 def kinds(legal: list[Action]) -> set[str]:

@@ -67,4 +67,10 @@ def source_text(key: str, view: View) -> str:
     return location_label(card) if kind == "hand" else upgrade_label(card)
 
 
-LAYOUT = Layout(AREAS, spot, candidates, source_text)
+def source_face(key: str) -> str | None:
+    """A location card in hand is drawn as itself; an upgrade in the shop as words."""
+    kind, _sep, card = key.partition(":")
+    return card if kind == "hand" else None
+
+
+LAYOUT = Layout(AREAS, spot, candidates, source_text, source_face)

@@ -332,7 +332,9 @@ def sources(layout: Layout, view: dict[str, Any], placed: list[Target]) -> list[
         text = layout.source_text(key, view)
         name = _("Pick up {piece}").format(piece=text)
         lit = target.index is not None
-        out[key] = Target(area, key, text, name, why=None if lit else target.why, picks=True)
+        why = None if lit else target.why
+        face = layout.source_face(key)
+        out[key] = Target(area, key, text, name, why=why, picks=True, face=face)
     return list(out.values())
 
 

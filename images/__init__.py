@@ -70,6 +70,7 @@ FACE_RENDERERS: dict[str, FaceRenderer] = {
     "street-art": street_art.render_face,
     "artsee": artsee.render_face,
     "street-kings": street_kings.render_face,
+    "street-art-mural": mural.render_face,
 }
 
 #: game id -> ((filename, renderer), ...): the parts of the table a board leaves out, each a

@@ -24,7 +24,8 @@ BACKPACK = frozenset({"swap", "mix", "discard", "copy", "skip", "fill", "queue",
 def spot(action: Action, view: View, seat: str, names: dict[str, str]) -> Spot | None:
     kind = action["type"]
     if kind == "paint":
-        return Spot("display", f"card:{action['card']}", str(action["card"]))
+        card = str(action["card"])
+        return Spot("display", f"card:{card}", card, face=card)
     if kind == "cell":
         return Spot(
             "mural",

@@ -159,7 +159,10 @@ class HandPage:
             self.table.service.read(record).view(seat)
         ):
             raise web.HTTPNotFound
-        png = await self.table.service.pictures.face(record.game, card, lang=lang)
+        try:
+            png = await self.table.service.pictures.face(record.game, card, lang=lang)
+        except KeyError:  # a word of the view that names no card ("players")
+            png = None
         if png is None:
             raise web.HTTPNotFound
         return web.Response(body=png, content_type="image/png", headers=FACE_CACHE)

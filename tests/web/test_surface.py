@@ -117,3 +117,4 @@ async def test_a_card_is_drawn_on_its_button_and_only_a_card_the_seat_may_see(we
     hidden = [c for c in read.view(other)["hand_cards"] if c not in seen]
     assert hidden, "the other seat holds a card Ana cannot see"
     assert (await web.client.get(f"{path}/face/{hidden[0]}.png")).status == 404
+    assert (await web.client.get(f"{path}/face/players.png")).status == 404  # a key, no card

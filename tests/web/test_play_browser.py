@@ -181,7 +181,7 @@ async def test_a_whole_turn_is_played_with_the_keyboard_alone(
         await page.keyboard.press("Tab")
         if await page.evaluate("document.activeElement.matches('.target.lit')"):
             break
-    names = []
+    names, aloud = [], []
     for _step in range(8):
         focused: Any = await page.evaluate(
             "[document.activeElement.id, document.activeElement.getAttribute('aria-label')]"
@@ -194,7 +194,10 @@ async def test_a_whole_turn_is_played_with_the_keyboard_alone(
         )
         if focused[0] == "confirm":
             break
+        await page.wait_for_function("document.querySelector('#aloud').textContent !== ''")
+        aloud.append(str(await page.text_content("#aloud")))
     assert names[-1] == "confirm" and len(names) >= 3, names
+    assert aloud[0].startswith("Play "), aloud  # each step said to a screen reader
     logged = [a.action["type"] for a in await site.service.store.actions(record.id)]
     assert {"card", "place", "draw"} <= set(logged), logged
     assert await page.inner_text("#note") == "Done."

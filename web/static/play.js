@@ -123,7 +123,12 @@ root.addEventListener("submit", (event) => {
   if (button.name === "add") {
     state.steps = [...steps, button.value].join(".");
     state.pick = "";
-    load([".target.lit:not(.passive)", ".target.lit", "#confirm"]);
+    // What the step will do is said aloud too, to a screen reader (it is on the page already).
+    load([".target.lit:not(.passive)", ".target.lit", "#confirm"]).then(() => {
+      const last = root.querySelector(".built > ol > li:last-child");
+      const aloud = root.querySelector("#aloud");
+      if (last && aloud) aloud.textContent = last.textContent.replace(/\s+/g, " ").trim();
+    });
   } else if (button.name === "pick") {
     state.pick = state.pick === button.value ? "" : button.value;
     load([".target.lit[data-source]", ".target.lit"]);

@@ -31,7 +31,7 @@ def test_play_serves_a_table_and_prints_its_link_then_stops_on_ctrl_c(tmp_path: 
         assert link is not None, printed
         with urllib.request.urlopen(link.group(1), timeout=30) as page:
             text = page.read().decode()
-        assert page.status == 200 and 'class="target lit"' in text and "Your turn." in text
+        assert page.status == 200 and 'class="target lit' in text and "Your turn." in text
         assert (tmp_path / "out" / "play.db").is_file()  # its own file, not DATABASE_URL's
         assert not (tmp_path / "games.db").exists()
     finally:

@@ -7,7 +7,9 @@ GAME   ?= street-art
 OPTIONS ?=
 DEMO_LANG ?= en
 
-.PHONY: demo test test-postgres run sync lint bench arena clean messages lock audit image
+PLAYERS ?= 3
+
+.PHONY: play demo test test-postgres run sync lint bench arena clean messages lock audit image
 
 # Installs pin every package to constraints.txt, so a new release cannot break a fresh clone.
 $(STAMP): pyproject.toml constraints.txt
@@ -15,6 +17,9 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
+
+play: $(STAMP)  ## your own table on http://127.0.0.1:8080 against AI seats (GAME=, PLAYERS=)
+	$(BIN)/python -m bot play --game $(GAME) --players $(PLAYERS) --options "$(OPTIONS)"
 
 demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/ (DEMO_LANG=pt_BR)
 	$(BIN)/python -m bot demo --game $(GAME) --options "$(OPTIONS)" --lang $(DEMO_LANG)

@@ -1,4 +1,4 @@
-"""`python -m bot run|sync|web|upgrade|demo|backup|check|migrate|replay|forget`: the bot's
+"""`python -m bot run|sync|web|play|upgrade|demo|backup|check|migrate|replay|forget`: the bot's
 command line (`--version`).
 
 Every mistake a newcomer can make here (no token, a bad path, a damaged file, a setting or a
@@ -92,6 +92,8 @@ DISCORD_ENTRY = "cogs.app"
 #: The web table's entry point (``main(settings)``), named for the same reason: bot/ knows
 #: neither front door.
 WEB_ENTRY = "web.server"
+#: The local table against AI seats (``main(settings, game, players, options)``), likewise.
+PLAY_ENTRY = "web.play"
 
 
 def stop_at_once_while_starting() -> None:
@@ -242,6 +244,23 @@ def migrate(source: str, target: str) -> None:
         raise SystemExit(1)
 
 
+def play(settings: Settings, game: str, players: int, options: str = "") -> None:
+    """``play``: a local table of ``game`` on the web page, the newcomer against AI seats."""
+    try:
+        chosen = parse_options(options)
+    except ServiceError as error:
+        raise SystemExit(error.message) from error
+    fewest, most = player_range(GAMES[game], chosen)
+    if not fewest <= players <= most:
+        raise SystemExit(
+            f"--players must be from {fewest} to {most} for {GAMES[game].title} with these "
+            f"options (got {players})."
+        )
+    if not settings.web_port:
+        raise SystemExit("Cannot start: WEB_PORT is 0 (the web table is off).")
+    importlib.import_module(PLAY_ENTRY).main(settings, game, players, chosen)
+
+
 def whole_number(text: str) -> int:
     """An argparse type whose refusal is one line saying what is allowed."""
     if not text.strip().isascii() or not text.strip().isdigit():
@@ -289,6 +308,18 @@ def parser() -> argparse.ArgumentParser:
         "--lang",
         default="en",
         help=f"the language of the boards and the log: {', '.join(LANGS)} (en)",
+    )
+    play_parser = sub.add_parser(
+        "play", help="play against AI seats on a local web page (no Discord needed)"
+    )
+    play_parser.add_argument(
+        "--game", default="street-art", choices=sorted(GAMES), help="which game (street-art)"
+    )
+    play_parser.add_argument(
+        "--players", type=whole_number, default=3, help="seats, yours included (3)"
+    )
+    play_parser.add_argument(
+        "--options", default="", help="game options, e.g. 'shorter_game=true, no_noz=true'"
     )
     backup_parser = sub.add_parser(
         "backup", help="copy the database to a new file, safely while the bot runs"
@@ -387,6 +418,9 @@ def main(argv: list[str] | None = None) -> None:
             importlib.import_module(WEB_ENTRY).main(settings)
         except StoreError as error:
             raise SystemExit(f"Cannot start: {error}.") from error
+    elif args.command == "play":
+        logging.getLogger("bot.service").setLevel(logging.WARNING)
+        play(settings, args.game, args.players, args.options)
     elif args.command == "migrate":
         migrate(args.source or settings.database_url, args.target)
     elif args.command == "backup":

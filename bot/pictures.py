@@ -21,7 +21,7 @@ from typing import Any
 import images
 from bot.pool import WorkerPool
 
-BOARD, SECOND, HAND, EXTRAS = "board", "second", "hand", "extras"
+BOARD, SECOND, HAND, EXTRAS, FACE = "board", "second", "hand", "extras", "face"
 #: About a thousand boards: every game of a busy server, at its last few versions.
 DEFAULT_CACHE_MB = 64
 
@@ -131,6 +131,11 @@ def draw_hand(
     return images.render_hand(game_id, view, names=names, lang=lang)
 
 
+def draw_face(game_id: str, card: str, lang: str = "en") -> bytes | None:
+    """One card's face PNG, or None where the game draws none."""
+    return images.render_face(game_id, card, lang=lang)
+
+
 def draw_turn_extras(
     game_id: str,
     view: dict[str, Any],
@@ -212,6 +217,11 @@ class Pictures:
         return await self.cache.get(
             key, lambda: self.pool.run(draw_hand, game_id, view, names, lang)
         )
+
+    async def face(self, game_id: str, card: str, *, lang: str = "en") -> bytes | None:
+        """One card's face, the same in every game of ``game_id`` (cached once for all)."""
+        key = PictureKey(game_id, 0, card, FACE, lang)
+        return await self.cache.get(key, lambda: self.pool.run(draw_face, game_id, card, lang))
 
     async def turn_extras(
         self,

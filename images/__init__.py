@@ -2,8 +2,9 @@
 ``RENDERERS`` (drawn to be read on a phone), a hand renderer per game in ``HAND_RENDERERS``
 (the private panel attaches it), a detail picture in ``DETAIL_RENDERERS`` (the table drawn
 larger than the board, for the Board button), second pictures of what does not fit a board in
-``EXTRA_PICTURES`` (every board post attaches them; none today), and pictures of one turn in
-``TURN_EXTRAS`` (a race replayed).
+``EXTRA_PICTURES`` (every board post attaches them; none today), pictures of one turn in
+``TURN_EXTRAS`` (a race replayed), and one card's face in ``FACE_RENDERERS`` (the hand page's
+cards).
 
 Presentation comes in as arguments, never out of the view: ``names`` (player id -> display
 name), ``lang`` (the language of the words drawn) and, for boards, ``last`` (the last turn told
@@ -37,6 +38,10 @@ class PictureRenderer(Protocol):
     def __call__(self, view: View, *, names: Names, lang: str = "en") -> bytes | None: ...
 
 
+class FaceRenderer(Protocol):
+    def __call__(self, card: str, *, lang: str = "en") -> bytes: ...
+
+
 class TurnExtras(Protocol):
     def __call__(
         self, view: View, events: list[dict[str, Any]], *, names: Names, lang: str = "en"
@@ -57,6 +62,15 @@ HAND_RENDERERS: dict[str, HandRenderer] = {
     "artsee": artsee.render_hand,
     "street-art-mural": mural.render_hand,
     "street-kings": street_kings.render_hand,
+}
+
+#: game id -> one card's face alone (``render_face(card) -> PNG``): the hand page draws a card
+#: the player may pick as that card, a button, where the game has one.
+FACE_RENDERERS: dict[str, FaceRenderer] = {
+    "street-art": street_art.render_face,
+    "artsee": artsee.render_face,
+    "street-kings": street_kings.render_face,
+    "street-art-mural": mural.render_face,
 }
 
 #: game id -> ((filename, renderer), ...): the parts of the table a board leaves out, each a
@@ -91,6 +105,12 @@ def render_hand(game_id: str, view: View, *, names: Names, lang: str = "en") -> 
     """The viewer's own hand from their view, or None if the game draws none or it is empty."""
     renderer = HAND_RENDERERS.get(game_id)
     return renderer(view, names=names, lang=check_lang(lang)) if renderer else None
+
+
+def render_face(game_id: str, card: str, *, lang: str = "en") -> bytes | None:
+    """One card's face, or None where the game draws none (``FACE_RENDERERS``)."""
+    renderer = FACE_RENDERERS.get(game_id)
+    return renderer(card, lang=check_lang(lang)) if renderer else None
 
 
 def extra_pictures(game_id: str, view: View, *, names: Names, lang: str = "en") -> Pictures:

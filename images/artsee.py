@@ -595,6 +595,14 @@ HAND_GAP = 16
 HAND_CAPTION_H = 34
 
 
+def render_face(card: str, *, lang: str = "en") -> bytes:
+    """One exhibit's face alone, as the hand draws it: a card the hand page makes a button of."""
+    card_h = Geometry(card_w=CARD_W_MAX, width=WIDTH, per_row=1).card_h
+    im = Image.new("RGB", (CARD_W_MAX, card_h), kit.TABLE)
+    kit.paste(im, card_face(card, CARD_W_MAX, card_h, lang), (0, 0))
+    return kit.png_bytes(im, kit.module_palette(__name__))
+
+
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
     """The viewer's exhibits face up, numbered as the hand text lists them, the card they chose
     to play (if any) framed; None for a spectator or an empty hand."""

@@ -1123,6 +1123,13 @@ def _phone_offer(
         phone_cubes(im, x, mid - P_CUBE // 2, list(card.cost or ""), 30)
 
 
+def render_face(card: str, *, lang: str = "en") -> bytes:
+    """One display card alone, as the board draws it: a card the hand page makes a button of."""
+    im = Image.new("RGB", (HALF + 1, 47), kit.TABLE)
+    _phone_offer(im, ImageDraw.Draw(im), (0, 0, HALF, 46), card, False, lang)
+    return kit.png_bytes(im, kit.module_palette(__name__))
+
+
 def _phone_display(
     im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, lang: str
 ) -> int:

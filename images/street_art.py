@@ -843,6 +843,14 @@ def render(
     return kit.png_bytes(board_image(view, names, lang), kit.module_palette(__name__))
 
 
+def render_face(card: str, *, lang: str = "en") -> bytes:
+    """One card's face alone, as the hand draws it: a card the hand page makes a button of."""
+    im = Image.new("RGB", (CARD_W, CARD_H), kit.TABLE)
+    face = card_face(card, lang=lang)
+    im.paste(face, (0, 0), face)
+    return kit.png_bytes(im, kit.module_palette(__name__))
+
+
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
     """The viewer's hand as card faces, ``HAND_ROW`` to a row (a narrower picture: a phone
     shows the card names larger), for their private panel; None when empty."""

@@ -948,6 +948,20 @@ def _location_height(card: str) -> int:
     return 3 * LINE + 4 + (LINE if LOCATIONS[card].red else 0) + 2 * LINE + 16
 
 
+def _location_card(im: Image.Image, x: int, y: int, height: int, card: str, lang: str) -> None:
+    """A location card face up, its name, stats and prizes, in a box at (x, y)."""
+    kit.rounded_box(im, (x, y, x + COLUMN_W, y + height), 12, kit.PANEL, kit.PANEL_EDGE, 2)
+    _location_lines(ImageDraw.Draw(im), (x + 10, y + 8, x + COLUMN_W - 10), card, True, lang)
+
+
+def render_face(card: str, *, lang: str = "en") -> bytes:
+    """One location card alone, as the hand draws it: a card the hand page makes a button of."""
+    height = _location_height(card)
+    im = Image.new("RGB", (COLUMN_W + 1, height + 1), kit.TABLE)
+    _location_card(im, 0, 0, height, card, lang)
+    return kit.png_bytes(im, kit.module_palette(__name__))
+
+
 def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en") -> bytes | None:
     """The viewer's own table, drawn for a phone like the board: their cars two to a row with
     their stats and every upgrade, their crew, and their location cards face up, two to a row;
@@ -1006,9 +1020,7 @@ def render_hand(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     y += LINE + 6
     for row, row_h in enumerate(locations):
         for i, card in enumerate(cards[2 * row : 2 * row + 2]):
-            x = PAD + i * (COLUMN_W + GAP)
-            kit.rounded_box(im, (x, y, x + COLUMN_W, y + row_h), 12, kit.PANEL, kit.PANEL_EDGE, 2)
-            _location_lines(d, (x + 10, y + 8, x + COLUMN_W - 10), card, True, lang)
+            _location_card(im, PAD + i * (COLUMN_W + GAP), y, row_h, card, lang)
         y += row_h + 10
     return kit.png_bytes(im.crop((0, 0, BOARD_W, y + PAD)), kit.module_palette(__name__))
 

@@ -21,20 +21,20 @@ from aiohttp import web
 
 from bot.changes import Change
 from bot.errors import ServiceError, StaleRequest
-from bot.i18n import N_, _, current, set_language
+from bot.i18n import _, current, set_language
 from bot.read_model import turn_version
 from bot.replay import Replay, open_replay
 from bot.replay import gif as replay_gif
 from bot.results import display_rating
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
-from bot.words import WORDS, label_for
 from rules import GAMES
-from web import pages
+from web import pages, surface
 from web.links import LinkRefused, read_hand
 from web.memo import Memo
 from web.ratelimit import RateLimit
 from web.scores import score_text
+from web.surface import NOTES
 
 log = logging.getLogger(__name__)
 
@@ -321,53 +321,6 @@ class Table:
 
     # -- a player's hand -------------------------------------------------------------------
 
-    async def hand_fragment_for(
-        self, record: GameRecord, player: str, base: str, note: str = ""
-    ) -> str:
-        read = self.service.read(record)
-        if record.state is None:
-            return pages.hand_fragment(
-                title=read.title,
-                turn=_("The game has not started yet."),
-                hand="",
-                picture=None,
-                board=None,
-                choices=[],
-                version=record.version,
-                action_url=f"{base}/move",
-                note=note,
-            )
-        view = read.view(player)
-        legal = read.legal(player)
-        labels = [label_for(record.game, a, read.names, view) for a in legal]
-        turn = read.turn_message() if read.to_move else _("The game is over.")
-        picture = await read.hand_picture(player)
-        return pages.hand_fragment(
-            title=read.title,
-            turn=turn,
-            hand=WORDS[record.game].hand_text(view),
-            picture=f"{base}/hand/{record.version}.png" if picture else None,
-            board=f"{base}/board/{record.version}.png",
-            choices=labels,
-            version=turn_version(record),
-            action_url=f"{base}/move",
-            note=note,
-        )
-
-    async def hand(self, request: web.Request) -> web.StreamResponse:
-        record, player, lang = await self.hand_game(request)
-        base = f"/h/{request.match_info['token']}"
-        shown = request.query.get("note", "")
-        note = _(NOTES[shown]) if shown in NOTES else ""
-        fragment = await self.hand_fragment_for(record, player, base, note)
-        title = self.service.read(record).title
-        return html(pages.hand_page(title, base, fragment, lang), cache=False)
-
-    async def hand_fragment(self, request: web.Request) -> web.StreamResponse:
-        record, player, _lang = await self.hand_game(request)
-        base = f"/h/{request.match_info['token']}"
-        return html(await self.hand_fragment_for(record, player, base), cache=False)
-
     async def hand_picture(self, request: web.Request) -> web.StreamResponse:
         record, player, _lang = await self.hand_game(request)
         png = await self.service.read(record).hand_picture(player) if record.state else None
@@ -494,12 +447,6 @@ class Table:
         return html(pages.player_page(name, chart, games, lang))
 
 
-#: The notes a hand page may show after a move (the address carries the key, never text).
-NOTES = {
-    "moved": N_("Done."),
-    "stale": N_("The game moved on before your move arrived: here it is now."),
-    "refused": N_("That move cannot be made now."),
-}
 NO_STORE = {"Cache-Control": "no-store"}
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 
@@ -572,8 +519,7 @@ def create_app(
         web.get("/g/{pid}/replay.json", table.replay_json),
         web.get(r"/g/{pid}/replay/{turn:\d+}.png", table.replay_board),
         web.get("/g/{pid}/replay.gif", table.replay_gif),
-        web.get("/h/{token}", table.hand),
-        web.get("/h/{token}/fragment", table.hand_fragment),
+        *surface.routes(table),
         web.get("/h/{token}/events", table.hand_events),
         web.get(r"/h/{token}/hand/{version:\d+}.png", table.hand_picture),
         web.get(r"/h/{token}/board/{version:\d+}.png", table.hand_board),

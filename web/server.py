@@ -76,6 +76,15 @@ async def start(
     return Running(runner)
 
 
+async def until_stopped() -> None:
+    """Return at the first SIGINT or SIGTERM (Ctrl+C, a container stopping)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
 async def serve(settings: Settings) -> None:
     """``python -m bot web``: the store, a service, the bridge and the server, until a signal."""
     store = open_store(settings.database_url, pool_size=settings.database_pool_size)
@@ -87,11 +96,7 @@ async def serve(settings: Settings) -> None:
         service = GameService(store, pictures=Pictures.from_settings(settings, pool))
         running = await start(service, settings, links_of(settings), alone=True)
         running.bridge = await bridge_for(settings, service)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        await until_stopped()
     finally:
         if running is not None:
             await running.stop()

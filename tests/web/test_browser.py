@@ -86,7 +86,7 @@ async def no_sideways_scroll(page: Page) -> None:
 
 
 async def shown_version(page: Page) -> str:
-    return str(await page.get_attribute("#live [data-version]", "data-version"))
+    return str(await page.get_attribute("main [data-version]", "data-version"))
 
 
 async def test_a_move_shows_on_the_open_table_page_without_a_reload(
@@ -174,9 +174,10 @@ async def test_a_hand_link_plays_a_move_and_a_bad_one_is_refused(
     await no_sideways_scroll(page)
     await shoot(page, "hand-phone")
     before = await shown_version(page)
-    await page.click("form.move button >> nth=0")
+    await page.click(".target.lit >> nth=0")
+    await page.click("#confirm")
     await page.wait_for_selector(
-        f'#live [data-version]:not([data-version="{before}"])', timeout=LIVE_SECONDS * 1000
+        f'#play [data-version]:not([data-version="{before}"])', timeout=LIVE_SECONDS * 1000
     )
     after = await site.service.get(record.id)
     assert after.version > record.version

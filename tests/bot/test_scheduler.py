@@ -153,3 +153,17 @@ async def never_retrieved_said(caplog: pytest.LogCaptureFixture) -> None:
     gc.collect()
     await asyncio.sleep(0)
     assert "never retrieved" not in caplog.text
+
+
+async def test_a_reminders_lease_runs_from_the_ticks_now(
+    backend: Backend, service: GameService
+) -> None:
+    """The front door's first go at a reminder's post lasts ``FRONT_LEASE`` from the time the
+    tick reminds at, the one every other time of the claim is reckoned from."""
+    record = await started(service, "33", players=("331", "332", "333"))
+    assert record.remind_at is not None
+    now = record.remind_at + 86400.0  # a tick a day late (the machine slept, say)
+    users, key = await service.claim_reminders(record, now)
+    assert users and key is not None
+    lease = await backend.fetchval("SELECT lease_until FROM outbox WHERE key = ?", key)
+    assert lease == now + outbox.FRONT_LEASE

@@ -63,6 +63,17 @@ class Damage:
             )
         return DamagedStore(f"the database {self.where} is damaged ({self.detail})")
 
+    def heal(self) -> None:
+        """The whole file checks out again (a damaged index met at run time, rebuilt since):
+        the store takes writes again."""
+        log.warning(
+            "the database %s checks out again (%s was a damaged index, rebuilt): it takes "
+            "writes again",
+            self.where,
+            self.detail,
+        )
+        self.detail = None
+
     def refuse_writes(self) -> None:
         """Raise the damage, if any, before a write."""
         if self.detail is not None:

@@ -238,6 +238,8 @@ class SqliteStore(SqliteWebTables):
         self._pool: ReaderPool | None = None
         #: Damage found while the bot runs (``bot.store.damage``): no write is taken after it.
         self.damage = Damage(repr(self.path))
+        #: The check that damage met at run time starts (``_recheck``).
+        self._rechecking: asyncio.Task[None] | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -313,9 +315,35 @@ class SqliteStore(SqliteWebTables):
         a table and its indexes at a time, ``pause`` seconds apart, on a connection and thread
         of its own that may only read and that the kernel serves last, so reads and moves
         never queue behind it. A damaged index is rebuilt on the writer, with a log line (no
-        data is lost); a damaged table makes the store damaged (``bot.store.damage``)."""
+        data is lost); a damaged table makes the store damaged (``bot.store.damage``). A file
+        that checks out (its damaged indexes rebuilt) heals a damage met at run time before
+        the check began (one met since is the check it started to judge: ``_recheck``)."""
         if self.path == MEMORY:
             return
+        before = self.damage.detail
+        damaged = await self._check(pause)
+        if damaged:
+            self.damage.found("; ".join(damaged))
+        elif before is not None and self.damage.detail == before:
+            self.damage.heal()
+        log.info("the background check of %r is done", self.path)
+
+    def _recheck(self) -> None:
+        """Damage met at run time may be an index's, which the check rebuilds: check the
+        whole file now, once at a time."""
+        if self.path == MEMORY or not (self._rechecking is None or self._rechecking.done()):
+            return
+        self._rechecking = asyncio.create_task(self._recheck_now(), name="sqlite-recheck")
+
+    async def _recheck_now(self) -> None:
+        try:
+            await self.watch(pause=0)
+        except Exception:  # a containment boundary: the damage stays as it was found
+            log.exception("could not check %r again after it was found damaged", self.path)
+
+    async def _check(self, pause: float) -> list[str]:
+        """Check (and repair) every table; a line for each that is still damaged."""
+        damaged = []
         checker = Connection(self.path, name="sqlite-check", busy_timeout_ms=self.busy_timeout_ms)
         with self._errors():
             await checker.open()
@@ -327,16 +355,15 @@ class SqliteStore(SqliteWebTables):
                 await asyncio.sleep(pause)
                 with self._errors():
                     found = await checker.call(functools.partial(quick_check, table=table.name))
-                if found != ["ok"]:
-                    await self._repair(checker, table, found)
+                if found != ["ok"] and not await self._repair(checker, table):
+                    damaged.append(f"the table {table.name}: {'; '.join(found[:3])}")
         finally:
             await checker.close()
-        log.info("the background check of %r is done", self.path)
+        return damaged
 
-    async def _repair(self, checker: Connection, table: Tree, found: list[str]) -> None:
-        """Rebuild the damaged indexes of ``table``; if the table itself (or an index that
-        cannot be made again) is damaged, or the rebuilt table still does not check, the
-        store is damaged."""
+    async def _repair(self, checker: Connection, table: Tree) -> bool:
+        """Rebuild the damaged indexes of ``table``; whether it checks out after. Not if the
+        table itself (or an index that cannot be made again) is damaged."""
         with self._errors():
             broken = await checker.call(lambda c: damaged_trees(c, table.name))
         if broken and all(tree.rebuildable for tree in broken):
@@ -354,9 +381,8 @@ class SqliteStore(SqliteWebTables):
                 )
             with self._errors():
                 found = await checker.call(lambda c: quick_check(c, table.name))
-            if found == ["ok"]:
-                return
-        self.damage.found(f"the table {table.name}: {'; '.join(found[:3])}")
+            return found == ["ok"]
+        return False
 
     @staticmethod
     async def _discard(conn: Connection | None) -> None:
@@ -369,6 +395,11 @@ class SqliteStore(SqliteWebTables):
     async def close(self) -> None:
         """Close the connections; safe to call twice. Reads in flight finish, and so does
         every write queued so far (none is dropped); later calls say the store is not open."""
+        rechecking, self._rechecking = self._rechecking, None
+        if rechecking is not None:
+            rechecking.cancel()
+            with suppress(asyncio.CancelledError):
+                await rechecking
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -390,6 +421,7 @@ class SqliteStore(SqliteWebTables):
             yield
         except sqlite3.Error as exc:
             if damage_error(exc):
+                self._recheck()
                 raise self.damage.found(str(exc)) from exc
             kind = StoreUnavailable if sqlite_outage(exc) else StoreError
             raise kind(f"database {self.path!r}: {exc}") from exc

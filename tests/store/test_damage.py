@@ -8,7 +8,9 @@ is the store's damage too, on both backends (PostgreSQL's ``data_corrupted``).""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,10 +21,13 @@ from bot import metrics
 from bot.errors import ServiceError
 from bot.i18n import use
 from bot.store import DamagedDatabase, SqliteStore, Store, StoreError
+from bot.store.connection import Connection
 from tests.backends import Backend
 from tests.store.damaged_files import fill, history, leaf, root, sound, zero
 
 SENTENCE = "The game store is damaged; an admin has been told."
+#: Not a timing assertion: a guard so that a check that never ends fails the test.
+GUARD_SECONDS = 30
 
 
 @pytest.fixture
@@ -185,3 +190,42 @@ async def heal_games(backend: Backend) -> None:
         await conn.execute("DROP FUNCTION corrupted()")
     finally:
         await conn.close()
+
+
+async def test_a_damaged_index_met_at_run_time_is_rebuilt_and_the_writes_come_back(
+    path: Path, store: SqliteStore, ids: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A lookup through a damaged index fails as the store's damage; the check it starts
+    rebuilds the index, and the store takes writes again with every game found."""
+    zero(path, leaf(path, "games_by_channel"))
+    await store.open()
+    met = []
+    for i in range(len(ids)):
+        try:
+            await store.games_in_channel("guild", f"c{i}")
+        except DamagedDatabase as error:
+            met.append(error)
+            break
+    assert met and met[0].message == SENTENCE
+    for _ in range(GUARD_SECONDS * 10):  # not a timing assertion: a guard against a hang
+        if store.damage.detail is None:
+            break
+        await asyncio.sleep(0.1)
+    assert store.damage.detail is None and "takes writes again" in caplog.text
+    await store.save_guild_settings("1", {"lang": "pt_BR"})
+    for i, game_id in enumerate(ids):
+        assert [r.id for r in await store.games_in_channel("guild", f"c{i}")] == [game_id]
+
+
+async def test_a_check_stopped_while_its_connection_opens_leaves_no_thread(path: Path) -> None:
+    """The background check is cancelled when the bot stops, perhaps while its connection
+    is being opened: the connection's thread ends all the same (it would wait for work for
+    ever, and the stop with it)."""
+    for _ in range(20):  # whether the thread connected before the cancel varies: try often
+        conn = Connection(str(path), name="sqlite-check", busy_timeout_ms=1000)
+        opening = asyncio.create_task(conn.open())
+        await asyncio.sleep(0)  # the thread is started; the task waits for it to connect
+        opening.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(opening, GUARD_SECONDS)
+        assert not any(t.name == "sqlite-check" and t.is_alive() for t in threading.enumerate())

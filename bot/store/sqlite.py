@@ -118,9 +118,9 @@ READERS = 3
 _DAMAGE = ("malformed", "not a database", "corrupt")
 #: SQLite's primary result codes for a damaged file: CORRUPT, NOTADB.
 _DAMAGE_CODES = frozenset({11, 26})
-#: Seconds the background check waits between two tables, so the reads and moves queued
-#: meanwhile are served first.
-CHECK_PAUSE = 0.5
+#: Seconds the background check waits before each table, so the reads and moves queued
+#: meanwhile are served first (and a test harness sees a parked task, not a busy one).
+CHECK_PAUSE = 1.0
 
 
 #: What every write of a game's progress sets (lobby changes and moves alike), with ``_progress``.

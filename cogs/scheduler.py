@@ -13,7 +13,7 @@ from discord.ext import commands, tasks
 
 from bot.i18n import _
 from bot.service import GameService
-from bot.store.base import Clock, GameRecord, Shards, StoreError
+from bot.store.base import Clock, DamagedDatabase, GameRecord, Shards, StoreError
 from cogs import delivery, latest, memory, messages, threads
 from cogs.delivery import served_shards
 from cogs.language import in_server
@@ -158,9 +158,12 @@ class Scheduler(commands.Cog):
     @staticmethod
     async def _contained(what: str, step: Callable[..., Awaitable[object]], *args: float) -> None:
         """Run one step of a tick; its failure is logged (a store's, which says what is
-        wrong, in one line) and the next step runs."""
+        wrong, in one line; a damaged store's, told once where it was found, only at debug
+        level) and the next step runs."""
         try:
             await step(*args)
+        except DamagedDatabase as error:
+            log.debug("scheduler: %s waits for the damaged store: %s", what, error)
         except StoreError as error:
             log.error("scheduler: %s failed: %s", what, error)
         except Exception:  # a containment boundary: whatever broke, the next step runs

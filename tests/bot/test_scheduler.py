@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot import outbox
 from bot.service import GameService
+from bot.store import SqliteStore
 from cogs.scheduler import Scheduler
 from tests.backends import Backend
+from tests.store.damaged_files import history, leaf, zero
 from tests.store.games import started
 
 #: Not a timing assertion: a guard so that a loop that never comes back fails the test.
@@ -167,3 +172,25 @@ async def test_a_reminders_lease_runs_from_the_ticks_now(
     assert users and key is not None
     lease = await backend.fetchval("SELECT lease_until FROM outbox WHERE key = ?", key)
     assert lease == now + outbox.FRONT_LEASE
+
+
+async def test_a_damaged_store_is_told_once_not_at_every_tick(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A page of the file zeroed deep in a table, found by the background check: the log
+    says so once, with the restore steps, and the ticks that follow (which the damaged
+    store refuses to write) add no error of their own."""
+    path = tmp_path / "games.db"
+    await history(path)
+    zero(path, leaf(path, "games"))
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        await store.watch(pause=0)
+        scheduler = Scheduler(Bot(GameService(store)))  # type: ignore[arg-type]
+        for minute in range(3):
+            await scheduler.tick(time.time() + 60 * minute)
+    finally:
+        await store.close()
+    errors = [r.message for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "is damaged" in errors[0] and "backup" in errors[0]

@@ -27,9 +27,11 @@ Faults stay in their game. Every row is decoded on its own (``bot.store.rows``):
 not decode is skipped and logged, a state snapshot that does not decode is rebuilt from the seed
 and the log when a ``rebuild`` function is given, and a game that cannot be saved that way is
 marked as needing attention (the ``attention`` column), listed by ``needing_attention`` and left
-out of every other read. A file that is not a database or may not be written is refused at
-``open``, in time that does not grow with the file (``bot.store.startup``); ``check`` reads
-every page.
+out of every other read. A file that is not a database, whose root pages do not read or that
+may not be written is refused at ``open``, in time that does not grow with the file
+(``bot.store.startup``, ``bot.store.integrity``); ``watch`` reads every other page in the
+background after it, and ``check`` reads them all (``python -m bot check``). A damaged page
+met after the start is the store's damage (``bot.store.damage``): no write is taken after it.
 
 WAL mode lets readers proceed while a writer commits; ``synchronous = NORMAL`` is durable
 against application crashes in WAL mode and only risks the last commits on power loss, which is

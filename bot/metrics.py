@@ -75,6 +75,12 @@ GAMES = Gauge("tabletop_games", "Games in the store, by status.", ["status"], re
 OUTBOX_PENDING = Gauge(
     "tabletop_outbox_pending", "Posts owed to Discord, not yet delivered.", registry=REGISTRY
 )
+STORE_DAMAGED = Counter(
+    "tabletop_store_damaged",
+    "Times the store found its database damaged (counted once per process: from then on it "
+    "takes no writes; restore a backup, README, Backups).",
+    registry=REGISTRY,
+)
 DISCORD_ERRORS = Counter(
     "tabletop_discord_errors",
     "Discord's 429 (rate limited) and 5xx answers, by route and status.",

@@ -168,7 +168,7 @@ async def open_replay(service: GameService, record: GameRecord) -> Replay:
     cached = CACHE.get(record)
     if cached is not None:
         return cached
-    rows = await service.store.actions(record.id)
+    rows = await service.log_of(record)
     latest = await service.store.get_game(record.id)
     if latest is not None and latest.version != record.version:
         # A move landed between reading the game and its log (a live page reads while the
@@ -177,9 +177,7 @@ async def open_replay(service: GameService, record: GameRecord) -> Replay:
     replayed, exact = await asyncio.to_thread(rebuild, service.engine(record), record, rows)
     if not exact:
         log.error("game %s: replaying the log does not reproduce the snapshot", record.id)
-        raise ServiceError(
-            _("Game `{id}`: its history could not be replayed exactly.").format(id=record.id)
-        )
+        raise service.unreplayable(record)
     CACHE.put(replayed)
     return replayed
 
@@ -233,7 +231,7 @@ def export_bytes(replayed: Replay, rows: list[LoggedAction]) -> bytes:
 async def export_game(service: GameService, record: GameRecord) -> tuple[Replay, bytes]:
     """A started game's export (``export``), and its replay."""
     replayed = await open_replay(service, record)
-    rows = await service.store.actions(record.id)
+    rows = await service.log_of(record)
     return replayed, export_bytes(replayed, rows)
 
 

@@ -55,6 +55,7 @@ from bot.store.base import (
     Store,
     UndoneAction,
     UndoRequest,
+    UnreadableLog,
     VersionConflict,
 )
 from bot.store.forget import Forgotten
@@ -238,15 +239,29 @@ class GameService:
         """
         if record.state is None:
             return []
-        rows = await self.store.actions(record.id)
+        rows = await self.log_of(record)
         # A long game replays for a good part of a second: never on the event loop.
         steps, exact = await asyncio.to_thread(replay, self.engine(record), record, rows)
         if not exact:
             log.error("game %s: replaying the log does not reproduce the snapshot", record.id)
-            raise ServiceError(
-                _("Game `{id}`: its history could not be replayed exactly.").format(id=record.id)
-            )
+            raise self.unreplayable(record)
         return steps
+
+    async def log_of(self, record: GameRecord) -> list[LoggedAction]:
+        """The game's action log, for a history, a replay, an export or an undo: an entry
+        that does not read is the history that cannot be replayed (a sentence for the player,
+        and the log says which entry), never a crash; the game itself plays on."""
+        try:
+            return await self.store.actions(record.id)
+        except UnreadableLog as error:
+            log.error("%s", error)
+            raise self.unreplayable(record) from error
+
+    @staticmethod
+    def unreplayable(record: GameRecord) -> ServiceError:
+        return ServiceError(
+            _("Game `{id}`: its history could not be replayed exactly.").format(id=record.id)
+        )
 
     async def get(self, game_id: str, guild: str | None = None) -> GameRecord:
         """A game by its short id; ``guild`` keeps one server from reaching another's games,
@@ -495,6 +510,12 @@ class GameService:
         ``user`` holds a seat (at most one by construction)."""
         if ref:
             return await self.get(ref, guild)
+        record = await self._seated(guild, channel, user)
+        return await self._loading(record, record.id)
+
+    async def _seated(self, guild: str, channel: str, user: str) -> GameRecord:
+        """The open game of this channel where ``user`` holds a seat, as stored (a caller
+        that changes it reads it again, through ``get``, under its lock)."""
         for record in await self.store.games_in_channel(guild, channel):
             seat = record.seat_of(user)
             if seat is not None and not seat.ai:
@@ -1199,7 +1220,7 @@ class GameService:
                 entry[REMINDED] = count = int(entry[REMINDED] or 0) + 1
                 if count == STALL_AFTER:  # once: the host's message with the choices
                     payload = {"user": player}
-                    stalled.append(outbox.owed(outbox.STALL, payload, None, self._clock()))
+                    stalled.append(outbox.owed(outbox.STALL, payload, None, now))
             due = [p for p in due if p not in quiet]
             remind_at = min((c[0] for c in mine.values() if c[0] is not None), default=None)
             deadline = min((c[1] for c in mine.values() if c[1] is not None), default=None)
@@ -1210,7 +1231,7 @@ class GameService:
                     )
                 )
                 continue
-            owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, self._clock())
+            owed = outbox.owed(outbox.REMINDER, {"users": due}, self.holder, now)
             claims.append(
                 ReminderClaim(
                     clock.id,
@@ -1264,21 +1285,36 @@ class GameService:
                 return result
             clocks = self._legacy_clocks(record)
             late = [p for p, c in clocks.items() if c[1] is not None and c[1] <= now]
-            game = self.engine(record)
-            for player in [p for p in self.waiting_humans(record) if p in late]:
-                if await self._spend_vacation_day(record, player, now):
-                    continue
-                result.timed_out.append(player)
-                for _attempt in range(MAX_AI_STEPS):
-                    state = self.read(record).state
-                    if record.status != ACTIVE or player not in game.to_move(state):
-                        break
-                    action = await self._decide(record, state, player, STAND_IN)
-                    if await self._commit(record, self._apply(record, player, action), result):
-                        break
-            await self._run_ai(record, result)
+            try:
+                await self._stand_in(record, late, now, result)
+                await self._run_ai(record, result)
+            except VersionConflict:
+                # Another process (a second bot on the database) timed the game out first,
+                # or a player moved: losing this race is normal, and the game is theirs.
+                log.info("game %s: changed by another process during its timeout", record.id)
+                if not result.steps:
+                    result.timed_out.clear()
+                return result
             log.info("game %s: timed out %s", record.id, result.timed_out)
             return result
+
+    async def _stand_in(
+        self, record: GameRecord, late: list[str], now: float, result: MoveResult
+    ) -> None:
+        """Each of the ``late`` humans who owes a decision spends a vacation day or has the
+        turn they owe finished by their AI."""
+        game = self.engine(record)
+        for player in [p for p in self.waiting_humans(record) if p in late]:
+            if await self._spend_vacation_day(record, player, now):
+                continue
+            result.timed_out.append(player)
+            for _attempt in range(MAX_AI_STEPS):
+                state = self.read(record).state
+                if record.status != ACTIVE or player not in game.to_move(state):
+                    break
+                action = await self._decide(record, state, player, STAND_IN)
+                if await self._commit(record, self._apply(record, player, action), result):
+                    break
 
     async def _spend_vacation_day(self, record: GameRecord, player: str, now: float) -> bool:
         """A late player's clock spends one of their vacation days on this server, if they
@@ -1460,7 +1496,13 @@ class GameService:
         self, guild: str, channel: str, user: str, ref: str | None
     ) -> GameService._RecordLock:
         named = ref.strip().lower() if ref else None  # the id ``get`` looks up
-        return GameService._RecordLock(self, lambda: self.resolve(guild, channel, user, ref), named)
+
+        async def find() -> GameRecord:
+            if ref:
+                return await self.get(ref, guild)
+            return await self._seated(guild, channel, user)  # ``get`` reads it under the lock
+
+        return GameService._RecordLock(self, find, named)
 
     async def _lobby_to_join(self, guild: str, channel: str, ref: str | None) -> GameRecord:
         if ref:

@@ -74,6 +74,8 @@ class Table(Protocol):
 
     async def history(self, record: GameRecord) -> list[Step]: ...
 
+    async def log_of(self, record: GameRecord) -> list[LoggedAction]: ...
+
     async def get(self, game_id: str, guild: str | None = None) -> GameRecord: ...
 
     async def write_undo(
@@ -192,7 +194,7 @@ async def plan_for(table: Table, record: GameRecord, player: str) -> Plan:
     """What ``player``'s undo would take back, from the stored log replayed (off the event
     loop: a long game replays for a while), or a ServiceError saying why there is none."""
     steps = await table.history(record)  # refuses a log that does not replay exactly
-    rows: list[LoggedAction] = await table.store.actions(record.id)
+    rows: list[LoggedAction] = await table.log_of(record)
     if len(rows) != len(steps):  # another process moved meanwhile
         raise ServiceError(_("The game changed meanwhile; please try again."))
     game = table.engine(record)

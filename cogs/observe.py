@@ -198,6 +198,7 @@ async def _true(value: bool) -> bool:
 
 
 async def _answers(store: Any) -> bool:
-    """The store answers a read (a server's settings: one small indexed row)."""
+    """The store answers a read (a server's settings: one small indexed row), and is not
+    known to be damaged (``bot.store.damage``: it takes no writes)."""
     await store.guild_settings("0")
-    return True
+    return store.damage.detail is None

@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 
 import discord
 from discord.ext import commands, tasks
 
 from bot.i18n import _
 from bot.service import GameService
-from bot.store.base import Clock, GameRecord, Shards
+from bot.store.base import Clock, DamagedDatabase, GameRecord, Shards, StoreError
 from cogs import delivery, latest, memory, messages, threads
 from cogs.delivery import served_shards
 from cogs.language import in_server
@@ -45,9 +45,14 @@ class Scheduler(commands.Cog):
     """Checks the store every minute for games whose reminder or deadline has come.
 
     Faults stay in their game: an error in one game is logged and that game's clock stopped
-    (its next move restarts it), and the other games are still served. Should the loop itself
-    die (the store unreachable, say), it is started again ``restart_seconds`` later, so
-    reminders and timeouts never stop for the whole server until a restart.
+    (its next move restarts it), and the other games are still served. Each of a tick's
+    queries is contained too (``_contained``): one that fails (the store unreachable, a
+    damaged page) is logged and the tick goes on with the next, and so does the loop. Should
+    the loop itself die all the same, it is started again ``restart_seconds`` later, its
+    task's exception retrieved, so reminders and timeouts never stop until a restart.
+
+    At load it also starts the store's background check of the whole database (``Store.
+    watch``), which runs once, at low priority.
 
     A sharded process ticks only the games of the guilds on its own ``shards``: several
     processes share one store, and each table is reminded by exactly one of them.
@@ -60,16 +65,25 @@ class Scheduler(commands.Cog):
         self.shards = shards if shards is not None else served_shards(bot)
         #: The other processes already warned about (one warning each, not one a tick).
         self._warned: set[str] = set()
+        #: The store's background check (``cog_load``), kept so that it can be stopped.
+        self._watch: asyncio.Task[None] | None = None
 
     @property
     def service(self) -> GameService:
         return self.bot.service  # type: ignore[attr-defined]
 
     async def cog_load(self) -> None:
+        self._watch = asyncio.create_task(
+            self._contained("the database's background check", self.service.store.watch),
+            name="store-watch",
+        )
         self.every_minute.start()
 
     async def cog_unload(self) -> None:
         self.every_minute.cancel()
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         try:
             await self.service.store.forget_process(self.service.holder)
         except Exception:  # the store closed first: the row ages out by itself
@@ -82,7 +96,9 @@ class Scheduler(commands.Cog):
     @every_minute.before_loop
     async def wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
-        await self.announce(time.time())  # at start-up: another process on our shards?
+        # At start-up: another process on our shards? (discord.py runs this outside the
+        # loop's error handler: whatever fails here must not end the loop before it starts.)
+        await self._contained("announcing this process", self.announce, time.time())
         # Finished games a stop left without their results (it logs and never raises).
         await self.service.results.sweep()
 
@@ -93,9 +109,14 @@ class Scheduler(commands.Cog):
         task = self.every_minute.get_task()
         loop = asyncio.get_running_loop()
         if task is not None:
-            task.add_done_callback(
-                lambda _: loop.call_later(self.restart_seconds, self._start_again)
-            )
+            task.add_done_callback(lambda ended: self._restart(loop, ended))
+
+    def _restart(self, loop: asyncio.AbstractEventLoop, ended: asyncio.Task[None]) -> None:
+        """The dead loop's task is done: take its exception (logged above, so asyncio has no
+        "Task exception was never retrieved" to say), and start again later."""
+        if not ended.cancelled():
+            ended.exception()
+        loop.call_later(self.restart_seconds, self._start_again)
 
     def _start_again(self) -> None:
         if not self.every_minute.is_running():
@@ -121,24 +142,52 @@ class Scheduler(commands.Cog):
             )
 
     async def tick(self, now: float) -> None:
-        """Send what is due at ``now``; one game's failure never stops the others."""
-        await self.announce(now)
+        """Send what is due at ``now``; one game's failure never stops the others, and one
+        failing query never stops the rest of the tick."""
+        await self._contained("announcing this process", self.announce, now)
+        await self._contained("archiving threads", self.archive_threads, now)
+        await self._contained("closing lobbies", self.close_lobbies, now)
+        await self._contained("the reminders", self.remind_due, now)
+        # The daily digests: owed in the outbox, sent by the worker below.
+        await self._contained("the daily digests", self.service.claim_digests, now)
+        await self._contained("the timeouts", self.time_outs, now)
+        worker = delivery.worker(self.bot)
+        if worker is not None:  # what a front door could not post, at every tick
+            await self._contained("the owed posts", worker.drain, now)
+
+    @staticmethod
+    async def _contained(what: str, step: Callable[..., Awaitable[object]], *args: float) -> None:
+        """Run one step of a tick; its failure is logged (a store's, which says what is
+        wrong, in one line; a damaged store's, told once where it was found, only at debug
+        level) and the next step runs."""
+        try:
+            await step(*args)
+        except DamagedDatabase as error:
+            log.debug("scheduler: %s waits for the damaged store: %s", what, error)
+        except StoreError as error:
+            log.error("scheduler: %s failed: %s", what, error)
+        except Exception:  # a containment boundary: whatever broke, the next step runs
+            log.exception("scheduler: %s failed", what)
+
+    async def archive_threads(self, now: float) -> None:
+        """Archive the threads of the games that ended an hour ago."""
         for record in await self.service.threads_to_archive(now, self.shards):
             try:
                 await threads.archive(self.bot, record)
             except discord.HTTPException:  # gone or out of reach: nothing more to do for it
                 log.exception("game %s: could not archive its thread", record.id)
             await self.service.archived(record)
+
+    async def close_lobbies(self, now: float) -> None:
+        """Close every lobby nobody started in its hours."""
         for record in await self.service.expired_lobbies(now, self.shards):
             try:
                 await self.close_lobby(record, now)
             except Exception:  # a containment boundary: whatever broke, it broke one lobby
                 log.exception("game %s: could not close its lobby", record.id)
-        await self.remind_due(now)
-        try:  # the daily digests: owed in the outbox, sent by the worker below
-            await self.service.claim_digests(now)
-        except Exception:  # a containment boundary: the reminders and timeouts go on
-            log.exception("could not claim the daily digests")
+
+    async def time_outs(self, now: float) -> None:
+        """The reminders and timeouts of the games due at ``now``, one game at a time."""
         for record in await self.service.due(now, self.shards):
             try:
                 # Each seat has its own clock: one may be late while another is reminded.
@@ -149,9 +198,6 @@ class Scheduler(commands.Cog):
             except Exception:  # a containment boundary: whatever broke, it broke one game
                 log.exception("game %s: could not post its reminder or timeout", record.id)
                 await self._stop_clock(record)
-        worker = delivery.worker(self.bot)
-        if worker is not None:  # what a front door could not post, at every tick
-            await worker.drain(now)
 
     async def _stop_clock(self, record: GameRecord) -> None:
         """Stop a failing game's clock so it is not retried every minute (a move restarts it)."""

@@ -24,6 +24,7 @@ from bot.store.base import (
     Store,
     StoreError,
     StoreUnavailable,
+    UnreadableLog,
     VersionConflict,
 )
 from bot.store.postgres import POOL_SIZE, PostgresStore
@@ -49,6 +50,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "UnreadableLog",
     "VersionConflict",
     "is_postgres",
     "open_store",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from bot.store.damage import Damage
     from bot.store.forget import Forgotten
 
 from bot.store.web_tables import WebTable
@@ -32,6 +33,11 @@ class StoreUnavailable(StoreError):
 
 class VersionConflict(StoreError):
     """A compare-and-swap lost: the game changed since it was read. Re-read and retry."""
+
+
+class UnreadableLog(StoreError):
+    """An entry of a game's action log does not decode: the game's history cannot be replayed
+    (the game itself plays on from its snapshot)."""
 
 
 class DamagedDatabase(StoreError):
@@ -359,12 +365,19 @@ def page_key(record: GameRecord | GameSummary) -> PageKey:
 
 
 class Store(Protocol):
+    #: Damage found while the bot runs (``bot.store.damage``): no write is taken after it.
+    damage: Damage
+
     async def open(self) -> None:
         """Connect, create or migrate the schema. Raise StoreError naming an unusable path."""
 
     async def check(self) -> None:
         """The full integrity check (``python -m bot check``), in time that grows with the
         data: raise DamagedDatabase (or StoreError) naming what is wrong."""
+
+    async def watch(self) -> None:
+        """After start-up, in the background and at low priority: check what start-up did not
+        read, repair what can be rebuilt (an index), and mark the store damaged otherwise."""
 
     async def close(self) -> None: ...
 

@@ -212,6 +212,9 @@ class Connection(_Statements):
         try:
             await ready
         except BaseException:
+            # Cancelled while the thread connected: it would wait for jobs for ever. (After
+            # a failed connect it has ended, and the stop is never read.)
+            self._jobs.put(_STOP)
             await asyncio.to_thread(self._thread.join)
             self._thread = None
             raise

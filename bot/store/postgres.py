@@ -56,9 +56,11 @@ from bot.store.base import (
     StoreUnavailable,
     UndoneAction,
     UndoRequest,
+    UnreadableLog,
     VersionConflict,
 )
 from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
+from bot.store.damage import Damage
 from bot.store.forget import TABLES, Forgotten, alias, changes, former_name, game_column
 from bot.store.outage import postgres_outage
 from bot.store.postgres_migrations import migrate
@@ -84,6 +86,11 @@ log = logging.getLogger(__name__)
 POOL_SIZE = 10
 #: What a lost connection, a refused one or a server error raises; each becomes a StoreError.
 _FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+#: SQLSTATEs of damaged storage (PostgreSQL's "database disk image is malformed"):
+#: data_corrupted, index_corrupted.
+_DAMAGE_STATES = frozenset({"XX001", "XX002"})
+#: SQLSTATE of a write refused by a read-only transaction: how a damaged store refuses one.
+_READ_ONLY_STATE = "25006"
 #: A game's columns and then its seats, in seat order, as one array: one statement reads both.
 _SELECT = (
     f"SELECT {COLUMNS}, ARRAY(SELECT ROW(s.player, s.ai, s.name, s.away) FROM seats s "
@@ -203,6 +210,8 @@ class PostgresStore(PostgresWebTables):
         self.connect_timeout = connect_timeout
         self.where = where(url)
         self._pool: asyncpg.Pool | None = None
+        #: Damage found while the bot runs (``bot.store.damage``): no write is taken after it.
+        self.damage = Damage(self.where)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -247,6 +256,12 @@ class PostgresStore(PostgresWebTables):
             except _FAILURES as exc:
                 raise StoreError(f"the PostgreSQL database {self.where}: {exc}") from exc
 
+    async def watch(self) -> None:
+        """Nothing to walk: PostgreSQL checks its own pages as it reads them (with data
+        checksums on, the default of ``initdb -k`` and of most hosted servers), and a damaged
+        one is an error (``data_corrupted``) that every read and write here turns into the
+        store's damage (``_failed``)."""
+
     async def close(self) -> None:
         """Close the pool once running operations end; safe to call twice."""
         pool, self._pool = self._pool, None
@@ -267,22 +282,33 @@ class PostgresStore(PostgresWebTables):
         pool = self._connected()
         try:
             async with pool.acquire() as conn:
+                if self.damage.detail is not None:  # reads still answer; writes fail
+                    await conn.execute("SET default_transaction_read_only = on")
                 yield conn
         except _FAILURES as exc:
-            kind = StoreUnavailable if postgres_outage(exc) else StoreError
-            raise kind(f"database {self.where}: {exc}") from exc
+            raise self._failed(exc) from exc
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[asyncpg.Connection]:
         """One transaction: committed on success, rolled back on any exception (VersionConflict
         included), so a failed write leaves nothing behind."""
+        self.damage.refuse_writes()
         pool = self._connected()
         try:
             async with pool.acquire() as conn, conn.transaction():
                 yield conn
         except _FAILURES as exc:
-            kind = StoreUnavailable if postgres_outage(exc) else StoreError
-            raise kind(f"database {self.where}: {exc}") from exc
+            raise self._failed(exc) from exc
+
+    def _failed(self, exc: BaseException) -> StoreError:
+        """What callers see of an asyncpg error: the store's damage (its pages, or a write
+        refused since), an outage, or a StoreError naming the database."""
+        state = getattr(exc, "sqlstate", None)
+        damaged = self.damage.detail is not None and state == _READ_ONLY_STATE
+        if state in _DAMAGE_STATES or damaged:
+            return self.damage.found(f"{type(exc).__name__}: {exc}")
+        kind = StoreUnavailable if postgres_outage(exc) else StoreError
+        return kind(f"database {self.where}: {exc}")
 
     @staticmethod
     async def _insert_seats(conn: asyncpg.Connection, game_id: str, seats: list[Seat]) -> None:
@@ -797,7 +823,9 @@ class PostgresStore(PostgresWebTables):
             try:
                 logged.append(LoggedAction(seq=seq, player=player, action=loads(action), at=at))
             except ValueError as exc:
-                raise StoreError(f"game {game_id}: action {seq} of its log is unreadable") from exc
+                raise UnreadableLog(
+                    f"game {game_id}: action {seq} of its log is unreadable"
+                ) from exc
         return logged
 
     async def backup(self, target: str) -> int:

@@ -27,9 +27,11 @@ Faults stay in their game. Every row is decoded on its own (``bot.store.rows``):
 not decode is skipped and logged, a state snapshot that does not decode is rebuilt from the seed
 and the log when a ``rebuild`` function is given, and a game that cannot be saved that way is
 marked as needing attention (the ``attention`` column), listed by ``needing_attention`` and left
-out of every other read. A file that is not a database or may not be written is refused at
-``open``, in time that does not grow with the file (``bot.store.startup``); ``check`` reads
-every page.
+out of every other read. A file that is not a database, whose root pages do not read or that
+may not be written is refused at ``open``, in time that does not grow with the file
+(``bot.store.startup``, ``bot.store.integrity``); ``watch`` reads every other page in the
+background after it, and ``check`` reads them all (``python -m bot check``). A damaged page
+met after the start is the store's damage (``bot.store.damage``): no write is taken after it.
 
 WAL mode lets readers proceed while a writer commits; ``synchronous = NORMAL`` is durable
 against application crashes in WAL mode and only risks the last commits on power loss, which is
@@ -39,6 +41,7 @@ the usual trade for a chat bot.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import sqlite3
 import time
@@ -74,11 +77,22 @@ from bot.store.base import (
     StoreUnavailable,
     UndoneAction,
     UndoRequest,
+    UnreadableLog,
     VersionConflict,
 )
 from bot.store.codec import REQUEST_COLUMNS, read_request, read_settings, request_values, upsert
 from bot.store.connection import Closed, Connection, Held
+from bot.store.damage import Damage
 from bot.store.forget import TABLES, Forgotten, alias, changes, former_name, game_column
+from bot.store.integrity import (
+    Tree,
+    damaged_roots,
+    damaged_trees,
+    lower_priority,
+    quick_check,
+    rebuild_index,
+    trees,
+)
 from bot.store.migrations import migrate
 from bot.store.outage import sqlite_outage
 from bot.store.pool import ReaderPool
@@ -88,7 +102,7 @@ from bot.store.rows import PROGRESS, SUMMARY_COLUMNS, Fault, decode, decode_summ
 from bot.store.rows import check_bump as _check_bump
 from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
-from bot.store.startup import header_ok, quick_check, read_only, write_test
+from bot.store.startup import header_ok, read_only, write_test
 from bot.store.web_tables import SqliteWebTables
 
 #: One placeholder per column of ``_GAME_COLUMNS``.
@@ -104,6 +118,11 @@ MEMORY = ":memory:"
 READERS = 3
 #: The words of SQLite errors that mean the file itself is damaged.
 _DAMAGE = ("malformed", "not a database", "corrupt")
+#: SQLite's primary result codes for a damaged file: CORRUPT, NOTADB.
+_DAMAGE_CODES = frozenset({11, 26})
+#: Seconds the background check waits before each table, so the reads and moves queued
+#: meanwhile are served first (and a test harness sees a parked task, not a busy one).
+CHECK_PAUSE = 1.0
 
 
 #: What every write of a game's progress sets (lobby changes and moves alike), with ``_progress``.
@@ -177,6 +196,16 @@ def _copy(source: str, destination: Path, busy_timeout_ms: int) -> int:
         src.close()
 
 
+def damage_error(error: BaseException) -> bool:
+    """Whether a ``sqlite3`` error says the file itself is damaged."""
+    if not isinstance(error, sqlite3.DatabaseError):
+        return False
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in _DAMAGE_CODES:
+        return True
+    return any(word in str(error).lower() for word in _DAMAGE)
+
+
 def _damaged(path: str, detail: str) -> DamagedDatabase:
     return DamagedDatabase(
         f"the database file {path!r} is damaged ({' '.join(detail.split())[:200]}); stop the "
@@ -209,6 +238,10 @@ class SqliteStore(SqliteWebTables):
         #: The writer: one thread owning the write connection (``bot.store.connection``).
         self._conn: Connection | None = None
         self._pool: ReaderPool | None = None
+        #: Damage found while the bot runs (``bot.store.damage``): no write is taken after it.
+        self.damage = Damage(repr(self.path))
+        #: The check that damage met at run time starts (``_recheck``).
+        self._rechecking: asyncio.Task[None] | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -242,6 +275,10 @@ class SqliteStore(SqliteWebTables):
             # migrate() writes nothing to an up-to-date file: write once (rolled back) to
             # find a read-only file now rather than at the first move.
             await conn.call(lambda c: write_test(c, self.path))
+            # The root page of every table and index: one page each, whatever the history.
+            roots = await conn.call(damaged_roots)
+            if roots:
+                raise _damaged(self.path, f"the first page of {', '.join(roots)} does not read")
             if self.path != MEMORY and self.readers > 0:
                 pool = ReaderPool(self.path, self.readers, self.busy_timeout_ms)
                 await pool.open()
@@ -255,7 +292,7 @@ class SqliteStore(SqliteWebTables):
             await self._discard(conn)
             if "readonly" in str(exc).replace(" ", "").lower():  # a migration could not write
                 raise read_only(self.path) from exc
-            if any(word in str(exc).lower() for word in _DAMAGE):
+            if damage_error(exc):
                 raise _damaged(self.path, str(exc)) from exc
             raise StoreError(f"cannot open database {self.path!r}: {exc}") from exc
         except (OSError, sqlite3.Error) as exc:
@@ -270,15 +307,84 @@ class SqliteStore(SqliteWebTables):
         """The full check of every page (``python -m bot check``; ``PRAGMA quick_check``,
         without the slow index cross-check): O(file size), so run by the backup timer and
         after a restore, never at start-up. A damaged file is a DamagedDatabase naming it."""
-        try:
-            with self._errors():
-                rows = await self._connection().call(quick_check)
-        except StoreError as exc:
-            if any(word in str(exc).lower() for word in _DAMAGE):
-                raise _damaged(self.path, str(exc.__cause__)) from exc
-            raise
+        with self._errors():
+            rows = await self._connection().call(quick_check)
         if rows != ["ok"]:
             raise _damaged(self.path, "; ".join(rows[:3]))
+
+    async def watch(self, pause: float = CHECK_PAUSE) -> None:
+        """The whole file checked in the background after start-up (``bot.store.integrity``):
+        a table and its indexes at a time, ``pause`` seconds apart, on a connection and thread
+        of its own that may only read and that the kernel serves last, so reads and moves
+        never queue behind it. A damaged index is rebuilt on the writer, with a log line (no
+        data is lost); a damaged table makes the store damaged (``bot.store.damage``). A file
+        that checks out (its damaged indexes rebuilt) heals a damage met at run time before
+        the check began (one met since is the check it started to judge: ``_recheck``)."""
+        if self.path == MEMORY:
+            return
+        before = self.damage.detail
+        damaged = await self._check(pause)
+        if damaged:
+            self.damage.found("; ".join(damaged))
+        elif before is not None and self.damage.detail == before:
+            self.damage.heal()
+        log.info("the background check of %r is done", self.path)
+
+    def _recheck(self) -> None:
+        """Damage met at run time may be an index's, which the check rebuilds: check the
+        whole file now, once at a time."""
+        if self.path == MEMORY or not (self._rechecking is None or self._rechecking.done()):
+            return
+        self._rechecking = asyncio.create_task(self._recheck_now(), name="sqlite-recheck")
+
+    async def _recheck_now(self) -> None:
+        try:
+            await self.watch(pause=0)
+        except Exception:  # a containment boundary: the damage stays as it was found
+            log.exception("could not check %r again after it was found damaged", self.path)
+
+    async def _check(self, pause: float) -> list[str]:
+        """Check (and repair) every table; a line for each that is still damaged."""
+        damaged = []
+        checker = Connection(self.path, name="sqlite-check", busy_timeout_ms=self.busy_timeout_ms)
+        with self._errors():
+            await checker.open()
+        try:
+            with self._errors():
+                await checker.call(lower_priority)
+                tables = [tree for tree in await checker.call(trees) if tree.kind == "table"]
+            for table in tables:
+                await asyncio.sleep(pause)
+                with self._errors():
+                    found = await checker.call(functools.partial(quick_check, table=table.name))
+                if found != ["ok"] and not await self._repair(checker, table):
+                    damaged.append(f"the table {table.name}: {'; '.join(found[:3])}")
+        finally:
+            await checker.close()
+        return damaged
+
+    async def _repair(self, checker: Connection, table: Tree) -> bool:
+        """Rebuild the damaged indexes of ``table``; whether it checks out after. Not if the
+        table itself (or an index that cannot be made again) is damaged."""
+        with self._errors():
+            broken = await checker.call(lambda c: damaged_trees(c, table.name))
+        if broken and all(tree.rebuildable for tree in broken):
+            for index in broken:
+                with self._errors():
+                    how = await self._connection().call(
+                        functools.partial(rebuild_index, index=index)
+                    )
+                log.warning(
+                    "the index %s of %r was damaged and is rebuilt from its table (%s): no "
+                    "data is lost",
+                    index.name,
+                    self.path,
+                    how,
+                )
+            with self._errors():
+                found = await checker.call(lambda c: quick_check(c, table.name))
+            return found == ["ok"]
+        return False
 
     @staticmethod
     async def _discard(conn: Connection | None) -> None:
@@ -291,6 +397,11 @@ class SqliteStore(SqliteWebTables):
     async def close(self) -> None:
         """Close the connections; safe to call twice. Reads in flight finish, and so does
         every write queued so far (none is dropped); later calls say the store is not open."""
+        rechecking, self._rechecking = self._rechecking, None
+        if rechecking is not None:
+            rechecking.cancel()
+            with suppress(asyncio.CancelledError):
+                await rechecking
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -311,6 +422,9 @@ class SqliteStore(SqliteWebTables):
         try:
             yield
         except sqlite3.Error as exc:
+            if damage_error(exc):
+                self._recheck()
+                raise self.damage.found(str(exc)) from exc
             kind = StoreUnavailable if sqlite_outage(exc) else StoreError
             raise kind(f"database {self.path!r}: {exc}") from exc
         except Closed as exc:
@@ -335,7 +449,8 @@ class SqliteStore(SqliteWebTables):
         """Run ``work`` (a plain function of a ``sqlite3`` connection) as one write transaction
         on the writer's thread, in one hop: ``BEGIN IMMEDIATE``, ``work``, ``COMMIT``; any
         exception (VersionConflict included) rolls back what ``work`` did and is raised here,
-        a SQLite one as a StoreError naming the database."""
+        a SQLite one as a StoreError naming the database. A damaged store takes none."""
+        self.damage.refuse_writes()
         with self._errors():
             return await self._connection().transaction(work)
 
@@ -344,7 +459,8 @@ class SqliteStore(SqliteWebTables):
         """One ``BEGIN IMMEDIATE`` transaction of separate awaited statements (aiosqlite
         style): commit on success, roll back on any exception, so a failed write leaves nothing
         behind. It holds the writer's thread from ``BEGIN`` to ``COMMIT``, every statement a
-        hop: use ``_transaction`` for anything on a hot path."""
+        hop: use ``_transaction`` for anything on a hot path. A damaged store takes none."""
+        self.damage.refuse_writes()
         with self._errors():
             async with self._connection().hold() as conn:
                 yield conn
@@ -893,7 +1009,9 @@ class SqliteStore(SqliteWebTables):
             try:
                 logged.append(LoggedAction(seq=seq, player=player, action=loads(action), at=at))
             except (TypeError, ValueError) as exc:
-                raise StoreError(f"game {game_id}: action {seq} of its log is unreadable") from exc
+                raise UnreadableLog(
+                    f"game {game_id}: action {seq} of its log is unreadable"
+                ) from exc
         return logged
 
     async def backup(self, target: str | Path) -> int:

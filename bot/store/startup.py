@@ -68,8 +68,3 @@ def write_test(conn: sqlite3.Connection, path: str) -> None:
     finally:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
-
-
-def quick_check(conn: sqlite3.Connection) -> list[str]:
-    """``PRAGMA quick_check``: the structure of every page; ``["ok"]`` for a sound file."""
-    return [str(row[0]) for row in conn.execute("PRAGMA quick_check")]

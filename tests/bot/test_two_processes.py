@@ -11,6 +11,7 @@ that knows the backend: the shared ``backend`` fixture (ids ``sqlite``/``postgre
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from types import SimpleNamespace
 from typing import Any
@@ -19,7 +20,7 @@ import discord
 import pytest
 from discord.ui import TextDisplay
 
-from bot.ai import RandomAgent
+from bot.ai import RandomAgent, decide_in_thread
 from bot.errors import StaleRequest
 from bot.read_model import turn_version
 from bot.service import GameService
@@ -197,3 +198,43 @@ def hold_first_commit(service: GameService, barrier: asyncio.Barrier) -> None:
         return await commit(*args, **kwargs)
 
     store.commit_move = commit_move
+
+
+async def test_the_process_that_loses_a_timeout_race_says_so_in_one_info_line(
+    open_process_store: OpenStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two processes that both serve a game (overlapping shards) time it out at once: both
+    read it, both ask its AI, and the store's compare-and-swap lets one commit. Losing that
+    race is normal: an INFO line, no ERROR with a traceback, and the table told once."""
+    caplog.set_level(logging.INFO, logger="bot.service")
+    asked: list[str] = []
+    both_asked = asyncio.Event()
+
+    async def decide(*args: Any) -> dict[str, Any]:
+        """The AI's decision, once both processes are deciding (each has read the game)."""
+        asked.append(args[4])
+        if len(asked) == 2:
+            both_asked.set()
+        await both_asked.wait()
+        return await decide_in_thread(*args)
+
+    services = [
+        GameService(
+            await open_process_store(),
+            seed_factory=lambda: "race",
+            remind_after=REMIND_AFTER,
+            timeout_after=TIMEOUT_AFTER,
+            decide=decide,
+        )
+        for _ in RANGES
+    ]
+    game = await started(services[0], guild_on(0, 0), "100")
+    bots = [Bot(service) for service in services]
+    schedulers = [Scheduler(bot, None) for bot in bots]  # type: ignore[arg-type]
+    assert game.deadline is not None
+    await asyncio.gather(*(s.tick(game.deadline + 1) for s in schedulers))
+    posts = [m for bot in bots for c in bot.channels.values() for m in c.sent]
+    assert len([m for m in posts if "Time ran out" in m]) == 1
+    assert [r.message for r in caplog.records if r.levelno >= logging.ERROR] == []
+    lost = [r for r in caplog.records if "another process" in r.message]
+    assert len(lost) == 1 and lost[0].levelno == logging.INFO and not lost[0].exc_info

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.store.startup
+import bot.store.integrity
 from bot.__main__ import check_store
 from bot.config import Settings
 from bot.store import ReadOnlyDatabase, SqliteStore, StoreError
@@ -29,8 +29,10 @@ async def test_opening_reads_no_page_beyond_the_bounded_check(
     def every_page(_conn: sqlite3.Connection) -> list[str]:
         raise AssertionError("start-up read every page")
 
-    monkeypatch.setattr(bot.store.startup, "quick_check", every_page)
+    monkeypatch.setattr(bot.store.integrity, "quick_check", every_page)
     monkeypatch.setattr("bot.store.sqlite.quick_check", every_page)
+    monkeypatch.setattr(bot.store.integrity, "damaged_trees", every_page)
+    monkeypatch.setattr("bot.store.sqlite.damaged_trees", every_page)
     again = SqliteStore(path)
     await again.open()
     await again.close()

@@ -19,6 +19,7 @@ import discord
 
 from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _, set_language, use
+from bot.presentation.turn import forced
 from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
 from bot.store.base import ACTIVE, GameRecord, StoreUnavailable
@@ -411,10 +412,14 @@ async def play(
     )
     taken: list[str] = []
     steps = list(result.steps)
-    while not result.turn_over and (only := forced(result.read, user)) is not None:
+    while not result.turn_over and (only := forced_move(result.read, user)) is not None:
         label = WORDS[result.read.record.game].action_label(only, result.read.names)
         taken.append(_("↪ Taken for you, the only choice: {choice}").format(choice=label))
-        result = await service.move(guild, channel, user, only, ref=ref)
+        # At the version just read: a move taken for the player never lands on a state that
+        # changed in between (a timeout, an undo), it is refused as stale instead.
+        result = await service.move(
+            guild, channel, user, only, ref=ref, expected_version=turn_version(result.read.record)
+        )
         steps += result.steps
     after = result.read
     if result.turn_over:
@@ -433,15 +438,11 @@ async def play(
         await send(interaction, panel, ephemeral=True)
 
 
-def forced(read: ReadModel, user: str) -> dict[str, Any] | None:
+def forced_move(read: ReadModel, user: str) -> dict[str, Any] | None:
     """The move to take for ``user`` mid-turn: their one legal move, where the game says such
     a move reveals nothing and leaves nothing to weigh (Street Art's stop after the last Brass
-    Band). A tap on a choice of one is a tap for nothing."""
-    legal = read.legal(user)
-    automatic: frozenset[str] = getattr(WORDS[read.record.game], "AUTOMATIC", frozenset())
-    if len(legal) == 1 and legal[0]["type"] in automatic and read.to_move == [user]:
-        return legal[0]
-    return None
+    Band). A tap on a choice of one is a tap for nothing; the web page takes the same ones."""
+    return forced(read.engine, read.state, user)
 
 
 async def play_index(

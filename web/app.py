@@ -23,7 +23,7 @@ from bot.changes import Change
 from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _, current, set_language
 from bot.read_model import turn_version
-from bot.replay import Replay, open_replay
+from bot.replay import Replay, gif_key, open_replay
 from bot.replay import gif as replay_gif
 from bot.results import display_rating
 from bot.service import GameService, is_ai
@@ -46,6 +46,9 @@ CSP = (
 )
 #: Seconds between keep-alive comments on an idle event stream (proxies drop silent ones).
 KEEPALIVE = 15.0
+#: Different games' GIFs drawn at once for the web (each takes seconds of the pool that
+#: draws the bot's boards); past it a request for another is asked to come back.
+GIFS_AT_ONCE = 2
 #: Turn lines a table page shows (the newest).
 LOG_LINES = 200
 
@@ -151,7 +154,7 @@ class Table:
                 content_type="text/html",
             ) from error
         record = await self.service.store.get_game(hand.game_id)
-        if record is None or record.seat_of(hand.player) is None or record.game not in GAMES:
+        if record is None or record.game not in GAMES or not holds_seat(record, hand.player):
             raise NotShown
         if not (await self.service.guild_settings(record.guild)).web:
             raise NotShown
@@ -311,10 +314,17 @@ class Table:
         if record.state is None:
             raise NotShown
         replayed = await self.replay_of(record)
-        try:
-            data = await replay_gif(self.service.pictures, replayed)
-        except ServiceError as error:
-            raise web.HTTPConflict(text=error.message) from error
+        if not replayed.over:  # said without the game's internal id
+            raise web.HTTPConflict(
+                text=_("This game is still running: its GIF can be made once it is over.")
+            )
+        gifs = self.service.pictures.gifs
+        if not gifs.at_hand(gif_key(replayed)) and gifs.drawing >= GIFS_AT_ONCE:
+            raise web.HTTPServiceUnavailable(
+                text=_("Other replays are being drawn: try again in a minute."),
+                headers={"Retry-After": "30"},
+            )
+        data = await replay_gif(self.service.pictures, replayed)
         name = f"{record.game}-{request.match_info['pid'][:8]}.gif"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         return web.Response(body=data, content_type="image/gif", headers=headers)
@@ -436,25 +446,24 @@ class Table:
         boards = [(f"/s/{guild}/{game.id}", game.title) for game in GAMES.values()]
         return html(pages.server_page(_("Leaderboards"), boards, lang))
 
-    async def public_results(
+    async def sorted_results(
         self, guild: str, player: str, game: str | None = None
-    ) -> list[ResultRow]:
-        """A player's results in the games the world may see (a public web table): a game in
-        a private channel stays private here too, its place and date included."""
+    ) -> list[tuple[ResultRow, bool]]:
+        """A player's results, oldest first, each with whether the world may see its game (a
+        public web table): a game in a private channel stays private here, its place and
+        date included."""
         results = await self.service.store.player_results(guild, player, game)
-        shown = []
+        marked = []
         for result in results:
             row = await self.service.store.web_table_of(result.game_id)
-            if row is not None and row.public:
-                shown.append(result)
-        return shown
+            marked.append((result, row is not None and row.public))
+        return marked
 
     async def all_public(self, guild: str, player: str, game: str) -> bool:
         """Whether every game that moved a player's rating is one the world may see: a
         rating earned in part in private would tell of those games. (AI levels are left out
         of the web's leaderboards for the same reason: they play in every channel.)"""
-        results = await self.service.store.player_results(guild, player, game)
-        return len(await self.public_results(guild, player, game)) == len(results)
+        return all(public for _result, public in await self.sorted_results(guild, player, game))
 
     async def leaderboard(self, request: web.Request) -> web.StreamResponse:
         guild, game = request.match_info["guild"], request.match_info["game"]
@@ -475,14 +484,12 @@ class Table:
         lang = await self.guild_open(guild)
         if is_ai(player) or not player.isdigit():
             raise NotShown
-        results = await self.public_results(guild, player)
+        marked = await self.sorted_results(guild, player)
+        results = [result for result, public in marked if public]
         if not results:
             raise NotShown
         name = results[-1].name or player
-        points: list[tuple[float, float]] = [
-            (r.finished_at, display_rating(r.mu_after, r.sigma_after)) for r in results
-        ]
-        chart = pages.rating_chart(points, _("Rating over time"))
+        chart = pages.rating_chart(public_ratings(marked), _("Rating over time"))
         games = []
         for r in reversed(results):
             row = await self.service.store.web_table_of(r.game_id)
@@ -502,6 +509,28 @@ NOTES = {
 }
 NO_STORE = {"Cache-Control": "no-store"}
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
+
+
+def public_ratings(marked: list[tuple[ResultRow, bool]]) -> list[tuple[float, float]]:
+    """The (time, rating) points the world may see: a game's rating after each public result,
+    until the first game of that title played in private (every rating from then on
+    includes it, and would tell how it went)."""
+    hidden: set[str] = set()
+    points: list[tuple[float, float]] = []
+    for result, public in marked:
+        if not public:
+            hidden.add(result.game)
+        elif result.game not in hidden:
+            points.append((result.finished_at, display_rating(result.mu_after, result.sigma_after)))
+    return points
+
+
+def holds_seat(record: GameRecord, player: str) -> bool:
+    """Whether ``player`` still plays their seat themselves: a link outlives neither a
+    leave, nor a kick, nor the AI taking the seat for good, nor being forgotten (the seat
+    then names ``former:n``)."""
+    seat = record.seat_of(player)
+    return seat is not None and not seat.ai
 
 
 def turn_label(turn: int, last: int) -> str:

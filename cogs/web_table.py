@@ -25,7 +25,7 @@ from bot.service import GameService
 from bot.store.base import GameRecord
 from bot.store.web_tables import WebTable
 from web.links import Links, public_id
-from web.server import Running, bridge_for, links_of, start
+from web.server import Running, bridge_for, links_for, start
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ async def open_door(client: discord.Client, service: GameService, settings: Sett
     BRIDGE = await bridge_for(settings, service)
     if not settings.web_port and not settings.web_base_url:
         return
-    door = WebDoor(client, service, links_of(settings))
+    door = WebDoor(client, service, await links_for(settings, service.store))
     if settings.web_port:
         try:
             door.running = await start(service, settings, door.links)

@@ -15,7 +15,6 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from aiohttp import web
 
@@ -30,20 +29,20 @@ from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
 from bot.words import WORDS, label_for
 from rules import GAMES
-from web import pages
+from web import pages, security
+from web.addresses import Proxies, client_of
+from web.limits import WRITE_SECONDS, Caps, Streams, StreamsFull
 from web.links import LinkRefused, read_hand
 from web.memo import Memo
 from web.ratelimit import RateLimit
 from web.scores import score_text
+from web.security import CSP, NotShown, Policy
+
+__all__ = ["CSP", "NotShown", "Table", "create_app"]
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
-#: No inline script or style, nothing from elsewhere, no framing.
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
 #: Seconds between keep-alive comments on an idle event stream (proxies drop silent ones).
 KEEPALIVE = 15.0
 #: Different games' GIFs drawn at once for the web (each takes seconds of the pool that
@@ -51,12 +50,6 @@ KEEPALIVE = 15.0
 GIFS_AT_ONCE = 2
 #: Turn lines a table page shows (the newest).
 LOG_LINES = 200
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-class NotShown(Exception):
-    """A page that does not exist for this visitor (no game, not public, web table off)."""
 
 
 class Watchers:
@@ -107,8 +100,11 @@ class Table:
         secret: bytes,
         clock: Callable[[], float] = time.time,
         poll: float = KEEPALIVE,
+        caps: Caps | None = None,
     ) -> None:
         self.service = service
+        #: The open event streams, against their caps.
+        self.streams = Streams(caps or Caps.for_process(1000, 8))
         self.secret = secret
         self.clock = clock
         #: Seconds an idle stream waits before it looks at the store itself: the keep-alive
@@ -237,12 +233,48 @@ class Table:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         record, _lang = await self.public_game(request)
-        return await self.stream(request, record.id)
+        return await self.stream(request, record.id, self.public_game)
 
-    async def stream(self, request: web.Request, game_id: str) -> web.StreamResponse:
+    async def stream(
+        self,
+        request: web.Request,
+        game_id: str,
+        recheck: Callable[[web.Request], Awaitable[object]],
+    ) -> web.StreamResponse:
         """Server-sent events: the game's version now, then at each change (``id`` is the
         version, so a browser reconnecting says which it saw, and hears the current one at
-        once if it moved meanwhile)."""
+        once if it moved meanwhile).
+
+        A stream counts against the caps (``web.limits``): past them, a 429 that closes its
+        connection. It ends when the page may no longer be shown (``recheck`` raises): it
+        looks again when told of a change that moved nothing (the Discord layer's word that
+        the table's visibility changed) and at each keep-alive, which also covers a server
+        turning its web table off. A write waits ``WRITE_SECONDS`` at most for a reader
+        that does not read."""
+        client = client_of(request)
+        try:
+            self.streams.take(client)
+        except StreamsFull as full:
+            refusal = web.Response(
+                status=429,
+                text=_("Too many live pages are open: close some and reload.")
+                if not full.everyone
+                else _("Too many live pages are open right now; try again in a moment."),
+                headers={"Retry-After": "10"},
+            )
+            refusal.force_close()
+            return refusal
+        try:
+            return await self._stream(request, game_id, recheck)
+        finally:
+            self.streams.give_back(client)
+
+    async def _stream(
+        self,
+        request: web.Request,
+        game_id: str,
+        recheck: Callable[[web.Request], Awaitable[object]],
+    ) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -255,21 +287,29 @@ class Table:
         sent = request.headers.get("Last-Event-ID", "")
         record = await self.service.store.get_game(game_id)
         version = record.version if record is not None else None
+
+        async def write(data: bytes) -> None:
+            await asyncio.wait_for(response.write(data), WRITE_SECONDS)
+
         try:
             while version is not None and not self.watchers.closing.is_set():
                 if str(version) != sent:
                     sent = str(version)
-                    await response.write(f"id: {sent}\ndata: {sent}\n\n".encode())
+                    await write(f"id: {sent}\ndata: {sent}\n\n".encode())
                 wake.clear()
                 try:
                     await asyncio.wait_for(wake.wait(), self.poll)
-                    version = max(version, self.watchers.latest.get(game_id, version))
+                    heard = self.watchers.latest.get(game_id, version)
+                    if heard <= version:  # nothing moved: is the page still to be shown?
+                        await recheck(request)
+                    version = max(version, heard)
                 except TimeoutError:  # nothing heard: say so, and look (a process alone)
-                    await response.write(b": still here\n\n")
+                    await write(b": still here\n\n")
+                    await recheck(request)
                     record = await self.service.store.get_game(game_id)
                     version = record.version if record is not None else None
-        except ConnectionResetError:  # the page went away
-            pass
+        except (ConnectionResetError, TimeoutError, NotShown, web.HTTPException):
+            pass  # the page went away, stopped reading, or may no longer be shown
         finally:
             self.watchers.drop(game_id, wake)
         return response
@@ -394,7 +434,7 @@ class Table:
 
     async def hand_events(self, request: web.Request) -> web.StreamResponse:
         record, _player, _lang = await self.hand_game(request)
-        return await self.stream(request, record.id)
+        return await self.stream(request, record.id, self.hand_game)
 
     async def move(self, request: web.Request) -> web.StreamResponse:
         """A move from the hand page: the index of a legal action at the version the page
@@ -508,7 +548,9 @@ NOTES = {
     "refused": N_("That move cannot be made now."),
 }
 NO_STORE = {"Cache-Control": "no-store"}
-IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
+#: A picture named by its version never changes, but a channel made private must take it
+#: off every shared cache: browsers alone may keep it.
+IMMUTABLE = {"Cache-Control": "private, max-age=31536000, immutable"}
 
 
 def public_ratings(marked: list[tuple[ResultRow, bool]]) -> list[tuple[float, float]]:
@@ -545,32 +587,8 @@ def html(text: str, *, cache: bool = True) -> web.Response:
     )
 
 
-def security_middleware(limit: RateLimit) -> Any:
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not limit.allow(request.remote or "?"):
-            return web.Response(status=429, text="Too many requests; try again in a moment.")
-        try:
-            response = await handler(request)
-        except NotShown:
-            response = web.Response(
-                status=404,
-                text=pages.message_page(
-                    _("No such table"),
-                    _("There is no public table here (or its server keeps its games private)."),
-                ),
-                content_type="text/html",
-            )
-        except web.HTTPException as error:
-            error.headers["Content-Security-Policy"] = CSP
-            raise
-        if not response.prepared:
-            response.headers["Content-Security-Policy"] = CSP
-            response.headers["X-Content-Type-Options"] = "nosniff"
-            response.headers["Referrer-Policy"] = "no-referrer"
-        return response
-
-    return middleware
+#: The app's ``Table`` (the server and tests read its stream counts).
+TABLE = web.AppKey("table", Table)
 
 
 def create_app(
@@ -580,11 +598,19 @@ def create_app(
     limit: RateLimit | None = None,
     clock: Callable[[], float] = time.time,
     poll: float = KEEPALIVE,
+    proxies: Proxies | None = None,
+    caps: Caps | None = None,
+    policy: Policy | None = None,
 ) -> web.Application:
     """The web table over ``service``; it hears changes from ``service.changes`` (``poll``:
-    see ``Table.poll``)."""
-    table = Table(service, secret, clock, poll)
-    app = web.Application(middlewares=[security_middleware(limit or RateLimit())])
+    see ``Table.poll``). ``proxies``: whose ``X-Forwarded-For`` to believe; ``caps``: the
+    streams it holds at most (``web.limits``); ``policy``: framing and origin."""
+    table = Table(service, secret, clock, poll, caps or Caps.for_process(1000, 8))
+    policy = policy or Policy()
+    guard = security.middleware(limit or RateLimit(), proxies or Proxies(), policy)
+    app = web.Application(middlewares=[guard])
+    app[TABLE] = table
+    app.on_response_prepare.append(security.headers_hook(policy))
     unsubscribe = service.changes.subscribe(table.watchers.heard)
 
     async def closing(_app: web.Application) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from bot.store.forget import Forgotten
 
-from bot.store.web_tables import WebTable
+from bot.store.web_tables import PlacedTable, WebTable
 
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -713,3 +713,10 @@ class Store(Protocol):
 
     async def web_table_of(self, game_id: str) -> WebTable | None:
         """A game's web-table row, if it has one."""
+
+    async def web_tables_in(self, guild: str) -> list[PlacedTable]:
+        """Every web-table row of a server's games, with where each game is played."""
+
+    async def kept_secret(self, name: str, fresh: str) -> str:
+        """The secret kept under ``name``; ``fresh`` is kept and returned if none was yet
+        (whichever process writes first, every process reads the same)."""

@@ -16,9 +16,11 @@ import aiohttp
 from bot.service import GameService
 from bot.store import open_store
 from bot.store.web_tables import WebTable
-from web.links import derive_secret, public_id
+from web.links import public_id
 
 ROOT = Path(__file__).resolve().parents[2]
+#: A WEB_SECRET as an admin makes one (32 random bytes, base64).
+PROCESS_SECRET = "e4Vq0rS8m1kJ3xYw7Zt2Lb6Np9Hc5Ud0Fg8Ji4Ko1Ma"
 
 
 def free_port() -> int:
@@ -34,7 +36,7 @@ def cli(tmp_path: Path, **env: str) -> dict[str, str]:
         "PYTHONPATH": str(ROOT),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}",
         "RENDER_WORKERS": "-1",
-        "WEB_SECRET": "process test",
+        "WEB_SECRET": PROCESS_SECRET,
         **env,
     }
 
@@ -73,7 +75,7 @@ async def test_the_web_process_serves_the_games_a_bot_stored_and_stops_on_sigter
     await service.join("5", "6", "102", "Bo", record.id)
     await service.add_ai("5", "6", "101", record.id)
     record = (await service.start("5", "6", "101", record.id)).record
-    pid = public_id(derive_secret("process test", ""), record.id)
+    pid = public_id(PROCESS_SECRET.encode(), record.id)
     await store.save_web_table(WebTable(record.id, pid, True))
     port = free_port()
     process = subprocess.Popen(

@@ -24,11 +24,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.service import GameService
-from bot.store import open_store
-from bot.store.web_tables import WebTable
-from tests.web.test_web_process import PROCESS_SECRET, cli, free_port
-from web.links import public_id
+from tests.web.test_web_process import cli, free_port, stored_public_game
 
 #: The open files the web process may hold.
 FILES = 96
@@ -52,16 +48,7 @@ def few_files() -> None:
 
 @pytest.fixture
 async def served(tmp_path: Path) -> AsyncIterator[Process]:
-    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
-    await store.open()
-    service = GameService(store, seed_factory=lambda: "flood-seed")
-    record = await service.new_game("street-art", "5", "6", "101", "Ana")
-    await service.join("5", "6", "102", "Bo", record.id)
-    await service.add_ai("5", "6", "101", record.id)
-    record = (await service.start("5", "6", "101", record.id)).record
-    pid = public_id(PROCESS_SECRET.encode(), record.id)
-    await store.save_web_table(WebTable(record.id, pid, True))
-    await store.close()
+    pid = await stored_public_game(tmp_path)
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "web"],

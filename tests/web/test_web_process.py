@@ -65,18 +65,28 @@ def test_web_refuses_to_start_in_one_line(tmp_path: Path) -> None:
         assert f"cannot listen on 127.0.0.1:{port}" in refusal(tmp_path, WEB_PORT=str(port))
 
 
+async def stored_public_game(tmp_path: Path) -> str:
+    """A started game of Ana, Bo and an AI in ``tmp_path``'s database, recorded public as a
+    bot would; its public id."""
+    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
+    await store.open()
+    try:
+        service = GameService(store, seed_factory=lambda: "process-seed")
+        record = await service.new_game("street-art", "5", "6", "101", "Ana")
+        await service.join("5", "6", "102", "Bo", record.id)
+        await service.add_ai("5", "6", "101", record.id)
+        record = (await service.start("5", "6", "101", record.id)).record
+        pid = public_id(PROCESS_SECRET.encode(), record.id)
+        await store.save_web_table(WebTable(record.id, pid, True))
+    finally:
+        await store.close()
+    return pid
+
+
 async def test_the_web_process_serves_the_games_a_bot_stored_and_stops_on_sigterm(
     tmp_path: Path,
 ) -> None:
-    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
-    await store.open()
-    service = GameService(store, seed_factory=lambda: "process-seed")
-    record = await service.new_game("street-art", "5", "6", "101", "Ana")
-    await service.join("5", "6", "102", "Bo", record.id)
-    await service.add_ai("5", "6", "101", record.id)
-    record = (await service.start("5", "6", "101", record.id)).record
-    pid = public_id(PROCESS_SECRET.encode(), record.id)
-    await store.save_web_table(WebTable(record.id, pid, True))
+    pid = await stored_public_game(tmp_path)
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "web"],
@@ -100,5 +110,4 @@ async def test_the_web_process_serves_the_games_a_bot_stored_and_stops_on_sigter
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
-        await store.close()
     assert process.returncode == 0, process.stderr.read() if process.stderr else ""

@@ -59,6 +59,9 @@ _PLACED = (
     "SELECT w.game_id, w.public_id, w.public, g.guild, g.channel, g.thread "
     "FROM web_tables w JOIN games g ON g.id = w.game_id WHERE g.guild = {}"
 )
+#: The same, of the games played in one channel or thread (a thread's parent is its game's
+#: channel).
+_PLACED_IN = _PLACED + " AND (g.channel = {} OR g.thread = {})"
 #: Keep the first value written under a name; every process then reads the same one.
 _KEEP_SECRET = "INSERT INTO kept_secrets (name, value) VALUES ({}) ON CONFLICT (name) DO NOTHING"
 
@@ -96,9 +99,16 @@ class SqliteWebTables:
         )
         return _row(rows[0]) if rows else None
 
-    async def web_tables_in(self: _SqliteQueries, guild: str) -> list[PlacedTable]:
-        """Every web-table row of a server's games, with where each game is played."""
-        return [_placed(row) for row in await self._fetchall(_PLACED.format("?"), (guild,))]
+    async def web_tables_in(
+        self: _SqliteQueries, guild: str, channel: str | None = None
+    ) -> list[PlacedTable]:
+        """Every web-table row of a server's games (of those played in ``channel``, a
+        channel or thread, if given), with where each game is played."""
+        if channel is None:
+            rows = await self._fetchall(_PLACED.format("?"), (guild,))
+        else:
+            rows = await self._fetchall(_PLACED_IN.format("?", "?", "?"), (guild, channel, channel))
+        return [_placed(row) for row in rows]
 
     async def kept_secret(self: _SqliteQueries, name: str, fresh: str) -> str:
         """The secret kept under ``name``: ``fresh`` if none was kept yet (then kept)."""
@@ -134,9 +144,14 @@ class PostgresWebTables:
             )
         return _row(row) if row is not None else None
 
-    async def web_tables_in(self: _PostgresQueries, guild: str) -> list[PlacedTable]:
+    async def web_tables_in(
+        self: _PostgresQueries, guild: str, channel: str | None = None
+    ) -> list[PlacedTable]:
         async with self._one() as conn:
-            rows = await conn.fetch(_PLACED.format("$1"), guild)
+            if channel is None:
+                rows = await conn.fetch(_PLACED.format("$1"), guild)
+            else:
+                rows = await conn.fetch(_PLACED_IN.format("$1", "$2", "$2"), guild, channel)
         return [_placed(row) for row in rows]
 
     async def kept_secret(self: _PostgresQueries, name: str, fresh: str) -> str:

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.changes import Change
 from bot.errors import ServiceError, StaleRequest
@@ -31,7 +32,7 @@ from bot.words import WORDS, label_for
 from rules import GAMES
 from web import pages, security
 from web.addresses import Proxies, client_of
-from web.limits import WRITE_SECONDS, Caps, Streams, StreamsFull
+from web.limits import BODY_SECONDS, WRITE_SECONDS, Caps, Streams, StreamsFull
 from web.links import LinkRefused, read_hand
 from web.memo import Memo
 from web.ratelimit import RateLimit
@@ -48,6 +49,8 @@ KEEPALIVE = 15.0
 #: Different games' GIFs drawn at once for the web (each takes seconds of the pool that
 #: draws the bot's boards); past it a request for another is asked to come back.
 GIFS_AT_ONCE = 2
+#: Digits a number in an address or a form may have (a turn, a version): more is not ours.
+NUMBER_DIGITS = 12
 #: Turn lines a table page shows (the newest).
 LOG_LINES = 200
 
@@ -343,7 +346,8 @@ class Table:
         if record.state is None:
             raise NotShown
         replayed = await self.replay_of(record)
-        turn = int(request.match_info["turn"])
+        wanted = request.match_info["turn"]
+        turn = int(wanted) if len(wanted) <= NUMBER_DIGITS else -1
         if not 0 <= turn <= replayed.last:
             raise NotShown
         png = await self.turn_board(replayed, turn, lang)
@@ -366,7 +370,7 @@ class Table:
             )
         data = await replay_gif(self.service.pictures, replayed)
         name = f"{record.game}-{request.match_info['pid'][:8]}.gif"
-        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        headers = {"Content-Disposition": f'attachment; filename="{name}"', **PRIVATE}
         return web.Response(body=data, content_type="image/gif", headers=headers)
 
     # -- a player's hand -------------------------------------------------------------------
@@ -440,12 +444,8 @@ class Table:
         """A move from the hand page: the index of a legal action at the version the page
         showed, applied by ``GameService.move`` like a click on a panel's button."""
         record, player, _lang = await self.hand_game(request)
-        form = await request.post()
+        index, version = await move_form(request)
         base = f"/h/{request.match_info['token']}"
-        try:
-            index, version = int(str(form["index"])), int(str(form["version"]))
-        except (KeyError, ValueError) as error:
-            raise web.HTTPBadRequest(text="index and version are whole numbers") from error
         note = "moved"
         try:
             if turn_version(record) != version:
@@ -548,9 +548,27 @@ NOTES = {
     "refused": N_("That move cannot be made now."),
 }
 NO_STORE = {"Cache-Control": "no-store"}
+#: What may be kept by a browser only, and checked again before each use.
+PRIVATE = {"Cache-Control": "private, no-cache"}
 #: A picture named by its version never changes, but a channel made private must take it
 #: off every shared cache: browsers alone may keep it.
 IMMUTABLE = {"Cache-Control": "private, max-age=31536000, immutable"}
+
+
+async def move_form(request: web.Request) -> tuple[int, int]:
+    """A move form's two whole numbers; anything else (text that is not UTF-8, a broken
+    multipart body, numbers too long to be ours) is a 400, and a body that takes longer than
+    ``BODY_SECONDS`` to arrive a 408."""
+    try:
+        form = await asyncio.wait_for(request.post(), BODY_SECONDS)
+    except TimeoutError as error:
+        raise web.HTTPRequestTimeout(text=_("The form took too long to arrive.")) from error
+    except (HttpProcessingError, ValueError, AssertionError, LookupError) as error:
+        raise web.HTTPBadRequest(text=_("That form cannot be read.")) from error
+    fields = [str(form.get(name, "")) for name in ("index", "version")]
+    if not all(f.isascii() and f.isdigit() and len(f) <= NUMBER_DIGITS for f in fields):
+        raise web.HTTPBadRequest(text=_("That form cannot be read."))
+    return int(fields[0]), int(fields[1])
 
 
 def public_ratings(marked: list[tuple[ResultRow, bool]]) -> list[tuple[float, float]]:
@@ -582,8 +600,10 @@ def turn_label(turn: int, last: int) -> str:
 
 
 def html(text: str, *, cache: bool = True) -> web.Response:
+    """A page: kept by the browser alone and asked again each time (a public table can go
+    private), or not kept at all (``cache`` False: hand pages, live fragments)."""
     return web.Response(
-        text=text, content_type="text/html", headers=None if cache else dict(NO_STORE)
+        text=text, content_type="text/html", headers=dict(PRIVATE if cache else NO_STORE)
     )
 
 

@@ -58,8 +58,14 @@ _CODE = re.compile(r"`([^`]+)`")
 def told(line: str) -> str:
     """A sentence written for Discord (``**bold**``, ```code```) as HTML: escaped first, so
     the markup can only ever wrap escaped text."""
-    text = _BOLD.sub(r"<strong>\1</strong>", escape(line))
+    text = _BOLD.sub(r"<strong><bdi>\1</bdi></strong>", escape(line))  # names are bold
     return _CODE.sub(r"<code>\1</code>", text)
+
+
+def who(name: str) -> str:
+    """A name, escaped and isolated: a right-to-left override in it cannot turn what follows
+    (a score, a rating) around."""
+    return f"<bdi>{escape(name)}</bdi>"
 
 
 def t(message: str) -> str:
@@ -104,10 +110,10 @@ def players_list(players: list[PlayerLine]) -> str:
     items = []
     for p in players:
         marks = " ▶" if p.moving else ""
-        who = escape(p.name) + (f' <span class="tag">{t(AI)}</span>' if p.ai else "")
+        name = who(p.name) + (f' <span class="tag">{t(AI)}</span>' if p.ai else "")
         cls = ' class="moving"' if p.moving else ""
         items.append(
-            f'<li{cls}><span class="who">{who}{marks}</span>'
+            f'<li{cls}><span class="who">{name}{marks}</span>'
             f'<span class="score">{escape(p.score)}</span></li>'
         )
     return f'<ul class="players">{"".join(items)}</ul>'
@@ -229,7 +235,7 @@ def leaderboard_page(
     writes it ("1,056"; "1.056" in Portuguese)."""
     items = "".join(
         f"<tr><td>{rank}</td><td>"
-        + (f'<a href="{escape(href)}">{escape(name)}</a>' if href else escape(name))
+        + (f'<a href="{escape(href)}">{who(name)}</a>' if href else who(name))
         + f"</td><td>{format_decimal(rating, locale=lang)}</td><td>{games}</td></tr>"
         for rank, (href, name, rating, games) in enumerate(rows, 1)
     )
@@ -262,7 +268,7 @@ def player_page(name: str, chart: str, games: list[tuple[str, str, str, str]], l
     )
     head = "".join(f"<th>{escape(h)}</th>" for h in (_(GAME), _(PLACE), _(FINISHED)))
     body = (
-        f"<header><h1>{escape(name)}</h1></header>"
+        f"<header><h1>{who(name)}</h1></header>"
         f"<main><h2>{t(RATING_OVER_TIME)}</h2>"
         f'<div class="chart">{chart}</div><h2>{t(GAMES)}</h2>'
         f'<table class="board-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'

@@ -13,10 +13,13 @@ from pathlib import Path
 
 import aiohttp
 
+from bot.config import Settings, check_web_secret
 from bot.service import GameService
 from bot.store import open_store
 from bot.store.web_tables import WebTable
+from tests.backends import Backend
 from web.links import public_id
+from web.server import links_for
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A WEB_SECRET as an admin makes one (32 random bytes, base64).
@@ -111,3 +114,29 @@ async def test_the_web_process_serves_the_games_a_bot_stored_and_stops_on_sigter
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
     assert process.returncode == 0, process.stderr.read() if process.stderr else ""
+
+
+def test_a_guessable_web_secret_stops_start_up_in_one_line(tmp_path: Path) -> None:
+    for weak in ("abc", "process test", "a" * 64, "abc" * 20):
+        line = refusal(tmp_path, WEB_PORT=str(free_port()), WEB_SECRET=weak)
+        assert "WEB_SECRET must be at least 32 random bytes" in line, line
+        assert weak not in line  # the refusal does not repeat the secret
+
+
+async def test_without_web_secret_one_is_made_once_and_kept(backend: Backend) -> None:
+    """No WEB_SECRET: the first process makes one and keeps it in the store; a restart, or
+    another process over the same store, signs with the same one, so links survive."""
+    store = await backend.opened()
+    try:
+        first = await links_for(Settings(web_secret=""), store)
+    finally:
+        await store.close()
+    restarted = await backend.opened(rebuild=False)
+    try:
+        again = await links_for(Settings(web_secret=""), restarted)
+        configured = await links_for(Settings(web_secret=PROCESS_SECRET), restarted)
+    finally:
+        await restarted.close()
+    assert first.secret == again.secret and len(first.secret) >= 43
+    check_web_secret(first.secret.decode())
+    assert configured.secret == PROCESS_SECRET.encode()

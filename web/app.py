@@ -49,6 +49,8 @@ KEEPALIVE = 15.0
 #: Different games' GIFs drawn at once for the web (each takes seconds of the pool that
 #: draws the bot's boards); past it a request for another is asked to come back.
 GIFS_AT_ONCE = 2
+#: Seconds between looks at whether a live page's client is still there.
+GONE_SECONDS = 1.0
 #: Digits a number in an address or a form may have (a turn, a version): more is not ours.
 NUMBER_DIGITS = 12
 #: Turn lines a table page shows (the newest).
@@ -300,13 +302,14 @@ class Table:
                     sent = str(version)
                     await write(f"id: {sent}\ndata: {sent}\n\n".encode())
                 wake.clear()
-                try:
-                    await asyncio.wait_for(wake.wait(), self.poll)
+                if await self._woken(request, wake):
                     heard = self.watchers.latest.get(game_id, version)
                     if heard <= version:  # nothing moved: is the page still to be shown?
                         await recheck(request)
                     version = max(version, heard)
-                except TimeoutError:  # nothing heard: say so, and look (a process alone)
+                elif request.transport is None or request.transport.is_closing():
+                    break  # the page went away: its place is free at once
+                else:  # nothing heard: say so, and look (a process alone)
                     await write(b": still here\n\n")
                     await recheck(request)
                     record = await self.service.store.get_game(game_id)
@@ -316,6 +319,22 @@ class Table:
         finally:
             self.watchers.drop(game_id, wake)
         return response
+
+    async def _woken(self, request: web.Request, wake: asyncio.Event) -> bool:
+        """Wait for a change (True), for ``poll`` seconds, or for the page to go away (both
+        False): looked at every ``GONE_SECONDS``, since aiohttp tells a handler nothing when
+        its client leaves, and a stream's place is for someone else then."""
+        waited = 0.0
+        while waited < self.poll:
+            step = min(GONE_SECONDS, self.poll - waited)
+            try:
+                await asyncio.wait_for(wake.wait(), step)
+                return True
+            except TimeoutError:
+                waited += step
+            if request.transport is None or request.transport.is_closing():
+                return False
+        return False
 
     # -- replays ---------------------------------------------------------------------------
 

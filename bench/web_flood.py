@@ -32,8 +32,9 @@ from web.links import public_id
 SECRET = "b3nchFl00dSecretK3y-9aB7cD5eF3gH1iJ0kL2mN4oP"
 
 
-async def public_table(folder: Path) -> str:
-    """A started game recorded public in ``folder``'s database; its public id."""
+async def public_table(folder: Path, secret: str = SECRET) -> str:
+    """A started game of Ana, Bo and an AI in ``folder``'s database, recorded public as a bot
+    would (public ids under ``secret``); its public id."""
     store = open_store(f"sqlite:///{folder / 'games.db'}")
     await store.open()
     try:
@@ -42,7 +43,7 @@ async def public_table(folder: Path) -> str:
         await service.join("5", "6", "102", "Bo", record.id)
         await service.add_ai("5", "6", "101", record.id)
         record = (await service.start("5", "6", "101", record.id)).record
-        pid = public_id(SECRET.encode(), record.id)
+        pid = public_id(secret.encode(), record.id)
         await store.save_web_table(WebTable(record.id, pid, True))
     finally:
         await store.close()

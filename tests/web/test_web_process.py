@@ -13,12 +13,9 @@ from pathlib import Path
 
 import aiohttp
 
+from bench.web_flood import public_table
 from bot.config import Settings, check_web_secret
-from bot.service import GameService
-from bot.store import open_store
-from bot.store.web_tables import WebTable
 from tests.backends import Backend
-from web.links import public_id
 from web.server import links_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,21 +66,8 @@ def test_web_refuses_to_start_in_one_line(tmp_path: Path) -> None:
 
 
 async def stored_public_game(tmp_path: Path) -> str:
-    """A started game of Ana, Bo and an AI in ``tmp_path``'s database, recorded public as a
-    bot would; its public id."""
-    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
-    await store.open()
-    try:
-        service = GameService(store, seed_factory=lambda: "process-seed")
-        record = await service.new_game("street-art", "5", "6", "101", "Ana")
-        await service.join("5", "6", "102", "Bo", record.id)
-        await service.add_ai("5", "6", "101", record.id)
-        record = (await service.start("5", "6", "101", record.id)).record
-        pid = public_id(PROCESS_SECRET.encode(), record.id)
-        await store.save_web_table(WebTable(record.id, pid, True))
-    finally:
-        await store.close()
-    return pid
+    """A started game recorded public in ``tmp_path``'s database, as a bot would; its id."""
+    return await public_table(tmp_path, PROCESS_SECRET)
 
 
 async def test_the_web_process_serves_the_games_a_bot_stored_and_stops_on_sigterm(

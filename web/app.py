@@ -110,6 +110,8 @@ class Table:
         self.service = service
         #: The open event streams, against their caps.
         self.streams = Streams(caps or Caps.for_process(1000, 8))
+        #: Each server's web-table switch as last read, and when (``web_on``).
+        self._web_on: dict[str, tuple[bool, float]] = {}
         self.secret = secret
         self.clock = clock
         #: Seconds an idle stream waits before it looks at the store itself: the keep-alive
@@ -238,12 +240,12 @@ class Table:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         record, _lang = await self.public_game(request)
-        return await self.stream(request, record.id, self.public_game)
+        return await self.stream(request, record, self.public_game)
 
     async def stream(
         self,
         request: web.Request,
-        game_id: str,
+        record: GameRecord,
         recheck: Callable[[web.Request], Awaitable[object]],
     ) -> web.StreamResponse:
         """Server-sent events: the game's version now, then at each change (``id`` is the
@@ -270,16 +272,17 @@ class Table:
             refusal.force_close()
             return refusal
         try:
-            return await self._stream(request, game_id, recheck)
+            return await self._stream(request, record, recheck)
         finally:
             self.streams.give_back(client)
 
     async def _stream(
         self,
         request: web.Request,
-        game_id: str,
+        opened: GameRecord,
         recheck: Callable[[web.Request], Awaitable[object]],
     ) -> web.StreamResponse:
+        game_id, guild = opened.id, opened.guild
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -302,7 +305,7 @@ class Table:
                     sent = str(version)
                     await write(f"id: {sent}\ndata: {sent}\n\n".encode())
                 wake.clear()
-                if await self._woken(request, wake):
+                if await self._woken(request, wake, guild):
                     heard = self.watchers.latest.get(game_id, version)
                     if heard <= version:  # nothing moved: is the page still to be shown?
                         await recheck(request)
@@ -320,10 +323,11 @@ class Table:
             self.watchers.drop(game_id, wake)
         return response
 
-    async def _woken(self, request: web.Request, wake: asyncio.Event) -> bool:
-        """Wait for a change (True), for ``poll`` seconds, or for the page to go away (both
-        False): looked at every ``GONE_SECONDS``, since aiohttp tells a handler nothing when
-        its client leaves, and a stream's place is for someone else then."""
+    async def _woken(self, request: web.Request, wake: asyncio.Event, guild: str) -> bool:
+        """Wait for a change (True), for ``poll`` seconds, for the page to go away or for its
+        server to turn the web table off (all False): looked at every ``GONE_SECONDS``, since
+        aiohttp tells a handler nothing when its client leaves, and a stream's place is for
+        someone else then."""
         waited = 0.0
         while waited < self.poll:
             step = min(GONE_SECONDS, self.poll - waited)
@@ -334,7 +338,21 @@ class Table:
                 waited += step
             if request.transport is None or request.transport.is_closing():
                 return False
+            if not await self.web_on(guild):
+                return False
         return False
+
+    async def web_on(self, guild: str) -> bool:
+        """Whether a server keeps its web table on, read at most once per ``GONE_SECONDS``
+        however many of its pages are open."""
+        now = time.monotonic()
+        known = self._web_on.get(guild)
+        if known is None or now - known[1] >= GONE_SECONDS:
+            on = (await self.service.guild_settings(guild)).web
+            self._web_on[guild] = known = (on, now)
+            while len(self._web_on) > 10_000:  # the oldest read first
+                del self._web_on[next(iter(self._web_on))]
+        return known[0]
 
     # -- replays ---------------------------------------------------------------------------
 
@@ -457,7 +475,7 @@ class Table:
 
     async def hand_events(self, request: web.Request) -> web.StreamResponse:
         record, _player, _lang = await self.hand_game(request)
-        return await self.stream(request, record.id, self.hand_game)
+        return await self.stream(request, record, self.hand_game)
 
     async def move(self, request: web.Request) -> web.StreamResponse:
         """A move from the hand page: the index of a legal action at the version the page

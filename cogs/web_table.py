@@ -162,7 +162,9 @@ class Visibility(commands.Cog):
     async def on_guild_channel_update(
         self, _before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
     ) -> None:
-        self.door.follow(after.guild.id, after.id)
+        # A category's permissions pass to the channels synced with it: all are looked at.
+        where = None if isinstance(after, discord.CategoryChannel) else after.id
+        self.door.follow(after.guild.id, where)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import ipaddress
 import math
 import os
 import re
+import string
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,10 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: parameters, so game snapshots (hands, face-down cards) would reach the log.
 VERBATIM_LOGGERS = ("aiosqlite",)
 LOG_FORMATS = ("text", "json")
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+WEB_ACCESS_LOGS = ("paths", "addresses", "off")
+#: Random bytes a WEB_SECRET holds at least: no search over a public id can find it.
+WEB_SECRET_BYTES = 32
 #: A picture cache above this many MiB is a typo, not a budget (a whole game's boards fit in 64).
 MAX_CACHE_MB = 65536
 #: An AI that thinks longer than this over one decision holds its table for too long.
@@ -91,12 +98,23 @@ class Settings:
     shard_ids: str = ""
     #: The web table (``web/``): its port (0: off), the address it binds (localhost unless
     #: configured: put a TLS proxy in front, docs/deploy.md), the address players open
-    #: (empty: ``http://WEB_HOST:WEB_PORT``), and the key that signs hand links (empty: one
-    #: derived from DISCORD_TOKEN, so the bot and a ``python -m bot web`` process agree).
+    #: (empty: ``http://WEB_HOST:WEB_PORT``), and the key that signs hand links (at least 32
+    #: random bytes; empty: one made once and kept in the store, so the bot and a
+    #: ``python -m bot web`` process agree and links survive a restart).
     web_port: int = 8080
     web_host: str = "127.0.0.1"
     web_base_url: str = ""
     web_secret: str = ""
+    #: The reverse proxies whose ``X-Forwarded-For`` names the client (addresses or
+    #: networks, comma-separated; empty: the peer is the client).
+    web_trusted_proxies: str = ""
+    #: Connections the web table holds at most (never more than its open files allow), and
+    #: live-page streams per client.
+    web_max_connections: int = 1000
+    web_streams_per_address: int = 8
+    #: The web table's access log: ``paths`` (no query strings, no hand links' signed part,
+    #: no addresses), ``addresses`` (the same with the client's address), or ``off``.
+    web_access_log: str = "paths"
 
     @staticmethod
     def hours(value: float) -> float | None:
@@ -193,6 +211,33 @@ class Settings:
             raise ValueError("WEB_PORT must be 0 (no web table) or a port from 1 to 65535")
         if self.web_base_url and not self.web_base_url.startswith(("http://", "https://")):
             raise ValueError("WEB_BASE_URL must start with https:// (or http://)")
+        if self.web_secret:
+            check_web_secret(self.web_secret)
+        self.trusted_proxies()
+        if self.web_max_connections < 4 or self.web_streams_per_address < 1:
+            raise ValueError(
+                "WEB_MAX_CONNECTIONS must be 4 or more and WEB_STREAMS_PER_ADDRESS 1 or more"
+            )
+        if self.web_access_log not in WEB_ACCESS_LOGS:
+            raise ValueError(
+                f"WEB_ACCESS_LOG={self.web_access_log!r} is not one of {', '.join(WEB_ACCESS_LOGS)}"
+            )
+
+    def trusted_proxies(self) -> tuple[Network, ...]:
+        """WEB_TRUSTED_PROXIES: addresses or networks, comma-separated (``127.0.0.1``,
+        ``10.0.0.0/8``); a ``ValueError`` naming the part that is neither."""
+        networks = []
+        for part in (p.strip() for p in self.web_trusted_proxies.split(",")):
+            if not part:
+                continue
+            try:
+                networks.append(ipaddress.ip_network(part, strict=False))
+            except ValueError:
+                raise ValueError(
+                    f"WEB_TRUSTED_PROXIES: {part!r} is not an address or network (like "
+                    "127.0.0.1 or 10.0.0.0/8)"
+                ) from None
+        return tuple(networks)
 
     def shards(self) -> Shards | None:
         """The shards this process serves, or None when the bot is not sharded."""
@@ -205,6 +250,27 @@ class Settings:
         if not self.shard_ids.strip():
             return Shards(self.shard_count, tuple(range(self.shard_count)))
         return Shards(self.shard_count, parse_shard_ids(self.shard_ids, self.shard_count))
+
+
+def check_web_secret(text: str) -> None:
+    """Refuse a WEB_SECRET that could be guessed: it must be at least 32 random bytes, written
+    as hex or base64 (a short one can be found from a single public id, and then anyone signs
+    hand links)."""
+    text = text.strip()
+    try:
+        if len(text) % 2 == 0 and all(c in string.hexdigits for c in text):
+            raw = bytes.fromhex(text)
+        else:
+            padded = text.replace("-", "+").replace("_", "/") + "=" * (-len(text) % 4)
+            raw = base64.b64decode(padded, validate=True)
+    except ValueError:
+        raw = b""
+    if len(raw) < WEB_SECRET_BYTES or len(set(raw)) < WEB_SECRET_BYTES // 2:
+        raise ValueError(
+            f"WEB_SECRET must be at least {WEB_SECRET_BYTES} random bytes in hex or base64 "
+            "(make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))'), "
+            "or empty for one kept in the database"
+        )
 
 
 def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:

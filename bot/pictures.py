@@ -21,9 +21,11 @@ from typing import Any
 import images
 from bot.pool import WorkerPool
 
-BOARD, SECOND, HAND, EXTRAS, FACE = "board", "second", "hand", "extras", "face"
+BOARD, SECOND, HAND, EXTRAS, FACE, GIF = "board", "second", "hand", "extras", "face", "gif"
 #: About a thousand boards: every game of a busy server, at its last few versions.
 DEFAULT_CACHE_MB = 64
+#: Finished games' GIFs (up to 8 MB each), kept apart so they never push the live boards out.
+GIF_CACHE_MB = 32
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,15 @@ class RenderCache:
 
     def __contains__(self, key: PictureKey) -> bool:
         return key in self._entries
+
+    def at_hand(self, key: PictureKey) -> bool:
+        """Whether ``key`` costs no new drawing: kept, or being drawn for another request."""
+        return key in self._entries or key in self._pending
+
+    @property
+    def drawing(self) -> int:
+        """Drawings in flight now."""
+        return len(self._pending)
 
     async def get(self, key: PictureKey, draw: Callable[[], Awaitable[Any]]) -> Any:
         """The picture for ``key``: cached, being drawn for another request, or drawn now.
@@ -157,6 +168,8 @@ class Pictures:
     def __init__(self, pool: WorkerPool, cache: RenderCache | None = None) -> None:
         self.pool = pool
         self.cache = cache or RenderCache(DEFAULT_CACHE_MB * 2**20)
+        #: Replay GIFs (``bot.replay.gif``): each drawn once per game version and language.
+        self.gifs = RenderCache(GIF_CACHE_MB * 2**20)
 
     @classmethod
     def from_settings(cls, settings: Any, pool: WorkerPool) -> Pictures:

@@ -27,8 +27,8 @@ from typing import Any
 from PIL import Image
 
 from bot.errors import ServiceError
-from bot.i18n import _
-from bot.pictures import Pictures, draw_board
+from bot.i18n import _, current
+from bot.pictures import GIF, PictureKey, Pictures, draw_board
 from bot.pool import WorkerPool
 from bot.service import GameService, Step, replay
 from bot.store.base import ABANDONED, FINISHED, GameRecord, LoggedAction, Seat
@@ -401,9 +401,15 @@ def draw_gif(
     return encode_gif([draw_board(game_id, view, names, lines) for view, lines in turns])
 
 
+def gif_key(replayed: Replay) -> PictureKey:
+    """What a game's GIF depends on: the game at its version, and the language of its words."""
+    return PictureKey(replayed.record.id, replayed.record.version, None, GIF, current())
+
+
 async def gif(pictures: Pictures, replayed: Replay) -> bytes:
     """The animated GIF of a game that is over: every told turn's public board, drawn and
-    encoded in the worker pool."""
+    encoded in the worker pool once per version and language (about two seconds of
+    drawing), however many ask at once."""
     if not replayed.over:
         raise ServiceError(
             _("Game `{id}` is still running: its GIF can be made once it is over.").format(
@@ -413,7 +419,10 @@ async def gif(pictures: Pictures, replayed: Replay) -> bytes:
     turns = range(len(replayed.turns))
     views = [replayed.view(turn) for turn in turns]
     told = [replayed.lines(turn) for turn in turns]
-    return await pictures.pool.run(draw_gif, replayed.record.game, views, replayed.names, told)
+    game, names = replayed.record.game, replayed.names
+    return await pictures.gifs.get(
+        gif_key(replayed), lambda: pictures.pool.run(draw_gif, game, views, names, told)
+    )
 
 
 async def boards(pictures: Pictures, replayed: Replay) -> list[bytes]:

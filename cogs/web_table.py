@@ -14,18 +14,21 @@ import asyncio
 import contextlib
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 import discord
+from discord.ext import commands
 
 from bot.changes import Change, PostgresBridge
 from bot.config import Settings
 from bot.i18n import _
 from bot.service import GameService
-from bot.store.base import GameRecord
+from bot.store.base import GameRecord, StoreError
 from bot.store.web_tables import WebTable
+from bot.visibility import Placed
 from web.links import Links, public_id
-from web.server import Running, bridge_for, links_of, start
+from web.server import Running, bridge_for, links_for, start
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +55,10 @@ class WebDoor:
         self._read_at: dict[str, float] = {}
         self.running: Running | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        #: (server, channel or None) whose flags are to be worked out again shortly.
+        self._following: set[tuple[str, str | None]] = set()
 
-    def public(self, record: GameRecord) -> bool:
+    def public(self, record: Placed) -> bool:
         """Whether everyone on the server can view the game: its channel, and its thread if
         it is played in one (a private thread is never public)."""
         where = [record.channel, *([record.thread] if record.thread else [])]
@@ -107,6 +112,85 @@ class WebDoor:
             await self.service.store.save_web_table(row)
             self.recorded[game_id] = (record.guild, where, public)
 
+    def follow(self, guild_id: int, channel_id: int | None = None) -> None:
+        """Discord says a channel or thread (``channel_id``), or the whole server's
+        permissions (None), changed: the public flag of every game played there is worked
+        out again shortly (``FOLLOW_SECONDS``, so a burst of events costs one pass)."""
+        key = (str(guild_id), str(channel_id) if channel_id is not None else None)
+        if key in self._following:
+            return
+        self._following.add(key)
+        task = asyncio.get_running_loop().create_task(self._follow_after(key))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _follow_after(self, key: tuple[str, str | None]) -> None:
+        await asyncio.sleep(FOLLOW_SECONDS)
+        self._following.discard(key)
+        guild, channel = key
+        try:
+            await self.refollow(guild, channel)
+        except StoreError as error:  # the store out of reach: the next change records it
+            log.warning("could not follow the visibility of server %s: %s", guild, error)
+
+    async def refollow(self, guild: str, channel: str | None) -> None:
+        """Record each game's public flag again where it changed; a table no longer public
+        has its open pages told, so their streams look and end."""
+        for placed in await self.service.store.web_tables_in(guild, channel):
+            public = self.public(placed)
+            where = ",".join([placed.channel, *([placed.thread] if placed.thread else [])])
+            self.recorded[placed.table.game_id] = (guild, where, public)
+            if public == placed.table.public:
+                continue
+            await self.service.store.save_web_table(replace(placed.table, public=public))
+            log.info("game %s: public %s now", placed.table.game_id, public)
+            if not public:
+                record = await self.service.store.get_game(placed.table.game_id)
+                if record is not None:
+                    self.service.changes.publish(record.id, record.version)
+
+
+class Visibility(commands.Cog):
+    """Discord's word that who may view a channel changed: the channel, its thread, the
+    server's @everyone role, or the bot leaving the server (all from the guilds intent, no
+    privileged one: a public table depends on @everyone's permissions alone)."""
+
+    def __init__(self, door: WebDoor) -> None:
+        self.door = door
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, _before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        # A category's permissions pass to the channels synced with it: all are looked at.
+        where = None if isinstance(after, discord.CategoryChannel) else after.id
+        self.door.follow(after.guild.id, where)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        self.door.follow(channel.guild.id, channel.id)
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, _before: discord.Thread, after: discord.Thread) -> None:
+        self.door.follow(after.guild.id, after.id)
+
+    @commands.Cog.listener()
+    async def on_thread_delete(self, thread: discord.Thread) -> None:
+        self.door.follow(thread.guild.id, thread.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, _before: discord.Role, after: discord.Role) -> None:
+        if after.is_default():
+            self.door.follow(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.door.follow(guild.id)
+
+
+#: Seconds between Discord's word of a change and the public flags worked out again.
+FOLLOW_SECONDS = 0.5
+
 
 #: The threads this process opened for its games (always public threads, inside a channel
 #: whose own visibility is checked beside them): Discord tells the cache of a new thread only
@@ -134,7 +218,7 @@ async def open_door(client: discord.Client, service: GameService, settings: Sett
     BRIDGE = await bridge_for(settings, service)
     if not settings.web_port and not settings.web_base_url:
         return
-    door = WebDoor(client, service, links_of(settings))
+    door = WebDoor(client, service, await links_for(settings, service.store))
     if settings.web_port:
         try:
             door.running = await start(service, settings, door.links)
@@ -149,6 +233,8 @@ async def open_door(client: discord.Client, service: GameService, settings: Sett
             if not settings.web_base_url:
                 return
     service.changes.subscribe(door.heard)
+    if isinstance(client, commands.Bot):
+        await client.add_cog(Visibility(door))
     DOOR = door
 
 

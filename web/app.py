@@ -15,7 +15,6 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from aiohttp import web
 
@@ -23,37 +22,36 @@ from bot.changes import Change
 from bot.errors import ServiceError, StaleRequest
 from bot.i18n import _, current, set_language
 from bot.read_model import turn_version
-from bot.replay import Replay, open_replay
+from bot.replay import Replay, gif_key, open_replay
 from bot.replay import gif as replay_gif
 from bot.results import display_rating
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
 from rules import GAMES
-from web import pages, surface
+from web import pages, security, surface
+from web.addresses import Proxies, client_of
+from web.limits import FORM_DIGITS, WRITE_SECONDS, Caps, Streams, StreamsFull, posted_form, whole
 from web.links import LinkRefused, read_hand
 from web.memo import Memo
 from web.ratelimit import RateLimit
 from web.scores import score_text
+from web.security import CSP, NotShown, Policy
 from web.surface import NOTES
+
+__all__ = ["CSP", "NotShown", "Table", "create_app"]
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
-#: No inline script or style, nothing from elsewhere, no framing.
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
 #: Seconds between keep-alive comments on an idle event stream (proxies drop silent ones).
 KEEPALIVE = 15.0
+#: Different games' GIFs drawn at once for the web (each takes seconds of the pool that
+#: draws the bot's boards); past it a request for another is asked to come back.
+GIFS_AT_ONCE = 2
+#: Seconds between looks at whether a live page's client is still there.
+GONE_SECONDS = 1.0
 #: Turn lines a table page shows (the newest).
 LOG_LINES = 200
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-class NotShown(Exception):
-    """A page that does not exist for this visitor (no game, not public, web table off)."""
 
 
 class Watchers:
@@ -104,8 +102,13 @@ class Table:
         secret: bytes,
         clock: Callable[[], float] = time.time,
         poll: float = KEEPALIVE,
+        caps: Caps | None = None,
     ) -> None:
         self.service = service
+        #: The open event streams, against their caps.
+        self.streams = Streams(caps or Caps.for_process(1000, 8))
+        #: Each server's web-table switch as last read, and when (``web_on``).
+        self._web_on: dict[str, tuple[bool, float]] = {}
         self.secret = secret
         self.clock = clock
         #: Seconds an idle stream waits before it looks at the store itself: the keep-alive
@@ -151,7 +154,7 @@ class Table:
                 content_type="text/html",
             ) from error
         record = await self.service.store.get_game(hand.game_id)
-        if record is None or record.seat_of(hand.player) is None or record.game not in GAMES:
+        if record is None or record.game not in GAMES or not holds_seat(record, hand.player):
             raise NotShown
         if not (await self.service.guild_settings(record.guild)).web:
             raise NotShown
@@ -234,12 +237,49 @@ class Table:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         record, _lang = await self.public_game(request)
-        return await self.stream(request, record.id)
+        return await self.stream(request, record, self.public_game)
 
-    async def stream(self, request: web.Request, game_id: str) -> web.StreamResponse:
+    async def stream(
+        self,
+        request: web.Request,
+        record: GameRecord,
+        recheck: Callable[[web.Request], Awaitable[object]],
+    ) -> web.StreamResponse:
         """Server-sent events: the game's version now, then at each change (``id`` is the
         version, so a browser reconnecting says which it saw, and hears the current one at
-        once if it moved meanwhile)."""
+        once if it moved meanwhile).
+
+        A stream counts against the caps (``web.limits``): past them, a 429 that closes its
+        connection. It ends when the page may no longer be shown (``recheck`` raises): it
+        looks again when told of a change that moved nothing (the Discord layer's word that
+        the table's visibility changed) and at each keep-alive, which also covers a server
+        turning its web table off. A write waits ``WRITE_SECONDS`` at most for a reader
+        that does not read."""
+        client = client_of(request)
+        try:
+            self.streams.take(client)
+        except StreamsFull as full:
+            refusal = web.Response(
+                status=429,
+                text=_("Too many live pages are open: close some and reload.")
+                if not full.everyone
+                else _("Too many live pages are open right now; try again in a moment."),
+                headers={"Retry-After": "10"},
+            )
+            refusal.force_close()
+            return refusal
+        try:
+            return await self._stream(request, record, recheck)
+        finally:
+            self.streams.give_back(client)
+
+    async def _stream(
+        self,
+        request: web.Request,
+        opened: GameRecord,
+        recheck: Callable[[web.Request], Awaitable[object]],
+    ) -> web.StreamResponse:
+        game_id, guild = opened.id, opened.guild
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -252,24 +292,64 @@ class Table:
         sent = request.headers.get("Last-Event-ID", "")
         record = await self.service.store.get_game(game_id)
         version = record.version if record is not None else None
+
+        async def write(data: bytes) -> None:
+            await asyncio.wait_for(response.write(data), WRITE_SECONDS)
+
         try:
             while version is not None and not self.watchers.closing.is_set():
                 if str(version) != sent:
                     sent = str(version)
-                    await response.write(f"id: {sent}\ndata: {sent}\n\n".encode())
+                    await write(f"id: {sent}\ndata: {sent}\n\n".encode())
                 wake.clear()
-                try:
-                    await asyncio.wait_for(wake.wait(), self.poll)
-                    version = max(version, self.watchers.latest.get(game_id, version))
-                except TimeoutError:  # nothing heard: say so, and look (a process alone)
-                    await response.write(b": still here\n\n")
+                if await self._woken(request, wake, guild):
+                    heard = self.watchers.latest.get(game_id, version)
+                    if heard <= version:  # nothing moved: is the page still to be shown?
+                        await recheck(request)
+                    version = max(version, heard)
+                elif request.transport is None or request.transport.is_closing():
+                    break  # the page went away: its place is free at once
+                else:  # nothing heard: say so, and look (a process alone)
+                    await write(b": still here\n\n")
+                    await recheck(request)
                     record = await self.service.store.get_game(game_id)
                     version = record.version if record is not None else None
-        except ConnectionResetError:  # the page went away
-            pass
+        except (ConnectionResetError, TimeoutError, NotShown, web.HTTPException):
+            pass  # the page went away, stopped reading, or may no longer be shown
         finally:
             self.watchers.drop(game_id, wake)
         return response
+
+    async def _woken(self, request: web.Request, wake: asyncio.Event, guild: str) -> bool:
+        """Wait for a change (True), for ``poll`` seconds, for the page to go away or for its
+        server to turn the web table off (all False): looked at every ``GONE_SECONDS``, since
+        aiohttp tells a handler nothing when its client leaves, and a stream's place is for
+        someone else then."""
+        waited = 0.0
+        while waited < self.poll:
+            step = min(GONE_SECONDS, self.poll - waited)
+            try:
+                await asyncio.wait_for(wake.wait(), step)
+                return True
+            except TimeoutError:
+                waited += step
+            if request.transport is None or request.transport.is_closing():
+                return False
+            if not await self.web_on(guild):
+                return False
+        return False
+
+    async def web_on(self, guild: str) -> bool:
+        """Whether a server keeps its web table on, read at most once per ``GONE_SECONDS``
+        however many of its pages are open."""
+        now = time.monotonic()
+        known = self._web_on.get(guild)
+        if known is None or now - known[1] >= GONE_SECONDS:
+            on = (await self.service.guild_settings(guild)).web
+            self._web_on[guild] = known = (on, now)
+            while len(self._web_on) > 10_000:  # the oldest read first
+                del self._web_on[next(iter(self._web_on))]
+        return known[0]
 
     # -- replays ---------------------------------------------------------------------------
 
@@ -300,7 +380,8 @@ class Table:
         if record.state is None:
             raise NotShown
         replayed = await self.replay_of(record)
-        turn = int(request.match_info["turn"])
+        wanted = request.match_info["turn"]
+        turn = int(wanted) if len(wanted) <= FORM_DIGITS else -1
         if not 0 <= turn <= replayed.last:
             raise NotShown
         png = await self.turn_board(replayed, turn, lang)
@@ -311,12 +392,19 @@ class Table:
         if record.state is None:
             raise NotShown
         replayed = await self.replay_of(record)
-        try:
-            data = await replay_gif(self.service.pictures, replayed)
-        except ServiceError as error:
-            raise web.HTTPConflict(text=error.message) from error
+        if not replayed.over:  # said without the game's internal id
+            raise web.HTTPConflict(
+                text=_("This game is still running: its GIF can be made once it is over.")
+            )
+        gifs = self.service.pictures.gifs
+        if not gifs.at_hand(gif_key(replayed)) and gifs.drawing >= GIFS_AT_ONCE:
+            raise web.HTTPServiceUnavailable(
+                text=_("Other replays are being drawn: try again in a minute."),
+                headers={"Retry-After": "30"},
+            )
+        data = await replay_gif(self.service.pictures, replayed)
         name = f"{record.game}-{request.match_info['pid'][:8]}.gif"
-        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        headers = {"Content-Disposition": f'attachment; filename="{name}"', **PRIVATE}
         return web.Response(body=data, content_type="image/gif", headers=headers)
 
     # -- a player's hand -------------------------------------------------------------------
@@ -337,18 +425,14 @@ class Table:
 
     async def hand_events(self, request: web.Request) -> web.StreamResponse:
         record, _player, _lang = await self.hand_game(request)
-        return await self.stream(request, record.id)
+        return await self.stream(request, record, self.hand_game)
 
     async def move(self, request: web.Request) -> web.StreamResponse:
         """A move from the hand page: the index of a legal action at the version the page
         showed, applied by ``GameService.move`` like a click on a panel's button."""
         record, player, _lang = await self.hand_game(request)
-        form = await request.post()
+        index, version = await move_form(request)
         base = f"/h/{request.match_info['token']}"
-        try:
-            index, version = int(str(form["index"])), int(str(form["version"]))
-        except (KeyError, ValueError) as error:
-            raise web.HTTPBadRequest(text="index and version are whole numbers") from error
         note = "moved"
         try:
             if turn_version(record) != version:
@@ -389,25 +473,24 @@ class Table:
         boards = [(f"/s/{guild}/{game.id}", game.title) for game in GAMES.values()]
         return html(pages.server_page(_("Leaderboards"), boards, lang))
 
-    async def public_results(
+    async def sorted_results(
         self, guild: str, player: str, game: str | None = None
-    ) -> list[ResultRow]:
-        """A player's results in the games the world may see (a public web table): a game in
-        a private channel stays private here too, its place and date included."""
+    ) -> list[tuple[ResultRow, bool]]:
+        """A player's results, oldest first, each with whether the world may see its game (a
+        public web table): a game in a private channel stays private here, its place and
+        date included."""
         results = await self.service.store.player_results(guild, player, game)
-        shown = []
+        marked = []
         for result in results:
             row = await self.service.store.web_table_of(result.game_id)
-            if row is not None and row.public:
-                shown.append(result)
-        return shown
+            marked.append((result, row is not None and row.public))
+        return marked
 
     async def all_public(self, guild: str, player: str, game: str) -> bool:
         """Whether every game that moved a player's rating is one the world may see: a
         rating earned in part in private would tell of those games. (AI levels are left out
         of the web's leaderboards for the same reason: they play in every channel.)"""
-        results = await self.service.store.player_results(guild, player, game)
-        return len(await self.public_results(guild, player, game)) == len(results)
+        return all(public for _result, public in await self.sorted_results(guild, player, game))
 
     async def leaderboard(self, request: web.Request) -> web.StreamResponse:
         guild, game = request.match_info["guild"], request.match_info["game"]
@@ -428,14 +511,12 @@ class Table:
         lang = await self.guild_open(guild)
         if is_ai(player) or not player.isdigit():
             raise NotShown
-        results = await self.public_results(guild, player)
+        marked = await self.sorted_results(guild, player)
+        results = [result for result, public in marked if public]
         if not results:
             raise NotShown
         name = results[-1].name or player
-        points: list[tuple[float, float]] = [
-            (r.finished_at, display_rating(r.mu_after, r.sigma_after)) for r in results
-        ]
-        chart = pages.rating_chart(points, _("Rating over time"))
+        chart = pages.rating_chart(public_ratings(marked), _("Rating over time"))
         games = []
         for r in reversed(results):
             row = await self.service.store.web_table_of(r.game_id)
@@ -448,7 +529,40 @@ class Table:
 
 
 NO_STORE = {"Cache-Control": "no-store"}
-IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
+#: What may be kept by a browser only, and checked again before each use.
+PRIVATE = {"Cache-Control": "private, no-cache"}
+#: A picture named by its version never changes, but a channel made private must take it
+#: off every shared cache: browsers alone may keep it.
+IMMUTABLE = {"Cache-Control": "private, max-age=31536000, immutable"}
+
+
+async def move_form(request: web.Request) -> tuple[int, int]:
+    """A move form's two whole numbers; anything else is a 400 (``posted_form``)."""
+    form = await posted_form(request)
+    fields = [str(form.get(name, "")) for name in ("index", "version")]
+    return whole(fields[0]), whole(fields[1])
+
+
+def public_ratings(marked: list[tuple[ResultRow, bool]]) -> list[tuple[float, float]]:
+    """The (time, rating) points the world may see: a game's rating after each public result,
+    until the first game of that title played in private (every rating from then on
+    includes it, and would tell how it went)."""
+    hidden: set[str] = set()
+    points: list[tuple[float, float]] = []
+    for result, public in marked:
+        if not public:
+            hidden.add(result.game)
+        elif result.game not in hidden:
+            points.append((result.finished_at, display_rating(result.mu_after, result.sigma_after)))
+    return points
+
+
+def holds_seat(record: GameRecord, player: str) -> bool:
+    """Whether ``player`` still plays their seat themselves: a link outlives neither a
+    leave, nor a kick, nor the AI taking the seat for good, nor being forgotten (the seat
+    then names ``former:n``)."""
+    seat = record.seat_of(player)
+    return seat is not None and not seat.ai
 
 
 def turn_label(turn: int, last: int) -> str:
@@ -458,37 +572,15 @@ def turn_label(turn: int, last: int) -> str:
 
 
 def html(text: str, *, cache: bool = True) -> web.Response:
+    """A page: kept by the browser alone and asked again each time (a public table can go
+    private), or not kept at all (``cache`` False: hand pages, live fragments)."""
     return web.Response(
-        text=text, content_type="text/html", headers=None if cache else dict(NO_STORE)
+        text=text, content_type="text/html", headers=dict(PRIVATE if cache else NO_STORE)
     )
 
 
-def security_middleware(limit: RateLimit) -> Any:
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not limit.allow(request.remote or "?"):
-            return web.Response(status=429, text="Too many requests; try again in a moment.")
-        try:
-            response = await handler(request)
-        except NotShown:
-            response = web.Response(
-                status=404,
-                text=pages.message_page(
-                    _("No such table"),
-                    _("There is no public table here (or its server keeps its games private)."),
-                ),
-                content_type="text/html",
-            )
-        except web.HTTPException as error:
-            error.headers["Content-Security-Policy"] = CSP
-            raise
-        if not response.prepared:
-            response.headers["Content-Security-Policy"] = CSP
-            response.headers["X-Content-Type-Options"] = "nosniff"
-            response.headers["Referrer-Policy"] = "no-referrer"
-        return response
-
-    return middleware
+#: The app's ``Table`` (the server and tests read its stream counts).
+TABLE = web.AppKey("table", Table)
 
 
 def create_app(
@@ -498,11 +590,19 @@ def create_app(
     limit: RateLimit | None = None,
     clock: Callable[[], float] = time.time,
     poll: float = KEEPALIVE,
+    proxies: Proxies | None = None,
+    caps: Caps | None = None,
+    policy: Policy | None = None,
 ) -> web.Application:
     """The web table over ``service``; it hears changes from ``service.changes`` (``poll``:
-    see ``Table.poll``)."""
-    table = Table(service, secret, clock, poll)
-    app = web.Application(middlewares=[security_middleware(limit or RateLimit())])
+    see ``Table.poll``). ``proxies``: whose ``X-Forwarded-For`` to believe; ``caps``: the
+    streams it holds at most (``web.limits``); ``policy``: framing and origin."""
+    table = Table(service, secret, clock, poll, caps or Caps.for_process(1000, 8))
+    policy = policy or Policy()
+    guard = security.middleware(limit or RateLimit(), proxies or Proxies(), policy)
+    app = web.Application(middlewares=[guard])
+    app[TABLE] = table
+    app.on_response_prepare.append(security.headers_hook(policy))
     unsubscribe = service.changes.subscribe(table.watchers.heard)
 
     async def closing(_app: web.Application) -> None:

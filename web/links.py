@@ -15,7 +15,6 @@ import base64
 import hashlib
 import hmac
 import json
-import secrets
 from dataclasses import dataclass
 
 from bot.i18n import N_
@@ -29,17 +28,6 @@ PUBLIC_ID_LENGTH = 22
 class LinkRefused(Exception):
     """A hand link that was altered, is damaged or has lapsed; the message (a marked
     sentence, translated where it is shown) says which."""
-
-
-def derive_secret(web_secret: str, discord_token: str) -> bytes:
-    """The key links are signed with: WEB_SECRET, else one derived from the bot's token (so
-    the bot and a ``python -m bot web`` process with the same settings agree), else a random
-    one for this process only (links then last as long as the process)."""
-    if web_secret:
-        return web_secret.encode()
-    if discord_token:
-        return hmac.new(discord_token.encode(), b"tabletop web table", hashlib.sha256).digest()
-    return secrets.token_bytes(32)
 
 
 def _b64(data: bytes) -> str:

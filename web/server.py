@@ -10,21 +10,30 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import signal
 from dataclasses import dataclass
 
 from aiohttp import web
 
 from bot.changes import PostgresBridge
-from bot.config import Settings
+from bot.config import WEB_SECRET_BYTES, Settings
 from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import is_postgres, open_store
+from bot.store.base import Store
+from web.access_log import AccessLog
+from web.addresses import Proxies
 from web.app import KEEPALIVE, create_app
-from web.links import Links, derive_secret
+from web.limits import HEADER_SECONDS, Caps, ConnectionGuard
+from web.links import Links
+from web.security import Policy, origin_of
 
 log = logging.getLogger(__name__)
+
+#: The name the web table's secret is kept under when WEB_SECRET is not set.
+SECRET_NAME = "web"
 
 
 def base_url(settings: Settings) -> str:
@@ -32,15 +41,22 @@ def base_url(settings: Settings) -> str:
     return (settings.web_base_url or f"http://{settings.web_host}:{settings.web_port}").rstrip("/")
 
 
-def links_of(settings: Settings) -> Links:
-    return Links(base_url(settings), derive_secret(settings.web_secret, settings.discord_token))
+async def links_for(settings: Settings, store: Store) -> Links:
+    """The addresses handed out, signed with WEB_SECRET, else with a secret made once and
+    kept in the store (so links survive a restart, and every process over the store agrees)."""
+    secret = settings.web_secret or await store.kept_secret(
+        SECRET_NAME, secrets.token_urlsafe(WEB_SECRET_BYTES)
+    )
+    return Links(base_url(settings), secret.strip().encode())
 
 
 @dataclass
 class Running:
-    """A started web table: its runner (and in a process of its own, its bridge)."""
+    """A started web table: its runner, the guard counting its connections (and in a process
+    of its own, its bridge)."""
 
     runner: web.AppRunner
+    guard: ConnectionGuard
     bridge: PostgresBridge | None = None
 
     async def stop(self) -> None:
@@ -68,12 +84,32 @@ async def start(
     """Serve the web table on WEB_HOST:WEB_PORT (localhost unless configured); ``alone``: a
     process of its own, so on SQLite its streams look at the store every second."""
     poll = ALONE_POLL if alone and not is_postgres(settings.database_url) else KEEPALIVE
-    app = create_app(service, links.secret, poll=poll)
-    runner = web.AppRunner(app, shutdown_timeout=2.0)
+    proxies = Proxies(settings.trusted_proxies())
+    caps = Caps.for_process(settings.web_max_connections, settings.web_streams_per_address)
+    policy = Policy(origin=origin_of(settings.web_base_url))
+    app = create_app(service, links.secret, poll=poll, proxies=proxies, caps=caps, policy=policy)
+    runner = web.AppRunner(
+        app,
+        shutdown_timeout=2.0,
+        keepalive_timeout=HEADER_SECONDS,  # also the deadline for a request's headers
+        access_log_class=AccessLog,
+        access_log=logging.getLogger("web.access"),
+        access_log_format=settings.web_access_log,
+    )
     await runner.setup()
+    guard = ConnectionGuard(caps, proxies.trusted)
+    assert runner.server is not None
+    guard.install(runner.server)
     await web.TCPSite(runner, settings.web_host, settings.web_port).start()
-    log.info("web table on http://%s:%d (%s)", settings.web_host, settings.web_port, links.base_url)
-    return Running(runner)
+    log.info(
+        "web table on http://%s:%d (%s): %d connections, %d live-page streams at most",
+        settings.web_host,
+        settings.web_port,
+        links.base_url,
+        caps.connections,
+        caps.streams,
+    )
+    return Running(runner, guard)
 
 
 async def until_stopped() -> None:
@@ -94,7 +130,7 @@ async def serve(settings: Settings) -> None:
     running: Running | None = None
     try:
         service = GameService(store, pictures=Pictures.from_settings(settings, pool))
-        running = await start(service, settings, links_of(settings), alone=True)
+        running = await start(service, settings, await links_for(settings, store), alone=True)
         running.bridge = await bridge_for(settings, service)
         await until_stopped()
     finally:

@@ -27,6 +27,7 @@ from bot.presentation.confirm import confirm
 from bot.read_model import ReadModel
 from bot.store.base import GameRecord
 from bot.words import WORDS
+from web.limits import posted_form, whole
 from web.templating import render
 
 if TYPE_CHECKING:
@@ -202,14 +203,11 @@ class HandPage:
         taken back (answered with the page again), or the turn confirmed: applied through
         ``bot.presentation.confirm`` at the version the page showed."""
         record, seat, _lang = await self.table.hand_game(request)
-        form = await request.post()
+        form = await posted_form(request)
         base = f"/h/{request.match_info['token']}"
         steps = steps_of(str(form.get("steps", "")))
         pick = str(form.get("pick", ""))
-        try:
-            version = int(str(form["version"]))
-        except (KeyError, ValueError) as error:
-            raise web.HTTPBadRequest(text="version is a whole number") from error
+        version = whole(str(form.get("version", "")))
         if "confirm" not in form:
             if "add" in form:
                 steps, pick = [*steps, *steps_of(str(form["add"]))], ""

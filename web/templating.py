@@ -26,7 +26,7 @@ _CODE = re.compile(r"`([^`]+)`")
 def told(line: str) -> Markup:
     """A sentence written for Discord (``**bold**``, ```code```) as HTML: escaped first, so
     the markup can only ever wrap escaped text."""
-    text = _BOLD.sub(r"<strong>\1</strong>", str(escape(line)))
+    text = _BOLD.sub(r"<strong><bdi>\1</bdi></strong>", str(escape(line)))  # names are bold
     return Markup(_CODE.sub(r"<code>\1</code>", text))
 
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from bot.store.damage import Damage
     from bot.store.forget import Forgotten
 
-from bot.store.web_tables import WebTable
+from bot.store.web_tables import PlacedTable, WebTable
 
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -726,3 +726,11 @@ class Store(Protocol):
 
     async def web_table_of(self, game_id: str) -> WebTable | None:
         """A game's web-table row, if it has one."""
+
+    async def web_tables_in(self, guild: str, channel: str | None = None) -> list[PlacedTable]:
+        """Every web-table row of a server's games (of those played in ``channel``, a
+        channel or thread, if given), with where each game is played."""
+
+    async def kept_secret(self, name: str, fresh: str) -> str:
+        """The secret kept under ``name``; ``fresh`` is kept and returned if none was yet
+        (whichever process writes first, every process reads the same)."""

@@ -374,6 +374,16 @@ MIGRATIONS: list[Step] = [
     # prunes a page at a time once kept long enough (``bot.outbox.prune``): the prune reads
     # this index, never the table, and keeps it as short as a week of posts.
     ("CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL",),
+    # (issue 35): secrets the bot makes once and keeps, so every process and restart agrees
+    # on them: the web table's key when WEB_SECRET is not set.
+    (
+        """
+        CREATE TABLE kept_secrets (
+            name  TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

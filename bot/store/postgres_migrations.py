@@ -356,6 +356,16 @@ MIGRATIONS: list[Step] = [
     # (issue 28, scale; as the SQLite step): the sent rows by the time they were sent, which
     # the delivery worker prunes a page at a time once kept long enough (``bot.outbox``).
     ("CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL",),
+    # (issue 35): secrets the bot makes once and keeps, so every process and restart agrees
+    # on them: the web table's key when WEB_SECRET is not set.
+    (
+        """
+        CREATE TABLE kept_secrets (
+            name  text PRIMARY KEY,
+            value text NOT NULL
+        )
+        """,
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -1,4 +1,5 @@
-"""The store's part of the web table (issue 26): each game's public id and public flag.
+"""The store's part of the web table (issue 26): each game's public id and public flag, and
+the web secret kept when none is configured (issue 35).
 
 A mixin per backend, so the two store classes gain these calls with one line each. A game's
 row is written by the Discord layer when it learns the game's channel (whether everyone on the
@@ -43,8 +44,35 @@ _UPSERT = (
 )
 
 
+@dataclass(frozen=True)
+class PlacedTable:
+    """A game's web-table row with where the game is played: what its public flag is
+    worked out from again when Discord says a channel, thread or role changed."""
+
+    table: WebTable
+    guild: str
+    channel: str
+    thread: str | None
+
+
+_PLACED = (
+    "SELECT w.game_id, w.public_id, w.public, g.guild, g.channel, g.thread "
+    "FROM web_tables w JOIN games g ON g.id = w.game_id WHERE g.guild = {}"
+)
+#: The same, of the games played in one channel or thread (a thread's parent is its game's
+#: channel).
+_PLACED_IN = _PLACED + " AND (g.channel = {} OR g.thread = {})"
+#: Keep the first value written under a name; every process then reads the same one.
+_KEEP_SECRET = "INSERT INTO kept_secrets (name, value) VALUES ({}) ON CONFLICT (name) DO NOTHING"
+
+
 def _row(row: Any) -> WebTable:
     return WebTable(str(row[0]), str(row[1]), bool(row[2]))
+
+
+def _placed(row: Any) -> PlacedTable:
+    thread = str(row[5]) if row[5] is not None else None
+    return PlacedTable(_row(row), str(row[3]), str(row[4]), thread)
 
 
 class SqliteWebTables:
@@ -70,6 +98,23 @@ class SqliteWebTables:
             f"SELECT {_COLUMNS} FROM web_tables WHERE game_id = ?", (game_id,)
         )
         return _row(rows[0]) if rows else None
+
+    async def web_tables_in(
+        self: _SqliteQueries, guild: str, channel: str | None = None
+    ) -> list[PlacedTable]:
+        """Every web-table row of a server's games (of those played in ``channel``, a
+        channel or thread, if given), with where each game is played."""
+        if channel is None:
+            rows = await self._fetchall(_PLACED.format("?"), (guild,))
+        else:
+            rows = await self._fetchall(_PLACED_IN.format("?", "?", "?"), (guild, channel, channel))
+        return [_placed(row) for row in rows]
+
+    async def kept_secret(self: _SqliteQueries, name: str, fresh: str) -> str:
+        """The secret kept under ``name``: ``fresh`` if none was kept yet (then kept)."""
+        await self._execute(_KEEP_SECRET.format("?, ?"), (name, fresh))
+        rows = await self._fetchall("SELECT value FROM kept_secrets WHERE name = ?", (name,))
+        return str(rows[0][0])
 
 
 class PostgresWebTables:
@@ -99,5 +144,20 @@ class PostgresWebTables:
             )
         return _row(row) if row is not None else None
 
+    async def web_tables_in(
+        self: _PostgresQueries, guild: str, channel: str | None = None
+    ) -> list[PlacedTable]:
+        async with self._one() as conn:
+            if channel is None:
+                rows = await conn.fetch(_PLACED.format("$1"), guild)
+            else:
+                rows = await conn.fetch(_PLACED_IN.format("$1", "$2", "$2"), guild, channel)
+        return [_placed(row) for row in rows]
 
-__all__ = ["PostgresWebTables", "SqliteWebTables", "WebTable"]
+    async def kept_secret(self: _PostgresQueries, name: str, fresh: str) -> str:
+        async with self._one() as conn:
+            await conn.execute(_KEEP_SECRET.format("$1, $2"), name, fresh)
+            return str(await conn.fetchval("SELECT value FROM kept_secrets WHERE name = $1", name))
+
+
+__all__ = ["PlacedTable", "PostgresWebTables", "SqliteWebTables", "WebTable"]

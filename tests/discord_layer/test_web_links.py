@@ -49,7 +49,7 @@ async def started(
         discord_token="",
         web_port=port,
         web_base_url=base,
-        web_secret="discord-layer test",
+        web_secret="d1sc0rdLayerTestK3y-9aB7cD5eF3gH1iJ0kL2mN4oP",
     )
     h = await harness_factory(
         bot,

@@ -288,7 +288,7 @@ def test_links_point_at_the_configured_address() -> None:
 
 def test_discord_markup_becomes_html_only_around_escaped_text() -> None:
     assert told("**<img src=x onerror=alert(1)>** played `x<y`") == (
-        "<strong>&lt;img src=x onerror=alert(1)&gt;</strong> played <code>x&lt;y</code>"
+        "<strong><bdi>&lt;img src=x onerror=alert(1)&gt;</bdi></strong> played <code>x&lt;y</code>"
     )
 
 

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.service import GameService
-from bot.store import open_store
-from bot.store.web_tables import WebTable
-from web.links import derive_secret, public_id
+from bench.web_flood import public_table
+from bot.config import Settings, check_web_secret
+from tests.backends import Backend
+from web.server import links_for
 
 ROOT = Path(__file__).resolve().parents[2]
+#: A WEB_SECRET as an admin makes one (32 random bytes, base64).
+PROCESS_SECRET = "e4Vq0rS8m1kJ3xYw7Zt2Lb6Np9Hc5Ud0Fg8Ji4Ko1Ma"
 
 
 def free_port() -> int:
@@ -34,7 +36,7 @@ def cli(tmp_path: Path, **env: str) -> dict[str, str]:
         "PYTHONPATH": str(ROOT),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}",
         "RENDER_WORKERS": "-1",
-        "WEB_SECRET": "process test",
+        "WEB_SECRET": PROCESS_SECRET,
         **env,
     }
 
@@ -63,18 +65,15 @@ def test_web_refuses_to_start_in_one_line(tmp_path: Path) -> None:
         assert f"cannot listen on 127.0.0.1:{port}" in refusal(tmp_path, WEB_PORT=str(port))
 
 
+async def stored_public_game(tmp_path: Path) -> str:
+    """A started game recorded public in ``tmp_path``'s database, as a bot would; its id."""
+    return await public_table(tmp_path, PROCESS_SECRET)
+
+
 async def test_the_web_process_serves_the_games_a_bot_stored_and_stops_on_sigterm(
     tmp_path: Path,
 ) -> None:
-    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
-    await store.open()
-    service = GameService(store, seed_factory=lambda: "process-seed")
-    record = await service.new_game("street-art", "5", "6", "101", "Ana")
-    await service.join("5", "6", "102", "Bo", record.id)
-    await service.add_ai("5", "6", "101", record.id)
-    record = (await service.start("5", "6", "101", record.id)).record
-    pid = public_id(derive_secret("process test", ""), record.id)
-    await store.save_web_table(WebTable(record.id, pid, True))
+    pid = await stored_public_game(tmp_path)
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "web"],
@@ -98,5 +97,30 @@ async def test_the_web_process_serves_the_games_a_bot_stored_and_stops_on_sigter
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
-        await store.close()
     assert process.returncode == 0, process.stderr.read() if process.stderr else ""
+
+
+def test_a_guessable_web_secret_stops_start_up_in_one_line(tmp_path: Path) -> None:
+    for weak in ("abc", "process test", "a" * 64, "abc" * 20):
+        line = refusal(tmp_path, WEB_PORT=str(free_port()), WEB_SECRET=weak)
+        assert "WEB_SECRET must be at least 32 random bytes" in line, line
+        assert weak not in line  # the refusal does not repeat the secret
+
+
+async def test_without_web_secret_one_is_made_once_and_kept(backend: Backend) -> None:
+    """No WEB_SECRET: the first process makes one and keeps it in the store; a restart, or
+    another process over the same store, signs with the same one, so links survive."""
+    store = await backend.opened()
+    try:
+        first = await links_for(Settings(web_secret=""), store)
+    finally:
+        await store.close()
+    restarted = await backend.opened(rebuild=False)
+    try:
+        again = await links_for(Settings(web_secret=""), restarted)
+        configured = await links_for(Settings(web_secret=PROCESS_SECRET), restarted)
+    finally:
+        await restarted.close()
+    assert first.secret == again.secret and len(first.secret) >= 43
+    check_web_secret(first.secret.decode())
+    assert configured.secret == PROCESS_SECRET.encode()

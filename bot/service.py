@@ -740,7 +740,7 @@ class GameService:
         ref: str | None = None,
         until: float | None = None,
     ) -> MoveResult:
-        """`/game away`: the player's AI plays their seat until `/game back` (``away``
+        """`/game away`: the player's AI plays their seat until `/game away back:True` (``away``
         False), when the seat and its clock are theirs again. ``until``: a planned absence
         instead (issue 27): the seat stays theirs, the table sees them on vacation until
         then, and their clock spends their vacation days when it runs out."""
@@ -759,7 +759,7 @@ class GameService:
                 return self._result(record)
             if seat.away == away and (away or user not in planned):
                 raise ServiceError(
-                    _("You are away already — `/game back` when you are.")
+                    _("You are away already — `/game away back:True` when you are.")
                     if away
                     else _("You are not away — `/game away` hands your seat to its AI.")
                 )

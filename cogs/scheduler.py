@@ -7,11 +7,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import discord
 from discord.ext import commands, tasks
 
-from bot.i18n import _
+from bot.i18n import N_, _
+from bot.moves import MoveResult
 from bot.service import GameService
 from bot.store.base import Clock, GameRecord, Shards
 from cogs import delivery, latest, memory, messages, threads
@@ -149,6 +151,9 @@ class Scheduler(commands.Cog):
             except Exception:  # a containment boundary: whatever broke, it broke one game
                 log.exception("game %s: could not post its reminder or timeout", record.id)
                 await self._stop_clock(record)
+        runner = self.bot.get_cog("Tournaments")  # after the games: a round may be over
+        if runner is not None:
+            await runner.tick(now, self.shards)  # type: ignore[attr-defined]
         worker = delivery.worker(self.bot)
         if worker is not None:  # what a front door could not post, at every tick
             await worker.drain(now)
@@ -233,11 +238,18 @@ class Scheduler(commands.Cog):
             return
         names = result.read.names
         who = ", ".join(names.get(p, p) for p in result.timed_out)
+        await self.post_decided(
+            result,
+            N_("⏰ Time ran out for {names}: the AI decided for them this time."),
+            names=who,
+        )
+
+    async def post_decided(self, result: MoveResult, headline: str, **fields: Any) -> None:
+        """Post the board of decisions the clock made (``headline``, translated in the
+        server's language and filled with ``fields``), and the game's end if it ended."""
         try:
             async with in_server(self.bot, result.record.guild):
-                headline = _(
-                    "⏰ Time ran out for {names}: the AI decided for them this time."
-                ).format(names=who)
+                headline = _(headline).format(**fields)
                 ratings = memory.rating_line(result.results, result.read.names)
                 post = await messages.board_post(
                     result.read, result.told, headline, ratings=ratings

@@ -29,11 +29,9 @@ from bot.store.base import ACTIVE, GameRecord, GameSummary
 from cogs import cooldowns, flows, forget, inbox, memory, messages
 from cogs import replay as viewers
 from cogs.messages import Post
-from cogs.typed import GameRef, OptionsText, QuietText, ZoneText
+from cogs.typed import GameKind, GameRef, OptionsText, QuietText, ZoneText
 from cogs.undo import propose as propose_undo
-from rules import GAMES
 
-GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
 CLOCK_CHOICES = [app_commands.Choice(name=clock, value=clock) for clock in CLOCKS]
 AI_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 LANGUAGE_CHOICES = [
@@ -173,11 +171,11 @@ class Table(commands.Cog):
         autostart="Start by itself as soon as every seat is taken",
         ai_level="How well the seats that Add AI fills play (default: normal)",
     )
-    @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES, ai_level=AI_LEVEL_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, ai_level=AI_LEVEL_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
-        game: str,
+        game: GameKind,
         options: OptionsText | None = None,
         thread: bool | None = None,
         clock: str | None = None,
@@ -361,12 +359,11 @@ class Table(commands.Cog):
         options="Changes, e.g. two_players=true (host, before the start)",
         game=GAME_REF,
     )
-    @app_commands.choices(which=GAME_CHOICES)
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def rules(
         self,
         interaction: discord.Interaction,
-        which: str | None = None,
+        which: GameKind | None = None,
         options: OptionsText | None = None,
         game: GameRef | None = None,
     ) -> None:
@@ -453,23 +450,21 @@ class Table(commands.Cog):
     @app_commands.describe(
         user="Whose record (default: yours)", game="Only this game (default: every game)"
     )
-    @app_commands.choices(game=GAME_CHOICES)
     async def stats(
         self,
         interaction: discord.Interaction,
         user: discord.Member | None = None,
-        game: str | None = None,
+        game: GameKind | None = None,
     ) -> None:
         """Your games, wins, average place, best score and rating here (only you)."""
         await memory.show_stats(interaction, user, game)
 
     @game.command(name="leaderboard")
     @app_commands.describe(game="Which game's ratings", page="Which page (15 players a page)")
-    @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        game: str,
+        game: GameKind,
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
         """This server's ratings in one game, AI levels among them."""

@@ -30,7 +30,7 @@ from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
 from bot.words import WORDS, label_for
 from rules import GAMES
-from web import pages
+from web import pages, tournaments
 from web.links import LinkRefused, read_hand
 from web.memo import Memo
 from web.ratelimit import RateLimit
@@ -583,5 +583,6 @@ def create_app(
         web.get("/s/{guild}/{game}", table.leaderboard),
         web.static("/static", STATIC),
     ]
+    routes += tournaments.routes(service, table.guild_open, secret)
     app.add_routes(routes)
     return app

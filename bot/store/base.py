@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from bot.store.forget import Forgotten
 
 from bot.store.web_tables import WebTable
+from bot.tournaments.model import Tournament
 
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -713,3 +714,15 @@ class Store(Protocol):
 
     async def web_table_of(self, game_id: str) -> WebTable | None:
         """A game's web-table row, if it has one."""
+
+    # -- tournaments (``bot.store.tournaments_sql``) ---------------------------------------
+
+    async def create_tournament(self, t: Tournament) -> None: ...
+
+    async def get_tournament(self, tournament_id: str) -> Tournament | None: ...
+
+    async def save_tournament(self, t: Tournament, expected: int) -> None: ...
+
+    async def due_tournaments(self, now: float, limit: int) -> list[Tournament]: ...
+
+    async def tournaments_in_guild(self, guild: str, limit: int) -> list[Tournament]: ...

@@ -36,9 +36,11 @@ TEMPLATE = rf"t:{TOURNAMENT_ID}:(?P<verb>join|leave)"
 FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in model.FORMATS]
 CLOCK_CHOICES = [app_commands.Choice(name=c, value=c) for c in CLOCKS if c != "off"]
 #: Names are clipped to this in the standings' table, so a line fits a phone.
-NAME_WIDTH = 16
+NAME_WIDTH = 12
 #: Rounds a deadline may decide at once, before the tournament is read again.
 DECIDE_PASSES = 3
+#: The standings' column heads (Buchholz and Sonneborn–Berger are abbreviated as named).
+PLAYER, PTS = N_("Player"), N_("Pts")
 FORMAT_NAMES = {
     model.ROUND_ROBIN: N_("round-robin"),
     model.SWISS: N_("Swiss"),
@@ -51,17 +53,19 @@ def runner(client: discord.Client) -> Tournaments:
 
 
 def table_text(t: Tournament, lines: list[Line]) -> str:
-    """The standings as a fixed-width block: place, name, points, Buchholz, Sonneborn–Berger."""
+    """The standings as a fixed-width block narrow enough for a phone (under 32 characters
+    a line): place, name (× withdrawn), points, Buchholz, Sonneborn–Berger."""
     names = t.names
     withdrawn = {e.user for e in t.entries if e.withdrawn}
-    head = _("#  Player            Pts   Buch    SB")
-    rows = [head]
+    player, pts = _(PLAYER)[:NAME_WIDTH], _(PTS)[:4]
+    rows = [f"{'#':>2} {player:<{NAME_WIDTH}} {pts:>4} {'Buch':>4} {'SB':>4}"]
     for place, line in enumerate(lines, 1):
-        name = names.get(line.player, line.player)[:NAME_WIDTH]
-        mark = "×" if line.player in withdrawn else " "
+        name = names.get(line.player, line.player)[: NAME_WIDTH - 1]
+        if line.player in withdrawn:
+            name += "×"
         rows.append(
-            f"{place:<2} {name:<{NAME_WIDTH}}{mark} {written(line.points):>4} "
-            f"{written(line.buchholz):>6} {written(line.sonneborn_berger):>5}"
+            f"{place:>2} {name:<{NAME_WIDTH}} {written(line.points):>4} "
+            f"{written(line.buchholz):>4} {written(line.sonneborn_berger):>4}"
         )
     text = "\n".join(rows)
     return f"```\n{text[: messages.EMBED_DESCRIPTION_LIMIT - 200]}\n```"
@@ -129,7 +133,7 @@ def standings_post(t: Tournament, number: int | None = None) -> Post:
         notes.append(_("Bye: {names}").format(names=", ".join(t.names.get(p, p) for p in byes)))
     if any(e.withdrawn for e in t.entries):
         notes.append(_("× withdrawn"))
-    notes.append(_("Ties parted by Buchholz, then Sonneborn–Berger."))
+    notes.append(_("Ties parted by Buchholz (Buch), then Sonneborn–Berger (SB)."))
     embed = discord.Embed(
         title=_("🏆 Tournament `{id}`").format(id=t.id),
         description=messages.clip(

@@ -28,30 +28,28 @@ GuildOpen = Callable[[str], Awaitable[str]]
 STANDINGS = N_("Standings")
 ROUND = N_("Round {n}")
 BYE = N_("Bye: {names}")
-POINTS = N_("Points")
-TIE_BREAKS = N_("Ties parted by Buchholz, then Sonneborn–Berger.")
+POINTS = N_("Pts")
+TIE_BREAKS = N_("Ties parted by Buchholz (Buch), then Sonneborn–Berger (SB).")
 WINNER = N_("Winner: {name}")
 PLAYING = N_("playing")
-WITHDRAWN = N_("withdrawn")
+WITHDRAWN = N_("× withdrawn")
 
 
 def standings_table(t: Tournament, lines: list[Line]) -> str:
     names = t.names
     withdrawn = {e.user for e in t.entries if e.withdrawn}
-    head = "".join(
-        f"<th>{escape(h)}</th>"
-        for h in ("#", _(pages.PLAYER), _(POINTS), "Buchholz", "Sonneborn–Berger")
-    )
+    head = "".join(f"<th>{escape(h)}</th>" for h in ("#", _(pages.PLAYER), _(POINTS), "Buch", "SB"))
     rows = "".join(
         f"<tr><td>{place}</td><td>{escape(names.get(line.player, line.player))}"
-        + (f" ({escape(_(WITHDRAWN))})" if line.player in withdrawn else "")
+        + (" ×" if line.player in withdrawn else "")
         + f"</td><td>{written(line.points)}</td><td>{written(line.buchholz)}</td>"
         f"<td>{written(line.sonneborn_berger)}</td></tr>"
         for place, line in enumerate(lines, 1)
     )
     return (
         f'<table class="board-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
-        f"<p>{escape(_(TIE_BREAKS))}</p>"
+        + (f"<p>{escape(_(WITHDRAWN))}</p>" if withdrawn else "")
+        + f"<p>{escape(_(TIE_BREAKS))}</p>"
     )
 
 

@@ -7,7 +7,8 @@ command between the sign-up and the result."""
 
 from __future__ import annotations
 
-import re
+import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -99,18 +100,11 @@ async def places_of(h: Harness, t: Tournament) -> dict[str, dict[str, int]]:
 
 
 def posted_table(post: SeenMessage) -> list[tuple[str, float]]:
-    """(name, points) per line of a standings post's table."""
+    """(name, points) per line of a standings post's table (place 2, name 12, points 4)."""
     rows = []
-    for line in post.text().split("```")[1].strip().splitlines()[1:]:
-        match = re.match(r"\d+\s+(.+?)\s+[×\s]\s*(\d+½?|½)\s", line)
-        assert match, line
-        score = match[2]
-        rows.append(
-            (
-                match[1].strip(),
-                float(score.replace("½", "")) + 0.5 * ("½" in score) if score != "½" else 0.5,
-            )
-        )
+    for line in post.text().split("```")[1].strip("\n").splitlines()[1:]:
+        name, score = line[3:15].rstrip(" ×"), line[16:20].strip()
+        rows.append((name, float(score.rstrip("½") or 0) + 0.5 * score.endswith("½")))
     return rows
 
 
@@ -142,3 +136,12 @@ async def test_eight_players_play_a_whole_tournament_with_no_admin_action(
     assert posted_table(final[0]) == expected
     assert f"**{expected[0][0]}** wins tournament `{t.id}`!" in final[0].text()
     assert h.message(post).buttons == [], "the sign-up closed"
+    bundle = os.environ.get("POST_BUNDLES")
+    if bundle:  # the channel's posts, to look at as a player (see test_post_figures)
+        shown = [m for m in h.channel_messages(TABLE) if "Tournament" in m.text()]
+        names = {str(u.id): u.global_name for u in PLAYERS}
+        out = {"messages": [m.raw for m in shown], "attachments": {}, "names": names}
+        Path(bundle).mkdir(parents=True, exist_ok=True)
+        (Path(bundle) / f"tournament-{format}.json").write_text(
+            json.dumps({**out, "title": "games"})
+        )

@@ -268,19 +268,19 @@ class Tournaments:
         now = self._clock() if now is None else now
         decide: list[str] = []
 
-        def change(t: Tournament) -> None:
+        async def change(t: Tournament) -> None:
             decide.clear()
             if t.status == SIGNUP and now >= (t.due_at or t.starts_at):
-                self._begin(t, now)
+                await self._begin(t, now)
             elif t.status == RUNNING:
-                decide.extend(self._step(t, now))
+                decide.extend(await self._step(t, now))
 
         async with self._lock(tournament_id):
             for _attempt in range(ATTEMPTS):
                 t = await self.get(tournament_id)
                 await self._read_results(t)
                 expected = t.version
-                change(t)
+                await change(t)
                 t.version = expected + 1
                 try:
                     await self.store.save_tournament(t, expected)
@@ -292,7 +292,7 @@ class Tournaments:
         started = await self._create_games(t)
         return Advance(t, started, decide)
 
-    def _begin(self, t: Tournament, now: float) -> None:
+    async def _begin(self, t: Tournament, now: float) -> None:
         """Sign-up closed: too few players cancel it; else the first round."""
         low = max(2, player_range(self.games.games[t.game])[0])
         if len(t.entries) < low:
@@ -303,9 +303,9 @@ class Tournaments:
         t.status = RUNNING
         if t.format == ROUND_ROBIN and t.seats == 2:
             t.rounds = pairing.round_robin_rounds(len(t.entries))
-        self._plan(t, now)
+        await self._plan(t, now)
 
-    def _step(self, t: Tournament, now: float) -> list[str]:
+    async def _step(self, t: Tournament, now: float) -> list[str]:
         """A running tournament: close its round if every table is decided, else the games
         its deadline must decide (if it has come)."""
         rnd = t.current
@@ -326,11 +326,13 @@ class Tournaments:
             log.info("tournament %s: finished after %d rounds", t.id, rnd.number)
             return []
         t.owed.append({"kind": STANDINGS, "round": rnd.number})
-        self._plan(t, now)
+        await self._plan(t, now)
         return []
 
-    def _plan(self, t: Tournament, now: float) -> None:
-        """The next round's tables, written before any of its games is created."""
+    async def _plan(self, t: Tournament, now: float) -> None:
+        """The next round's tables, written before any of its games is created. A Swiss
+        pairing of many players takes a while (about half a second for 64): it is worked out
+        off the event loop."""
         number = len(t.played) + 1
         lines = current_standings(t)
         active = set(t.active)
@@ -354,7 +356,7 @@ class Tournaments:
                 for pair in _pairs(table.seats)
             }
             had_bye = {p for rnd in t.played for p in rnd.byes}
-            made = pairing.swiss(ranked, points, met, had_bye)
+            made = await asyncio.to_thread(pairing.swiss, ranked, points, met, had_bye)
         rnd = Round(number=number, deadline=now + t.round_hours * 3600, byes=list(made.byes))
         rnd.tables = [
             Table(game_id=table_id(t.id, number, k), seats=list(seats))

@@ -1431,6 +1431,7 @@ class GameService:
         their seats in running games pass to the AI and they leave the lobbies. Renamed first,
         so nothing logged afterwards names them. Returns what changed, and the moves made."""
         forgotten = await self.store.forget_player(user)
+        await self.store.forget_in_tournaments(user)  # their entries, standings and tables
         moved = []
         for game_id, former in forgotten.seats:
             async with self._lock(game_id):

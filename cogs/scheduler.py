@@ -16,7 +16,7 @@ from bot.i18n import N_, _
 from bot.moves import MoveResult
 from bot.service import GameService
 from bot.store.base import Clock, GameRecord, Shards
-from cogs import delivery, latest, memory, messages, threads
+from cogs import delivery, latest, memory, messages, threads, tournaments
 from cogs.delivery import served_shards
 from cogs.language import in_server
 
@@ -151,9 +151,9 @@ class Scheduler(commands.Cog):
             except Exception:  # a containment boundary: whatever broke, it broke one game
                 log.exception("game %s: could not post its reminder or timeout", record.id)
                 await self._stop_clock(record)
-        runner = self.bot.get_cog("Tournaments")  # after the games: a round may be over
+        runner = tournaments.runner_of(self.bot)  # after the games: a round may be over
         if runner is not None:
-            await runner.tick(now, self.shards)  # type: ignore[attr-defined]
+            await runner.tick(now, self.shards)
         worker = delivery.worker(self.bot)
         if worker is not None:  # what a front door could not post, at every tick
             await worker.drain(now)

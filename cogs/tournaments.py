@@ -48,6 +48,13 @@ FORMAT_NAMES = {
 }
 
 
+def runner_of(client: discord.Client) -> TournamentRunner | None:
+    """The bot's tournament runner (None: a bot without it). Looked up by name, as
+    ``delivery.worker``: an extension is a module of its own."""
+    cog = client.get_cog("Tournaments") if isinstance(client, commands.Bot) else None
+    return cog if hasattr(cog, "tick") else None  # type: ignore[return-value]
+
+
 def runner(client: discord.Client) -> Tournaments:
     return client.tournaments  # type: ignore[attr-defined, no-any-return]
 
@@ -183,10 +190,12 @@ async def sign(interaction: discord.Interaction, tournament: str, joining: bool)
         t = await tournaments.leave(tournament, guild, user)
         said = _("You left tournament `{id}`.").format(id=t.id)
     await flows.send(interaction, Post(content=said), ephemeral=True)
-    cog = interaction.client.get_cog("Tournaments")  # type: ignore[attr-defined]
-    await cog.edit_signup(t)  # type: ignore[union-attr]
+    cog = runner_of(interaction.client)
+    if cog is None:
+        return
+    await cog.edit_signup(t)
     if t.format == model.CUP and t.status == model.SIGNUP and len(t.entries) >= t.cap:
-        await cog.run(t.id)  # type: ignore[union-attr]  # a full cup starts now
+        await cog.run(t.id)  # a full cup starts now
 
 
 async def tournament_autocomplete(
@@ -289,7 +298,9 @@ class TournamentCommands(app_commands.Group):
             Post(content=_("Tournament `{id}` starts.").format(id=t.id)),
             ephemeral=True,
         )
-        await interaction.client.get_cog("Tournaments").run(t.id)  # type: ignore[attr-defined, union-attr]
+        cog = runner_of(interaction.client)
+        if cog is not None:
+            await cog.run(t.id)
 
     @app_commands.command(name="standings")
     @app_commands.describe(tournament="Its id")

@@ -17,6 +17,7 @@ import asyncpg
 import orjson
 
 from bot.store.base import StoreError, VersionConflict
+from bot.store.forget import FORMER, renamed
 from bot.tournaments.model import OPEN, Tournament
 
 T = TypeVar("T")
@@ -52,6 +53,22 @@ def _values(t: Tournament) -> tuple[Any, ...]:
 
 def _data(t: Tournament) -> str:
     return orjson.dumps(t.dump()).decode()
+
+
+def _forgotten(text: str, user: str) -> str | None:
+    """A tournament's document with ``user`` renamed ``former:t<n>``, "Former player n" (n:
+    their sign-up place), everywhere it names them; None if it does not."""
+    data = orjson.loads(text)
+    entries = data.get("entries", [])
+    place = next((i for i, e in enumerate(entries) if e.get("user") == user), None)
+    if place is None:
+        return None
+    entries[place]["name"] = f"Former player {place + 1}"
+    return orjson.dumps(renamed(data, user, f"{FORMER}t{place + 1}")).decode()
+
+
+#: The tournaments whose document may name a player (checked exactly by ``_forgotten``).
+_NAMING = "SELECT id, data FROM tournaments WHERE data LIKE {}"
 
 
 class SqliteTournaments:
@@ -112,6 +129,31 @@ class SqliteTournaments:
         )
         return [_row(r) for r in rows]
 
+    async def all_tournaments(self: _SqliteQueries) -> list[Tournament]:
+        """Every tournament (``python -m bot migrate`` copies them)."""
+        rows = await self._fetchall(f"SELECT {_COLUMNS} FROM tournaments ORDER BY created_at")
+        return [_row(r) for r in rows]
+
+    async def forget_in_tournaments(self: _SqliteQueries, user: str) -> int:
+        """`/game forget-me`: every tournament the player signed up for names them no more
+        (``_forgotten``); how many were changed. The version moves, so a change in flight
+        is retried on the renamed document."""
+
+        def forget(conn: sqlite3.Connection) -> int:
+            rows = conn.execute(_NAMING.format("?"), (f'%"{user}"%',)).fetchall()
+            changed = 0
+            for tournament_id, text in rows:
+                data = _forgotten(text, user)
+                if data is not None:
+                    conn.execute(
+                        "UPDATE tournaments SET data = ?, version = version + 1 WHERE id = ?",
+                        (data, tournament_id),
+                    )
+                    changed += 1
+            return changed
+
+        return int(await self._transaction(forget))
+
 
 class PostgresTournaments:
     """``PostgresStore``'s tournament calls."""
@@ -170,6 +212,26 @@ class PostgresTournaments:
                 limit,
             )
         return [_row(r) for r in rows]
+
+    async def all_tournaments(self: _PostgresQueries) -> list[Tournament]:
+        async with self._one() as conn:
+            rows = await conn.fetch(f"SELECT {_COLUMNS} FROM tournaments ORDER BY created_at")
+        return [_row(r) for r in rows]
+
+    async def forget_in_tournaments(self: _PostgresQueries, user: str) -> int:
+        async with self._one() as conn, conn.transaction():
+            rows = await conn.fetch(_NAMING.format("$1") + " FOR UPDATE", f'%"{user}"%')
+            changed = 0
+            for row in rows:
+                data = _forgotten(row["data"], user)
+                if data is not None:
+                    await conn.execute(
+                        "UPDATE tournaments SET data = $1, version = version + 1 WHERE id = $2",
+                        data,
+                        row["id"],
+                    )
+                    changed += 1
+            return changed
 
 
 __all__ = ["PostgresTournaments", "SqliteTournaments"]

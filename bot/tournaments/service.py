@@ -380,8 +380,13 @@ class Tournaments:
                 continue
             if record.status == FINISHED:
                 outcome = self.games.outcome(record)
-                if outcome is not None:
-                    table.places = ranks(outcome, table.seats)
+                if outcome is not None:  # by seat: a forgotten player's id differs in each
+                    players = [seat.user for seat in record.seats]
+                    placed = ranks(outcome, players)
+                    table.places = {
+                        mine: placed[theirs]
+                        for mine, theirs in zip(table.seats, players, strict=True)
+                    }
             elif record.status == ABANDONED:
                 table.places = dict.fromkeys(table.seats, 1)
 

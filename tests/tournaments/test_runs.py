@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.ai import EASY, decide_in_thread
+from bot.migrate import migrate
 from bot.service import GameService
+from bot.store import SqliteStore
 from bot.store.base import ACTIVE, FINISHED, Store
 from bot.tournaments.model import CANCELLED, CANCELLED_POST, FINAL, RUNNING, STANDINGS
 from bot.tournaments.service import Tournaments, timeouts
@@ -135,3 +137,41 @@ async def test_too_few_players_cancel_and_a_full_cup_starts_at_once(backend: Bac
     started = await tournaments.advance(cup.id)
     assert started.tournament.status == RUNNING and len(started.started) == 1
     await store.close()
+
+
+async def test_a_forgotten_player_leaves_no_trace_in_a_tournament(backend: Backend) -> None:
+    """`/game forget-me` in the middle of a round: the tournament names them no more, and the
+    round they played closes with their places all the same."""
+    store = await backend.opened()
+    games, tournaments = services(store)
+    t = await signed_up(tournaments)
+    t = (await tournaments.advance(t.id, t.starts_at)).tournament
+    await games.forget("12")
+    for table in t.current.tables:
+        record = await games.get(table.game_id)
+        if record.status == ACTIVE:
+            await games.decide_on_time(record.id)
+    t = (await tournaments.advance(t.id, t.current.deadline)).tournament
+    stored = await store.get_tournament(t.id)
+    assert "12" not in [e.user for e in stored.entries] and "Bo" not in stored.names.values()
+    assert stored.entries[1].user == "former:t2" and stored.entries[1].name == "Former player 2"
+    assert all(table.places is not None for table in stored.played[0].tables)
+    assert "former:t2" in {p for table in stored.played[0].tables for p in table.seats}
+    await store.close()
+
+
+async def test_a_migration_copies_every_tournament_once(backend: Backend, tmp_path) -> None:
+    """`python -m bot migrate` to another database: each tournament as it is, and a second
+    run after it moved on brings the newer version."""
+    source = await backend.opened()
+    _games, tournaments = services(source)
+    t = await signed_up(tournaments)
+    target = SqliteStore(tmp_path / "target.db")
+    await target.open()
+    report = await migrate(source, target)
+    assert report.ok and await target.get_tournament(t.id) == t
+    moved = await tournaments.start_now(t.id, GUILD, "11")
+    assert (await migrate(source, target)).ok
+    assert await target.get_tournament(t.id) == moved
+    await target.close()
+    await source.close()

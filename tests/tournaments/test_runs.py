@@ -12,7 +12,7 @@ from bot.service import GameService
 from bot.store import SqliteStore
 from bot.store.base import ACTIVE, FINISHED, Store
 from bot.tournaments.model import CANCELLED, CANCELLED_POST, FINAL, RUNNING, STANDINGS
-from bot.tournaments.service import Tournaments, timeouts
+from bot.tournaments.service import Tournaments, current_standings, timeouts
 from tests.backends import Backend
 
 GUILD, CHANNEL = "7001", "7002"
@@ -26,7 +26,9 @@ async def easy(game_id: str, level: str, view: Any, legal: Any, *rest: Any) -> d
 
 
 def services(store: Store) -> tuple[GameService, Tournaments]:
-    games = GameService(store, decide=easy, timeout_after=24 * 3600.0)
+    games = GameService(
+        store, decide=easy, timeout_after=24 * 3600.0, seed_factory=lambda: "tournament-seed"
+    )
     return games, Tournaments(games)
 
 
@@ -175,3 +177,37 @@ async def test_a_migration_copies_every_tournament_once(backend: Backend, tmp_pa
     assert await target.get_tournament(t.id) == moved
     await target.close()
     await source.close()
+
+
+async def test_a_game_of_three_or_more_seats_is_seated_by_score_groups(backend: Backend) -> None:
+    """Street Art needs three: four players sit at one table of four (two tables of two would
+    be too small), and after it the standings give each place its share of a point."""
+    store = await backend.opened()
+    games, tournaments = services(store)
+    t = await tournaments.create(
+        GUILD,
+        CHANNEL,
+        "11",
+        "Ana",
+        game="street-art",
+        format="swiss",
+        rounds=1,
+        clock="24h",
+        cap=4,
+        start_hours=1,
+        round_hours=24,
+        withdraw_after=0,
+    )
+    for user in ("12", "13", "14"):
+        t = await tournaments.join(t.id, GUILD, user, NAMES[user])
+    assert t.seats == 3
+    t = (await tournaments.advance(t.id, t.starts_at)).tournament
+    (table,) = t.current.tables
+    assert sorted(table.seats) == ["11", "12", "13", "14"] and t.current.byes == []
+    await games.decide_on_time(table.game_id)
+    t = (await tournaments.advance(t.id, t.current.deadline)).tournament
+    assert t.status == "finished"
+    shares = sorted((line.points for line in current_standings(t)), reverse=True)
+    assert len(shares) == 4 and abs(sum(shares) - 2.0) < 1e-9, "each pair shares a point"
+    assert all(share in (0.0, 1 / 6, 1 / 3, 0.5, 2 / 3, 5 / 6, 1.0) for share in shares)
+    await store.close()

@@ -26,7 +26,7 @@ from bot.tournaments.standings import Line, written
 from cogs import delivery, flows, messages
 from cogs.language import in_public, in_server
 from cogs.messages import Post
-from cogs.typed import GameKind
+from cogs.typed import GameKind, TournamentRef
 from rules import GAMES
 
 log = logging.getLogger(__name__)
@@ -281,14 +281,14 @@ class TournamentCommands(app_commands.Group):
     @app_commands.command(name="join")
     @app_commands.describe(tournament="Its id")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def join(self, interaction: discord.Interaction, tournament: str) -> None:
+    async def join(self, interaction: discord.Interaction, tournament: TournamentRef) -> None:
         """Sign up for a tournament."""
         await sign(interaction, tournament, True)
 
     @app_commands.command(name="start")
     @app_commands.describe(tournament="Its id")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def start(self, interaction: discord.Interaction, tournament: str) -> None:
+    async def start(self, interaction: discord.Interaction, tournament: TournamentRef) -> None:
         """Start now (host)."""
         guild, _channel, user = flows.where(interaction)
         await flows.acknowledge(interaction, private=True)
@@ -305,7 +305,7 @@ class TournamentCommands(app_commands.Group):
     @app_commands.command(name="standings")
     @app_commands.describe(tournament="Its id")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def standings(self, interaction: discord.Interaction, tournament: str) -> None:
+    async def standings(self, interaction: discord.Interaction, tournament: TournamentRef) -> None:
         """Standings (only you see them)."""
         guild = flows.where(interaction)[0]
         t = await runner(interaction.client).get(tournament, guild)

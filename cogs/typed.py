@@ -16,6 +16,8 @@ Text = app_commands.Range[str, 1, 100]
 OptionsText = app_commands.Range[str, 1, 400]
 #: An IANA time zone name (the longest are about 30 characters).
 ZoneText = app_commands.Range[str, 1, 64]
+#: A tournament id (six characters, as its posts show it).
+TournamentRef = app_commands.Range[str, 1, 32]
 #: Quiet hours, ``22-7`` or ``off``.
 QuietText = app_commands.Range[str, 1, 16]
 
@@ -25,6 +27,11 @@ class GameKindTransformer(app_commands.Transformer):
     choices: choices count against the 4,000 characters a command may hold, once per option
     that offers them, in every language; autocomplete offers the same list and counts
     nothing. What was typed is checked here: a game's id or its title."""
+
+    @property
+    def max_value(self) -> int:
+        """The longest a game's title or id may be typed (Discord's ``max_length``)."""
+        return 40
 
     async def transform(self, interaction: discord.Interaction, value: str) -> str:
         typed = value.strip().lower()

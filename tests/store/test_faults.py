@@ -206,8 +206,8 @@ async def test_a_damaged_file_is_found_by_the_full_check_naming_it_and_saying_to
     at every start: a start costs the same whatever the size of the history."""
     await filled(path)
     size = path.stat().st_size
-    with path.open("r+b") as raw:  # scribble over pages in the middle of the file
-        raw.seek(size // 2)
+    with path.open("r+b") as raw:  # scribble over pages of games, in the second half
+        raw.seek(size * 3 // 4)  # past the schema's pages, which every start reads
         raw.write(b"\xff" * 8192)
     store = SqliteStore(path)
     await store.open()

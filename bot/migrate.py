@@ -286,10 +286,25 @@ async def copy_vacation_days(source: Store, target: Store, report: Report) -> No
     report.count("vacation days", len(rows), sum(1 for row in rows if row in copied))
 
 
+async def copy_tournaments(source: Store, target: Store, report: Report) -> None:
+    """Every tournament (issue 38): written where the target has none, or an older version."""
+    tournaments = await source.all_tournaments()
+    for t in tournaments:
+        there = await target.get_tournament(t.id)
+        if there is None:
+            await target.create_tournament(t)
+        elif there.version < t.version:
+            await target.save_tournament(t, there.version)
+    copied = {t.id: t for t in await target.all_tournaments()}
+    same = sum(1 for t in tournaments if copied.get(t.id) == t)
+    report.count("tournaments", len(tournaments), same)
+
+
 async def migrate(
     source: Store, target: Store, tables: tuple[GameTable, ...] | None = None
 ) -> Report:
-    """Copy every game, every server's settings and the vacation days spent from ``source``
+    """Copy every game, every server's settings, the vacation days spent and the tournaments
+    from ``source``
     to ``target`` (both open), checking each; a game that fails to copy is reported, and the
     others go on.
     ``tables``: the games' tables to copy (all of ``GAME_TABLES``, read when called)."""
@@ -302,6 +317,7 @@ async def migrate(
             report.left[game_id] = str(error)
     await copy_guild_settings(source, target, report)
     await copy_vacation_days(source, target, report)
+    await copy_tournaments(source, target, report)
     return report
 
 

@@ -3,7 +3,7 @@
 ``int()`` accepts far more than a player means (``²`` passes ``isdigit`` and then fails,
 ``1_000`` and ``٣`` parse, a 4,400-digit string raises), so numbers go through ``parse_int``:
 ASCII digits only, bounded length, an explicit range. Options written as ``key=value`` text
-(``/game new``, ``/game settings``, the demo) are checked against the game's defaults, whose
+(``/game new``, ``/game rules options:``, the demo) are checked against the game's defaults, whose
 types say what each option holds, before anything is stored.
 """
 

@@ -159,6 +159,9 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         #: The states last played, by game, with the snapshot dumped from each (``_known``).
         self._played: OrderedDict[str, tuple[dict[str, Any], Any]] = OrderedDict()
+        #: Told of every game that finished and of every timeout, after it is saved (the
+        #: tournaments count them): ``(record, players who timed out)``, an empty list at the end.
+        self.listeners: list[Callable[[GameRecord, list[str]], Awaitable[None]]] = []
 
     # -- reading -------------------------------------------------------------------------
 
@@ -761,7 +764,7 @@ class GameService:
         ref: str | None = None,
         until: float | None = None,
     ) -> MoveResult:
-        """`/game away`: the player's AI plays their seat until `/game back` (``away``
+        """`/game away`: the player's AI plays their seat until `/game away back:True` (``away``
         False), when the seat and its clock are theirs again. ``until``: a planned absence
         instead (issue 27): the seat stays theirs, the table sees them on vacation until
         then, and their clock spends their vacation days when it runs out."""
@@ -780,7 +783,7 @@ class GameService:
                 return self._result(record)
             if seat.away == away and (away or user not in planned):
                 raise ServiceError(
-                    _("You are away already — `/game back` when you are.")
+                    _("You are away already — `/game away back:True` when you are.")
                     if away
                     else _("You are not away — `/game away` hands your seat to its AI.")
                 )
@@ -928,6 +931,44 @@ class GameService:
         result.owed.append(first.key)
         await self._run_ai(record, result)
         return result
+
+    async def open_seated(
+        self,
+        game_id: str,
+        game_type: str,
+        guild: str,
+        channel: str,
+        seats: list[Seat],
+        prefs: dict[str, Any],
+    ) -> MoveResult | None:
+        """A game whose players were chosen for it (a tournament's table), under an id the
+        caller made, started at once. Safe to call again: a game that exists already is only
+        started if it has not been (its start refused, say, at the server's cap); None when
+        it runs already."""
+        async with self._lock(game_id):
+            record = await self.store.get_game(game_id)
+            if record is None:
+                now = self._clock()
+                record = GameRecord(
+                    id=game_id,
+                    game=game_type,
+                    guild=guild,
+                    channel=channel,
+                    host=seats[0].user,
+                    status=LOBBY,
+                    options={},
+                    seats=list(seats),
+                    prefs=await self._table_prefs(guild, prefs),
+                    version=1,
+                    created_at=now,
+                    updated_at=now,
+                )
+                record.prefs.update({k: v for k, v in prefs.items() if k not in record.prefs})
+                await self.store.create_game(record)
+                log.info("game %s: %s seated by %s", game_id, game_type, prefs.get("tournament"))
+            if record.status != LOBBY:
+                return None
+            return await self._start(record)
 
     async def expire_lobby(self, game_id: str, now: float) -> GameRecord | None:
         """Close a lobby nobody started by its deadline (None: it started, closed or was
@@ -1077,6 +1118,7 @@ class GameService:
         )
         if record.status == FINISHED:  # after the commit: a failure here cannot lose the move
             result.results = await self.results.record(record)
+            await self._tell(record, [])
         result.steps.append(step)
         result.played = self._known(record)
         if turn_over:
@@ -1296,6 +1338,8 @@ class GameService:
                     result.timed_out.clear()
                 return result
             log.info("game %s: timed out %s", record.id, result.timed_out)
+            if result.timed_out:
+                await self._tell(record, result.timed_out)
             return result
 
     async def _stand_in(
@@ -1315,6 +1359,39 @@ class GameService:
                 action = await self._decide(record, state, player, STAND_IN)
                 if await self._commit(record, self._apply(record, player, action), result):
                     break
+
+    async def decide_on_time(self, game_id: str) -> MoveResult:
+        """A tournament round's deadline has come and this game is not over: the clock rules
+        decide it. Who owes a decision now timed out; every decision left to the end is the
+        AI's, for every seat."""
+        async with self._lock(game_id):
+            record = await self.get(game_id)
+            result = self._result(record)
+            result.timed_out = self.waiting_humans(record) if record.status == ACTIVE else []
+            for _attempt in range(MAX_AI_STEPS):
+                if record.status != ACTIVE:
+                    break
+                waiting = self.waiting_humans(record)
+                if not waiting:
+                    await self._run_ai(record, result)
+                    continue
+                player = waiting[0]
+                state = self.read(record).state
+                action = await self._decide(record, state, player, STAND_IN)
+                await self._commit(record, self._apply(record, player, action), result)
+            log.info("game %s: decided on time, %s timed out", record.id, result.timed_out)
+            if result.timed_out:
+                await self._tell(record, result.timed_out)
+            return result
+
+    async def _tell(self, record: GameRecord, timed_out: list[str]) -> None:
+        """Tell the listeners of a finished game or a timeout; one that fails is logged (the
+        change is saved, and the tournament reads the game again at its next tick)."""
+        for listener in self.listeners:
+            try:
+                await listener(record, timed_out)
+            except Exception:
+                log.exception("game %s: a listener failed", record.id)
 
     async def _spend_vacation_day(self, record: GameRecord, player: str, now: float) -> bool:
         """A late player's clock spends one of their vacation days on this server, if they
@@ -1390,6 +1467,7 @@ class GameService:
         their seats in running games pass to the AI and they leave the lobbies. Renamed first,
         so nothing logged afterwards names them. Returns what changed, and the moves made."""
         forgotten = await self.store.forget_player(user)
+        await self.store.forget_in_tournaments(user)  # their entries, standings and tables
         moved = []
         for game_id, former in forgotten.seats:
             async with self._lock(game_id):

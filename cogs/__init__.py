@@ -2,6 +2,7 @@
 
 EXTENSIONS = (
     "cogs.table",
+    "cogs.tournaments",
     "cogs.scheduler",
     "cogs.delivery",
     "cogs.street_art",

@@ -85,15 +85,22 @@ async def finish(client: discord.Client, result: MoveResult) -> None:
     await sent(client, final, None)
 
 
-async def give_back(client: discord.Client, owed: list[str]) -> None:
-    """A front door could not post what a change owed (its outbox rows' keys): the worker
-    sends it now. Never raises (it runs while another error is on its way up)."""
+async def release(client: discord.Client, owed: list[str]) -> None:
+    """Hand what a change owes (its outbox rows' keys) to the worker's next round, without
+    waking it (a scheduler tick drains it next). Never raises (it runs while another error
+    is on its way up)."""
     service: GameService = client.service  # type: ignore[attr-defined]
     try:
         for key in owed:
             await service.store.release_owed(key, service.holder, time.time())
     except Exception:
         log.exception("could not hand posts %s to the delivery worker", owed)
+
+
+async def give_back(client: discord.Client, owed: list[str]) -> None:
+    """A front door could not post what a change owed (its outbox rows' keys): the worker
+    sends it now. Never raises (it runs while another error is on its way up)."""
+    await release(client, owed)
     cog = worker(client)
     if cog is not None:
         cog.wake()

@@ -19,6 +19,7 @@ import discord
 
 from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _, set_language, use
+from bot.options import parse_options
 from bot.presentation.turn import forced
 from bot.read_model import ReadModel, turn_version
 from bot.service import GameService, MoveResult
@@ -302,14 +303,40 @@ def rules_text(game_id: str) -> str:
     return str(filled()) if filled else _(words.RULES)
 
 
-async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
+async def show_rules(interaction: discord.Interaction, which: str | None, ref: str | None) -> None:
+    """`/game rules`: how to play ``which`` game (by default the one played here), and the
+    options of the table here (or named by ``ref``) when it is a game of that kind."""
     service = service_of(interaction)
-    title = service.games[game_id].title
-    embed = discord.Embed(
-        title=_("{title}: how to play").format(title=title),
-        description=rules_text(game_id)[:4096],
-    )
-    await send(interaction, Post(embed=embed), ephemeral=True)
+    record: GameRecord | None = None
+    try:
+        record = await watched(interaction, ref)
+    except ServiceError:
+        if ref is not None:  # a table asked for by id and not found: say so
+            raise
+    game_id = which or (record.game if record is not None else next(iter(service.games)))
+    embeds = [
+        discord.Embed(
+            title=_("{title}: how to play").format(title=service.games[game_id].title),
+            description=rules_text(game_id)[:4096],
+        )
+    ]
+    if record is not None and record.game == game_id:
+        options = messages.options_post(service.read(record)).embed
+        embeds += [options] if options is not None else []
+    await send(interaction, Post(extra={"embeds": embeds}), ephemeral=True)
+
+
+async def change_options(interaction: discord.Interaction, text: str, ref: str | None) -> None:
+    """`/game rules options:`: the host changes the lobby's options, told on the lobby."""
+    service = service_of(interaction)
+    guild, channel, user = where(interaction)
+    changes = parse_options(text)
+    await acknowledge(interaction)
+    record = await service.set_options(guild, channel, user, changes, ref)
+    shown = ", ".join(f"{k}={record.options[k]}" for k in changes)  # as checked
+    async with in_public(interaction):
+        note = _("Options changed: {options}.").format(options=shown)
+        await lobby_change(interaction, record, note)
 
 
 # -- changing --------------------------------------------------------------------------------
@@ -645,7 +672,7 @@ def return_date(text: str, now: float) -> float:
 async def away(
     interaction: discord.Interaction, away: bool, ref: str | None, until: str | None = None
 ) -> None:
-    """`/game away` and `/game back`: the seat to its AI and back, told where the game is
+    """`/game away` and `/game away back:True`: the seat to its AI and back, told where the game is
     played; `/game away until:` plans an absence that the player's vacation days cover."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
@@ -662,7 +689,7 @@ async def away(
             ).format(name=name, until=int(back_on), left=left)
         else:
             headline = (
-                _("{name} is away: their AI plays the seat until `/game back`.")
+                _("{name} is away: their AI plays the seat until `/game away back:True`.")
                 if away
                 else _("{name} is back and plays their own seat again.")
             ).format(name=name)
@@ -797,7 +824,7 @@ async def dispatch_click(interaction: discord.Interaction, click: Click) -> None
     elif verb == "rematch":
         await rematch(interaction, game)
     elif verb == "rules":
-        await show_rules(interaction, (await service.get(game, guild)).game)
+        await show_rules(interaction, (await service.get(game, guild)).game, None)
     elif verb in ("act", "sure"):
         index = -1 if click.arg is None else click.arg
         await play_index(interaction, game, index, version, sure=verb == "sure")

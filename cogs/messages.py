@@ -236,7 +236,7 @@ def options_post(read: ReadModel) -> Post:
         changed = "" if value == default else " " + _("(default {value})").format(value=default)
         lines.append(f"`{key}={value}`{changed}: {_(explained[key])}")
     how = (
-        _("The host changes them with `/game settings options:name=value` before the start.")
+        _("The host changes them with `/game rules options:name=value` before the start.")
         if record.status == LOBBY
         else _("They are fixed once the game has started.")
     )

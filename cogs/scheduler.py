@@ -7,14 +7,16 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
 
 import discord
 from discord.ext import commands, tasks
 
-from bot.i18n import _
+from bot.i18n import N_, _
+from bot.moves import MoveResult
 from bot.service import GameService
 from bot.store.base import Clock, DamagedDatabase, GameRecord, Shards, StoreError
-from cogs import delivery, latest, memory, messages, threads
+from cogs import delivery, latest, memory, messages, threads, tournaments
 from cogs.delivery import served_shards
 from cogs.language import in_server
 
@@ -151,6 +153,9 @@ class Scheduler(commands.Cog):
         # The daily digests: owed in the outbox, sent by the worker below.
         await self._contained("the daily digests", self.service.claim_digests, now)
         await self._contained("the timeouts", self.time_outs, now)
+        runner = tournaments.runner_of(self.bot)
+        if runner is not None:  # after the games: a round may be over
+            await self._contained("the tournaments", lambda at: runner.tick(at, self.shards), now)
         worker = delivery.worker(self.bot)
         if worker is not None:  # what a front door could not post, at every tick
             await self._contained("the owed posts", worker.drain, now)
@@ -279,11 +284,18 @@ class Scheduler(commands.Cog):
             return
         names = result.read.names
         who = ", ".join(names.get(p, p) for p in result.timed_out)
+        await self.post_decided(
+            result,
+            N_("⏰ Time ran out for {names}: the AI decided for them this time."),
+            names=who,
+        )
+
+    async def post_decided(self, result: MoveResult, headline: str, **fields: Any) -> None:
+        """Post the board of decisions the clock made (``headline``, translated in the
+        server's language and filled with ``fields``), and the game's end if it ended."""
         try:
             async with in_server(self.bot, result.record.guild):
-                headline = _(
-                    "⏰ Time ran out for {names}: the AI decided for them this time."
-                ).format(names=who)
+                headline = _(headline).format(**fields)
                 ratings = memory.rating_line(result.results, result.read.names)
                 post = await messages.board_post(
                     result.read, result.told, headline, ratings=ratings

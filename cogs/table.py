@@ -28,13 +28,10 @@ from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord, GameSummary
 from cogs import cooldowns, flows, forget, inbox, memory, messages
 from cogs import replay as viewers
-from cogs.language import in_public
 from cogs.messages import Post
-from cogs.typed import GameRef, OptionsText, QuietText, ZoneText
+from cogs.typed import GameKind, GameRef, OptionsText, QuietText, ZoneText
 from cogs.undo import propose as propose_undo
-from rules import GAMES
 
-GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
 CLOCK_CHOICES = [app_commands.Choice(name=clock, value=clock) for clock in CLOCKS]
 AI_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 LANGUAGE_CHOICES = [
@@ -174,11 +171,11 @@ class Table(commands.Cog):
         autostart="Start by itself as soon as every seat is taken",
         ai_level="How well the seats that Add AI fills play (default: normal)",
     )
-    @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES, ai_level=AI_LEVEL_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, ai_level=AI_LEVEL_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
-        game: str,
+        game: GameKind,
         options: OptionsText | None = None,
         thread: bool | None = None,
         clock: str | None = None,
@@ -357,18 +354,24 @@ class Table(commands.Cog):
         await flows.send(interaction, Post(content=bot_alerts.describe(prefs)), ephemeral=True)
 
     @game.command(name="rules")
-    @app_commands.describe(game="Which game's rules (default: the game you play here)")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        """How to play, in short."""
-
-        game_id = game
-        if game_id is None:  # the game played here (a thread's, for anyone), else the first
-            try:
-                game_id = (await flows.watched(interaction, None)).game
-            except ServiceError:
-                game_id = next(iter(GAMES))
-        await flows.show_rules(interaction, game_id)
+    @app_commands.describe(
+        which="Which game's rules (default: the game played here)",
+        options="Changes, e.g. two_players=true (host, before the start)",
+        game=GAME_REF,
+    )
+    @app_commands.autocomplete(game=channel_game_autocomplete)
+    async def rules(
+        self,
+        interaction: discord.Interaction,
+        which: GameKind | None = None,
+        options: OptionsText | None = None,
+        game: GameRef | None = None,
+    ) -> None:
+        """How to play, and the table's options (the host changes them before the start)."""
+        if options:
+            await flows.change_options(interaction, options, game)
+            return
+        await flows.show_rules(interaction, which, game)
 
     @game.command(name="history")
     @app_commands.describe(game=GAME_REF)
@@ -393,52 +396,24 @@ class Table(commands.Cog):
         """A game's log as JSON: players, options, actions (only you get it)."""
         await viewers.export(interaction, game, gif)
 
-    @game.command(name="settings")
-    @app_commands.describe(
-        options="Changes, e.g. two_players=true (host, before the start); empty: show them",
-        game=GAME_REF,
-    )
-    @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def settings(
-        self,
-        interaction: discord.Interaction,
-        options: OptionsText | None = None,
-        game: GameRef | None = None,
-    ) -> None:
-        """Show a game's options, or change them before it starts (host)."""
-
-        service = flows.service_of(interaction)
-        guild, channel, user = flows.where(interaction)
-        if options:
-            changes = parse_options(options)
-            await flows.acknowledge(interaction)
-            record = await service.set_options(guild, channel, user, changes, game)
-            shown = ", ".join(f"{k}={record.options[k]}" for k in changes)  # as checked
-            async with in_public(interaction):
-                note = _("Options changed: {options}.").format(options=shown)
-                await flows.lobby_change(interaction, record, note)
-            return
-        record = await service.resolve(guild, channel, user, game)
-        await flows.send(interaction, messages.options_post(service.read(record)), ephemeral=True)
-
     @game.command(name="away")
-    @app_commands.describe(game=GAME_REF, until="Back on (YYYY-MM-DD): vacation days")
+    @app_commands.describe(
+        game=GAME_REF,
+        until="Back on (YYYY-MM-DD): vacation days",
+        back="Take your seat back from its AI",
+    )
     @app_commands.autocomplete(game=channel_game_autocomplete)
     async def away(
         self,
         interaction: discord.Interaction,
         game: GameRef | None = None,
         until: app_commands.Range[str, 10, 10] | None = None,
+        back: bool = False,
     ) -> None:
-        """Your AI plays your seat until you are /game back (a holiday, a busy week)."""
-        await flows.away(interaction, True, game, until)
-
-    @game.command(name="back")
-    @app_commands.describe(game=GAME_REF)
-    @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def back(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """Take your seat back from its AI after /game away."""
-        await flows.away(interaction, False, game)
+        """Your AI plays your seat until you are back (`back:True`): a holiday, a busy week."""
+        if back and until is not None:
+            raise ServiceError(_("`back:` takes your seat back now: leave `until:` out."))
+        await flows.away(interaction, not back, game, until)
 
     @game.command(name="kick")
     @app_commands.describe(player="Whose seat to take", game=GAME_REF)
@@ -475,23 +450,21 @@ class Table(commands.Cog):
     @app_commands.describe(
         user="Whose record (default: yours)", game="Only this game (default: every game)"
     )
-    @app_commands.choices(game=GAME_CHOICES)
     async def stats(
         self,
         interaction: discord.Interaction,
         user: discord.Member | None = None,
-        game: str | None = None,
+        game: GameKind | None = None,
     ) -> None:
         """Your games, wins, average place, best score and rating here (only you)."""
         await memory.show_stats(interaction, user, game)
 
     @game.command(name="leaderboard")
     @app_commands.describe(game="Which game's ratings", page="Which page (15 players a page)")
-    @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        game: str,
+        game: GameKind,
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
         """This server's ratings in one game, AI levels among them."""

@@ -86,7 +86,17 @@ def all_command_strings() -> dict[str, str]:
         for command in cog.__cog_app_commands__:
             for text, rule in command_strings(command):
                 found.setdefault(text, rule)
+    for group in subgroups_of_extensions():
+        for text, rule in command_strings(group()):
+            found.setdefault(text, rule)
     return found
+
+
+def subgroups_of_extensions() -> Iterator[type[app_commands.Group]]:
+    """The groups an extension adds under another cog's group (its ``SUBGROUPS``, added by
+    its ``setup``: `/game tournament`), which no cog class holds."""
+    for name in EXTENSIONS:
+        yield from getattr(importlib.import_module(name), "SUBGROUPS", ())
 
 
 def extract_commands(

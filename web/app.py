@@ -28,7 +28,7 @@ from bot.results import display_rating
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
 from rules import GAMES
-from web import pages, security, surface
+from web import pages, security, surface, tournaments
 from web.addresses import Proxies, client_of
 from web.limits import FORM_DIGITS, WRITE_SECONDS, Caps, Streams, StreamsFull, posted_form, whole
 from web.links import LinkRefused, read_hand
@@ -629,5 +629,6 @@ def create_app(
         web.get("/s/{guild}/{game}", table.leaderboard),
         web.static("/static", STATIC),
     ]
+    routes += tournaments.routes(service, table.guild_open, secret)
     app.add_routes(routes)
     return app

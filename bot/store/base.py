@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from bot.store.forget import Forgotten
 
 from bot.store.web_tables import PlacedTable, WebTable
+from bot.tournaments.model import Tournament
 
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -734,3 +735,19 @@ class Store(Protocol):
     async def kept_secret(self, name: str, fresh: str) -> str:
         """The secret kept under ``name``; ``fresh`` is kept and returned if none was yet
         (whichever process writes first, every process reads the same)."""
+
+    # -- tournaments (``bot.store.tournaments_sql``) ---------------------------------------
+
+    async def create_tournament(self, t: Tournament) -> None: ...
+
+    async def get_tournament(self, tournament_id: str) -> Tournament | None: ...
+
+    async def save_tournament(self, t: Tournament, expected: int) -> None: ...
+
+    async def due_tournaments(self, now: float, limit: int) -> list[Tournament]: ...
+
+    async def tournaments_in_guild(self, guild: str, limit: int) -> list[Tournament]: ...
+
+    async def forget_in_tournaments(self, user: str) -> int: ...
+
+    async def all_tournaments(self) -> list[Tournament]: ...

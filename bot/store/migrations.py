@@ -384,6 +384,24 @@ MIGRATIONS: list[Step] = [
         ) WITHOUT ROWID
         """,
     ),
+    # (issue 38): tournaments, each one document under a version (``bot.store.tournaments_sql``),
+    # and when it next wants attention (a start, a round's end), which the scheduler reads.
+    (
+        """
+        CREATE TABLE tournaments (
+            id         TEXT PRIMARY KEY,
+            guild      TEXT NOT NULL,
+            channel    TEXT NOT NULL,
+            status     TEXT NOT NULL,
+            version    INTEGER NOT NULL,
+            due_at     REAL,
+            created_at REAL NOT NULL,
+            data       TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL",
+        "CREATE INDEX tournaments_by_guild ON tournaments (guild, created_at)",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

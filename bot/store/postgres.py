@@ -78,6 +78,7 @@ from bot.store.rows import (
     loads,
     progress,
 )
+from bot.store.tournaments_sql import PostgresTournaments
 from bot.store.web_tables import PostgresWebTables
 
 log = logging.getLogger(__name__)
@@ -188,7 +189,7 @@ def _undone(game_id: str, row: asyncpg.Record, undone_at: float, by: str) -> Und
     )
 
 
-class PostgresStore(PostgresWebTables):
+class PostgresStore(PostgresWebTables, PostgresTournaments):
     """The ``Store`` on one PostgreSQL database (the schema ``search_path`` names).
 
     ``url`` is a ``postgresql://`` URL as asyncpg reads it; extra query parameters are server

@@ -366,6 +366,23 @@ MIGRATIONS: list[Step] = [
         )
         """,
     ),
+    # (issue 38): tournaments, each one document under a version (``bot.store.tournaments_sql``).
+    (
+        """
+        CREATE TABLE tournaments (
+            id         text PRIMARY KEY,
+            guild      text NOT NULL,
+            channel    text NOT NULL,
+            status     text NOT NULL,
+            version    integer NOT NULL,
+            due_at     double precision,
+            created_at double precision NOT NULL,
+            data       text NOT NULL
+        )
+        """,
+        "CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL",
+        "CREATE INDEX tournaments_by_guild ON tournaments (guild, created_at)",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

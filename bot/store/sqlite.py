@@ -103,6 +103,7 @@ from bot.store.rows import check_bump as _check_bump
 from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
 from bot.store.startup import header_ok, read_only, write_test
+from bot.store.tournaments_sql import SqliteTournaments
 from bot.store.web_tables import SqliteWebTables
 
 #: One placeholder per column of ``_GAME_COLUMNS``.
@@ -214,7 +215,7 @@ def _damaged(path: str, detail: str) -> DamagedDatabase:
     )
 
 
-class SqliteStore(SqliteWebTables):
+class SqliteStore(SqliteWebTables, SqliteTournaments):
     """The ``Store`` on one SQLite database file (or ``:memory:`` for tests).
 
     ``path`` is a filesystem path, not a URL; ``bot.store.open_store`` parses URLs.

@@ -18,7 +18,7 @@ class GameWords(Protocol):
     RULES: str
     #: How many may play, in words (options included), for the lobby.
     PLAYERS: str
-    #: What each game option (``default_options`` key) changes, for `/game settings`.
+    #: What each game option (``default_options`` key) changes, for `/game rules`.
     OPTIONS: dict[str, str]
 
     def describe(self, events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:

@@ -131,7 +131,7 @@ async def test_every_change_and_picture_is_acknowledged_before_the_store_or_rend
     lobby = (await first(h, h.slash(ANA, "game new", game="street-art"))).message
     await first(h, h.click(BO, h.message(lobby), label="Join"))
     await first(h, h.slash(CY, "game join"))
-    await first(h, h.slash(ANA, "game settings", options={"options": "turn_cap=40"}))
+    await first(h, h.slash(ANA, "game rules", options={"options": "turn_cap=40"}))
     await first(h, h.click(ANA, h.message(lobby), label="Add AI"))
     board = (await first(h, h.click(ANA, h.message(lobby), label="Start"))).public_messages[-1]
 
@@ -229,7 +229,7 @@ def board_id(board: SeenMessage) -> str:
 async def test_text_a_player_types_pings_nobody(harness_factory, tmp_path: Path) -> None:
     h = await table(harness_factory, tmp_path)
     await open_lobby(h, ANA, BO)
-    refused = await h.slash(ANA, "game settings", options={"options": f"two_players=<@{DEE.id}>"})
+    refused = await h.slash(ANA, "game rules", options={"options": f"two_players=<@{DEE.id}>"})
     assert refused.message.ephemeral and refused.public_messages == []  # not a yes or no
     await h.slash(ANA, "game new", game="street-art", options={"options": f"<@{DEE.id}>=1"})
     await h.slash(CY, "game join")

@@ -213,7 +213,7 @@ async def play_to_the_end(h: Harness, game: str, seen: Seen) -> SeenMessage:
     board = board_of(started)
     assert board is not None
     for user in (host, players[1]):  # what a player looks up, privately
-        for command in ("game rules", "game status", "game settings", "game board", "game mine"):
+        for command in ("game rules", "game status", "game board", "game mine"):
             seen.add(await h.slash(user, command))
     seen.add(await h.click(players[1], board, verb(board, "rules")))
     service = h.bot.service

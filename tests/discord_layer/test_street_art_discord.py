@@ -435,18 +435,19 @@ async def test_the_host_changes_options_in_the_lobby_and_everyone_can_read_them(
     h = await table(harness_factory, tmp_path)
     lobby = (await h.slash(ANA, "game new", game="street-art")).message
     await h.click(BO, h.message(lobby), label="Join")
-    shown = await h.slash(BO, "game settings")
-    assert shown.message.ephemeral
-    assert "`two_players=False`" in shown.message.text() and "game of two" in shown.message.text()
+    shown = (await h.slash(BO, "game rules")).message  # how to play, then the table's options
+    assert shown.ephemeral and shown.embeds[0]["title"].endswith("how to play")
+    assert "`two_players=False`" in shown.text() and "game of two" in shown.text()
+    assert "`/game rules options:name=value`" in shown.text()
 
-    not_host = await h.slash(BO, "game settings", options={"options": "two_players=true"})
+    not_host = await h.slash(BO, "game rules", options={"options": "two_players=true"})
     assert "Only the host (Ana) can change the options" in not_host.ephemeral_text()
-    unknown = await h.slash(ANA, "game settings", options={"options": "colour=red"})
+    unknown = await h.slash(ANA, "game rules", options={"options": "colour=red"})
     assert "no option colour" in unknown.ephemeral_text()
-    malformed = await h.slash(ANA, "game settings", options={"options": "two_players"})
+    malformed = await h.slash(ANA, "game rules", options={"options": "two_players"})
     assert "Write options as `name=value`" in malformed.ephemeral_text()
 
-    changed = await h.slash(ANA, "game settings", options={"options": "two_players=true"})
+    changed = await h.slash(ANA, "game rules", options={"options": "two_players=true"})
     assert changed.public_messages and not changed.ephemeral_messages
     assert "Options changed: two_players=True" in changed.original.text()
     now = h.message(lobby)  # the lobby itself, edited in place
@@ -454,9 +455,9 @@ async def test_the_host_changes_options_in_the_lobby_and_everyone_can_read_them(
     assert "(2/5; 2–5 with these options)" in now.text(), "the range widened"
     board = await start_game(h, h.message(lobby), ANA)  # two players may start now
     assert board.image()
-    fixed = await h.slash(ANA, "game settings", options={"options": "turn_cap=10"})
+    fixed = await h.slash(ANA, "game rules", options={"options": "turn_cap=10"})
     assert "already started" in fixed.ephemeral_text()
-    after = await h.slash(BO, "game settings")
+    after = await h.slash(BO, "game rules")
     assert "fixed once the game has started" in after.message.text()
 
 

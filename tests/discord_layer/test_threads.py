@@ -593,7 +593,7 @@ async def test_away_hands_the_seat_to_its_ai_until_back(harness_factory, tmp_pat
             await h.select(ANA, panel, panel.selects[0].custom_id, [option])
         else:
             await h.click(ANA, panel, panel.buttons[0].custom_id)
-    back = await h.slash(BO, "game back", channel=thread)
+    back = await h.slash(BO, "game away", back=True, channel=thread)
     assert any("Bo is back" in m.text() for m in back.public_messages)
     record = await service.get(record.id)
     assert not record.seat_of(str(BO.id)).away

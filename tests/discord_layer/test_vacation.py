@@ -84,7 +84,7 @@ async def test_away_until_plans_an_absence_the_whole_table_sees(
     assert not record.seat_of(str(BO.id)).away, "the seat stays Bo's"
     status = await h.slash(ANA, "game status", channel=thread)
     assert f"Bo is on vacation until <t:{until}:f>" in status.ephemeral_text()
-    back = await h.slash(BO, "game back", channel=thread)
+    back = await h.slash(BO, "game away", back=True, channel=thread)
     assert any("Bo is back" in m.text() for m in back.public_messages)
     status = await h.slash(ANA, "game status", channel=thread)
     assert "on vacation" not in status.ephemeral_text()

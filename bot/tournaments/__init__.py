@@ -1,0 +1,1 @@
+"""Tournaments (issue 38): pairings, standings, and the service that runs them."""

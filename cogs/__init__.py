@@ -5,6 +5,7 @@ EXTENSIONS = (
     "cogs.scheduler",
     "cogs.delivery",
     "cogs.street_art",
+    "cogs.steps",
     "cogs.artsee",
     "cogs.mural",
     "cogs.street_kings",

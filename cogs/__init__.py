@@ -6,6 +6,7 @@ EXTENSIONS = (
     "cogs.scheduler",
     "cogs.delivery",
     "cogs.street_art",
+    "cogs.steps",
     "cogs.artsee",
     "cogs.mural",
     "cogs.street_kings",

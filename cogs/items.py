@@ -22,8 +22,10 @@ from bot.i18n import _
 GAME_ID = r"(?P<game>[a-z0-9]{4,12})"
 BUTTON_VERBS = (
     "join|leave|start|addai|hand|board|rules|act|sure|rematch|undoyes|undono|"
-    "stallkick|stallext|stallend"
+    "stallkick|stallext|stallend|steps"
 )
+#: A whole step on a hand panel (``bot.steps``): its arg is the step's index there.
+STEPS = "steps"
 PICK = "pick"
 VERSION = r"(?P<version>[0-9]{1,18})"
 BUTTON_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{BUTTON_VERBS})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"

@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot import steps
 from bot.ai import NORMAL
 from bot.i18n import N_, _, _n
 from bot.read_model import ReadModel
@@ -24,7 +25,7 @@ from bot.service import AWAY_UNTIL, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, counter, label_for, tell
 from cogs import web_table
-from cogs.items import SELECT_LIMIT, GameButton, PickSelect
+from cogs.items import SELECT_LIMIT, STEPS, GameButton, PickSelect
 from images.artsee import MORE_GALLERIES_FILE
 from rules.protocol import player_range
 
@@ -480,7 +481,10 @@ async def hand_panel(
     view_data = read.view(user)
     legal = read.legal(user)
     lines = [note] if note else []
-    lines.append(words.hand_text(view_data))
+    png = await read.hand_picture(user)
+    # Beside a picture of the hand, only what the picture does not draw: each fact once.
+    told = getattr(words, "panel_text", None) if png else None
+    lines.append((told or words.hand_text)(view_data))
     view: discord.ui.View | None = None
     if legal:
         mid_turn = read.mid_turn
@@ -499,7 +503,13 @@ async def hand_panel(
             sure.row = 0
             view.add_item(sure)
         rows = MAX_ROWS - 1 if question else MAX_ROWS
-        if mid_turn and len(legal) <= BUTTON_ROW:
+        whole = steps.composed(read, user) if question is None else []
+        few = len(legal) <= BUTTON_ROW and (mid_turn or getattr(words, "BUTTONS", False))
+        if whole:  # each a button: one tap for a move and the decision that follows it
+            for index, step in enumerate(whole):
+                label = clip(step.label, 80)
+                view.add_item(button(read, STEPS, label, discord.ButtonStyle.primary, index))
+        elif few:
             for index, label in enumerate(labels):
                 choice = button(read, "act", label, discord.ButtonStyle.primary, index)
                 choice.row = 1 if question else None
@@ -530,7 +540,6 @@ async def hand_panel(
                 lines.append(more.format(n=hidden))
     elif record.status == ACTIVE:
         lines.append(read.turn_message())
-    png = await read.hand_picture(user)
     picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
     view = web_table.add_hand_link(view, record, user)  # issue 26: "Open on the web"
     return Post(content=clip("\n".join(lines), 2000), view=view, files=[picture] if picture else [])

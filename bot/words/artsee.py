@@ -77,6 +77,13 @@ def card_label(card: str) -> str:
     )
 
 
+def card_short(card: str) -> str:
+    """ "Portrait ←": the featured category and the arrow, all a post needs to say of a card
+    the board draws whole."""
+    info = EXHIBITS[card]
+    return f"{category(info.featured)} {ARROWS[info.arrow]}"
+
+
 def token_label(token: str) -> str:
     """ "Portrait 7 (worth 2)"."""
     info = MASTERPIECES[token]
@@ -149,17 +156,27 @@ def _welcomed(welcomed: dict[str, list[int]], names: dict[str, str]) -> str:
 def _scored(event: dict[str, Any], names: dict[str, str]) -> str:
     """The scoring part of the placed card's sentence."""
     if event["type"] == "visitors_scored":
-        return _(", +{n} from visitors on the covered card.").format(n=event["prestige"])
-    pieces = _n("{n} piece", "{n} pieces", event["pieces"]).format(n=event["pieces"])
-    if event["masterpieces"]:
+        return _(", +{n} from visitors.").format(n=event["prestige"])
+    if not event["prestige"]:  # an arrow at nothing scores nothing: not worth a word
+        return "."
+    own = event["owner"] == event["player"]
+    pieces = ""
+    if event["masterpieces"]:  # then the sum is worth its parts; else +n is n pieces
+        pieces = _n("{n} piece", "{n} pieces", event["pieces"]).format(n=event["pieces"])
         extra = _n("{n} masterpiece", "{n} masterpieces", event["masterpieces"])
         pieces += " + " + extra.format(n=event["masterpieces"])
-    if event["owner"] == event["player"]:
-        text = _("; arrow {arrow} to column {column}: {pieces} = +{n}.")
+        text = (
+            _(", +{n} ({pieces} in column {column}).")
+            if own
+            else _(", +{n} ({pieces} in {owner}'s column {column}).")
+        )
     else:
-        text = _("; arrow {arrow} to {owner}'s column {column}: {pieces} = +{n}.")
+        text = (
+            _(", +{n} from column {column}.")
+            if own
+            else _(", +{n} from {owner}'s column {column}.")
+        )
     return text.format(
-        arrow=ARROWS[event["direction"]],
         owner=name_of(names, event["owner"]),
         column=event["column"],
         pieces=pieces,
@@ -173,21 +190,19 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
     if kind == "placed":
         where = place_label(event["new"] or event["column"])
         return _("{who} played **{card}** onto {place}.").format(
-            who=who, card=card_label(event["card"]), place=where
+            who=who, card=card_short(event["card"]), place=where
         )
     if kind == "claimed":
         return _("{who} claimed the masterpiece **{token}** into {slot}.").format(
             who=who, token=token_label(event["token"]), slot=slot_label(event["slot"])
         )
-    if kind == "passed":
-        return _("{who} claimed no masterpiece.").format(who=who)
     if kind == "drew":
         drew = (
-            _("{who} drew an {category} from pile {pile}.")
+            _("{who} drew an {category}.")
             if starts_with_vowel(event["category"])
-            else _("{who} drew a {category} from pile {pile}.")
-        )
-        return drew.format(who=who, category=category(event["category"]), pile=event["pile"])
+            else _("{who} drew a {category}.")
+        )  # from which pile, the board's pile counts show
+        return drew.format(who=who, category=category(event["category"]))
     if kind == "moved":
         return _(
             "Pile {to} ran out: the top card of pile {source} ({category}) moved over."
@@ -198,7 +213,9 @@ def _describe_one(event: dict[str, Any], names: dict[str, str]) -> str:
         return _("{who} has no cards left and is skipped.").format(who=who)
     if kind == "game_over":
         return game_over(event, names, lambda n: _("{n} prestige").format(n=n))
-    return ""  # "turn" is shown by the board and the mention
+    # "turn" is shown by the board and the mention; "passed" (no masterpiece claimed) is no
+    # news: the board shows the masterpieces there are
+    return ""
 
 
 # -- actions ------------------------------------------------------------------------------------
@@ -309,6 +326,11 @@ STEPS = {
 }
 #: Moves taken for the player when they are the only one (nothing revealed, nothing to weigh).
 AUTOMATIC = frozenset({"pass", "enough", "slot"})
+#: A few options are buttons, a tap each, even on a turn's first decision (three cards).
+BUTTONS = True
+#: The decision folded into the move before it (``bot.steps``): a card's column and the pile
+#: to draw from are one tap when no masterpiece can be claimed between them.
+THEN = frozenset({"draw"})
 
 
 def consequence(events: list[dict[str, Any]], player: str) -> str | None:

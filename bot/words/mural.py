@@ -341,7 +341,6 @@ def hand_text(view: dict[str, Any]) -> str:
         return _("You are watching: you have no board in this game.")
     pack = ", ".join(paint_name(p) for p in me["backpack"]) or _("empty")
     used = [technique_name(t) for t in me["techniques"]]
-    score = me["score"]
     lines = [
         _("**Backpack** ({n}/5): {paints}").format(n=len(me["backpack"]), paints=pack),
         _(
@@ -356,15 +355,36 @@ def hand_text(view: dict[str, Any]) -> str:
         _("**Techniques used this round**: {techniques}").format(
             techniques=", ".join(used) or _("none")
         ),
+    ]
+    return "\n".join(lines + standing(view, me))
+
+
+def standing(view: dict[str, Any], me: dict[str, Any]) -> list[str]:
+    """The score so far, a pass, and the decision now: what no picture of the hand draws."""
+    score = me["score"]
+    lines = [
         _("**Score so far** {total} (cards {cards}, discs {discs}, paints {paints})").format(
             total=score["total"], cards=score["cards"], discs=score["discs"], paints=score["paints"]
-        ),
+        )
     ]
     if me["passed"]:
         lines.append(_("You have passed this round."))
     if view.get("current") == me["id"]:
         lines.append(_("**Now:** {decision}").format(decision=decision_text(view["turn"])))
-    return "\n".join(lines)
+    return lines
+
+
+def panel_text(view: dict[str, Any]) -> str:
+    """The hand panel's words above its picture: only what the picture does not draw (the
+    rotations left, the score so far, a pass, the decision now); the backpack, sprays,
+    grafiteiros and techniques used are drawn."""
+    me = next((p for p in view["players"] if p["id"] == view.get("viewer")), None)
+    if me is None:
+        return hand_text(view)
+    rotations = _("Big rotations {big}/2 · double {double}/2 this round").format(
+        big=me["rotations"]["big"], double=me["rotations"]["double"]
+    )
+    return "\n".join([rotations, *standing(view, me)])
 
 
 def decision_text(turn: dict[str, Any]) -> str:

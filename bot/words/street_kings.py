@@ -549,6 +549,21 @@ def hand_text(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def panel_text(view: dict[str, Any]) -> str:
+    """The hand panel's words above its picture: only what the picture does not draw (the
+    trophies, the NOZ policy, a qualified lane); credits, cards, cars and crew are drawn."""
+    me = next((p for p in view.get("players", []) if p["id"] == view.get("viewer")), None)
+    if view.get("hand") is None or me is None:
+        return hand_text(view)
+    lines = [
+        _("**Trophies:** {trophies}").format(trophies=_trophies(me["trophies"])),
+        _("**NOZ policy:** {policy}").format(policy=policy_text(me["noz_policy"])),
+    ]
+    if me["lane"] is not None:
+        lines.append(_("You have qualified in lane {lane}.").format(lane=me["lane"]))
+    return "\n".join(lines)
+
+
 def _trophies(trophies: dict[str, int]) -> str:
     held = [f"{n} {trophy(t)}" for t, n in trophies.items() if n]
     return ", ".join(held) or _("none")

@@ -10,7 +10,8 @@ from bot.words import artsee as words
 from rules.artsee import ARTSEE
 
 NAMES = {"a": "Ana", "b": "Bo", "c": "Cy"}
-TOLD = ("placed", "claimed", "passed", "drew", "moved", "welcomed", "policy", "game_over")
+#: Events told in words ("passed", no masterpiece claimed, is no news: the board shows them).
+TOLD = ("placed", "claimed", "drew", "moved", "welcomed", "policy", "game_over")
 
 
 def test_a_card_and_what_it_scored_read_as_one_sentence() -> None:
@@ -29,9 +30,8 @@ def test_a_card_and_what_it_scored_read_as_one_sentence() -> None:
         },
     ]
     assert words.describe(events, NAMES) == [
-        "**Ana** played **Portrait (Abstract, Landscape; arrow ←)** onto column 2, +2 from "
-        "visitors on the covered card; arrow ← to **Bo**'s column 3: 2 pieces + 1 masterpiece "
-        "= +3."
+        "**Ana** played **Portrait ←** onto column 2, +2 from visitors, +3 (2 pieces + 1 "
+        "masterpiece in **Bo**'s column 3)."
     ]
 
 
@@ -43,13 +43,12 @@ def test_visitors_welcomed_in_step_two_come_before_the_card_scores() -> None:
     welcomed = {"type": "welcomed", "player": "b", "column": 1}
     scored = {"type": "visitors_scored", "player": "a", "card": "S-AB-01", "prestige": 2}
     assert words.describe([placed, welcomed, scored], NAMES) == [
-        "**Ana** played **Portrait (Abstract, Landscape; arrow ←)** onto column 2, +2 from "
-        "visitors on the covered card.",
+        "**Ana** played **Portrait ←** onto column 2, +2 from visitors.",
         "Visitors welcomed: **Bo** on column 1.",
     ]
     assert words.describe([welcomed, scored], NAMES) == [
         "Visitors welcomed: **Bo** on column 1.",
-        "**Ana**'s card scored, +2 from visitors on the covered card.",
+        "**Ana**'s card scored, +2 from visitors.",
     ]
 
 

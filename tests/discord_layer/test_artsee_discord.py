@@ -170,12 +170,26 @@ async def play_turn(
     else:
         panel = (await h.click(player, board, label="My hand")).message
         assert panel.ephemeral and "Your hand:" in panel.content
-        select = panel.selects[0]
-        option = rng.choice(select.options)
-        assert option["label"].startswith("Play ")
-        tally.panel.append(option["label"])
-        response = await h.select(player, panel, select.custom_id, [option["value"]])
+        # Three cards are three buttons: a tap each, no select to open.
+        assert not panel.selects and all(b.label.startswith("Play ") for b in panel.buttons[:3])
+        response = await choose(h, player, panel, rng, tally)
     return await finish_on_panel(h, player, response, rng, tally, slash)
+
+
+async def choose(
+    h: Harness, player: User, panel: SeenMessage, rng: random.Random, tally: Tally
+) -> Response:
+    """A choice on a panel: one of its buttons (bar the web link), else an option of its
+    select."""
+    buttons = [b for b in panel.buttons if b.custom_id]
+    if buttons:
+        button = rng.choice(buttons)
+        tally.panel.append(button.label or "")
+        return await h.click(player, panel, button.custom_id)
+    select = panel.selects[0]
+    option = rng.choice(select.options)
+    tally.panel.append(option["label"])
+    return await h.select(player, panel, select.custom_id, [option["value"]])
 
 
 async def answer_visitors(
@@ -208,10 +222,7 @@ async def answer_visitors(
         return await finish_on_panel(h, player, response, rng, tally, slash)
     panel = (await h.click(player, board, label="Welcome visitors?")).message
     assert panel.ephemeral and "you may welcome a visitor on column" in panel.content
-    select = panel.selects[0]
-    option = rng.choice(select.options)
-    tally.panel.append(option["label"])
-    response = await h.select(player, panel, select.custom_id, [option["value"]])
+    response = await choose(h, player, panel, rng, tally)
     return await finish_on_panel(h, player, response, rng, tally, slash)
 
 
@@ -302,8 +313,7 @@ async def test_a_card_chosen_on_the_panel_then_a_slash_play_finishes_the_choice(
     """Mid-turn, a command that continues the turn is applied (here: the card and column)."""
     h, board, mover = await game_and_mover(harness_factory, tmp_path)
     panel = (await h.click(mover, board, label="My hand")).message
-    select = panel.selects[0]
-    chosen = await h.select(mover, panel, select.custom_id, [select.options[0]["value"]])
+    chosen = await h.click(mover, panel, panel.buttons[0].custom_id)
     assert "now pick its column" in chosen.ephemeral_text()
     card = (await my_view(h, mover))["chosen"]
     response = await h.slash(mover, "artsee play", card=card, column="right")

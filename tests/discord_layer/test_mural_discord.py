@@ -147,7 +147,9 @@ async def test_a_whole_two_player_game_by_commands_and_the_panel(
             commands += response is not None
         if response is None:
             response = await h.click(player, board, label="My hand")
-            assert "**Backpack**" in response.message.content
+            # The backpack is drawn, not listed above its picture: each fact once.
+            assert "**Backpack**" not in response.message.content
+            assert "**Score so far**" in response.message.content
         for _ in range(60):
             posted = board_of(response)
             if posted is not None:

@@ -24,6 +24,7 @@ import pytest
 
 from cogs.app import create_bot
 from tests.harness import Channel, Harness, Response, SeenMessage, User
+from tests.harness.steps import whole_step
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -48,7 +49,10 @@ WEIGHTS = {
     "street-art-mural": {"back": 0.0, "paint": 8.0, "pass": 0.1},
     "street-kings": {"noz_policy": 0.2},
 }
-CHOICE = re.compile(r":(act|pick)(:\d+)?:(\d+)$")
+#: Taps per turn at the median where a game still needs more than three: a Mural rotation is
+#: three decisions (its kind, the disc, how far) before the turn's end, none folded yet.
+TAPS_PER_TURN = {"street-art-mural": 7}
+CHOICE = re.compile(r":(act|pick|steps)(:\d+)?:(\d+)$")
 
 
 @dataclass
@@ -64,6 +68,9 @@ class Figures:
     decisions: int = 0
     #: Decisions a player had to make among one option.
     single: int = 0
+    #: Taps (a select as 2) per turn of a human, a turn being one player's decisions under
+    #: one turn number of the engine: what a player spends on their turn, opening included.
+    turns: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -78,6 +85,8 @@ class Figures:
             ),
             "decisions": self.decisions,
             "decisions of one option": self.single,
+            "taps per turn (median)": statistics.median(self.turns.values()),
+            "taps per turn (max)": max(self.turns.values()),
         }
 
 
@@ -107,6 +116,7 @@ class Table:
         self.h, self.game = h, game
         self.figures = Figures()
         self.panels: dict[str, SeenMessage] = {}
+        self.record_id = ""
 
     def tap(self, response: Response) -> Response:
         self.figures.taps += 1
@@ -129,8 +139,12 @@ class Table:
 
     async def decide(self, user: User, index: int, version: int) -> None:
         """Take the move at ``index`` of ``legal()``: on the panel still open at this
-        version, else on one opened with My hand; a choice that asks first is confirmed."""
+        version, else on one opened with My hand; a choice that asks first is confirmed. A
+        panel offering whole steps (``bot.steps``) takes one that starts with that move."""
         h = self.h
+        before = self.figures.taps + self.figures.select_taps
+        read = h.bot.service.read(await h.bot.service.get(self.record_id))
+        turn = (str(user.id), read.engine.turn(read.state))
         panel = self.panels.get(str(user.id))
         if panel is not None:
             panel = h.message(panel)
@@ -139,7 +153,10 @@ class Table:
             opened = self.tap(await h.click(user, h.message(board), hand_button(board)))
             panel = opened.ephemeral_messages[-1]
         select = next((s for s in panel.selects if str(index) in s.option_values), None)
-        if select is not None:
+        whole = await whole_step(h, user, panel, index)
+        if whole is not None:
+            response = self.tap(await h.click(user, panel, whole))
+        elif select is not None:
             self.figures.select_taps += 1
             response = self.tap(await h.select(user, panel, select.custom_id, [str(index)]))
         else:
@@ -154,6 +171,8 @@ class Table:
             yes = next(b for b in sure[-1].buttons if ":sure:" in (b.custom_id or ""))
             self.tap(await h.click(user, sure[-1], yes.custom_id))
         self.figures.decisions += 1
+        spent = self.figures.taps + self.figures.select_taps - before
+        self.figures.turns[turn] = self.figures.turns.get(turn, 0) + spent
 
     async def play(self) -> Figures:
         h, game = self.h, self.game
@@ -168,6 +187,7 @@ class Table:
         await self.press(host, lobby, "start")
         service = h.bot.service
         (record,) = await service.channel_games(str(GUILD), str(TABLE.id))
+        self.record_id = record.id
         weights = WEIGHTS.get(game, {})
         for _move in range(3000):
             record = await service.get(record.id)
@@ -264,4 +284,7 @@ async def test_a_whole_game_is_told_at_a_phone_pace(
     # actions and sub-steps ride on a human's post.
     assert figures["public posts"] <= figures["decisions"] + 3
     assert figures["pictures per post"] <= 1.2
-    assert figures["characters per post (median)"] <= 250
+    # A turn post says what happened and who is next, once: 160 characters at the median.
+    assert figures["characters per post (median)"] <= 160
+    # A turn in three taps at the median: My hand, then one select or two buttons.
+    assert figures["taps per turn (median)"] <= TAPS_PER_TURN.get(game, 3)

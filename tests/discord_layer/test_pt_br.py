@@ -27,6 +27,7 @@ from cogs.app import create_bot
 from locales import catalog
 from locales.extract import POT
 from tests.harness import Channel, Harness, Response, SeenMessage, User
+from tests.harness.steps import whole_step
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -186,7 +187,10 @@ async def on_panel(h: Harness, user: User, board: SeenMessage, index: int, seen:
     panel = seen.add(await h.click(user, h.message(board), verb(board, "hand"))).message
     assert panel.ephemeral and panel.visible_to == user.id
     select = next((s for s in panel.selects if str(index) in s.option_values), None)
-    if select is not None:
+    whole = await whole_step(h, user, panel, index)
+    if whole is not None:
+        response = await h.click(user, panel, whole)
+    elif select is not None:
         response = await h.select(user, panel, select.custom_id, [str(index)])
     else:
         button = next(b for b in panel.buttons if f":act:{index}:" in (b.custom_id or ""))

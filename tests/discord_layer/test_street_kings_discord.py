@@ -112,7 +112,9 @@ async def by_panel(h: Harness, user: User, index: int, board: SeenMessage | None
         panel = (await h.click(user, h.message(board), label="My hand")).message
     else:
         panel = (await h.slash(user, "game hand")).message
-    assert panel.ephemeral and "**Credits:**" in panel.content
+    # The credits, cards and cars are drawn, not listed above their picture: each fact once.
+    assert panel.ephemeral and "**Credits:**" not in panel.content and panel.files
+    assert "**Trophies:**" in panel.content and "**NOZ policy:**" in panel.content
     if panel.selects:
         return await h.select(user, panel, panel.selects[0].custom_id, [str(index)])
     button = next(b for b in panel.buttons if f":act:{index}:" in (b.custom_id or ""))

@@ -3,9 +3,12 @@
 ``python -m bench.ai --game <id> --a <level> --b <level> --games N --seed S`` plays N games (two
 players; three for Street Art, whose base game needs three) and prints, as its last line,
 ``{"game", "a", "b", "games", "seed", "a_win_rate", "b_win_rate", "a_ci95", "decision_ms_mean",
-"decision_ms_p50", "decision_ms_p95", "mean_length", "load_average"}``: a shared win counts half
-to each side, ``a_ci95`` is the Wilson interval of ``a``'s rate, the decision times are ``a``'s
-(inflated on a busy machine: the one-minute load average is reported beside them), the length
+"decision_ms_p50", "decision_ms_p95", "a_capped", "a_capped_share", "mean_length",
+"load_average"}``: a shared win counts half to each side, ``a_ci95`` is the Wilson interval of
+``a``'s rate, the decision times are ``a``'s (inflated on a busy machine: the load average over
+the league's games, one-minute figures read after each game, and their most, are reported
+beside them), ``a_capped`` counts ``a``'s decisions whose search the
+budget's clock cut short (a level is set by effort, so this should be near 0), the length
 counts decisions. ``--jobs N`` plays N games side by side in worker processes.
 ``--arena`` (``make arena``) plays every game and every pair of levels and prints a table;
 ``--seats 4 --solo`` seats one ``a`` among ``b`` seats at a bigger table. ``--differs`` asks
@@ -27,9 +30,10 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, decide
+from bot.ai.levels import choose
 from bot.ai.search import searchable
 from rules import GAMES
 
@@ -52,15 +56,24 @@ def levels_for(game: int, seats: int, a: str, b: str, solo: bool = False) -> lis
     return [a if (game + seat) % 2 == 0 else b for seat in range(seats)]
 
 
-def play_one(
-    game_id: str, levels: list[str], seed: str, budget_s: float
-) -> tuple[dict[str, float], dict[str, list[float]], int]:
-    """One game: each level's share of the win, each level's decision times, the length."""
+class Played(NamedTuple):
+    """One game: each level's share of the win, its decision times and how many of its
+    decisions the clock cut short (the cap fired), and the game's length in decisions."""
+
+    share: dict[str, float]
+    times: dict[str, list[float]]
+    capped: dict[str, int]
+    length: int
+
+
+def play_one(game_id: str, levels: list[str], seed: str, budget_s: float) -> Played:
+    """One game of the seated ``levels``."""
     game = GAMES[game_id]
     players = [f"p{seat}" for seat in range(len(levels))]
     level_of = dict(zip(players, levels, strict=True))
     state = game.start(players, seed, dict(game.default_options))
     times: dict[str, list[float]] = {level: [] for level in levels}
+    capped = {level: 0 for level in levels}
     decisions = 0
     while (outcome := game.outcome(state)) is None:
         if decisions >= MAX_DECISIONS:
@@ -69,14 +82,15 @@ def play_one(
         legal = game.legal(state, player)
         view = game.view(state, player)
         start = time.perf_counter()
-        action = decide(game_id, level_of[player], view, legal, f"{seed}:{decisions}", budget_s)
+        choice = choose(game_id, level_of[player], view, legal, f"{seed}:{decisions}", budget_s)
         times[level_of[player]].append(time.perf_counter() - start)
-        state, _ = game.play(state, player, action)
+        capped[level_of[player]] += choice.capped
+        state, _ = game.play(state, player, choice.action)
         decisions += 1
     share = {level: 0.0 for level in levels}
     for winner in outcome.winners:
         share[level_of[winner]] += 1 / len(outcome.winners)
-    return share, times, decisions
+    return Played(share, times, capped, decisions)
 
 
 def differs(game_id: str, a: str, b: str, games: int, seed: str, budget_s: float) -> dict[str, Any]:
@@ -156,7 +170,9 @@ def league(
     (each game is seeded by its number, so the results do not depend on ``jobs``)."""
     wins = {a: 0.0, b: 0.0}
     times: list[float] = []
+    capped = 0
     lengths = []
+    loads = []
     tables = [
         levels_for(number, seats or seat_count(game_id), a, b, solo) for number in range(games)
     ]
@@ -165,18 +181,19 @@ def league(
     budgets = [budget_s] * games
     with ProcessPoolExecutor(jobs) if jobs > 1 else _Inline() as pool:
         played = pool.map(play_one, ids, tables, seeds, budgets)
-        for number, (levels, (share, decided, length)) in enumerate(
-            zip(tables, played, strict=True)
-        ):
+        for number, (levels, result) in enumerate(zip(tables, played, strict=True)):
             if a == b:
                 wins[a] += 0.5  # a level against itself: every game is half won by each side
             else:
                 for level in (a, b):
-                    wins[level] += share.get(level, 0.0)
-            times.extend(decided[a])
-            lengths.append(length)
+                    wins[level] += result.share.get(level, 0.0)
+            times.extend(result.times[a])
+            capped += result.capped[a]
+            lengths.append(result.length)
+            loads.append(os.getloadavg()[0])
             print(
-                f"{game_id} game {number + 1}/{games}: {levels} {share} {length}", file=sys.stderr
+                f"{game_id} game {number + 1}/{games}: {levels} {result.share} {result.length}",
+                file=sys.stderr,
             )
     return {
         **pairing(game_id, a, b, games, seed),
@@ -184,8 +201,11 @@ def league(
         "b_win_rate": round(wins[b] / games, 3),
         "a_ci95": wilson(wins[a], games),
         **decision_times(times),
+        "a_capped": capped,
+        "a_capped_share": round(capped / max(1, len(times)), 4),
         "mean_length": round(statistics.fmean(lengths), 1),
-        "load_average": round(os.getloadavg()[0], 2),
+        "load_average": round(statistics.fmean(loads), 2),
+        "load_max": round(max(loads), 2),
     }
 
 

@@ -103,6 +103,15 @@ TUNING: dict[str, Tuning] = {
 }
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A decision and whether the clock cut its search short (``capped``): a level is set by
+    effort, so the cap should almost never fire; the benches count how often it does."""
+
+    action: Action
+    capped: bool = False
+
+
 def decide(
     game_id: str,
     level: str,
@@ -113,6 +122,18 @@ def decide(
 ) -> Action:
     """One of ``legal``, chosen at ``level`` by the seat whose ``view`` this is (its
     ``viewer``). ``seed`` makes the choice repeatable; ``budget_s`` bounds ``hard``'s search."""
+    return choose(game_id, level, view, legal, seed, budget_s).action
+
+
+def choose(
+    game_id: str,
+    level: str,
+    view: dict[str, Any],
+    legal: list[Action],
+    seed: str,
+    budget_s: float = DEFAULT_BUDGET,
+) -> Choice:
+    """``decide``, telling also whether the budget's cap fired."""
     if not legal:
         raise ValueError(f"no legal action to choose from in {game_id}")
     if level not in LEVELS:
@@ -120,10 +141,10 @@ def decide(
     game = GAMES[game_id]
     rng = random.Random(seed)
     if level == EASY:
-        return random_move(game, legal, rng)
+        return Choice(random_move(game, legal, rng))
     moves = searchable(game, legal)
     if len(moves) == 1:
-        return moves[0]
+        return Choice(moves[0])
     tuning = TUNING[game_id]
     start = time.perf_counter()
     share = NORMAL_SHARE if level == HARD else 1.0
@@ -144,7 +165,7 @@ def decide(
         key=lambda i: (-round(prior[i], TIE_DIGITS), moves[i].get("type") not in passive),
     )
     if level == NORMAL:
-        return moves[ranked[0]]
+        return Choice(moves[ranked[0]], search.capped)
     search.deadline = start + (1 - MARGIN) * budget_s
     if game_id == MURAL:
         table = DETERMINIZERS[game_id](view, view["viewer"], rng)
@@ -158,9 +179,10 @@ def decide(
             tuning.horizon,
             tuning.playout_breadth,
         )
-        return moves[pick]
+        return Choice(moves[pick], search.capped)
     top = [i for i in ranked[: tuning.candidates] if prior[i] > float("-inf")] or ranked[:1]
-    return moves[top[look_ahead(search, view, [moves[i] for i in top], tuning)]]
+    pick = top[look_ahead(search, view, [moves[i] for i in top], tuning)]
+    return Choice(moves[pick], search.capped)
 
 
 def random_move(game: Game, legal: list[Action], rng: random.Random) -> Action:

@@ -39,6 +39,8 @@ class Search:
     deadline: float
     #: How playouts move every seat: a game's rollout policy, or (``None``) greedy turns.
     rollout: Rollout | None = None
+    #: Whether the clock has cut this search short (the cap fired): counted by the benches.
+    capped: bool = False
 
     def value(self, state: Any, player: str) -> float:
         done = terminal(self.game, state, player)
@@ -46,7 +48,9 @@ class Search:
 
     def out_of_time(self) -> bool:
         # Read through the module each time, so a test's clock stands in for the real one.
-        return time.perf_counter() >= self.deadline
+        late = time.perf_counter() >= self.deadline
+        self.capped = self.capped or late
+        return late
 
     def moves(self, state: Any, player: str) -> list[Action]:
         """The moves worth searching: no taking back, no standing orders (a policy changes no

@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, decide
 from bot.ai.levels import choose
+from bot.ai.memory import Memories
 from bot.ai.search import searchable
 from rules import GAMES
 
@@ -72,6 +73,8 @@ def play_one(game_id: str, levels: list[str], seed: str, budget_s: float) -> Pla
     players = [f"p{seat}" for seat in range(len(levels))]
     level_of = dict(zip(players, levels, strict=True))
     state = game.start(players, seed, dict(game.default_options))
+    memories = Memories(game, players)
+    memories.saw(state)
     times: dict[str, list[float]] = {level: [] for level in levels}
     capped = {level: 0 for level in levels}
     decisions = 0
@@ -82,10 +85,12 @@ def play_one(game_id: str, levels: list[str], seed: str, budget_s: float) -> Pla
         legal = game.legal(state, player)
         view = game.view(state, player)
         start = time.perf_counter()
-        choice = choose(game_id, level_of[player], view, legal, f"{seed}:{decisions}", budget_s)
-        times[level_of[player]].append(time.perf_counter() - start)
-        capped[level_of[player]] += choice.capped
+        level, memory = level_of[player], memories.of(player)
+        choice = choose(game_id, level, view, legal, f"{seed}:{decisions}", budget_s, memory)
+        times[level].append(time.perf_counter() - start)
+        capped[level] += choice.capped
         state, _ = game.play(state, player, choice.action)
+        memories.saw(state)
         decisions += 1
     share = {level: 0.0 for level in levels}
     for winner in outcome.winners:

@@ -31,7 +31,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai import mural
+from bot.ai.dealing import Dealer, dealer
 from bot.ai.evaluate import EVALUATIONS
+from bot.ai.memory import Memory
 from bot.ai.rollouts import ROLLOUTS
 from bot.ai.search import TIE_DIGITS, Search, searchable
 from bot.ai.seats import EASY, HARD, LEVELS, NORMAL
@@ -119,10 +121,12 @@ def decide(
     legal: list[Action],
     seed: str,
     budget_s: float = DEFAULT_BUDGET,
+    memory: Memory | None = None,
 ) -> Action:
     """One of ``legal``, chosen at ``level`` by the seat whose ``view`` this is (its
-    ``viewer``). ``seed`` makes the choice repeatable; ``budget_s`` bounds ``hard``'s search."""
-    return choose(game_id, level, view, legal, seed, budget_s).action
+    ``viewer``). ``seed`` makes the choice repeatable; ``budget_s`` bounds ``hard``'s search.
+    ``memory`` is what the seat saw of the game so far (``bot.ai.memory``), read by ``hard``."""
+    return choose(game_id, level, view, legal, seed, budget_s, memory).action
 
 
 def choose(
@@ -132,6 +136,7 @@ def choose(
     legal: list[Action],
     seed: str,
     budget_s: float = DEFAULT_BUDGET,
+    memory: Memory | None = None,
 ) -> Choice:
     """``decide``, telling also whether the budget's cap fired."""
     if not legal:
@@ -156,7 +161,9 @@ def choose(
         deadline=start + share * budget_s,
         rollout=ROLLOUTS.get(game_id),
     )
-    prior = judge(search, view, moves, tuning.samples)
+    # Only ``hard`` reads the seat's memory: ``normal`` plays as it always has.
+    deal = dealer(DETERMINIZERS[game_id], game_id, memory if level == HARD else None)
+    prior = judge(search, view, moves, tuning.samples, deal)
     passive = game.passive_actions
     # Best first; between equals, giving up (a pass) first: a move that changes nothing must
     # not be taken again and again (a shop visit that buys nothing, round after round).
@@ -181,7 +188,7 @@ def choose(
         )
         return Choice(moves[pick], search.capped)
     top = [i for i in ranked[: tuning.candidates] if prior[i] > float("-inf")] or ranked[:1]
-    pick = top[look_ahead(search, view, [moves[i] for i in top], tuning)]
+    pick = top[look_ahead(search, view, [moves[i] for i in top], tuning, deal)]
     return Choice(moves[pick], search.capped)
 
 
@@ -192,7 +199,9 @@ def random_move(game: Game, legal: list[Action], rng: random.Random) -> Action:
     return rng.choice(active or legal)
 
 
-def judge(search: Search, view: dict[str, Any], moves: list[Action], samples: int) -> list[float]:
+def judge(
+    search: Search, view: dict[str, Any], moves: list[Action], samples: int, deal: Dealer
+) -> list[float]:
     """``normal``: each move's mean value at the end of its turn over ``samples`` determinized
     tables (fewer if the clock runs out; always one). A move whose turn leaves the player's view
     as it was is no move (a shop visit that buys nothing, to put off a race one cannot enter):
@@ -202,7 +211,7 @@ def judge(search: Search, view: dict[str, Any], moves: list[Action], samples: in
     counts = [0] * len(moves)
     idle = [True] * len(moves)
     for _ in range(samples):
-        table = DETERMINIZERS[search.game.id](view, player, search.rng)
+        table = deal(view, player, search.rng)
         seen = search.game.view(table, player)
         for i, move in enumerate(moves):
             end = search.after_move(table, player, move)
@@ -219,7 +228,7 @@ def judge(search: Search, view: dict[str, Any], moves: list[Action], samples: in
 
 
 def look_ahead(
-    search: Search, view: dict[str, Any], candidates: list[Action], tuning: Tuning
+    search: Search, view: dict[str, Any], candidates: list[Action], tuning: Tuning, deal: Dealer
 ) -> int:
     """``hard``: the index of the candidate (best ``normal`` move first) worth most after its
     turn and ``tuning.horizon`` greedy turns of everyone, own turns included, on average over
@@ -232,14 +241,14 @@ def look_ahead(
         return 0
     player = view["viewer"]
     normal_breadth = search.breadth
-    deal = search.rng
+    generator = search.rng
     live = list(range(len(candidates)))
     values: list[list[float]] = [[] for _ in candidates]
     for _ in range(2 * tuning.tables):
         if len(values[live[0]]) >= tuning.tables or len(live) == 1 or search.out_of_time():
             break
-        table = DETERMINIZERS[search.game.id](view, player, deal)
-        draws = deal.random()
+        table = deal(view, player, generator)
+        draws = generator.random()
         row: dict[int, float] = {}
         for i in live:
             if search.out_of_time():
@@ -262,7 +271,7 @@ def look_ahead(
             if all(values[i] == values[live[0]] for i in live):
                 break
             live = survivors(live, values)
-    search.rng, search.breadth = deal, normal_breadth
+    search.rng, search.breadth = generator, normal_breadth
     if not values[live[0]]:
         return 0
     return max(live, key=lambda i: statistics.fmean(values[i]))

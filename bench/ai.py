@@ -14,7 +14,9 @@ counts decisions. ``--jobs N`` plays N games side by side in worker processes.
 ``--seats 4 --solo`` seats one ``a`` among ``b`` seats at a bigger table. ``--differs`` asks
 what a league cannot: ``b`` plays every seat, ``a`` is asked at each of those decisions too, and
 the line counts how often ``a`` would have chosen otherwise (a stronger level that never does
-is the weaker one, slower).
+is the weaker one, slower). ``--verdicts N`` judges moves at N sampled positions with
+``bot.ai.advice`` and with a deeper search, and reports how often they agree and the hint's
+time.
 
 Every decision goes through ``bot.ai.decide`` with the seat's view and legal moves only, as the
 bot's AI seats do.
@@ -26,13 +28,14 @@ import argparse
 import json
 import math
 import os
+import random
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
 
-from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, decide
+from bot.ai import DEFAULT_BUDGET, EASY, HARD, NORMAL, advice, decide
 from bot.ai.levels import choose
 from bot.ai.memory import Memories
 from bot.ai.search import searchable
@@ -132,6 +135,80 @@ def differs(game_id: str, a: str, b: str, games: int, seed: str, budget_s: float
         "a_chose_otherwise": other,
         "otherwise_share_of_unforced": round(other / max(1, decisions - forced), 3),
         **decision_times(times),
+    }
+
+
+#: The expected losses (in each game's evaluation units) at which ``--verdicts`` compares the
+#: quick verdict with the deeper search, besides the game's own threshold.
+THRESHOLD_SCALE = (0.5, 1.0, 2.0)
+
+
+def verdicts(game_id: str, positions: int, seed: str, every: int = 5) -> dict[str, Any]:
+    """``normal`` plays every seat; at every ``every``-th decision, until ``positions`` are
+    sampled, the move it chose and a random legal move are judged by ``bot.ai.advice`` and by
+    a search four times as deep. Reports how often the two agree that a move is a mistake (at
+    the game's threshold, and at half and twice it), how often the deeper search finds the
+    hint no mistake, and the hint's time."""
+    game = GAMES[game_id]
+    rng = random.Random(seed)
+    pairs: list[tuple[float, float]] = []
+    hints_fine = 0
+    times: list[float] = []
+    capped = 0
+    number = 0
+    while len(times) < positions:
+        players = [f"p{seat}" for seat in range(seat_count(game_id))]
+        state = game.start(players, f"{seed}:{number}", dict(game.default_options))
+        memories = Memories(game, players)
+        memories.saw(state)
+        for step in range(MAX_DECISIONS):
+            if game.outcome(state) is not None or len(times) >= positions:
+                break
+            player = game.to_move(state)[0]
+            legal, view = game.legal(state, player), game.view(state, player)
+            memory = memories.of(player)
+            chosen = decide(game_id, NORMAL, view, legal, f"{seed}:{number}:{step}")
+            if step % every == 0 and len(searchable(game, legal)) > 1:
+                start = time.perf_counter()
+                quick = advice.appraise(game_id, view, legal, f"{seed}:{step}", memory)
+                times.append(time.perf_counter() - start)
+                capped += quick.capped
+                deep = advice.appraise(game_id, view, legal, f"{seed}:deep:{step}", memory, 4)
+                hints_fine += deep.loss(quick.best) <= advice.MISTAKE[game_id]
+                for move in (chosen, rng.choice(searchable(game, legal))):
+                    pairs.append((quick.loss(move), deep.loss(move)))
+            state, _ = game.play(state, player, chosen)
+            memories.saw(state)
+        number += 1
+    threshold = advice.MISTAKE[game_id]
+    agreement = {}
+    for scale in THRESHOLD_SCALE:
+        line = threshold * scale
+        quick_says = [q > line for q, _ in pairs]
+        deep_says = [d > line for _, d in pairs]
+        called = sum(quick_says)
+        agreement[f"{line:g}"] = {
+            "agree": round(
+                sum(q == d for q, d in zip(quick_says, deep_says, strict=True)) / len(pairs), 3
+            ),
+            "mistakes_called": called,
+            "deep_confirms_called": round(
+                sum(q and d for q, d in zip(quick_says, deep_says, strict=True)) / max(1, called), 3
+            ),
+            "deep_mistakes": sum(deep_says),
+        }
+    return {
+        "game": game_id,
+        "seed": seed,
+        "positions": len(times),
+        "moves_judged": len(pairs),
+        "threshold": threshold,
+        "agreement": agreement,
+        "hint_no_mistake_by_deep": round(hints_fine / len(times), 3),
+        "hint_capped": capped,
+        "hint_ms_p50": decision_times(times)["decision_ms_p50"],
+        "hint_ms_p95": decision_times(times)["decision_ms_p95"],
+        "load_average": round(os.getloadavg()[0], 2),
     }
 
 
@@ -273,12 +350,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--differs", action="store_true", help="b plays; count where a would choose otherwise"
     )
+    parser.add_argument(
+        "--verdicts",
+        type=int,
+        metavar="N",
+        help="judge moves at N positions, against a deeper search",
+    )
     args = parser.parse_args(argv)
     if args.arena:
         arena(args.games, args.seed, args.budget, args.jobs)
         return
     if args.game is None:
         parser.error("--game is required (or --arena)")
+    if args.verdicts:
+        print(json.dumps(verdicts(args.game, args.verdicts, args.seed)))
+        return
     if args.differs:
         print(json.dumps(differs(args.game, args.a, args.b, args.games, args.seed, args.budget)))
         return

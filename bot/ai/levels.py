@@ -153,14 +153,7 @@ def choose(
     tuning = TUNING[game_id]
     start = time.perf_counter()
     share = NORMAL_SHARE if level == HARD else 1.0
-    search = Search(
-        game=game,
-        evaluate=EVALUATIONS[game_id],
-        rng=rng,
-        breadth=tuning.breadth,
-        deadline=start + share * budget_s,
-        rollout=ROLLOUTS.get(game_id),
-    )
+    search = new_search(game_id, rng, start + share * budget_s)
     # Only ``hard`` reads the seat's memory: ``normal`` plays as it always has.
     deal = dealer(DETERMINIZERS[game_id], game_id, memory if level == HARD else None)
     prior = judge(search, view, moves, tuning.samples, deal)
@@ -190,6 +183,18 @@ def choose(
     top = [i for i in ranked[: tuning.candidates] if prior[i] > float("-inf")] or ranked[:1]
     pick = top[look_ahead(search, view, [moves[i] for i in top], tuning, deal)]
     return Choice(moves[pick], search.capped)
+
+
+def new_search(game_id: str, rng: random.Random, deadline: float) -> Search:
+    """A search of ``game_id`` with its evaluation, rollout policy and ``normal``'s breadth."""
+    return Search(
+        game=GAMES[game_id],
+        evaluate=EVALUATIONS[game_id],
+        rng=rng,
+        breadth=TUNING[game_id].breadth,
+        deadline=deadline,
+        rollout=ROLLOUTS.get(game_id),
+    )
 
 
 def random_move(game: Game, legal: list[Action], rng: random.Random) -> Action:

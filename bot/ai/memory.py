@@ -179,13 +179,29 @@ def unseen(memory: Memory) -> Counter[str]:
     return cards
 
 
+def keeps(game_id: str) -> bool:
+    """Whether ``game_id``'s seats keep a memory at all."""
+    return game_id in REMEMBER
+
+
+def recall(game: Game, states: list[Any], player: str) -> Memory | None:
+    """``player``'s memory once they saw ``states`` (a game's every state from its start, as a
+    replay of its log gives them), each through their own view."""
+    memory = None
+    for state in states:
+        memory = remember(game.id, memory, game.view(state, player))
+        if memory is None:
+            return None
+    return memory
+
+
 class Memories:
     """The memories of the seats that keep one, each fed the seat's view after every action
     (``saw``): what a seat's AI or hint may read, built as the seat saw the game."""
 
     def __init__(self, game: Game, players: list[str]) -> None:
         self.game = game
-        self.keeps = game.id in REMEMBER
+        self.keeps = keeps(game.id)
         self.memories: dict[str, Memory | None] = {player: None for player in players}
         self.started = False
 

@@ -247,18 +247,22 @@ def league(
     seats: int | None = None,
     solo: bool = False,
     jobs: int = 1,
+    first: int = 0,
 ) -> dict[str, Any]:
     """``games`` games of ``a`` against ``b``; ``jobs`` worker processes play them side by side
-    (each game is seeded by its number, so the results do not depend on ``jobs``)."""
+    (each game is seeded by its number, so the results do not depend on ``jobs``). ``first``
+    numbers the first game: a league cut short goes on with the very games it would have
+    played."""
     wins = {a: 0.0, b: 0.0}
     times: list[float] = []
     capped = 0
     lengths = []
     loads = []
     tables = [
-        levels_for(number, seats or seat_count(game_id), a, b, solo) for number in range(games)
+        levels_for(number, seats or seat_count(game_id), a, b, solo)
+        for number in range(first, first + games)
     ]
-    seeds = [f"{seed}:{number}" for number in range(games)]
+    seeds = [f"{seed}:{number}" for number in range(first, first + games)]
     ids = [game_id] * games
     budgets = [budget_s] * games
     with ProcessPoolExecutor(jobs) if jobs > 1 else _Inline() as pool:
@@ -274,11 +278,13 @@ def league(
             lengths.append(result.length)
             loads.append(os.getloadavg()[0])
             print(
-                f"{game_id} game {number + 1}/{games}: {levels} {result.share} {result.length}",
+                f"{game_id} game {first + number + 1}/{first + games}: {levels} {result.share} "
+                f"{result.length}",
                 file=sys.stderr,
             )
     return {
         **pairing(game_id, a, b, games, seed),
+        "first": first,
         "a_win_rate": round(wins[a] / games, 3),
         "b_win_rate": round(wins[b] / games, 3),
         "a_ci95": wilson(wins[a], games),
@@ -347,6 +353,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seats", type=int, help="a bigger table (default 2, Street Art 3)")
     parser.add_argument("--solo", action="store_true", help="a takes one seat, b the others")
     parser.add_argument("--jobs", type=int, default=1, help="games played side by side")
+    parser.add_argument("--first", type=int, default=0, help="the number of the first game")
     parser.add_argument(
         "--differs", action="store_true", help="b plays; count where a would choose otherwise"
     )
@@ -378,6 +385,7 @@ def main(argv: list[str] | None = None) -> None:
         args.seats,
         args.solo,
         args.jobs,
+        args.first,
     )
     print(json.dumps(result))
 

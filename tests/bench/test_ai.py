@@ -52,3 +52,12 @@ def test_verdicts_compare_the_quick_judgement_with_the_deeper_one() -> None:
         assert 0.0 <= counts["agree"] <= 1.0
         assert counts["mistakes_called"] <= line["moves_judged"]
     assert 0 < line["hint_ms_p50"] <= line["hint_ms_p95"]
+
+
+def test_a_league_cut_short_goes_on_with_the_games_it_would_have_played() -> None:
+    whole = league("street-kings", NORMAL, EASY, 2, "resume", AMPLE)
+    start = league("street-kings", NORMAL, EASY, 1, "resume", AMPLE)
+    rest = league("street-kings", NORMAL, EASY, 1, "resume", AMPLE, first=1)
+    assert rest["first"] == 1
+    assert start["a_win_rate"] + rest["a_win_rate"] == 2 * whole["a_win_rate"]
+    assert start["mean_length"] + rest["mean_length"] == 2 * whole["mean_length"]

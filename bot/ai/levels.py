@@ -34,7 +34,7 @@ from bot.ai import mural
 from bot.ai.dealing import Dealer, dealer
 from bot.ai.evaluate import EVALUATIONS
 from bot.ai.memory import Memory
-from bot.ai.rollouts import ROLLOUTS
+from bot.ai.rollouts import PLAYOUTS
 from bot.ai.search import TIE_DIGITS, Search, searchable
 from bot.ai.seats import EASY, HARD, LEVELS, NORMAL
 from rules import DETERMINIZERS, GAMES, Game
@@ -193,7 +193,7 @@ def new_search(game_id: str, rng: random.Random, deadline: float) -> Search:
         rng=rng,
         breadth=TUNING[game_id].breadth,
         deadline=deadline,
-        rollout=ROLLOUTS.get(game_id),
+        rollout=PLAYOUTS.get(game_id),
     )
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from rules import Game
 from rules.street_art.data import DECK
+from rules.street_art.engine import PLAY
 
 Memory = dict[str, Any]
 View = dict[str, Any]
@@ -35,8 +36,9 @@ def street_art(memory: Memory | None, view: View) -> Memory | None:
     """Street Art: the piles card by card and when each top was played (the table clock), the
     draw pile as its unknown front (cards dealt at the start) and the known parts a Rain or a
     reshuffle put under it (``segments``: the cards, how many are left, and the seat's own
-    draws from it taken out), and the seat's last hand. A memory that did not start with the
-    game (the view shows a pile it never saw grow) is no memory: ``None``."""
+    draws from it taken out), the seat's last hand, and each rival's last opening card with
+    the table it was played at and the cards they drew since (``choices``). A memory that did
+    not start with the game (the view shows a pile it never saw grow) is no memory: ``None``."""
     if memory is None:
         if any(entry["pile"] for entry in view["players"]) or view.get("hand") is None:
             return None
@@ -48,6 +50,8 @@ def street_art(memory: Memory | None, view: View) -> Memory | None:
             "segments": [],
             "hand": sorted(view["hand"]),
             "turn": view["turn"],
+            "table": _table(view, {entry["id"]: 0 for entry in view["players"]}),
+            "choices": {},
             "seen": fingerprint(view),
         }
     if fingerprint(view) == memory["seen"]:
@@ -60,6 +64,8 @@ def street_art(memory: Memory | None, view: View) -> Memory | None:
         "segments": [dict(part, mine=dict(part["mine"])) for part in memory["segments"]],
         "hand": memory["hand"],
         "turn": memory["turn"],
+        "table": memory["table"],
+        "choices": dict(memory["choices"]),
         "seen": fingerprint(view),
     }
     last = view.get("last") or {"events": []}
@@ -70,6 +76,10 @@ def street_art(memory: Memory | None, view: View) -> Memory | None:
         kind = event["type"]
         if kind == "played":
             player = event["player"]
+            if memory["table"]["phase"] == PLAY and player != viewer:
+                # A rival's choice of the card that opens their turn, and the table it was
+                # made at: what a dealing may check their dealt hand against.
+                memory["choices"][player] = {**memory["table"], "card": event["card"], "drawn": 0}
             memory["piles"][player].append(event["card"])
             memory["clock"] += 1
             memory["stamps"][player] = memory["clock"]
@@ -84,13 +94,32 @@ def street_art(memory: Memory | None, view: View) -> Memory | None:
             if event["player"] == viewer:
                 drawn = Counter[str](view["hand"]) - hand
             _draw(memory, event["cards"], drawn)
+            choice = memory["choices"].get(event["player"])
+            if choice is not None:
+                memory["choices"][event["player"]] = {
+                    **choice,
+                    "drawn": choice["drawn"] + event["cards"],
+                }
             if drawn is not None:
                 hand = Counter(view["hand"])
     memory["hand"] = sorted(view.get("hand", []))
     memory["turn"] = view["turn"]
+    memory["table"] = _table(view, memory["stamps"])
     if not _agrees(memory, view):
         return None  # a view the memory cannot explain (a step it missed): forget, never guess
     return memory
+
+
+def _table(view: View, stamps: dict[str, int]) -> dict[str, Any]:
+    """What a rival's choice is made at: the phase, each seat's top card, its play time and
+    hearts, and the middle."""
+    return {
+        "phase": view["phase"],
+        "tops": {entry["id"]: entry["top"] for entry in view["players"]},
+        "stamps": dict(stamps),
+        "hearts": {entry["id"]: entry["hearts"] for entry in view["players"]},
+        "middle": view["middle"],
+    }
 
 
 def fingerprint(view: View) -> list[Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.ai import HARD, NORMAL, Agent
+from bot.ai import HARD, NORMAL, Agent, dealing
 from bot.ai.dealing import dealer
 from bot.ai.levels import decide
 from bot.ai.memory import Memories, remember, unseen
@@ -154,3 +154,30 @@ def test_a_memory_and_the_decision_it_informs_ignore_what_the_seat_never_saw() -
     legal = GAME.legal(states[-1], seat)
     chosen = decide(GAME.id, HARD, view, legal, "same", 0.5, here.of(seat))
     assert chosen == decide(GAME.id, HARD, view, legal, "same", 0.5, there.of(seat))
+
+
+def test_a_rival_who_did_not_steal_is_dealt_the_card_to_steal_with_less_often() -> None:
+    """p1 opened their last turn with a Juggler from the middle while p0 showed a Fire
+    Breather with 6 hearts: a hand where p1 held a Fire Breather then (two now, so one was
+    not the card drawn since) is implausible, a hand of nothing better is not."""
+    choice = {
+        "phase": "play",
+        "tops": {"p0": "fire-breather", "p1": None, "p2": None},
+        "stamps": {"p0": 1, "p1": 0, "p2": 0},
+        "hearts": {"p0": 6, "p1": 0, "p2": 0},
+        "middle": 40,
+        "card": "juggler",
+        "drawn": 1,
+    }
+    memory = {"choices": {"p1": choice}}
+    held = ("fire-breather", "fire-breather", "brass-band", "juggler", "bmx-artist")
+    plain = ("bmx-artist", "brass-band", "juggler", "juggler", "breakdancer")
+    for hand, kept in ((held, dealing.IMPLAUSIBLE), (plain, 1.0)):
+        state = GAME.start(PLAYERS, "plausible", {})
+        seats = tuple(replace(s, hand=hand) if s.player == "p1" else s for s in state.seats)
+        table = replace(state, seats=seats)
+        assert dealing.plausibility(table, SEAT, memory) == pytest.approx(kept)
+    one = ("fire-breather", "brass-band", "juggler", "bmx-artist", "breakdancer")
+    seats = tuple(replace(s, hand=one) if s.player == "p1" else s for s in state.seats)
+    share = dealing.plausibility(replace(state, seats=seats), SEAT, memory)
+    assert dealing.IMPLAUSIBLE < share < 1.0, "the Fire Breather may be the card drawn since"

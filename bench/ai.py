@@ -2,12 +2,13 @@
 
 ``python -m bench.ai --game <id> --a <level> --b <level> --games N --seed S`` plays N games (two
 players; three for Street Art, whose base game needs three) and prints, as its last line,
-``{"game", "a", "b", "games", "seed", "a_win_rate", "b_win_rate", "a_ci95", "decision_ms_mean",
-"decision_ms_p50", "decision_ms_p95", "a_capped", "a_capped_share", "mean_length",
-"load_average"}``: a shared win counts half to each side, ``a_ci95`` is the Wilson interval of
-``a``'s rate, the decision times are ``a``'s (inflated on a busy machine: the load average over
-the league's games, one-minute figures read after each game, and their most, are reported
-beside them), ``a_capped`` counts ``a``'s decisions whose search the
+``{"game", "a", "b", "games", "seed", "first", "a_win_rate", "b_win_rate", "a_ci95",
+"decision_ms_mean", "decision_ms_p50", "decision_ms_p95", "decision_cpu_ms_mean",
+"decision_cpu_ms_p50", "decision_cpu_ms_p95", "a_capped", "a_capped_share", "mean_length",
+"load_average", "load_max"}``: a shared win counts half to each side, ``a_ci95`` is the
+Wilson interval of ``a``'s rate, the decision times are ``a``'s, on the clock and in CPU time
+(a busy machine inflates the clock's: the league's mean one-minute load, read after each game,
+and its most are reported beside them), ``a_capped`` counts ``a``'s decisions whose search the
 budget's clock cut short (a level is set by effort, so this should be near 0), the length
 counts decisions. ``--jobs N`` plays N games side by side in worker processes.
 ``--arena`` (``make arena``) plays every game and every pair of levels and prints a table;
@@ -61,11 +62,13 @@ def levels_for(game: int, seats: int, a: str, b: str, solo: bool = False) -> lis
 
 
 class Played(NamedTuple):
-    """One game: each level's share of the win, its decision times and how many of its
-    decisions the clock cut short (the cap fired), and the game's length in decisions."""
+    """One game: each level's share of the win, its decision times (on the clock, and in CPU
+    time, which a busy machine inflates far less) and how many of its decisions the clock
+    cut short (the cap fired), and the game's length in decisions."""
 
     share: dict[str, float]
     times: dict[str, list[float]]
+    cpu: dict[str, list[float]]
     capped: dict[str, int]
     length: int
 
@@ -79,6 +82,7 @@ def play_one(game_id: str, levels: list[str], seed: str, budget_s: float) -> Pla
     memories = Memories(game, players)
     memories.saw(state)
     times: dict[str, list[float]] = {level: [] for level in levels}
+    cpu: dict[str, list[float]] = {level: [] for level in levels}
     capped = {level: 0 for level in levels}
     decisions = 0
     while (outcome := game.outcome(state)) is None:
@@ -87,10 +91,11 @@ def play_one(game_id: str, levels: list[str], seed: str, budget_s: float) -> Pla
         player = game.to_move(state)[0]
         legal = game.legal(state, player)
         view = game.view(state, player)
-        start = time.perf_counter()
+        start, used = time.perf_counter(), time.process_time()
         level, memory = level_of[player], memories.of(player)
         choice = choose(game_id, level, view, legal, f"{seed}:{decisions}", budget_s, memory)
         times[level].append(time.perf_counter() - start)
+        cpu[level].append(time.process_time() - used)
         capped[level] += choice.capped
         state, _ = game.play(state, player, choice.action)
         memories.saw(state)
@@ -98,7 +103,7 @@ def play_one(game_id: str, levels: list[str], seed: str, budget_s: float) -> Pla
     share = {level: 0.0 for level in levels}
     for winner in outcome.winners:
         share[level_of[winner]] += 1 / len(outcome.winners)
-    return Played(share, times, capped, decisions)
+    return Played(share, times, cpu, capped, decisions)
 
 
 def differs(game_id: str, a: str, b: str, games: int, seed: str, budget_s: float) -> dict[str, Any]:
@@ -140,7 +145,7 @@ def differs(game_id: str, a: str, b: str, games: int, seed: str, budget_s: float
 
 #: The expected losses (in each game's evaluation units) at which ``--verdicts`` compares the
 #: quick verdict with the deeper search, besides the game's own threshold.
-THRESHOLD_SCALE = (0.5, 1.0, 2.0)
+THRESHOLD_SCALE = (0.5, 1.0, 1.5, 2.0, 3.0)
 
 
 def verdicts(game_id: str, positions: int, seed: str, every: int = 5) -> dict[str, Any]:
@@ -255,6 +260,7 @@ def league(
     played."""
     wins = {a: 0.0, b: 0.0}
     times: list[float] = []
+    cpu: list[float] = []
     capped = 0
     lengths = []
     loads = []
@@ -274,6 +280,7 @@ def league(
                 for level in (a, b):
                     wins[level] += result.share.get(level, 0.0)
             times.extend(result.times[a])
+            cpu.extend(result.cpu[a])
             capped += result.capped[a]
             lengths.append(result.length)
             loads.append(os.getloadavg()[0])
@@ -289,6 +296,7 @@ def league(
         "b_win_rate": round(wins[b] / games, 3),
         "a_ci95": wilson(wins[a], games),
         **decision_times(times),
+        **{key.replace("ms", "cpu_ms"): value for key, value in decision_times(cpu).items()},
         "a_capped": capped,
         "a_capped_share": round(capped / max(1, len(times)), 4),
         "mean_length": round(statistics.fmean(lengths), 1),

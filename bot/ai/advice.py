@@ -33,7 +33,7 @@ Action = dict[str, Any]
 #: Seconds an appraisal may take at most (a hint must answer within 2 s): only a cap.
 CAP_S = 1.8
 #: Tables each move is played on, per game (Mural is nearly all public: one is enough).
-TABLES: dict[str, int] = {"street-art": 24, "artsee": 8, "street-art-mural": 1, "street-kings": 6}
+TABLES: dict[str, int] = {"street-art": 48, "artsee": 8, "street-art-mural": 1, "street-kings": 6}
 #: Per game, the expected loss (evaluation units) above which a move is called a mistake:
 #: set against the deeper search by ``bench.ai --verdicts``.
 MISTAKE: dict[str, float] = {

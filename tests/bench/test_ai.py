@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.ai import differs, league, main, verdicts, wilson
+from bench.ai import THRESHOLD_SCALE, differs, league, main, verdicts, wilson
 from bot.ai import EASY, NORMAL
 
 #: Seconds no decision here comes near, so no level is cut short by the clock.
@@ -43,11 +43,11 @@ def test_differs_counts_the_decisions_where_the_asked_level_chose_otherwise() ->
 
 
 def test_verdicts_compare_the_quick_judgement_with_the_deeper_one() -> None:
-    """Two positions, two moves judged at each (normal's and a random one), at three
-    thresholds; a hint's time is reported."""
+    """Two positions, two moves judged at each (normal's and a random one), at every
+    threshold; a hint's time is reported."""
     line = verdicts("street-art-mural", 2, "verdicts")
     assert line["positions"] == 2 and line["moves_judged"] == 4
-    assert len(line["agreement"]) == 3
+    assert len(line["agreement"]) == len(THRESHOLD_SCALE)
     for counts in line["agreement"].values():
         assert 0.0 <= counts["agree"] <= 1.0
         assert counts["mistakes_called"] <= line["moves_judged"]

@@ -257,11 +257,11 @@ def league(
     """``games`` games of ``a`` against ``b``; ``jobs`` worker processes play them side by side
     (each game is seeded by its number, so the results do not depend on ``jobs``). ``first``
     numbers the first game: a league cut short goes on with the very games it would have
-    played."""
+    played. Interrupted (SIGINT), it sums up the games played so far (``cut_short``)."""
     wins = {a: 0.0, b: 0.0}
     times: list[float] = []
     cpu: list[float] = []
-    capped = 0
+    capped: list[int] = []
     lengths = []
     loads = []
     tables = [
@@ -271,34 +271,48 @@ def league(
     seeds = [f"{seed}:{number}" for number in range(first, first + games)]
     ids = [game_id] * games
     budgets = [budget_s] * games
+
+    def tally(result: Played) -> None:
+        if a == b:
+            wins[a] += 0.5  # a level against itself: every game is half won by each side
+        else:
+            for level in (a, b):
+                wins[level] += result.share.get(level, 0.0)
+        times.extend(result.times[a])
+        cpu.extend(result.cpu[a])
+        capped.append(result.capped[a])
+        lengths.append(result.length)
+        loads.append(os.getloadavg()[0])
+
+    cut_short = False
     with ProcessPoolExecutor(jobs) if jobs > 1 else _Inline() as pool:
         played = pool.map(play_one, ids, tables, seeds, budgets)
-        for number, (levels, result) in enumerate(zip(tables, played, strict=True)):
-            if a == b:
-                wins[a] += 0.5  # a level against itself: every game is half won by each side
-            else:
-                for level in (a, b):
-                    wins[level] += result.share.get(level, 0.0)
-            times.extend(result.times[a])
-            cpu.extend(result.cpu[a])
-            capped += result.capped[a]
-            lengths.append(result.length)
-            loads.append(os.getloadavg()[0])
-            print(
-                f"{game_id} game {first + number + 1}/{first + games}: {levels} {result.share} "
-                f"{result.length}",
-                file=sys.stderr,
-            )
+        try:
+            for number, (levels, result) in enumerate(zip(tables, played, strict=True)):
+                tally(result)
+                print(
+                    f"{game_id} game {first + number + 1}/{first + games}: {levels} "
+                    f"{result.share} {result.length}",
+                    file=sys.stderr,
+                )
+        except KeyboardInterrupt:
+            # Interrupted (SIGINT: a deadline's ``timeout -s INT``): the games played so far
+            # are still a league, and their line is printed.
+            cut_short = True
+            if not lengths:
+                raise
+    games = len(lengths)
     return {
         **pairing(game_id, a, b, games, seed),
         "first": first,
+        "cut_short": cut_short,
         "a_win_rate": round(wins[a] / games, 3),
         "b_win_rate": round(wins[b] / games, 3),
         "a_ci95": wilson(wins[a], games),
         **decision_times(times),
         **{key.replace("ms", "cpu_ms"): value for key, value in decision_times(cpu).items()},
-        "a_capped": capped,
-        "a_capped_share": round(capped / max(1, len(times)), 4),
+        "a_capped": sum(capped),
+        "a_capped_share": round(sum(capped) / max(1, len(times)), 4),
         "mean_length": round(statistics.fmean(lengths), 1),
         "load_average": round(statistics.fmean(loads), 2),
         "load_max": round(max(loads), 2),

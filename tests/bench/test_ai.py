@@ -3,6 +3,11 @@ the same league whether its games are played one after another or side by side."
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
+
 import pytest
 
 from bench.ai import THRESHOLD_SCALE, differs, league, main, verdicts, wilson
@@ -61,3 +66,19 @@ def test_a_league_cut_short_goes_on_with_the_games_it_would_have_played() -> Non
     assert rest["first"] == 1
     assert start["a_win_rate"] + rest["a_win_rate"] == 2 * whole["a_win_rate"]
     assert start["mean_length"] + rest["mean_length"] == 2 * whole["mean_length"]
+
+
+def test_a_league_interrupted_sums_up_the_games_it_played() -> None:
+    """A real league process, sent SIGINT (what ``timeout -s INT`` sends at a deadline) once
+    its first game is told: it prints its line for the games played, marked cut short."""
+    command = [sys.executable, "-m", "bench.ai", "--game", "street-kings", "--a", NORMAL]
+    command += ["--b", EASY, "--games", "500", "--seed", "cut"]
+    league_process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert league_process.stderr is not None
+    first = league_process.stderr.readline().decode()
+    assert "game 1/500" in first
+    league_process.send_signal(signal.SIGINT)
+    out, _ = league_process.communicate(timeout=120)
+    line = json.loads(out.decode().strip().splitlines()[-1])
+    assert line["cut_short"] is True
+    assert 1 <= line["games"] < 500

@@ -30,6 +30,7 @@ import json
 import math
 import os
 import random
+import signal
 import statistics
 import sys
 import time
@@ -386,6 +387,9 @@ def main(argv: list[str] | None = None) -> None:
         help="judge moves at N positions, against a deeper search",
     )
     args = parser.parse_args(argv)
+    # A league started in the background inherits SIGINT ignored; a deadline's interrupt
+    # must still end it with its line (``league``).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     if args.arena:
         arena(args.games, args.seed, args.budget, args.jobs)
         return

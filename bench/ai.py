@@ -151,17 +151,19 @@ THRESHOLD_SCALE = (0.5, 1.0, 1.5, 2.0, 3.0)
 
 def verdicts(game_id: str, positions: int, seed: str, every: int = 5) -> dict[str, Any]:
     """``normal`` plays every seat; at every ``every``-th decision, until ``positions`` are
-    sampled, the move it chose and a random legal move are judged by ``bot.ai.advice`` and by
-    a search four times as deep. Reports how often the two agree that a move is a mistake (at
-    the game's threshold, and at half and twice it), how often the deeper search finds the
-    hint no mistake, and the hint's time."""
+    sampled, the move it chose and a random legal move are judged as ``bot.ai.advice.verdict``
+    judges them (the quick search, and the check of a loss past the line) and by a search four
+    times as deep. Reports how often the two agree that a move is a mistake (at the game's
+    threshold and at multiples of it), how often the deeper search finds the hint no mistake,
+    and the hint's time."""
     game = GAMES[game_id]
     rng = random.Random(seed)
-    pairs: list[tuple[float, float]] = []
+    judged: list[tuple[float, float, float]] = []  # quick, checked, deep losses
     hints_fine = 0
     times: list[float] = []
     capped = 0
     number = 0
+    lowest = advice.MISTAKE[game_id] * min(THRESHOLD_SCALE)
     while len(times) < positions:
         players = [f"p{seat}" for seat in range(seat_count(game_id))]
         state = game.start(players, f"{seed}:{number}", dict(game.default_options))
@@ -181,8 +183,15 @@ def verdicts(game_id: str, positions: int, seed: str, every: int = 5) -> dict[st
                 capped += quick.capped
                 deep = advice.appraise(game_id, view, legal, f"{seed}:deep:{step}", memory, 4)
                 hints_fine += deep.loss(quick.best) <= advice.MISTAKE[game_id]
-                for move in (chosen, rng.choice(searchable(game, legal))):
-                    pairs.append((quick.loss(move), deep.loss(move)))
+                moves = (chosen, rng.choice(searchable(game, legal)))
+                check = None
+                if any(quick.loss(move) > lowest for move in moves):
+                    check = advice.appraise(
+                        game_id, view, legal, f"{seed}:{step}:check", memory, advice.CHECK_DEPTH
+                    )
+                for move in moves:
+                    checked = check.loss(move) if check is not None else 0.0
+                    judged.append((quick.loss(move), checked, deep.loss(move)))
             state, _ = game.play(state, player, chosen)
             memories.saw(state)
         number += 1
@@ -190,16 +199,16 @@ def verdicts(game_id: str, positions: int, seed: str, every: int = 5) -> dict[st
     agreement = {}
     for scale in THRESHOLD_SCALE:
         line = threshold * scale
-        quick_says = [q > line for q, _ in pairs]
-        deep_says = [d > line for _, d in pairs]
-        called = sum(quick_says)
+        says = [q > line and c > line for q, c, _ in judged]
+        deep_says = [d > line for _, _, d in judged]
+        called = sum(says)
         agreement[f"{line:g}"] = {
             "agree": round(
-                sum(q == d for q, d in zip(quick_says, deep_says, strict=True)) / len(pairs), 3
+                sum(q == d for q, d in zip(says, deep_says, strict=True)) / len(says), 3
             ),
             "mistakes_called": called,
             "deep_confirms_called": round(
-                sum(q and d for q, d in zip(quick_says, deep_says, strict=True)) / max(1, called), 3
+                sum(q and d for q, d in zip(says, deep_says, strict=True)) / max(1, called), 3
             ),
             "deep_mistakes": sum(deep_says),
         }
@@ -207,7 +216,7 @@ def verdicts(game_id: str, positions: int, seed: str, every: int = 5) -> dict[st
         "game": game_id,
         "seed": seed,
         "positions": len(times),
-        "moves_judged": len(pairs),
+        "moves_judged": len(judged),
         "threshold": threshold,
         "agreement": agreement,
         "hint_no_mistake_by_deep": round(hints_fine / len(times), 3),

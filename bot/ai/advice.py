@@ -47,6 +47,8 @@ MISTAKE: dict[str, float] = {
     "street-art-mural": 4.5,
     "street-kings": 8.0,
 }
+#: How much deeper the search is that checks a loss past the threshold (``verdict``).
+CHECK_DEPTH = 2
 #: The parts of a move a player looks at first, most telling first: the hint's first step.
 FOCUS_KEYS = ("card", "car", "tile", "disc", "discs", "pile", "token", "slot", "victim", "kind")
 
@@ -175,9 +177,16 @@ def verdict(
     cap_s: float = CAP_S,
 ) -> Verdict:
     """``move`` judged from the seat's view (the view it was chosen from): its expected loss
-    against the best move, and whether that is a mistake for this game."""
+    against the best move, and whether that is a mistake for this game. A loss past the
+    game's threshold may be the quick search's noise, so it is checked by a search
+    ``CHECK_DEPTH`` times deeper on other tables, whose loss and best move the verdict then
+    gives: a note must come only for a real mistake."""
     if move not in legal:
         raise ValueError(f"{move!r} is not a legal move here")
     appraisal = appraise(game_id, view, legal, seed, memory, cap_s=cap_s)
     loss = appraisal.loss(move)
-    return Verdict(move, appraisal.best, loss, loss > MISTAKE[game_id])
+    if loss <= MISTAKE[game_id]:
+        return Verdict(move, appraisal.best, loss, False)
+    check = appraise(game_id, view, legal, f"{seed}:check", memory, CHECK_DEPTH, cap_s)
+    loss = check.loss(move)
+    return Verdict(move, check.best, loss, loss > MISTAKE[game_id])

@@ -20,6 +20,7 @@ from typing import Any
 from bot import alerts, limits, outbox, undo, visibility
 from bot.ai import (
     DEFAULT_BUDGET,
+    HARD,
     LEVELS,
     NORMAL,
     STAND_IN,
@@ -27,6 +28,8 @@ from bot.ai import (
     decide_in_thread,
     level_of,
 )
+from bot.ai.memory import keeps as keeps_memory
+from bot.ai.memory import recall
 from bot.changes import Changes
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
@@ -113,6 +116,15 @@ def replay(
     except IllegalAction:
         return steps, False
     return steps, game.dump(state) == record.state
+
+
+def recalled(
+    game: Game, record: GameRecord, rows: list[LoggedAction], player: str
+) -> dict[str, Any] | None:
+    """What ``player``'s seat saw of the game (``bot.ai.memory``), from a replay of its log."""
+    states: list[Any] = []
+    replay(game, record, rows, states)
+    return recall(game, states, player)
 
 
 def new_game_id() -> str:
@@ -1157,6 +1169,11 @@ class GameService:
         game = self.engine(record)
         view, legal = game.view(state, player), game.legal(state, player)
         seed = f"{record.id}:{record.version}:{player}"
+        if level == HARD and keeps_memory(game.id):
+            # hard reads what the seat saw of the game (bot.ai.memory): rebuilt from the log.
+            rows = await self.store.actions(record.id)
+            memory = await asyncio.to_thread(recalled, game, record, rows, player)
+            return await self.decide(game.id, level, view, legal, seed, self.ai_budget, memory)
         return await self.decide(game.id, level, view, legal, seed, self.ai_budget)
 
     # -- time: reminders and timeouts -----------------------------------------------------

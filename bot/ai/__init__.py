@@ -40,10 +40,11 @@ async def decide_in_thread(
     legal: list[dict[str, Any]],
     seed: str,
     budget_s: float = DEFAULT_BUDGET,
+    memory: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``decide`` off the event loop, in a thread: the service's default; a process pool can
     take its place (same arguments, all plain JSON)."""
-    return await asyncio.to_thread(decide, game_id, level, view, legal, seed, budget_s)
+    return await asyncio.to_thread(decide, game_id, level, view, legal, seed, budget_s, memory)
 
 
 class Agent:

@@ -55,11 +55,11 @@ def relative(values: dict[str, float], player: str) -> float:
 def street_art(state: Any, player: str) -> float:
     """Hearts, and the best gain one's hand offers next turn. (A term for the risk on one's
     top card, a matching star or a Rain, made the league results worse: left out.)"""
-    values = {seat.player: seat.hearts + 0.4 * _hand_gain(seat, state) for seat in state.seats}
+    values = {seat.player: seat.hearts + 0.4 * hand_gain(seat, state) for seat in state.seats}
     return relative(values, player)
 
 
-def _hand_gain(seat: Any, state: Any) -> float:
+def hand_gain(seat: Any, state: Any) -> float:
     """The most hearts one card of the hand could bring next turn."""
     tops = {s.player: s.top for s in state.seats}
     best = 0.0

@@ -2,14 +2,17 @@
 too poor a model of a player and a greedy turn (a search of each move) too dear for the many
 playouts the game needs.
 
-A rollout policy reads the determinized state it is given (``bot.ai.search``: what is hidden
-there was dealt at random) and picks one of ``moves`` at once, without playing any of them.
-
 Street Art is mostly luck, so ``hard`` needs many playouts to the game's end to see what a
 move sets up or gives away; random moves for everyone (what it played before) steal a rival's
 hearts only by chance, so they miss the danger of a card left showing. The policy here takes
 the move with the most immediate hearts, as a player does, with a little noise so that the
 playouts spread over what the others might do.
+
+A playout runs on the engine's own working table (``rules.street_art.engine._Table``: the
+rules' code, the same moves and shuffles as ``play``), which is frozen into a state only at
+its end: ``play`` checks the move and freezes a new state (its seats, its news as JSON) after
+every step, which was half of a decision's time, and a playout needs neither. A playout makes
+the same moves and the same random draws as one through ``play`` would.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.street_art.data import BEATBOXER, BRASS_BAND, CARDS, FIREWORKS, FIREWORKS_HEARTS, RAIN
-from rules.street_art.engine import AIM, BRASS, rain_loss
+from rules.street_art.engine import AIM, BRASS, MIDDLE, PLAY, StreetArtState, _Table, rain_loss
 
 Action = dict[str, Any]
-Rollout = Callable[[Any, str, list[Action], random.Random], Action]
+#: ``playout(state, turns, rng, out_of_time)``: the state ``turns`` turns on (or at the game's
+#: end), every seat moved by the policy; ``None`` if the clock ran out first.
+Playout = Callable[[Any, int, random.Random, Callable[[], bool]], Any | None]
 
 #: How often a rollout step is a random move instead of the best-looking one.
 NOISE = 0.15
@@ -33,48 +38,99 @@ STOLEN = 1.5
 DRIVEN_AWAY = 0.5
 
 
-def street_art(state: Any, player: str, moves: list[Action], rng: random.Random) -> Action:
+def street_art_playout(
+    state: StreetArtState, turns: int, rng: random.Random, out_of_time: Callable[[], bool]
+) -> StreetArtState | None:
+    """``turns`` turns of Street Art (or up to its end), every step the policy's
+    (``street_art``), on one working table frozen at the end."""
+    table = _Table(state)
+    mover = table.me
+    for _ in range(turns):
+        if table.over:
+            break
+        if out_of_time():
+            return None
+        mover = table.me
+        while True:
+            table.events = []
+            step(table, street_art(table, moves(table), rng))
+            if table.over or any(event["type"] == "turn" for event in table.events):
+                break
+    return table.freeze(mover, state.turn_number)
+
+
+def moves(table: _Table) -> list[Action]:
+    """The current player's legal moves, in the order ``StreetArt.legal`` lists them."""
+    hand = table.hands[table.current]
+    if table.phase == PLAY:
+        return [{"type": "play", "card": card} for card in CARDS if card in hand]
+    if table.phase == BRASS:
+        another = [{"type": "play", "card": BRASS_BAND}] if BRASS_BAND in hand else []
+        return [*another, {"type": "stop"}]
+    others = table.others()
+    middle = [MIDDLE] if table.options.fireworks_may_take_from_middle else []
+    victims = [
+        *(table.players[seat] for seat in others if table.hearts[seat]),
+        *middle,
+        *(table.players[seat] for seat in others if not table.hearts[seat]),
+    ]
+    return [{"type": "fireworks", "victim": victim} for victim in victims]
+
+
+def step(table: _Table, move: Action) -> None:
+    """``move`` played on the working table, as ``StreetArt.play`` plays it (unchecked: it is
+    one of ``moves``)."""
+    if table.phase == AIM:
+        table.aim_fireworks(move["victim"])
+    elif move["type"] == "stop":
+        table.stop_brass_band()
+    else:
+        table.play_card(move["card"])
+
+
+def street_art(table: _Table, moves: list[Action], rng: random.Random) -> Action:
     """The move worth most hearts now (``_street_art_gain``); a random one now and then."""
     if len(moves) == 1:
         return moves[0]
     if rng.random() < NOISE:
         return rng.choice(moves)
-    seat = next(s for s in state.seats if s.player == player)
-    return max(moves, key=lambda move: (_street_art_gain(state, seat, move), rng.random()))
+    return max(moves, key=lambda move: (_street_art_gain(table, move), rng.random()))
 
 
-def _street_art_gain(state: Any, seat: Any, move: Action) -> float:
-    """The hearts a move brings its player at once, by the rules' sources: a matching Street
-    Star's victim or the middle, the Beatboxers showing, the Brass Bands in hand, the richest
-    rival for Fireworks, the rivals' losses for a Rain."""
-    rivals = [s for s in state.seats if s.player != seat.player]
-    if state.phase == AIM:
-        victim = next((s for s in rivals if s.player == move.get("victim")), None)
-        if victim is None:  # the middle, with option fireworks_may_take_from_middle
-            return min(FIREWORKS_HEARTS, state.middle)
-        return STOLEN * min(FIREWORKS_HEARTS, victim.hearts)
-    if state.phase == BRASS:
+def _street_art_gain(table: _Table, move: Action) -> float:
+    """The hearts a move brings the current player at once, by the rules' sources: a matching
+    Street Star's victim or the middle, the Beatboxers showing, the Brass Bands in hand, the
+    richest rival for Fireworks, the rivals' losses for a Rain."""
+    rivals = table.others()
+    if table.phase == AIM:
+        if move.get("victim") == MIDDLE:  # option fireworks_may_take_from_middle
+            return min(FIREWORKS_HEARTS, table.middle)
+        victim = table.players.index(move["victim"])
+        return STOLEN * min(FIREWORKS_HEARTS, table.hearts[victim])
+    if table.phase == BRASS:
         return 1.0 if move.get("type") == "play" else 0.0
     card = move["card"]
     info = CARDS[card]
     if info.kind == "star":
         value = info.value or 0
-        showing = [s for s in rivals if s.top == card]
+        showing = [seat for seat in rivals if table.top(seat) == card]
         if showing:
-            victim = max(showing, key=lambda s: s.played_at)
-            return STOLEN * min(value, victim.hearts)
-        return min(value, state.middle)
+            victim = max(showing, key=lambda seat: table.played_at[seat])
+            return STOLEN * min(value, table.hearts[victim])
+        return min(value, table.middle)
     if card == BEATBOXER:
-        return min(1 + sum(1 for s in rivals if s.top == BEATBOXER), state.middle)
+        return min(1 + sum(1 for seat in rivals if table.top(seat) == BEATBOXER), table.middle)
     if card == BRASS_BAND:
-        return min(seat.hand.count(BRASS_BAND), state.middle)
+        return min(table.hands[table.current].count(BRASS_BAND), table.middle)
     if card == FIREWORKS:
-        return STOLEN * min(FIREWORKS_HEARTS, max((s.hearts for s in rivals), default=0))
+        return STOLEN * min(FIREWORKS_HEARTS, max((table.hearts[s] for s in rivals), default=0))
     if card == RAIN:
-        beatboxers = sum(1 for s in rivals if s.top == BEATBOXER)
-        lost = sum(min(rain_loss(s.top, beatboxers), s.hearts) for s in rivals)
+        beatboxers = sum(1 for seat in rivals if table.top(seat) == BEATBOXER)
+        lost = sum(
+            min(rain_loss(table.top(seat), beatboxers), table.hearts[seat]) for seat in rivals
+        )
         return DRIVEN_AWAY * lost
     return 0.0
 
 
-ROLLOUTS: dict[str, Rollout] = {"street-art": street_art}
+PLAYOUTS: dict[str, Playout] = {"street-art": street_art_playout}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.evaluate import Evaluation, terminal
-from bot.ai.rollouts import Rollout
+from bot.ai.rollouts import Playout
 from rules import Game, IllegalAction
 
 Action = dict[str, Any]
@@ -37,8 +37,11 @@ class Search:
     #: Moves tried at each later step of a turn (all of them at the decision itself).
     breadth: int
     deadline: float
-    #: How playouts move every seat: a game's rollout policy, or (``None``) greedy turns.
-    rollout: Rollout | None = None
+    #: How playouts move every seat: a game's rollout policy (``bot.ai.rollouts``), or
+    #: (``None``) greedy turns.
+    rollout: Playout | None = None
+    #: Whether the clock has cut this search short (the cap fired): counted by the benches.
+    capped: bool = False
 
     def value(self, state: Any, player: str) -> float:
         done = terminal(self.game, state, player)
@@ -46,7 +49,9 @@ class Search:
 
     def out_of_time(self) -> bool:
         # Read through the module each time, so a test's clock stands in for the real one.
-        return time.perf_counter() >= self.deadline
+        late = time.perf_counter() >= self.deadline
+        self.capped = self.capped or late
+        return late
 
     def moves(self, state: Any, player: str) -> list[Action]:
         """The moves worth searching: no taking back, no standing orders (a policy changes no
@@ -101,27 +106,16 @@ class Search:
         """``turns`` turns of whoever is to move, one's own included, or up to the game's end:
         greedy turns (random ones at a breadth of 1), or the game's rollout policy when it has
         one; ``None`` if the clock runs out first, so a decision keeps to its budget."""
+        if self.rollout is not None:
+            return self.rollout(state, turns, self.rng, self.out_of_time)
         for _ in range(turns):
             if self.game.outcome(state) is not None:
                 break
             if self.out_of_time():
                 return None
             mover = self.game.to_move(state)[0]
-            if self.rollout is None:
-                state, events = self.greedy(state, mover, self.moves(state, mover))
-                state = self.finish_turn(state, events, mover)
-            else:
-                state = self.rolled_turn(state, mover)
-        return state
-
-    def rolled_turn(self, state: Any, player: str) -> Any:
-        """One turn of ``player``, every step the rollout policy's."""
-        assert self.rollout is not None
-        for _ in range(MAX_TURN_STEPS):
-            move = self.rollout(state, player, self.moves(state, player), self.rng)
-            state, events = self.game.play(state, player, move)
-            if self.turn_ends(state, events, player):
-                break
+            state, events = self.greedy(state, mover, self.moves(state, mover))
+            state = self.finish_turn(state, events, mover)
         return state
 
 

@@ -3,12 +3,13 @@ take at once, and a playout that follows them ends."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
-from bot.ai.rollouts import NOISE, street_art
+from bot.ai.rollouts import NOISE, street_art, street_art_playout
 from rules import GAMES
-from rules.street_art.engine import Seat, StreetArtState
+from rules.street_art.engine import Seat, StreetArtState, _Table
 
 GAME = GAMES["street-art"]
 
@@ -36,7 +37,7 @@ def choices(state: StreetArtState, draws: int = 200) -> dict[str, int]:
     moves = GAME.legal(state, "p0")
     counts: dict[str, int] = {}
     for n in range(draws):
-        card = street_art(state, "p0", moves, random.Random(n))["card"]
+        card = street_art(_Table(state), moves, random.Random(n))["card"]
         counts[card] = counts.get(card, 0) + 1
     return counts
 
@@ -60,18 +61,42 @@ def test_fireworks_aim_at_the_richest_rival_and_a_rain_counts_the_rivals_losses(
     assert max(choices(state), key=choices(state).get) == "rain", "4 + 3 hearts driven away"
     aiming = replace(table(hands, [None, None, None], [0, 1, 7]), phase="fireworks")
     moves = GAME.legal(aiming, "p0")
-    picks = {street_art(aiming, "p0", moves, random.Random(n))["victim"] for n in range(20)}
+    picks = {street_art(_Table(aiming), moves, random.Random(n))["victim"] for n in range(20)}
     assert "p2" in picks and len(picks) <= 2
 
 
 def test_a_playout_by_the_policy_always_ends() -> None:
     for seed in range(5):
         state = GAME.start(["p0", "p1", "p2"], f"ends-{seed}", {})
+        end = street_art_playout(state, 400, random.Random(seed), lambda: False)
+        assert end is not None and GAME.outcome(end) is not None
+
+
+def test_a_playout_on_the_working_table_is_the_playout_through_play() -> None:
+    """The same moves and draws as the policy played step by step through ``play``: the same
+    hearts, piles and draw pile at the end, whether to the game's end or a few turns on."""
+    for seed, turns in itertools.product(range(4), (3, 400)):
+        state = GAME.start(["p0", "p1", "p2"], f"same-{seed}", {})
+        fast = street_art_playout(state, turns, random.Random(seed), lambda: False)
+        assert fast is not None
         rng = random.Random(seed)
-        for _ in range(400):
+        for _ in range(turns):
             if GAME.outcome(state) is not None:
                 break
             mover = GAME.to_move(state)[0]
-            move = street_art(state, mover, GAME.legal(state, mover), rng)
-            state, _ = GAME.play(state, mover, move)
-        assert GAME.outcome(state) is not None
+            while True:
+                move = street_art(_Table(state), GAME.legal(state, mover), rng)
+                state, events = GAME.play(state, mover, move)
+                if GAME.outcome(state) or any(e["type"] == "turn" for e in events):
+                    break
+        assert fast.seats == state.seats
+        assert (fast.draw_pile, fast.middle, fast.phase) == (
+            state.draw_pile,
+            state.middle,
+            state.phase,
+        )
+
+
+def test_a_playout_stops_when_the_clock_runs_out() -> None:
+    state = GAME.start(["p0", "p1", "p2"], "late", {})
+    assert street_art_playout(state, 400, random.Random(1), lambda: True) is None

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.ai import EASY, HARD, NORMAL, decide
+from bot.ai.memory import fingerprint
 from bot.errors import ServiceError
 from bot.service import GameService
 from bot.store import Store
@@ -70,3 +71,29 @@ async def test_an_unknown_level_is_refused_with_a_sentence(store: Store) -> None
     await service.new_game("artsee", G, C, ANA, "Ana")
     with pytest.raises(ServiceError, match="no AI level"):
         await service.add_ai(G, C, ANA, level="grandmaster")
+
+
+async def test_a_hard_street_art_seat_is_handed_what_it_saw_of_the_game(store: Store) -> None:
+    """hard's memory comes from a replay of the log seen through the seat's own view: it
+    fits the view it decides from, and it knows the piles card by card."""
+    recorder = Recorder()
+    service = GameService(store, decide=recorder, ai_budget=0.05, seed_factory=lambda: "memo")
+    await service.new_game("street-art", G, C, ANA, "Ana")
+    await service.add_ai(G, C, ANA, level=HARD)
+    await service.add_ai(G, C, ANA, level=NORMAL)
+    record = (await service.start(G, C, ANA)).record
+    for _ in range(6):
+        if record.status != "active" or service.to_move(record) != [ANA]:
+            break
+        legal = service.read(record).legal(ANA)
+        record = (await service.move(G, C, ANA, legal[0])).record
+    hard = [call for call in recorder.calls if call[1] == HARD]
+    normal = [call for call in recorder.calls if call[1] == NORMAL]
+    assert hard and normal
+    assert all(len(call) == 6 for call in normal), "normal reads no memory"
+    for _, _, view, _, _, _, memory in hard:
+        assert memory["seen"] == fingerprint(view)
+        assert [len(memory["piles"][e["id"]]) for e in view["players"]] == [
+            e["pile"] for e in view["players"]
+        ]
+    assert any(sum(e["pile"] for e in call[2]["players"]) > 3 for call in hard)

@@ -3,9 +3,14 @@ the same league whether its games are played one after another or side by side."
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
+
 import pytest
 
-from bench.ai import differs, league, main, wilson
+from bench.ai import THRESHOLD_SCALE, differs, league, main, verdicts, wilson
 from bot.ai import EASY, NORMAL
 
 #: Seconds no decision here comes near, so no level is cut short by the clock.
@@ -40,3 +45,40 @@ def test_differs_counts_the_decisions_where_the_asked_level_chose_otherwise() ->
     other = differs("street-art", EASY, NORMAL, 1, "differs", AMPLE)
     assert other["decisions"] == same["decisions"], "b plays the same game either way"
     assert 0 < other["a_chose_otherwise"] <= other["decisions"] - other["forced"]
+
+
+def test_verdicts_compare_the_quick_judgement_with_the_deeper_one() -> None:
+    """Two positions, two moves judged at each (normal's and a random one), at every
+    threshold; a hint's time is reported."""
+    line = verdicts("street-art-mural", 2, "verdicts")
+    assert line["positions"] == 2 and line["moves_judged"] == 4
+    assert len(line["agreement"]) == len(THRESHOLD_SCALE)
+    for counts in line["agreement"].values():
+        assert 0.0 <= counts["agree"] <= 1.0
+        assert counts["mistakes_called"] <= line["moves_judged"]
+    assert 0 < line["hint_ms_p50"] <= line["hint_ms_p95"]
+
+
+def test_a_league_cut_short_goes_on_with_the_games_it_would_have_played() -> None:
+    whole = league("street-kings", NORMAL, EASY, 2, "resume", AMPLE)
+    start = league("street-kings", NORMAL, EASY, 1, "resume", AMPLE)
+    rest = league("street-kings", NORMAL, EASY, 1, "resume", AMPLE, first=1)
+    assert rest["first"] == 1
+    assert start["a_win_rate"] + rest["a_win_rate"] == 2 * whole["a_win_rate"]
+    assert start["mean_length"] + rest["mean_length"] == 2 * whole["mean_length"]
+
+
+def test_a_league_interrupted_sums_up_the_games_it_played() -> None:
+    """A real league process, sent SIGINT (what ``timeout -s INT`` sends at a deadline) once
+    its first game is told: it prints its line for the games played, marked cut short."""
+    command = [sys.executable, "-m", "bench.ai", "--game", "street-kings", "--a", NORMAL]
+    command += ["--b", EASY, "--games", "500", "--seed", "cut"]
+    league_process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert league_process.stderr is not None
+    first = league_process.stderr.readline().decode()
+    assert "game 1/500" in first
+    league_process.send_signal(signal.SIGINT)
+    out, _ = league_process.communicate(timeout=120)
+    line = json.loads(out.decode().strip().splitlines()[-1])
+    assert line["cut_short"] is True
+    assert 1 <= line["games"] < 500

@@ -2,4 +2,4 @@
 bot --version``, every JSON log line and the ``tabletop_build_info`` metric. CHANGELOG.md says
 what each version changed."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -15,7 +15,14 @@ from discord.ext import commands, tasks
 from bot.i18n import N_, _
 from bot.moves import MoveResult
 from bot.service import GameService
-from bot.store.base import Clock, DamagedDatabase, GameRecord, Shards, StoreError
+from bot.store.base import (
+    Clock,
+    DamagedDatabase,
+    GameRecord,
+    Shards,
+    StoreError,
+    StoreUnavailable,
+)
 from cogs import delivery, latest, memory, messages, threads, tournaments
 from cogs.delivery import served_shards
 from cogs.language import in_server
@@ -169,6 +176,8 @@ class Scheduler(commands.Cog):
             await step(*args)
         except DamagedDatabase as error:
             log.debug("scheduler: %s waits for the damaged store: %s", what, error)
+        except StoreUnavailable as error:  # an outage: told once by the store, retried next tick
+            log.warning("scheduler: %s waits for the store: %s", what, error)
         except StoreError as error:
             log.error("scheduler: %s failed: %s", what, error)
         except Exception:  # a containment boundary: whatever broke, the next step runs

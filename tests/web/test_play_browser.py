@@ -32,8 +32,10 @@ SHORT = {
     "street-kings": {"shorter_game": "true", "round_cap": "4"},
 }
 WIDE = {"width": 1280, "height": 800}
-#: How long a page may take to show another player's move, in ms (a timeout, not a figure).
-LIVE_MS = LIVE_SECONDS * 1000
+#: How long a page may take to show another player's move, in ms: a timeout, not a figure (the
+#: table page's test measures the delay). Two seconds failed twice in a whole run of the suite,
+#: where this page's fragment is drawn beside another worker's browser and AI.
+LIVE_MS = 5 * LIVE_SECONDS * 1000
 #: Taps a whole game may take at most (a loop that never ends fails instead).
 MOST_TAPS = 400
 

@@ -364,9 +364,11 @@ def parser() -> argparse.ArgumentParser:
         help="the database to copy to, e.g. postgresql://user@host/db (created if new)",
     )
     replay_parser = sub.add_parser(
-        "replay", help="draw every turn's board of a /game export file into a folder"
+        "replay", help="draw every turn's board of a /game replay view:log file into a folder"
     )
-    replay_parser.add_argument("file", metavar="FILE", help="the JSON file /game export attached")
+    replay_parser.add_argument(
+        "file", metavar="FILE", help="the JSON file /game replay view:log attached"
+    )
     replay_parser.add_argument(
         "--out", default=None, help="the folder for the boards (default: FILE without .json)"
     )

@@ -224,7 +224,7 @@ def export(replayed: Replay, rows: list[LoggedAction]) -> dict[str, Any]:
 
 
 def export_bytes(replayed: Replay, rows: list[LoggedAction]) -> bytes:
-    """``export`` as the UTF-8 JSON file ``/game export`` attaches."""
+    """``export`` as the UTF-8 JSON file ``/game replay view:log`` attaches."""
     return json.dumps(export(replayed, rows), indent=1, ensure_ascii=False).encode("utf-8")
 
 
@@ -243,7 +243,9 @@ def _field(data: dict[str, Any], key: str, kind: type) -> Any:
     value = data.get(key)
     if not isinstance(value, kind):
         raise ReplayFileError(
-            _("The file has no valid `{key}` field: is it a `/game export` file?").format(key=key)
+            _("The file has no valid `{key}` field: is it a `/game replay view:log` file?").format(
+                key=key
+            )
         )
     return value
 
@@ -254,7 +256,7 @@ def imported(data: Any) -> tuple[Game, GameRecord, list[LoggedAction]]:
     A file without a seed (a running game's export) is refused: without the seed the deal,
     and so every state, cannot be rebuilt."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ReplayFileError(_("This is not a game log exported with `/game export`."))
+        raise ReplayFileError(_("This is not a game log exported with `/game replay view:log`."))
     game = GAMES.get(_field(data, "game", str))
     if game is None:
         raise ReplayFileError(

@@ -1,5 +1,6 @@
-"""`/game replay`, `/game export` and the paged `/game history` (issue 15): private viewers of
-a game's told turns, rebuilt from its log by ``bot.replay``.
+"""`/game replay` (issue 15): private viewers of a game's told turns, rebuilt from its log
+by ``bot.replay``: its boards turn by turn, its story told 25 lines a page, or its log as JSON
+(with a GIF of its boards), chosen with ``view:``.
 
 The viewers are ephemeral and their buttons keep all they need in the custom id
 (``cogs.items``' codec: ``g:<game>:<verb>[:<arg>]:<version>``, the turn or page shown as the
@@ -34,6 +35,8 @@ FIRST, PREVIOUS, NEXT, LAST, JUMP = "rpfirst", "rpprev", "rpnext", "rplast", "rp
 #: Where the jump buttons lead, as fractions of the game: its middle is one tap away.
 JUMPS = (0.25, 0.5, 0.75)
 GIF, HISTORY = "gif", "history"
+#: What `/game replay view:` shows: the viewer (default), the told story, the JSON log.
+BOARDS, STORY, LOG = "boards", "story", "log"
 
 
 def moved_on(record: GameRecord) -> str:
@@ -117,7 +120,7 @@ async def viewer_post(
 
 
 async def open_viewer(interaction: discord.Interaction, ref: str | None) -> None:
-    """`/game replay`: the viewer at the deal, only to the caller."""
+    """`/game replay view:boards`: the viewer at the deal, only to the caller."""
     service = flows.service_of(interaction)
     record = await flows.watched(interaction, ref)
     await flows.acknowledge(interaction, private=True)  # a long log replays for a while
@@ -147,7 +150,7 @@ async def turn_click(interaction: discord.Interaction, click: Click) -> None:
 
 
 async def export(interaction: discord.Interaction, ref: str | None, gif: bool) -> None:
-    """`/game export`: the log as JSON (the seed only once the game is over), and with
+    """`/game replay view:log`: the log as JSON (the seed only once the game is over), and with
     ``gif`` the animated GIF of a game that is over, only to the caller."""
     cooldowns.check(interaction, cooldowns.EXPORT)
     if gif:
@@ -245,7 +248,8 @@ def history_post(replayed: Replay, page: int | None, note: str | None = None) ->
 
 
 async def history(interaction: discord.Interaction, ref: str | None) -> None:
-    """`/game history`: the latest page of what the public posts told, only to the caller."""
+    """`/game replay view:story`: the latest page of what the public posts told, only to
+    the caller."""
     service = flows.service_of(interaction)
     record = await flows.watched(interaction, ref)
     await flows.acknowledge(interaction, private=True)  # a long game's replay takes a while

@@ -72,6 +72,13 @@ ALERT_CHOICES = [
     app_commands.Choice(name="daily DM", value=bot_alerts.DIGEST),
     app_commands.Choice(name="off", value=bot_alerts.OFF),
 ]
+#: What `/game replay view:` shows: the board viewer, the told story, the JSON log (with a GIF).
+REPLAY_CHOICES = [
+    app_commands.Choice(name="boards", value=viewers.BOARDS),
+    app_commands.Choice(name="story", value=viewers.STORY),
+    app_commands.Choice(name="log", value=viewers.LOG),
+    app_commands.Choice(name="gif", value=viewers.GIF),
+]
 #: The /game commands a player may use anywhere, a DM with the bot included.
 ANYWHERE = frozenset({"mine", "notify"})
 
@@ -129,7 +136,7 @@ def settings_lines(settings: GuildSettings) -> str:
     )
 
 
-GAME_REF = "Game id, from /game list"
+GAME_REF = "Which game"
 
 
 class Table(commands.Cog):
@@ -169,7 +176,7 @@ class Table(commands.Cog):
         thread="Play in a thread of its own",
         clock="Time per decision before the AI decides",
         autostart="Start by itself as soon as every seat is taken",
-        ai_level="How well the seats that Add AI fills play (default: normal)",
+        ai_level="Level of the seats Add AI fills (default: normal)",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, ai_level=AI_LEVEL_CHOICES)
     async def new(
@@ -309,7 +316,7 @@ class Table(commands.Cog):
         await flows.send(interaction, Post(embed=embed), ephemeral=True)
 
     @game.command(name="list")
-    @app_commands.describe(scope="This channel's games (default), or every game on the server")
+    @app_commands.describe(scope="This channel (default) or the whole server")
     @app_commands.choices(
         scope=[
             app_commands.Choice(name="this channel", value=inbox.HERE),
@@ -373,28 +380,23 @@ class Table(commands.Cog):
             return
         await flows.show_rules(interaction, which, game)
 
-    @game.command(name="history")
-    @app_commands.describe(game=GAME_REF)
-    @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def history(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """What the game's posts told so far, 25 lines a page (only you see it)."""
-        await viewers.history(interaction, game)
-
     @game.command(name="replay")
-    @app_commands.describe(game=GAME_REF)
+    @app_commands.describe(game=GAME_REF, view="Boards (default), story, log, or log with a GIF")
+    @app_commands.choices(view=REPLAY_CHOICES)
     @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def replay(self, interaction: discord.Interaction, game: GameRef | None = None) -> None:
-        """A game's boards turn by turn (only you see it)."""
-        await viewers.open_viewer(interaction, game)
-
-    @game.command(name="export")
-    @app_commands.describe(game=GAME_REF, gif="Also an animated GIF of its boards (once over)")
-    @app_commands.autocomplete(game=channel_game_autocomplete)
-    async def export(
-        self, interaction: discord.Interaction, game: GameRef | None = None, gif: bool = False
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        game: GameRef | None = None,
+        view: str = viewers.BOARDS,
     ) -> None:
-        """A game's log as JSON: players, options, actions (only you get it)."""
-        await viewers.export(interaction, game, gif)
+        """A game turn by turn, its story or its log (only you see it)."""
+        if view == viewers.STORY:
+            await viewers.history(interaction, game)
+        elif view == viewers.BOARDS:
+            await viewers.open_viewer(interaction, game)
+        else:
+            await viewers.export(interaction, game, gif=view == viewers.GIF)
 
     @game.command(name="away")
     @app_commands.describe(

@@ -94,5 +94,5 @@ async def test_hand_and_history_of_one_damaged_game_answer_its_own_sentences(
     assert "Your hand:" in hand.message.content  # rebuilt from the seed and the log
 
     await backend.tamper("UPDATE actions SET action = '{not json' WHERE game_id = ?", record.id)
-    told = await h.slash(BO, "game history", allow_errors=True)
+    told = await h.slash(BO, "game replay", view="story", allow_errors=True)
     assert told.message.ephemeral and REPLAYED in told.message.text()

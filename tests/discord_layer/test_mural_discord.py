@@ -170,7 +170,7 @@ async def test_a_whole_two_player_game_by_commands_and_the_panel(
     assert taken_cell_refused
     outcome = h.bot.service.outcome(await record(h))
     assert outcome is not None and len(outcome.winners) == 1
-    history = await h.slash(BO, "game history", game=h.game_id)  # type: ignore[attr-defined]
+    history = await h.slash(BO, "game replay", view="story", game=h.game_id)  # type: ignore[attr-defined]
     assert history.message.ephemeral and " rotation " in history.message.text()
     public = "\n".join(m.text() for m in h.channel_messages(WALL))
     assert "**Backpack**" not in public and "Your move" not in public

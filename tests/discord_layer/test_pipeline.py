@@ -304,7 +304,7 @@ async def test_history_replays_off_the_event_loop(
         return real_play(*args)
 
     monkeypatch.setattr(engine, "play", play)
-    history = await h.slash(ANA, "game history")
+    history = await h.slash(ANA, "game replay", view="story")
     assert " played " in history.message.text() and history.message.ephemeral
     assert threads and threading.main_thread() not in threads
 

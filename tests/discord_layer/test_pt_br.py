@@ -240,7 +240,7 @@ async def play_to_the_end(h: Harness, game: str, seen: Seen) -> SeenMessage:
     else:
         raise AssertionError("the game never ended")
     assert record.status == "finished"
-    seen.add(await h.slash(host, "game history", game=record.id))
+    seen.add(await h.slash(host, "game replay", view="story", game=record.id))
     seen.add(await h.slash(host, "game list"))
     return board
 

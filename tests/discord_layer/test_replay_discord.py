@@ -1,4 +1,4 @@
-"""`/game replay`, `/game export` and the paged `/game history` through discord.py's real
+"""`/game replay` (its boards, its log and GIF, its paged story) through discord.py's real
 dispatch (tests/harness): what a player sees (private, the board of the turn, its lines, the
 buttons), what the buttons do, and that a running game shows nothing its public posts did not.
 
@@ -38,8 +38,15 @@ GUILD = 3015
 async def table(harness_factory, tmp_path: Path, game: str = "street-art") -> tuple[Harness, str]:
     """Three humans at a started game of ``game`` in the channel (no thread); its id."""
     bot = create_bot(database_url=f"sqlite:///{tmp_path / 'games.db'}", discord_token="")
+    # A GIF of a whole game draws every board: about 2 s alone, over 10 s beside a busy suite.
+    # The settle timeout only ends a hung test, so it is generous here.
     h = await harness_factory(
-        bot, FakeDiscord(), guild_id=GUILD, channels=[TABLE], members=[*PLAYERS, WATCHER]
+        bot,
+        FakeDiscord(),
+        guild_id=GUILD,
+        channels=[TABLE],
+        members=[*PLAYERS, WATCHER],
+        settle_timeout=60.0,
     )
     seeds = (f"replay-discord-{n}" for n in range(1000))
     h.bot.service.seed_factory = lambda: next(seeds)
@@ -134,7 +141,7 @@ async def test_export_attaches_the_log_with_its_seed_once_the_game_is_over(
     h, game_id = await table(harness_factory, tmp_path)
     record = await moves(h, game_id, count=5)
     assert record.status == ACTIVE
-    running = await h.slash(BO, "game export", game=game_id)
+    running = await h.slash(BO, "game replay", game=game_id, view="log")
     sent = running.message
     assert sent.ephemeral and "no seed" in sent.text()
     data = json.loads(sent.files[f"game-{game_id}.json"])
@@ -143,7 +150,7 @@ async def test_export_attaches_the_log_with_its_seed_once_the_game_is_over(
     assert [p["name"] for p in data["players"]] == ["Ana", "Bo", "Cy"]
 
     record = await moves(h, game_id)
-    over = (await h.slash(BO, "game export", game=game_id)).message
+    over = (await h.slash(BO, "game replay", game=game_id, view="log")).message
     data = json.loads(over.files[f"game-{game_id}.json"])
     assert data["seed"] == record.seed and "python -m bot replay" in over.text()
     rows = await h.bot.service.store.actions(game_id)
@@ -152,13 +159,13 @@ async def test_export_attaches_the_log_with_its_seed_once_the_game_is_over(
     again = replay.rebuild_file(data)
     assert h.bot.service.engine(record).dump(again.turns[-1].state) == record.state
 
-    with_gif = (await h.slash(BO, "game export", game=game_id, gif=True)).message
+    with_gif = (await h.slash(BO, "game replay", game=game_id, view="gif")).message
     assert set(with_gif.files) == {f"game-{game_id}.json", f"game-{game_id}.gif"}
 
 
 async def test_no_gif_of_a_running_game(harness_factory, tmp_path: Path) -> None:
     h, game_id = await table(harness_factory, tmp_path)
-    refused = await h.slash(ANA, "game export", game=game_id, gif=True)
+    refused = await h.slash(ANA, "game replay", game=game_id, view="gif")
     assert refused.public_messages == [] and "still running" in refused.ephemeral_text()
     viewer = (await h.slash(ANA, "game replay", game=game_id)).message
     assert "GIF" not in labels(viewer)
@@ -171,7 +178,7 @@ async def test_history_pages_25_lines_at_a_time(harness_factory, tmp_path: Path)
     pages = -(-len(lines) // 25)
     assert pages >= 2, "a whole game tells more than a page"
 
-    shown = await h.slash(CY, "game history", game=game_id)
+    shown = await h.slash(CY, "game replay", view="story", game=game_id)
     page = shown.message
     assert page.ephemeral and f"game {game_id}: history" in page.heading
     assert footer(page).endswith(f"page {pages} of {pages}") and lines[-1] in page.text()
@@ -194,7 +201,7 @@ async def test_a_click_on_a_game_that_moved_on_says_so_and_shows_it_now(
     h, game_id = await table(harness_factory, tmp_path)
     await moves(h, game_id, count=3)
     viewer = (await h.slash(ANA, "game replay", game=game_id)).message
-    history = (await h.slash(ANA, "game history", game=game_id)).message
+    history = (await h.slash(ANA, "game replay", view="story", game=game_id)).message
     record = await moves(h, game_id, count=40)
     clicked = (await h.click(ANA, viewer, label="⏭")).message
     assert "has changed since this was shown" in clicked.text()
@@ -248,7 +255,7 @@ async def test_a_running_games_replay_shows_only_what_its_public_posts_told(
     assert replayed.view(replayed.last) == posted_view
     drawn = draw_board("artsee", posted_view, names, replayed.lines(replayed.last))
     assert viewer.image() == drawn
-    exported = await h.slash(WATCHER, "game export", game=game_id)
+    exported = await h.slash(WATCHER, "game replay", game=game_id, view="log")
     for response in (opened, end, exported):
         seen = everything_seen(response)
         assert action["card"] not in seen and result.record.seed not in seen

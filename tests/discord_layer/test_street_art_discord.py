@@ -218,7 +218,7 @@ async def test_board_rules_status_and_list_answer_privately(
     board_cmd = await h.slash(CY, "game board")
     assert board_cmd.message.ephemeral and board_cmd.message.image()
     await play_turn(h, board, random.Random(2), use_slash=True)
-    history = await h.slash(ANA, "game history")
+    history = await h.slash(ANA, "game replay", view="story")
     assert history.message.ephemeral and " played " in history.message.text()
 
 

@@ -394,7 +394,7 @@ async def test_anyone_can_watch_the_game_of_a_thread_or_of_a_channel_with_one_ga
         assert record.id in board.message.text() and board.public_messages == []
         status = await h.slash(WATCHER, "game status", channel=where)
         assert "turn" in status.ephemeral_text() and record.id in status.ephemeral_text()
-        history = await h.slash(WATCHER, "game history", channel=where)
+        history = await h.slash(WATCHER, "game replay", view="story", channel=where)
         assert f"game {record.id}: history" in history.ephemeral_text()
     hand = await h.slash(WATCHER, "game hand", channel=thread)
     assert "not in a game" in hand.ephemeral_text(), "a spectator sees no hand"

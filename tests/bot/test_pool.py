@@ -90,15 +90,25 @@ def test_ai_workers_size_a_pool_of_their_own_and_a_bad_count_is_refused() -> Non
             Settings.load(env_file="/nonexistent", **{name: "-2"})
 
 
-async def test_a_long_think_holds_no_worker_a_picture_waits_for() -> None:
+def think_until(flag: str) -> bool:
+    """A think that lasts until ``flag`` exists (a minute at most): it ends only once the test
+    has seen the picture, so the picture cannot have waited for it, however busy the machine."""
+    deadline = time.monotonic() + 60
+    while not os.path.exists(flag) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return os.path.exists(flag)
+
+
+async def test_a_long_think_holds_no_worker_a_picture_waits_for(tmp_path: Path) -> None:
     pictures, thinking = WorkerPool(1, initializer=None), WorkerPool(1, initializer=None)
+    flag = tmp_path / "picture-done"
     try:
         await asyncio.gather(pictures.ready(), thinking.ready())
-        think = asyncio.ensure_future(thinking.run(time.sleep, 3))
-        start = time.perf_counter()
+        think = asyncio.ensure_future(thinking.run(think_until, str(flag)))
         assert await pictures.run(add, 1, 2) == 3
-        assert time.perf_counter() - start < 2 and not think.done()
-        await think
+        assert not think.done()
+        flag.touch()
+        assert await think
     finally:
         await asyncio.gather(pictures.close(), thinking.close())
 

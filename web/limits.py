@@ -63,6 +63,10 @@ class Caps:
     per_peer: int
     streams: int
     streams_per_client: int
+    #: The listening socket's backlog, which is also how many connections asyncio accepts in
+    #: one go when the socket turns readable, each taking a file before the guard can turn it
+    #: away: a burst of them must fit in the reserve (it was 100, beyond a small process's).
+    backlog: int = 128
 
     @classmethod
     def for_process(
@@ -70,7 +74,8 @@ class Caps:
     ) -> Caps:
         """Caps that fit this process's open files (``files``: its limit, read if None):
         connections up to ``max_connections`` and never into the reserve; half of them for
-        streams; a quarter of them per peer."""
+        streams; a quarter of them per peer; a backlog (a burst of accepts) of a quarter of
+        the reserve."""
         files = open_file_limit() if files is None else files
         reserve = max(RESERVED_FILES, int(files * RESERVED_SHARE))
         connections = max(4, min(max_connections, files - reserve))
@@ -79,6 +84,7 @@ class Caps:
             per_peer=max(2, connections // 4),
             streams=max(1, connections // 2),
             streams_per_client=streams_per_client,
+            backlog=max(4, min(128, reserve // 4)),
         )
 
 

@@ -100,7 +100,7 @@ async def start(
     guard = ConnectionGuard(caps, proxies.trusted)
     assert runner.server is not None
     guard.install(runner.server)
-    await web.TCPSite(runner, settings.web_host, settings.web_port).start()
+    await web.TCPSite(runner, settings.web_host, settings.web_port, backlog=caps.backlog).start()
     log.info(
         "web table on http://%s:%d (%s): %d connections, %d live-page streams at most",
         settings.web_host,

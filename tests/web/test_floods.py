@@ -70,7 +70,7 @@ async def served(tmp_path: Path) -> AsyncIterator[Process]:
             process.kill()
             process.wait()
     stderr = process.stderr.read().decode() if process.stderr else ""
-    assert "Too many open files" not in stderr
+    assert "Too many open files" not in stderr, stderr[-3000:]
 
 
 async def until_up(url: str) -> None:

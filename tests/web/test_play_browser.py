@@ -144,7 +144,15 @@ async def play(page: Page, web: Web, record: GameRecord, game: str, most: int) -
     return taps
 
 
-@pytest.mark.parametrize("game", sorted(SHORT))
+#: The two longest whole games in a browser (a minute or more each on two busy cores) run with
+#: ``-m slow``; in the default run every game's targets and previews are still played through
+#: whole games below the page (tests/bot/test_presentation.py).
+LONG = {"street-art-mural", "street-kings"}
+
+
+@pytest.mark.parametrize(
+    "game", [pytest.param(g, marks=[pytest.mark.slow] if g in LONG else []) for g in sorted(SHORT)]
+)
 async def test_a_whole_game_is_played_by_tapping_targets_only(
     site: Web,  # noqa: F811
     browser: Browser,  # noqa: F811

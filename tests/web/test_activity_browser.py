@@ -1,0 +1,186 @@
+"""The Discord Activity in Debian's Chromium, with the real Embedded App SDK, without Discord.
+
+A page on the table's own origin plays Discord's client (``activity_client``) and a fake of
+Discord's HTTP API answers the sign-in (``fake_discord_api``). Two players, each in a phone's
+390×844 frame, play an ArtSee game side by side: each sees the other's turn arrive live and
+plays their own on the board. Every request any frame makes goes to the table: one to any
+other host fails the test. The instance then ends, and a relaunch (a new instance in the same
+channel) finds the same game where it was. Screenshots go to ``WEB_SHOTS`` when it is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+from playwright.async_api import Browser, Frame, Page, Route
+
+from bot.service import GameService
+from bot.store.base import GameRecord
+from tests.backends import sqlite_backend
+from tests.web import activity_client
+from tests.web.conftest import ANA, BO, CHANNEL, GUILD, SECRET
+from tests.web.fake_discord_api import FakeDiscordApi, serving
+from tests.web.test_browser import PHONE, browser, shoot  # noqa: F401
+from tests.web.test_play_browser import LIVE_MS, WIDE, tap
+from web.app import create_app
+from web.ratelimit import RateLimit
+
+INSTANCE = "i-1387000222"
+#: How long the Activity may take to sign in and show its board, in ms: a timeout, not a figure
+#: (bench/activity.py measures it).
+READY_MS = 20_000
+
+
+@dataclass
+class Table:
+    """The web table with the Activity on a real port, the fake Discord, the requests seen."""
+
+    service: GameService
+    url: str
+    discord: FakeDiscordApi
+    hosts: set[str] = field(default_factory=set)
+    elsewhere: list[str] = field(default_factory=list)
+
+    async def guard(self, route: Route) -> None:
+        """Every request of every frame: the table's own host, or the test fails."""
+        host = urlsplit(route.request.url).netloc
+        self.hosts.add(host)
+        if host != urlsplit(self.url).netloc:
+            self.elsewhere.append(route.request.url)
+            await route.abort()
+            return
+        await route.continue_()
+
+    async def open(self, browser: Browser, user: str, instance: str = INSTANCE) -> Frame:  # noqa: F811
+        """Discord's client for ``user`` with the Activity in it, signed in, board shown."""
+        page = await browser.new_page(viewport=PHONE)
+        await page.route("**/*", self.guard)
+        return await self.launch(page, user, instance)
+
+    async def launch(self, page: Page, user: str, instance: str) -> Frame:
+        await page.goto(f"{self.url}/client?user={user}&instance={instance}")
+        frame = page.frame_locator("#frame")
+        await frame.locator("body[data-ready], body[data-failed]").wait_for(timeout=READY_MS)
+        found = next(f for f in page.frames if f.url.split("?")[0].endswith("/activity/"))
+        failed = await found.evaluate("document.body.dataset.failed || ''")
+        assert not failed, failed
+        return found
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    store = await sqlite_backend(tmp_path).opened()
+    service = GameService(store, seed_factory=lambda: "activity-browser")
+    fake = FakeDiscordApi()
+    async with serving(fake) as api:
+        limit = RateLimit(burst=10_000, per_second=10_000)
+        app = create_app(service, SECRET, limit=limit, discord=api)
+        app.add_routes(activity_client.routes(fake, GUILD, CHANNEL))
+        app.on_response_prepare.append(client_policy)
+        server = TestServer(app, host="127.0.0.1")
+        await server.start_server()
+        try:
+            yield Table(service, str(server.make_url("")).rstrip("/"), fake)
+        finally:
+            await server.close()
+            await store.close()
+
+
+async def client_policy(request: web.Request, response: web.StreamResponse) -> None:
+    """Discord's client page frames the Activity (its own policy, not the table's)."""
+    if request.path == "/client":
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'self'; frame-src 'self'; frame-ancestors 'none'"
+        )
+
+
+async def artsee(service: GameService) -> GameRecord:
+    record = await service.new_game("artsee", GUILD, CHANNEL, ANA, "Ana")
+    await service.join(GUILD, CHANNEL, BO, "Bo", record.id)
+    return (await service.start(GUILD, CHANNEL, ANA, record.id)).record
+
+
+async def my_turn(frame: Frame) -> None:
+    """One whole turn on the board: a lit place (a piece first when one must be picked up),
+    until the turn closes, then Confirm."""
+    await frame.locator("#play .target.lit, #confirm").first.wait_for(timeout=LIVE_MS)
+    for _tap in range(12):
+        if await frame.locator("#play #confirm").count():
+            await tap(frame, "#confirm", 0)  # type: ignore[arg-type]
+            assert await frame.inner_text("#note") == "Done."
+            return
+        for selector in (
+            "#play .target.lit:not(.source):not(.passive)",
+            "#play .target.source.lit:not(.picked)",
+            "#play .target.lit.passive",
+        ):
+            if await frame.locator(selector).count():
+                await tap(frame, selector, 0)  # type: ignore[arg-type]
+                break
+    raise AssertionError("the turn never closed")
+
+
+async def test_two_players_play_side_by_side_in_discord_and_a_relaunch_finds_the_game(
+    table: Table,
+    browser: Browser,  # noqa: F811
+) -> None:
+    record = await artsee(table.service)
+    table.discord.launch(INSTANCE, GUILD, CHANNEL, ANA, BO)
+    ana = await table.open(browser, ANA)
+    bo = await table.open(browser, BO)
+    await shoot(ana.page, "activity-390-ana")
+    for frame in (ana, bo):  # the board, sized for the phone, no sideways scroll
+        width = await frame.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]
+        assert await frame.locator("#play .board img").count() == 1
+    frames, moved = {ANA: ana, BO: bo}, []
+    while len(set(moved)) < 2 or moved[-1] == moved[0]:  # each plays, and the first again
+        assert len(moved) < 10, moved
+        waiting = table.service.read(await table.service.get(record.id)).to_move
+        moved.append(waiting[0])
+        mover, other = frames[waiting[0]], frames[ANA if waiting[0] == BO else BO]
+        before = await other.get_attribute("#play [data-version]", "data-version")
+        await my_turn(mover)
+        await other.wait_for_function(
+            "before => document.querySelector('#play [data-version]')?.dataset.version !== before",
+            arg=before,
+            timeout=LIVE_MS,
+        )
+    transport = await ana.evaluate("document.getElementById('play').dataset.transport || 'sse'")
+    assert transport == "sse"
+    played = await table.service.get(record.id)
+    assert played.version > record.version
+    await shoot(bo.page, "activity-390-bo")
+    # The instance ends (everyone left); Discord relaunches a new one in the same channel.
+    table.discord.end(INSTANCE)
+    table.discord.launch("i-1387000333", GUILD, CHANNEL, ANA)
+    await ana.page.set_viewport_size(WIDE)
+    again = await table.launch(ana.page, ANA, "i-1387000333")
+    assert await again.get_attribute("#play", "data-game") == record.id
+    shown = await again.get_attribute("#play [data-version]", "data-version")
+    assert shown == str((await table.service.get(record.id)).version)
+    await shoot(ana.page, "activity-1280-ana")
+    assert not table.elsewhere, table.elsewhere
+    print(f"\nactivity hosts: {sorted(table.hosts)}")
+
+
+async def test_a_user_outside_the_instance_is_refused_in_the_frame(
+    table: Table,
+    browser: Browser,  # noqa: F811
+) -> None:
+    await artsee(table.service)
+    table.discord.launch(INSTANCE, GUILD, CHANNEL, BO)  # Ana is not in it
+    page = await browser.new_page(viewport=PHONE)
+    await page.route("**/*", table.guard)
+    await page.goto(f"{table.url}/client?user={ANA}&instance={INSTANCE}")
+    frame = page.frame_locator("#frame")
+    await frame.locator("body[data-failed]").wait_for(timeout=READY_MS)
+    assert "did not let you in" in await frame.locator("#status").inner_text()
+    assert await frame.locator("#play").count() == 0
+    assert not table.elsewhere, table.elsewhere

@@ -24,7 +24,7 @@ from bot.read_model import ReadModel
 from bot.service import AWAY_UNTIL, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, counter, label_for, tell
-from cogs import web_table
+from cogs import activity, web_table
 from cogs.items import SELECT_LIMIT, STEPS, GameButton, PickSelect
 from images.artsee import MORE_GALLERIES_FILE
 from rules.protocol import player_range
@@ -291,8 +291,9 @@ def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.Ac
     row.add_item(button(read, "rules", _("Rules"), discord.ButtonStyle.secondary))
     if read.record.status == FINISHED:  # its players may sit down again (issue 13)
         row.add_item(button(read, "rematch", _("Rematch"), discord.ButtonStyle.success))
-    if (web := web_table.table_button(read.record)) is not None:  # issue 26
-        row.add_item(web)
+    activity.add_play(row, read.record)  # issue 40
+    if (web := web_table.table_button(read.record)) is not None and len(row.children) < 5:
+        row.add_item(web)  # issue 26
     return row
 
 
@@ -542,4 +543,5 @@ async def hand_panel(
         lines.append(read.turn_message())
     picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
     view = web_table.add_hand_link(view, record, user)  # issue 26: "Open on the web"
+    view = activity.add_play(view, record, panel=True)  # issue 40
     return Post(content=clip("\n".join(lines), 2000), view=view, files=[picture] if picture else [])

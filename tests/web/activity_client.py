@@ -10,10 +10,22 @@ own origin, so nothing of Discord's is needed.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
 
 from aiohttp import web
+from aiohttp.test_utils import TestServer
+from playwright.async_api import Browser, Frame, Page, Route
 
-from tests.web.fake_discord_api import CLIENT_ID, FakeDiscordApi
+from bot.service import GameService
+from tests.backends import sqlite_backend
+from tests.web.conftest import CHANNEL, GUILD, SECRET
+from tests.web.fake_discord_api import CLIENT_ID, FakeDiscordApi, serving
+from web.app import create_app
+from web.ratelimit import RateLimit
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Discord</title>
@@ -77,3 +89,80 @@ def routes(fake: FakeDiscordApi, guild: str, channel: str) -> list[web.RouteDef]
         web.get("/client.js", script),
         web.get("/client.css", style),
     ]
+
+
+#: How long the Activity may take to sign in and show its board, in ms: a timeout, not a figure
+#: (``python -m bench.activity`` measures it).
+READY_MS = 20_000
+PHONE = {"width": 390, "height": 844}
+
+
+@dataclass
+class Table:
+    """The web table with the Activity and Discord's client page on a real port, the fake
+    Discord API, and the hosts every frame asked (any but the table's is refused and kept)."""
+
+    service: GameService
+    url: str
+    discord: FakeDiscordApi
+    hosts: set[str] = field(default_factory=set)
+    elsewhere: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+    async def guard(self, route: Route) -> None:
+        """Every request of every frame: the table's own host, or it is refused and kept."""
+        url = route.request.url
+        host = urlsplit(url).netloc
+        self.hosts.add(host)
+        self.requests.append(url)
+        if host != urlsplit(self.url).netloc:
+            self.elsewhere.append(url)
+            await route.abort()
+            return
+        await route.continue_()
+
+    async def open(self, browser: Browser, user: str, instance: str) -> Frame:
+        """Discord's client for ``user`` on a phone with the Activity in it, board shown."""
+        page = await browser.new_page(viewport=PHONE)  # type: ignore[arg-type]
+        await page.route("**/*", self.guard)
+        return await self.launch(page, user, instance)
+
+    async def launch(self, page: Page, user: str, instance: str) -> Frame:
+        """Discord opens the Activity in ``page`` (as after Play): the frame, signed in and
+        showing its board."""
+        await page.goto(f"{self.url}/client?user={user}&instance={instance}")
+        frame = page.frame_locator("#frame")
+        await frame.locator("body[data-ready], body[data-failed]").wait_for(timeout=READY_MS)
+        found = next(f for f in page.frames if f.url.split("?")[0].endswith("/activity/"))
+        failed = await found.evaluate("document.body.dataset.failed || ''")
+        assert not failed, failed
+        return found
+
+
+async def client_policy(request: web.Request, response: web.StreamResponse) -> None:
+    """Discord's client page frames the Activity: its own policy, not the table's."""
+    if request.path == "/client":
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'self'; frame-src 'self'; frame-ancestors 'none'"
+        )
+
+
+@asynccontextmanager
+async def activity_table(folder: Path) -> AsyncIterator[Table]:
+    """The web table over a SQLite store in ``folder``, with the Activity pointed at a fake
+    Discord API and Discord's client page, on a localhost port."""
+    store = await sqlite_backend(folder).opened()
+    service = GameService(store, seed_factory=lambda: "activity-browser")
+    fake = FakeDiscordApi()
+    async with serving(fake) as api:
+        limit = RateLimit(burst=10_000, per_second=10_000)
+        app = create_app(service, SECRET, limit=limit, discord=api)
+        app.add_routes(routes(fake, GUILD, CHANNEL))
+        app.on_response_prepare.append(client_policy)
+        server = TestServer(app, host="127.0.0.1")
+        await server.start_server()
+        try:
+            yield Table(service, str(server.make_url("")).rstrip("/"), fake)
+        finally:
+            await server.close()
+            await store.close()

@@ -11,93 +11,25 @@ channel) finds the same game where it was. Screenshots go to ``WEB_SHOTS`` when 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import TestServer
-from playwright.async_api import Browser, Frame, Page, Route
+from playwright.async_api import Browser, Frame
 
 from bot.service import GameService
 from bot.store.base import GameRecord
-from tests.backends import sqlite_backend
-from tests.web import activity_client
-from tests.web.conftest import ANA, BO, CHANNEL, GUILD, SECRET
-from tests.web.fake_discord_api import FakeDiscordApi, serving
+from tests.web.activity_client import READY_MS, Table, activity_table
+from tests.web.conftest import ANA, BO, CHANNEL, GUILD
 from tests.web.test_browser import PHONE, browser, shoot  # noqa: F401
 from tests.web.test_play_browser import LIVE_MS, WIDE, tap
-from web.app import create_app
-from web.ratelimit import RateLimit
 
 INSTANCE = "i-1387000222"
-#: How long the Activity may take to sign in and show its board, in ms: a timeout, not a figure
-#: (bench/activity.py measures it).
-READY_MS = 20_000
-
-
-@dataclass
-class Table:
-    """The web table with the Activity on a real port, the fake Discord, the requests seen."""
-
-    service: GameService
-    url: str
-    discord: FakeDiscordApi
-    hosts: set[str] = field(default_factory=set)
-    elsewhere: list[str] = field(default_factory=list)
-
-    async def guard(self, route: Route) -> None:
-        """Every request of every frame: the table's own host, or the test fails."""
-        host = urlsplit(route.request.url).netloc
-        self.hosts.add(host)
-        if host != urlsplit(self.url).netloc:
-            self.elsewhere.append(route.request.url)
-            await route.abort()
-            return
-        await route.continue_()
-
-    async def open(self, browser: Browser, user: str, instance: str = INSTANCE) -> Frame:  # noqa: F811
-        """Discord's client for ``user`` with the Activity in it, signed in, board shown."""
-        page = await browser.new_page(viewport=PHONE)
-        await page.route("**/*", self.guard)
-        return await self.launch(page, user, instance)
-
-    async def launch(self, page: Page, user: str, instance: str) -> Frame:
-        await page.goto(f"{self.url}/client?user={user}&instance={instance}")
-        frame = page.frame_locator("#frame")
-        await frame.locator("body[data-ready], body[data-failed]").wait_for(timeout=READY_MS)
-        found = next(f for f in page.frames if f.url.split("?")[0].endswith("/activity/"))
-        failed = await found.evaluate("document.body.dataset.failed || ''")
-        assert not failed, failed
-        return found
 
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    store = await sqlite_backend(tmp_path).opened()
-    service = GameService(store, seed_factory=lambda: "activity-browser")
-    fake = FakeDiscordApi()
-    async with serving(fake) as api:
-        limit = RateLimit(burst=10_000, per_second=10_000)
-        app = create_app(service, SECRET, limit=limit, discord=api)
-        app.add_routes(activity_client.routes(fake, GUILD, CHANNEL))
-        app.on_response_prepare.append(client_policy)
-        server = TestServer(app, host="127.0.0.1")
-        await server.start_server()
-        try:
-            yield Table(service, str(server.make_url("")).rstrip("/"), fake)
-        finally:
-            await server.close()
-            await store.close()
-
-
-async def client_policy(request: web.Request, response: web.StreamResponse) -> None:
-    """Discord's client page frames the Activity (its own policy, not the table's)."""
-    if request.path == "/client":
-        response.headers["Content-Security-Policy"] = (
-            "default-src 'self'; frame-src 'self'; frame-ancestors 'none'"
-        )
+    async with activity_table(tmp_path) as found:
+        yield found
 
 
 async def artsee(service: GameService) -> GameRecord:
@@ -132,8 +64,8 @@ async def test_two_players_play_side_by_side_in_discord_and_a_relaunch_finds_the
 ) -> None:
     record = await artsee(table.service)
     table.discord.launch(INSTANCE, GUILD, CHANNEL, ANA, BO)
-    ana = await table.open(browser, ANA)
-    bo = await table.open(browser, BO)
+    ana = await table.open(browser, ANA, INSTANCE)
+    bo = await table.open(browser, BO, INSTANCE)
     await shoot(ana.page, "activity-390-ana")
     for frame in (ana, bo):  # the board, sized for the phone, no sideways scroll
         width = await frame.evaluate("document.documentElement.scrollWidth")

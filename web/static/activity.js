@@ -9,6 +9,8 @@ const shell = document.getElementById("activity");
 const status = document.getElementById("status");
 const list = document.getElementById("games");
 const switcher = document.getElementById("switch");
+const heading = document.querySelector("header h1");
+const appName = heading.textContent;
 // Seconds before a session lapses that the page signs in again (silently: the player has
 // already authorized the app).
 const RENEW_MARGIN = 120;
@@ -45,7 +47,7 @@ async function signIn() {
 async function renew() {
   try {
     await signIn();
-    if (shown) open(shown);
+    if (shown) open(shown.game, "", shown.seated);  // the heading stays the game's
   } catch (error) {
     say(shell.dataset.ended);
   }
@@ -72,16 +74,18 @@ function choose(found) {
     const line = document.createElement("span");
     line.textContent = game.turn;
     button.append(title, line);
-    button.addEventListener("click", () => open(game.id));
+    button.addEventListener("click", () => open(game.id, game.title, game.seated));
     list.append(button);
   }
   list.hidden = false;
   switcher.hidden = true;
+  heading.textContent = appName;
   say(shell.dataset.choose);
 }
 
 // A game's board: its fragment fetched once, then play.js keeps it live and takes the turn.
-async function open(game) {
+// ``seated``: the player's own board; else the public table, looked on.
+async function open(game, title, seated) {
   const base = `s/${session}/g/${game}`;
   const response = await fetch(`${base}/fragment`, { cache: "no-store" });
   if (!response.ok) { say(await response.text()); return; }
@@ -89,6 +93,7 @@ async function open(game) {
   document.getElementById("play")?.remove();
   const root = document.createElement("main");
   root.id = "play";
+  if (!seated) root.className = "watching";
   root.dataset.game = game;
   root.dataset.fragment = `${base}/fragment`;
   root.dataset.events = `${base}/events`;
@@ -96,7 +101,8 @@ async function open(game) {
   root.dataset.poll = `${base}/version`;
   root.innerHTML = await response.text();
   shell.append(root);
-  shown = game;
+  shown = { game, seated };
+  if (title) heading.textContent = title;
   list.hidden = true;
   switcher.hidden = false;
   say("");
@@ -113,7 +119,7 @@ async function start() {
   const found = await games();
   if (!found.length) { say(shell.dataset.none); return; }
   const first = found[0];
-  if (found.length === 1 || first.first) await open(first.id);
+  if (found.length === 1 || first.first) await open(first.id, first.title, first.seated);
   else choose(found);
 }
 

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.i18n import _
-from bot.store.base import ACTIVE, GameRecord, GameSummary
+from bot.store.base import ACTIVE, Clock, GameRecord, GameSummary
 from cogs import web_table
 
 TEMPLATE = r"play:(?P<game>[a-z0-9]{4,12})"
@@ -66,10 +66,14 @@ def bind(handler: PressHandler, launches: bool) -> type[PlayButton]:
     return PlayButton
 
 
-def useful(record: GameRecord | GameSummary, *, panel: bool = False) -> bool:
+#: What Play may be put on for: a game, a listed game, or a reminder's clock (a running game's).
+Playable = GameRecord | GameSummary | Clock
+
+
+def useful(record: Playable, *, panel: bool = False) -> bool:
     """Whether Play can do something for ``record``: launch the Activity, or else give a web
     link, which a hand panel (``panel``) already carries as "Open on the web"."""
-    if record.status != ACTIVE:
+    if getattr(record, "status", ACTIVE) != ACTIVE:
         return False
     if PlayButton.launches:
         return True
@@ -77,9 +81,7 @@ def useful(record: GameRecord | GameSummary, *, panel: bool = False) -> bool:
     return not panel and door is not None and record.guild not in door.off
 
 
-def add_play(
-    view: Any, record: GameRecord | GameSummary, label: str | None = None, *, panel: bool = False
-) -> Any:
+def add_play(view: Any, record: Playable, label: str | None = None, *, panel: bool = False) -> Any:
     """``view`` (a View or an ActionRow) with Play for ``record`` when Play is of use there
     (``useful``) and the view has room left; a View is made for it when there is none."""
     if not useful(record, panel=panel):

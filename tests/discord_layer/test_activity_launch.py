@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot import metrics
 from bot.launches import LAUNCHES
+from cogs import alerts, delivery
 from tests.discord_layer.test_web_links import ANA, BO, GUILD, TABLE, web_bot
 from tests.harness import Channel, FakeDiscord, Harness, SeenMessage
 
@@ -108,4 +109,24 @@ async def test_a_press_away_from_the_game_gives_the_link(harness_factory, tmp_pa
     play = [b for b in mine.buttons if b.label == f"Play {record.id}"]
     assert len(play) == 1
     pressed = await h.click(mover, mine, label=f"Play {record.id}")
+    assert pressed.callback_type == 4 and f"{base}/h/" in pressed.message.text()
+
+
+async def test_the_your_turn_notices_carry_play(harness_factory, tmp_path: Path) -> None:
+    """The reminder pinged in the game's thread launches the Activity there; the DM alert
+    carries Play too, and pressed in the DM it gives the player's link."""
+    h, _board, base = await started(harness_factory, tmp_path, configured=True)
+    service = h.bot.service
+    record = (await service.store.games_in_channel(str(GUILD), str(TABLE.id)))[0]
+    read = service.read(record)
+    mover = next(u for u in (ANA, BO) if str(u.id) in read.to_move)
+    ping = await delivery.remind(h.bot, record, read.title, [str(mover.id)])
+    assert ping is not None
+    reminder = h.message(ping.id)
+    assert "Play" in [b.label for b in reminder.buttons]
+    assert (await h.click(mover, reminder, label="Play")).callback_type == 12
+    await h.slash(mover, "game notify", alerts="dm")
+    await alerts.send(h.bot, read, str(mover.id))
+    (note,) = h.dm_messages(mover)
+    pressed = await h.click(mover, note, label="Play")
     assert pressed.callback_type == 4 and f"{base}/h/" in pressed.message.text()

@@ -67,6 +67,13 @@ async def test_two_players_play_side_by_side_in_discord_and_a_relaunch_finds_the
     ana = await table.open(browser, ANA, INSTANCE)
     bo = await table.open(browser, BO, INSTANCE)
     await shoot(ana.page, "activity-390-ana")
+    padding = await ana.evaluate(
+        """() => {
+            document.documentElement.style.setProperty('--discord-safe-area-inset-top', '37px');
+            return getComputedStyle(document.body).paddingTop;
+        }"""
+    )
+    assert padding == "37px", "Discord's safe-area inset keeps the board clear of its bar"
     for frame in (ana, bo):  # the board, sized for the phone, no sideways scroll
         width = await frame.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"]

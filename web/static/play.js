@@ -102,7 +102,9 @@ export function mount(root) {
       const response = await fetch(root.dataset.turn, {
         method: "POST", body, headers: { Accept: "application/json" },
       });
-      const answer = response.ok ? await response.json() : { note: "" };
+      // A 401 says why in a sentence (the Activity's session or instance is over).
+      const refused = response.status === 401 ? await response.text() : "";
+      const answer = response.ok ? await response.json() : { note: refused };
       said = answer.note || "";
     } finally {
       sending = false;

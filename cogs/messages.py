@@ -291,9 +291,15 @@ def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.Ac
     row.add_item(button(read, "rules", _("Rules"), discord.ButtonStyle.secondary))
     if read.record.status == FINISHED:  # its players may sit down again (issue 13)
         row.add_item(button(read, "rematch", _("Rematch"), discord.ButtonStyle.success))
-    activity.add_play(row, read.record)  # issue 40
-    if (web := web_table.table_button(read.record)) is not None and len(row.children) < 5:
-        row.add_item(web)  # issue 26
+    # Play (issue 40) and the public page's link (issue 26): Play first when it launches the
+    # Activity, else the link, which Play would only repeat (a row holds five).
+    web = web_table.table_button(read.record)
+    if web is not None and not activity.PlayButton.launches:
+        row.add_item(web)
+        web = None
+    activity.add_play(row, read.record)
+    if web is not None and len(row.children) < 5:
+        row.add_item(web)
     return row
 
 

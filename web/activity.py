@@ -27,6 +27,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -321,7 +322,7 @@ async def entry(request: web.Request) -> web.StreamResponse:
     raise web.HTTPFound(f"activity/?{query}" if query else "activity/")
 
 
-def routes(activity: Activity, static: object) -> list[web.RouteDef | web.StaticDef]:
+def routes(activity: Activity, static: Path) -> list[web.RouteDef | web.StaticDef]:
     """The Activity's routes (``static``: the web table's static folder)."""
     board = activity.board
     game = PREFIX + "/s/{session}/g/{game}"
@@ -338,5 +339,5 @@ def routes(activity: Activity, static: object) -> list[web.RouteDef | web.Static
         web.get(game + r"/face/{card:[A-Za-z0-9_-]{1,40}}.png", board.face),
         web.get(game + r"/board/{version:\d+}.png", activity.public_board),
         web.get(game + r"/hand/{version:\d+}.png", activity.hand_picture),
-        web.static(PREFIX + "/static", str(static)),
+        web.static(PREFIX + "/static", static),
     ]

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot import launches
+from bot import launches, metrics
 from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord
 from rules import DETERMINIZERS, GAMES
@@ -62,6 +62,14 @@ class Site:
             await service.join(GUILD, channel, player, f"P{player}", record.id)
         await service.add_ai(GUILD, channel, host, record.id)
         return (await service.start(GUILD, channel, host, record.id)).record
+
+
+def exchanges(outcome: str) -> float:
+    """The sign-ins counted with ``outcome`` so far (``bot.metrics``)."""
+    sample = metrics.REGISTRY.get_sample_value(
+        "tabletop_activity_token_exchanges_total", {"outcome": outcome}
+    )
+    return sample or 0.0
 
 
 @pytest.fixture
@@ -125,10 +133,13 @@ async def test_someone_else_in_the_channel_gets_the_public_table(site: Site) -> 
 
 async def test_a_forged_user_instance_or_session_is_refused(site: Site) -> None:
     record = await site.game()
+    before = {o: exchanges(o) for o in ("not_in_instance", "no_instance", "bad_code", "ok")}
     assert (await site.sign_in(ZED)).status == 403  # a real user, not in the instance
     assert (await site.sign_in(ANA, "i-forged")).status == 403  # no such instance
     reused = {"code": "never-given", "instance_id": INSTANCE}
     assert (await site.client.post("/activity/token", data=reused)).status == 403
+    counted = {o: exchanges(o) - n for o, n in before.items()}
+    assert counted == {"not_in_instance": 1, "no_instance": 1, "bad_code": 1, "ok": 0}
     session = await site.session(BO)
     body, _dot, mac = session.partition(".")
     forged = f"{body[:-2]}{'A' if body[-2] != 'A' else 'B'}{body[-1]}.{mac}"

@@ -63,6 +63,11 @@ FRAME_QUERY = "frame_id"
 NO_STORE = {"Cache-Control": "no-store"}
 
 
+def origin_of(client_id: str) -> str:
+    """Where Discord serves the application's Activity: its pages' POSTs come from there."""
+    return f"https://{client_id}.discordsays.com"
+
+
 @dataclass(frozen=True)
 class Session:
     """What a session token grants: ``user`` in ``instance``, on the channel (or thread)

@@ -608,7 +608,8 @@ def create_app(
     played = Activity(table, discord, clock) if discord is not None else None
     if played is not None:
         framing = {**policy.framing, activity.PREFIX: activity.FRAMERS}
-        policy = replace(policy, framing=framing, budget=played.budget_key)
+        origins = policy.origins | {activity.origin_of(played.api.client_id)}
+        policy = replace(policy, framing=framing, budget=played.budget_key, origins=origins)
     guard = security.middleware(limit or RateLimit(), proxies or Proxies(), policy)
     app = web.Application(middlewares=[guard])
     app[TABLE] = table

@@ -59,6 +59,9 @@ class Policy:
 
     framing: Mapping[str, str] = field(default_factory=dict)
     origin: str = ""
+    #: Other origins the table's own pages are served from: the Activity's, which Discord
+    #: serves at ``https://<application id>.discordsays.com`` through its proxy.
+    origins: frozenset[str] = frozenset()
     #: The budget a request spends when it is not its address's (the Activity's requests
     #: spend their signed-in player's: behind Discord's proxy many share one address).
     budget: Callable[[web.Request], str | None] | None = None
@@ -79,7 +82,7 @@ class Policy:
         given = request.headers.get("Origin")
         if given is None:
             return True
-        own = {f"{request.scheme}://{request.host}", self.origin}
+        own = {f"{request.scheme}://{request.host}", self.origin, *self.origins}
         return given in own
 
 

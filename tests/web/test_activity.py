@@ -26,7 +26,7 @@ from bot.store.base import ACTIVE, GameRecord
 from rules import DETERMINIZERS, GAMES
 from tests.backends import Backend
 from tests.web.conftest import ANA, BO, CHANNEL, GUILD, SECRET
-from tests.web.fake_discord_api import FakeDiscordApi, serving
+from tests.web.fake_discord_api import CLIENT_ID, FakeDiscordApi, serving
 from web import activity
 from web.app import create_app
 from web.ratelimit import RateLimit
@@ -206,6 +206,18 @@ async def test_only_discord_and_the_table_frame_the_activity(site: Site) -> None
             .endswith("frame-ancestors 'none'")
         )
     assert 'src="static/activity.js"' in await page.text()  # relative
+
+
+async def test_the_activity_posts_from_discords_origin_and_no_other(site: Site) -> None:
+    """Inside Discord the page is served from the application's own discordsays.com origin
+    (through Discord's proxy): its sign-in and turns come from there, and from nowhere else."""
+    form = {"code": site.discord.code_for(ANA), "instance_id": INSTANCE}
+    inside = {"Origin": f"https://{CLIENT_ID}.discordsays.com", "Sec-Fetch-Site": "same-origin"}
+    answer = await site.client.post("/activity/token", data=form, headers=inside)
+    assert answer.status == 200
+    elsewhere = {"Origin": "https://1.discordsays.com", "Sec-Fetch-Site": "same-origin"}
+    form = {"code": site.discord.code_for(ANA), "instance_id": INSTANCE}
+    assert (await site.client.post("/activity/token", data=form, headers=elsewhere)).status == 403
 
 
 async def test_static_files_spend_no_budget_and_a_session_spends_its_players(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import aiohttp
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 from playwright.async_api import Browser, Frame, Page, Route
@@ -62,8 +63,9 @@ window.addEventListener("message", async (event) => {
 """.replace("__CLIENT_ID__", json.dumps(CLIENT_ID))
 
 
-def routes(fake: FakeDiscordApi, guild: str, channel: str) -> list[web.RouteDef]:
-    """The client page, its script and style, and the codes it asks the fake Discord for."""
+def routes(fake: FakeDiscordApi, guild: str, channel: str, prefix: str = "") -> list[web.RouteDef]:
+    """The client page, its script and style, and the codes it asks the fake Discord for
+    (``prefix``: where the Activity is, behind a proxy)."""
 
     async def page(request: web.Request) -> web.Response:
         user, instance = request.query["user"], request.query["instance"]
@@ -71,7 +73,7 @@ def routes(fake: FakeDiscordApi, guild: str, channel: str) -> list[web.RouteDef]
             f"frame_id=frame-{user}&instance_id={instance}&channel_id={channel}"
             f"&guild_id={guild}&platform=mobile"
         )
-        text = PAGE.format(src=f"/activity?{query}", user=user)
+        text = PAGE.format(src=f"{prefix}/activity?{query}", user=user)
         return web.Response(text=text, content_type="text/html")
 
     async def code(request: web.Request) -> web.Response:
@@ -166,3 +168,50 @@ async def activity_table(folder: Path) -> AsyncIterator[Table]:
         finally:
             await server.close()
             await store.close()
+
+
+#: Headers a proxy does not pass on.
+HOP = {"host", "connection", "keep-alive", "transfer-encoding", "content-length", "upgrade"}
+
+
+@asynccontextmanager
+async def discord_proxy(table: Table) -> AsyncIterator[str]:
+    """Discord's proxy in front of the table, as the Activity meets it: Discord's client page
+    at its root, and the table under ``/.proxy/`` (the prefix taken off on the way), its
+    pages' requests carrying the application's discordsays.com origin. Its address."""
+    session = aiohttp.ClientSession(auto_decompress=False)
+    target = table.url
+
+    async def forward(request: web.Request) -> web.StreamResponse:
+        headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP}
+        if "Origin" in headers:
+            headers["Origin"] = f"https://{CLIENT_ID}.discordsays.com"
+        url = f"{target}/{request.match_info['tail']}"
+        async with session.request(
+            request.method,
+            url,
+            params=request.query,
+            data=await request.read(),
+            headers=headers,
+            allow_redirects=False,
+        ) as upstream:
+            answer = web.StreamResponse(
+                status=upstream.status,
+                headers={k: v for k, v in upstream.headers.items() if k.lower() not in HOP},
+            )
+            await answer.prepare(request)
+            async for chunk in upstream.content.iter_any():
+                await answer.write(chunk)
+            return answer
+
+    app = web.Application()
+    app.add_routes(routes(table.discord, GUILD, CHANNEL, prefix="/.proxy"))
+    app.add_routes([web.route("*", "/.proxy/{tail:.*}", forward)])
+    # A live page's stream is forwarded for as long as it is open: closing cuts it at once.
+    server = TestServer(app, host="127.0.0.1", shutdown_timeout=0.1)
+    await server.start_server()
+    try:
+        yield str(server.make_url("")).rstrip("/")
+    finally:
+        await server.close()
+        await session.close()

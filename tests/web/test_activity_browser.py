@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.async_api import Browser, Frame
 
 from bot.service import GameService
 from bot.store.base import GameRecord
-from tests.web.activity_client import READY_MS, Table, activity_table
+from tests.web.activity_client import READY_MS, Table, activity_table, discord_proxy
 from tests.web.conftest import ANA, BO, CHANNEL, GUILD
 from tests.web.test_browser import PHONE, browser, shoot  # noqa: F401
 from tests.web.test_play_browser import LIVE_MS, WIDE, tap
@@ -122,4 +123,26 @@ async def test_a_user_outside_the_instance_is_refused_in_the_frame(
     await frame.locator("body[data-failed]").wait_for(timeout=READY_MS)
     assert "did not let you in" in await frame.locator("#status").inner_text()
     assert await frame.locator("#play").count() == 0
+    assert not table.elsewhere, table.elsewhere
+
+
+async def test_the_activity_plays_behind_discords_proxy_prefix(
+    table: Table,
+    browser: Browser,  # noqa: F811
+) -> None:
+    """Every address of the page is relative: behind ``/.proxy/`` (the prefix taken off by
+    the proxy, the page's origin Discord's), sign-in, board and turn all go through it."""
+    record = await artsee(table.service)
+    table.discord.launch(INSTANCE, GUILD, CHANNEL, ANA, BO)
+    mover = table.service.read(record).to_move[0]
+    async with discord_proxy(table) as proxied:
+        page = await browser.new_page(viewport=PHONE)
+        await page.route("**/*", table.guard)
+        table.url = proxied  # the host every frame may ask is the proxy's now
+        frame = await table.launch(page, mover, INSTANCE)
+        await my_turn(frame)
+        await page.close()
+    activity = [u for u in table.requests if "/activity" in u]
+    assert activity and all(urlsplit(u).path.startswith("/.proxy/activity") for u in activity)
+    assert (await table.service.get(record.id)).version > record.version
     assert not table.elsewhere, table.elsewhere

@@ -175,10 +175,11 @@ HOP = {"host", "connection", "keep-alive", "transfer-encoding", "content-length"
 
 
 @asynccontextmanager
-async def discord_proxy(table: Table) -> AsyncIterator[str]:
+async def discord_proxy(table: Table, *, hold_streams: bool = False) -> AsyncIterator[str]:
     """Discord's proxy in front of the table, as the Activity meets it: Discord's client page
     at its root, and the table under ``/.proxy/`` (the prefix taken off on the way), its
-    pages' requests carrying the application's discordsays.com origin. Its address."""
+    pages' requests carrying the application's discordsays.com origin. ``hold_streams``: a
+    proxy that holds an event stream back (it buffers it whole). Its address."""
     session = aiohttp.ClientSession(auto_decompress=False)
     target = table.url
 
@@ -200,8 +201,10 @@ async def discord_proxy(table: Table) -> AsyncIterator[str]:
                 headers={k: v for k, v in upstream.headers.items() if k.lower() not in HOP},
             )
             await answer.prepare(request)
+            streaming = upstream.headers.get("Content-Type", "").startswith("text/event-stream")
             async for chunk in upstream.content.iter_any():
-                await answer.write(chunk)
+                if not (hold_streams and streaming):
+                    await answer.write(chunk)
             return answer
 
     app = web.Application()

@@ -22,6 +22,7 @@ from bot.store.base import GameRecord
 from tests.web.activity_client import READY_MS, Table, activity_table, discord_proxy
 from tests.web.conftest import ANA, BO, CHANNEL, GUILD
 from tests.web.test_browser import PHONE, browser, shoot  # noqa: F401
+from tests.web.test_handlers import play_one
 from tests.web.test_play_browser import LIVE_MS, WIDE, tap
 
 INSTANCE = "i-1387000222"
@@ -146,3 +147,30 @@ async def test_the_activity_plays_behind_discords_proxy_prefix(
     assert activity and all(urlsplit(u).path.startswith("/.proxy/activity") for u in activity)
     assert (await table.service.get(record.id)).version > record.version
     assert not table.elsewhere, table.elsewhere
+
+
+@pytest.mark.slow
+async def test_a_stream_the_proxy_holds_back_falls_back_to_asking(
+    table: Table,
+    browser: Browser,  # noqa: F811
+) -> None:
+    """A proxy that buffers server-sent events: the page hears nothing from its stream, asks
+    for the version instead, and still shows the other player's move."""
+    record = await artsee(table.service)
+    table.discord.launch(INSTANCE, GUILD, CHANNEL, ANA, BO)
+    waiting = table.service.read(record).to_move[0]
+    watcher = ANA if waiting == BO else BO
+    async with discord_proxy(table, hold_streams=True) as proxied:
+        page = await browser.new_page(viewport=PHONE)
+        table.url = proxied
+        frame = await table.launch(page, watcher, INSTANCE)
+        await frame.wait_for_function(
+            "() => document.getElementById('play').dataset.transport === 'poll'", timeout=LIVE_MS
+        )
+        after = await play_one(table.service, record)
+        await frame.wait_for_function(
+            "v => document.querySelector('#play [data-version]').dataset.version === v",
+            arg=str(after.version),
+            timeout=LIVE_MS,
+        )
+        await page.close()

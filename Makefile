@@ -9,7 +9,7 @@ DEMO_LANG ?= en
 
 PLAYERS ?= 3
 
-.PHONY: play demo test test-postgres run sync lint bench arena clean messages lock audit image
+.PHONY: play demo test test-postgres run sync lint bench arena clean messages lock audit image activity-sdk
 
 # Installs pin every package to constraints.txt, so a new release cannot break a fresh clone.
 $(STAMP): pyproject.toml constraints.txt
@@ -75,6 +75,12 @@ lock: $(STAMP)  ## write requirements.lock (hashes) from pyproject.toml and cons
 	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 		--constraint constraints.txt --custom-compile-command "make lock" \
 		--quiet -o requirements.lock
+
+# The Discord Activity's SDK, bundled into web/static/discord-sdk.js from the npm registry at
+# the version web/sdk/package.json pins (SDK_VERSION=x.y.z moves the pin); web/sdk/record.json
+# says what it was made from. Needs npm; the tests and the bot never do. Commit all three.
+activity-sdk:  ## refresh the vendored Discord Embedded App SDK (needs npm and the registry)
+	web/sdk/build $(SDK_VERSION)
 
 audit:  ## look the locked dependencies up in a vulnerability database (needs the network)
 	.ci/audit

@@ -26,6 +26,8 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 WEB_ACCESS_LOGS = ("paths", "addresses", "off")
 #: Random bytes a WEB_SECRET holds at least: no search over a public id can find it.
 WEB_SECRET_BYTES = 32
+#: Discord's HTTP API, version 10: where the Activity's token exchange and checks go.
+DEFAULT_DISCORD_API = "https://discord.com/api/v10"
 #: A picture cache above this many MiB is a typo, not a budget (a whole game's boards fit in 64).
 MAX_CACHE_MB = 65536
 #: An AI that thinks longer than this over one decision holds its table for too long.
@@ -115,6 +117,17 @@ class Settings:
     #: The web table's access log: ``paths`` (no query strings, no hand links' signed part,
     #: no addresses), ``addresses`` (the same with the client's address), or ``off``.
     web_access_log: str = "paths"
+    #: The Discord Activity (docs/activity.md): the application's OAuth2 client id and secret
+    #: (both empty: no Activity, the Play button answers with the web link), and the base of
+    #: every call to Discord's HTTP API the web table makes (tests point it at a fake).
+    discord_client_id: str = ""
+    discord_client_secret: str = ""
+    discord_api_base: str = DEFAULT_DISCORD_API
+
+    @property
+    def activity(self) -> bool:
+        """Whether the Activity is configured: the Play button launches it."""
+        return bool(self.discord_client_id and self.discord_client_secret)
 
     @staticmethod
     def hours(value: float) -> float | None:
@@ -222,6 +235,18 @@ class Settings:
             raise ValueError(
                 f"WEB_ACCESS_LOG={self.web_access_log!r} is not one of {', '.join(WEB_ACCESS_LOGS)}"
             )
+        if bool(self.discord_client_id) != bool(self.discord_client_secret):
+            raise ValueError(
+                "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together: set both (the "
+                "Activity) or neither (the Play button gives the web link)"
+            )
+        if self.discord_client_id and not is_snowflake(self.discord_client_id):
+            raise ValueError(
+                "DISCORD_CLIENT_ID must be the application's id (digits only, from the "
+                "Developer Portal's OAuth2 page)"
+            )
+        if not self.discord_api_base.startswith(("https://", "http://")):
+            raise ValueError("DISCORD_API_BASE must start with https:// (or http://)")
 
     def trusted_proxies(self) -> tuple[Network, ...]:
         """WEB_TRUSTED_PROXIES: addresses or networks, comma-separated (``127.0.0.1``,

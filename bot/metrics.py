@@ -87,6 +87,23 @@ DISCORD_ERRORS = Counter(
     ["route", "status"],
     registry=REGISTRY,
 )
+ACTIVITY_LAUNCHES = Counter(
+    "tabletop_activity_launches",
+    "Play button presses, by outcome: launched (the Activity opened in Discord), or the "
+    "player's web link instead because the Activity is not configured (unconfigured), the "
+    "launch failed (failed), or the press came from elsewhere than the game's channel "
+    "(elsewhere).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+ACTIVITY_TOKENS = Counter(
+    "tabletop_activity_token_exchanges",
+    "The Activity's sign-ins, by outcome: ok, bad_code (Discord refused the code or its "
+    "token), no_instance (no such running instance), not_in_instance (the user is not in it), "
+    "discord_error (Discord could not be reached or answered 5xx), bad_request.",
+    ["outcome"],
+    registry=REGISTRY,
+)
 
 Source = Callable[[], Any]
 _sources: dict[str, Source] = {}

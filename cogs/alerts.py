@@ -19,7 +19,7 @@ from bot.i18n import _, _n
 from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord, GameSummary
-from cogs import messages, threads, visibility
+from cogs import activity, messages, threads, visibility
 from cogs.messages import Post
 from cogs.retry import retrying
 
@@ -79,7 +79,8 @@ async def thread_ping(client: discord.Client, read: ReadModel, user: str) -> dis
         id=read.record.id,
         asked=asked(read),
     )
-    return await threads.post(client, read.record, Post(content=text, pings=[user]))
+    view = activity.add_play(None, read.record)  # issue 40
+    return await threads.post(client, read.record, Post(content=text, pings=[user], view=view))
 
 
 async def deliver(
@@ -148,7 +149,10 @@ async def dm(
     record, service = read.record, service_of(client)
     try:
         person = client.get_user(int(user)) or await client.fetch_user(int(user))
-        return await retrying(lambda: person.send(text, allowed_mentions=messages.NO_PINGS))
+        view = activity.add_play(None, record)  # issue 40: in a DM, Play gives the web link
+        return await retrying(
+            lambda: person.send(text, view=view, allowed_mentions=messages.NO_PINGS)
+        )
     except discord.Forbidden as error:
         if error.code != DM_REFUSED:
             raise

@@ -33,7 +33,18 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, forget, inbox, items, observe, stall, visibility, web_table
+from cogs import (
+    EXTENSIONS,
+    flows,
+    forget,
+    inbox,
+    items,
+    launch,
+    observe,
+    stall,
+    visibility,
+    web_table,
+)
 from cogs import replay as viewers
 from cogs.retry import transient
 from cogs.shutdown import Drain
@@ -217,6 +228,7 @@ def build(settings: Settings, *, serve: bool = True) -> TabletopBot:
             *items.bind(flows.on_click),
             *inbox.DYNAMIC_ITEMS,
             *forget.DYNAMIC_ITEMS,
+            *launch.items(settings),  # issue 40: Play
             *viewers.DYNAMIC_ITEMS,
         ),
     }

@@ -29,7 +29,7 @@ from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService, MoveResult, Step
 from bot.store.base import ACTIVE, Clock, GameRecord, OutboxRow, Shards
-from cogs import alerts, latest, memory, messages, threads
+from cogs import activity, alerts, latest, memory, messages, threads
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.retry import transient
@@ -300,7 +300,8 @@ async def remind(
         "{mentions} ⏰ {title} `{id}` is waiting for you: press **My hand** on the "
         "latest board, or `/game hand`."
     ).format(mentions=mentions, title=title, id=where.id)
-    return await threads.post(client, where, Post(content=text, pings=users))
+    view = activity.add_play(None, where)  # issue 40
+    return await threads.post(client, where, Post(content=text, pings=users, view=view))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -27,7 +27,7 @@ from bot.i18n import N_, _
 from bot.service import GameService
 from bot.store.base import ACTIVE, LOBBY, GameRecord, GameSummary, PageKey, page_key
 from bot.words import WORDS
-from cogs import flows, messages
+from cogs import activity, flows, messages
 from cogs.alerts import deadline_of, lapses
 from cogs.messages import Post
 from cogs.threads import LATEST_POST, LOBBY_MESSAGE
@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: Games on one page: a select's or an embed's comfortable count.
 PAGE_SIZE = 25
+#: Play buttons a `/game mine` page carries at most: the first games waiting for your move.
+PLAY_BUTTONS = 3
 #: A line of a list, link included; 25 of them stay within an embed's 4096 characters.
 LINE_LIMIT = 160
 MINE, HERE, SERVER = "mine", "here", "server"
@@ -316,6 +318,7 @@ async def inbox_post(
     if scope != MINE and cursor is None:
         page = 0  # a list page is found by its key: without one (an old button), the first
     offset = page * PAGE_SIZE
+    playable: list[GameSummary] = []  # issue 40: Play on the first games waiting for you
     if scope == MINE:
 
         async def fetch(limit: int, start: int) -> list[GameSummary]:
@@ -336,6 +339,8 @@ async def inbox_post(
                 if whole is not None:  # a snapshot its engine refuses is rebuilt, as for play;
                     whole = await service.playable(whole) or whole  # set aside: its line says so
             lines.append(mine_line(service, listed, posts.get(listed.id), user, whole))
+            if my_move(service, listed, user) and len(playable) < PLAY_BUTTONS:
+                playable.append(listed)
         shown: list[GameSummary] = []
         shown_count, more = len(lines), len(ranked) > offset + PAGE_SIZE
     else:
@@ -369,4 +374,6 @@ async def inbox_post(
     if more:
         on = ("a", page_key(shown[-1])) if keyed else None
         view.add_item(PageButton.make(scope, page + 1, _("Next ▶"), on))
+    for listed in playable:
+        view = activity.add_play(view, listed, _("Play {id}").format(id=listed.id))
     return Post(embed=embed, view=view if view.children else None)

@@ -24,7 +24,7 @@ from bot.read_model import ReadModel
 from bot.service import AWAY_UNTIL, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, counter, label_for, tell
-from cogs import web_table
+from cogs import activity, web_table
 from cogs.items import SELECT_LIMIT, STEPS, GameButton, PickSelect
 from images.artsee import MORE_GALLERIES_FILE
 from rules.protocol import player_range
@@ -291,7 +291,14 @@ def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.Ac
     row.add_item(button(read, "rules", _("Rules"), discord.ButtonStyle.secondary))
     if read.record.status == FINISHED:  # its players may sit down again (issue 13)
         row.add_item(button(read, "rematch", _("Rematch"), discord.ButtonStyle.success))
-    if (web := web_table.table_button(read.record)) is not None:  # issue 26
+    # Play (issue 40) and the public page's link (issue 26): Play first when it launches the
+    # Activity, else the link, which Play would only repeat (a row holds five).
+    web = web_table.table_button(read.record)
+    if web is not None and not activity.PlayButton.launches:
+        row.add_item(web)
+        web = None
+    activity.add_play(row, read.record)
+    if web is not None and len(row.children) < 5:
         row.add_item(web)
     return row
 
@@ -542,4 +549,5 @@ async def hand_panel(
         lines.append(read.turn_message())
     picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
     view = web_table.add_hand_link(view, record, user)  # issue 26: "Open on the web"
+    view = activity.add_play(view, record, panel=True)  # issue 40
     return Post(content=clip("\n".join(lines), 2000), view=view, files=[picture] if picture else [])

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -28,8 +29,10 @@ from bot.results import display_rating
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
 from rules import GAMES
-from web import pages, security, surface, tournaments
+from web import activity, pages, security, surface, tournaments
+from web.activity import Activity
 from web.addresses import Proxies, client_of
+from web.discord_api import DiscordApi
 from web.limits import FORM_DIGITS, WRITE_SECONDS, Caps, Streams, StreamsFull, posted_form, whole
 from web.links import LinkRefused, read_hand
 from web.memo import Memo
@@ -593,12 +596,20 @@ def create_app(
     proxies: Proxies | None = None,
     caps: Caps | None = None,
     policy: Policy | None = None,
+    discord: DiscordApi | None = None,
 ) -> web.Application:
     """The web table over ``service``; it hears changes from ``service.changes`` (``poll``:
     see ``Table.poll``). ``proxies``: whose ``X-Forwarded-For`` to believe; ``caps``: the
-    streams it holds at most (``web.limits``); ``policy``: framing and origin."""
+    streams it holds at most (``web.limits``); ``policy``: framing and origin; ``discord``:
+    Discord's API when the Activity is configured (its pages then exist, framed by Discord
+    alone)."""
     table = Table(service, secret, clock, poll, caps or Caps.for_process(1000, 8))
     policy = policy or Policy()
+    played = Activity(table, discord, clock) if discord is not None else None
+    if played is not None:
+        framing = {**policy.framing, activity.PREFIX: activity.FRAMERS}
+        origins = policy.origins | {activity.origin_of(played.api.client_id)}
+        policy = replace(policy, framing=framing, budget=played.budget_key, origins=origins)
     guard = security.middleware(limit or RateLimit(), proxies or Proxies(), policy)
     app = web.Application(middlewares=[guard])
     app[TABLE] = table
@@ -608,6 +619,8 @@ def create_app(
     async def closing(_app: web.Application) -> None:
         table.watchers.close()
         unsubscribe()
+        if discord is not None:
+            await discord.close()
 
     app.on_shutdown.append(closing)
     routes = [
@@ -630,5 +643,7 @@ def create_app(
         web.static("/static", STATIC),
     ]
     routes += tournaments.routes(service, table.guild_open, secret)
+    if played is not None:
+        routes += activity.routes(played, STATIC)
     app.add_routes(routes)
     return app

@@ -53,23 +53,36 @@ class Hand:
     expires: int
 
 
-def sign_hand(secret: bytes, hand: Hand) -> str:
-    body = _b64(json.dumps([hand.game_id, hand.player, hand.expires]).encode())
-    mac = hmac.new(secret, f"hand:{body}".encode(), hashlib.sha256).digest()
+def sign(secret: bytes, kind: str, fields: list[str | int]) -> str:
+    """``fields`` signed for one use (``kind``: a token of one kind never passes for another)."""
+    body = _b64(json.dumps(fields).encode())
+    mac = hmac.new(secret, f"{kind}:{body}".encode(), hashlib.sha256).digest()
     return f"{body}.{_b64(mac)}"
 
 
-def read_hand(secret: bytes, token: str, now: float) -> Hand:
-    """The grant a token carries, if its signature holds and it has not lapsed."""
+def unsign(secret: bytes, kind: str, token: str, size: int) -> list[object]:
+    """The ``size`` fields a token of ``kind`` carries, if its signature holds."""
     body, _dot, mac = token.partition(".")
-    expected = hmac.new(secret, f"hand:{body}".encode(), hashlib.sha256).digest()
+    expected = hmac.new(secret, f"{kind}:{body}".encode(), hashlib.sha256).digest()
     try:
         given = _unb64(mac)
-        game_id, player, expires = json.loads(_unb64(body))
+        fields = json.loads(_unb64(body))
     except (ValueError, TypeError):
         raise LinkRefused(N_("This link is damaged.")) from None
     if not hmac.compare_digest(given, expected):
         raise LinkRefused(N_("This link is not valid."))
+    if not isinstance(fields, list) or len(fields) != size:
+        raise LinkRefused(N_("This link is damaged."))
+    return fields
+
+
+def sign_hand(secret: bytes, hand: Hand) -> str:
+    return sign(secret, "hand", [hand.game_id, hand.player, hand.expires])
+
+
+def read_hand(secret: bytes, token: str, now: float) -> Hand:
+    """The grant a token carries, if its signature holds and it has not lapsed."""
+    game_id, player, expires = unsign(secret, "hand", token, 3)
     if not isinstance(expires, int) or expires < now:
         raise LinkRefused(N_("This link has lapsed: open a new one from your hand in Discord."))
     return Hand(str(game_id), str(player), expires)

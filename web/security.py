@@ -59,6 +59,12 @@ class Policy:
 
     framing: Mapping[str, str] = field(default_factory=dict)
     origin: str = ""
+    #: Other origins the table's own pages are served from: the Activity's, which Discord
+    #: serves at ``https://<application id>.discordsays.com`` through its proxy.
+    origins: frozenset[str] = frozenset()
+    #: The budget a request spends when it is not its address's (the Activity's requests
+    #: spend their signed-in player's: behind Discord's proxy many share one address).
+    budget: Callable[[web.Request], str | None] | None = None
 
     def csp_for(self, path: str) -> str:
         for prefix, sources in self.framing.items():
@@ -76,7 +82,7 @@ class Policy:
         given = request.headers.get("Origin")
         if given is None:
             return True
-        own = {f"{request.scheme}://{request.host}", self.origin}
+        own = {f"{request.scheme}://{request.host}", self.origin, *self.origins}
         return given in own
 
 
@@ -98,11 +104,25 @@ def not_found() -> web.Response:
     )
 
 
+#: Paths whose files cost no request budget: the scripts, style and SDK every page loads, a
+#: few small files from disk that a browser keeps (many players behind one address, as behind
+#: Discord's proxy, would spend a shared budget on them before their first move).
+FREE_PREFIXES = ("/static/", "/activity/static/")
+
+
+def free(path: str) -> bool:
+    return path.startswith(FREE_PREFIXES)
+
+
 def middleware(limit: RateLimit, proxies: Proxies, policy: Policy) -> Any:
+    def budget_of(request: web.Request) -> str:
+        own = policy.budget(request) if policy.budget is not None else None
+        return own or request[CLIENT]
+
     @web.middleware
     async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         request[CLIENT] = proxies.of(request)
-        if not limit.allow(request[CLIENT]):
+        if not free(request.path) and not limit.allow(budget_of(request)):
             return web.Response(status=429, text=_("Too many requests; try again in a moment."))
         if request.method == "POST" and not policy.same_site(request):
             return web.Response(status=403, text=_("Moves are made from the table's own pages."))

@@ -26,6 +26,7 @@ from bot.store.base import Store
 from web.access_log import AccessLog
 from web.addresses import Proxies
 from web.app import KEEPALIVE, create_app
+from web.discord_api import DiscordApi
 from web.limits import HEADER_SECONDS, Caps, ConnectionGuard
 from web.links import Links
 from web.security import Policy, origin_of
@@ -74,6 +75,18 @@ async def bridge_for(settings: Settings, service: GameService) -> PostgresBridge
     return bridge
 
 
+def discord_api(settings: Settings) -> DiscordApi | None:
+    """Discord's API for the Activity, when it is configured (DISCORD_CLIENT_ID and _SECRET)."""
+    if not settings.activity:
+        return None
+    return DiscordApi(
+        settings.discord_api_base,
+        settings.discord_client_id,
+        settings.discord_client_secret,
+        settings.discord_token,
+    )
+
+
 #: How often a stream of a web process alone on SQLite (which hears no other process) looks.
 ALONE_POLL = 1.0
 
@@ -87,7 +100,15 @@ async def start(
     proxies = Proxies(settings.trusted_proxies())
     caps = Caps.for_process(settings.web_max_connections, settings.web_streams_per_address)
     policy = Policy(origin=origin_of(settings.web_base_url))
-    app = create_app(service, links.secret, poll=poll, proxies=proxies, caps=caps, policy=policy)
+    app = create_app(
+        service,
+        links.secret,
+        poll=poll,
+        proxies=proxies,
+        caps=caps,
+        policy=policy,
+        discord=discord_api(settings),
+    )
     runner = web.AppRunner(
         app,
         shutdown_timeout=2.0,

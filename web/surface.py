@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
@@ -93,12 +94,30 @@ def areas_of(turn: Turn, pick: str | None) -> list[Area]:
     return [area for area in areas.values() if area.targets]
 
 
-class HandPage:
-    """The hand page's handlers, over the web table's ``Table`` (its link checks and
-    memo)."""
+#: What grants a page a seat: the request in, the game, the seat and the language out (a
+#: hand link's ``Table.hand_game``, or the Activity's session), refusing with an HTTP error.
+Grant = Callable[[web.Request], Awaitable[tuple[GameRecord, str, str]]]
 
-    def __init__(self, table: Table) -> None:
+
+def hand_base(request: web.Request) -> str:
+    """Where a hand link's page lives: every address of the page starts here."""
+    return f"/h/{request.match_info['token']}"
+
+
+class HandPage:
+    """The hand page's handlers, over the web table's ``Table`` (its memo). ``grant`` says
+    which seat a request plays (a hand link's by default) and ``base_of`` where its page's
+    addresses start: the Discord Activity plays the same page through its own session."""
+
+    def __init__(
+        self,
+        table: Table,
+        grant: Grant | None = None,
+        base_of: Callable[[web.Request], str] = hand_base,
+    ) -> None:
         self.table = table
+        self.grant = grant or table.hand_game
+        self.base_of = base_of
 
     async def fragment_for(
         self, record: GameRecord, seat: str, base: str, steps: list[int], pick: str, note: str
@@ -154,7 +173,7 @@ class HandPage:
     async def face(self, request: web.Request) -> web.StreamResponse:
         """A card's face for a button of the surface: only a card the seat's own view holds
         (its hand, the table), so no address can draw a card the seat may not see."""
-        record, seat, lang = await self.table.hand_game(request)
+        record, seat, lang = await self.grant(request)
         card = request.match_info["card"]
         if record.state is None or json.dumps(card) not in json.dumps(
             self.table.service.read(record).view(seat)
@@ -172,8 +191,8 @@ class HandPage:
         return steps_of(request.query.get("steps", "")), request.query.get("pick", "")
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        record, seat, lang = await self.table.hand_game(request)
-        base = f"/h/{request.match_info['token']}"
+        record, seat, lang = await self.grant(request)
+        base = self.base_of(request)
         shown = request.query.get("note", "")
         note = _(NOTES[shown]) if shown in NOTES else ""
         steps, pick = self.chosen(request)
@@ -192,8 +211,8 @@ class HandPage:
         return web.Response(text=text, content_type="text/html", headers=NO_STORE)
 
     async def fragment(self, request: web.Request) -> web.StreamResponse:
-        record, seat, _lang = await self.table.hand_game(request)
-        base = f"/h/{request.match_info['token']}"
+        record, seat, _lang = await self.grant(request)
+        base = self.base_of(request)
         steps, pick = self.chosen(request)
         text = await self.fragment_for(record, seat, base, steps, pick, "")
         return web.Response(text=text, content_type="text/html", headers=NO_STORE)
@@ -202,9 +221,9 @@ class HandPage:
         """A tap sent as a form (no script): a step added, a piece picked, the last step
         taken back (answered with the page again), or the turn confirmed: applied through
         ``bot.presentation.confirm`` at the version the page showed."""
-        record, seat, _lang = await self.table.hand_game(request)
+        record, seat, _lang = await self.grant(request)
         form = await posted_form(request)
-        base = f"/h/{request.match_info['token']}"
+        base = self.base_of(request)
         steps = steps_of(str(form.get("steps", "")))
         pick = str(form.get("pick", ""))
         version = whole(str(form.get("version", "")))

@@ -75,6 +75,13 @@ def test_an_env_file_without_read_permission_is_one_sentence(tmp_path: Path) -> 
         ("LOGIN_RETRY_SECONDS", "0", "LOGIN_RETRY_SECONDS must be a number of seconds above 0"),
         ("LOGIN_RETRY_SECONDS", "nan", "LOGIN_RETRY_SECONDS must be"),
         ("SHARD_COUNT", "-2", "SHARD_COUNT must be"),
+        (
+            "DISCORD_CLIENT_ID",
+            "555000111222333444",
+            "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go",
+        ),
+        ("DISCORD_CLIENT_SECRET", "s3cret", "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go"),
+        ("DISCORD_API_BASE", "discord.com/api", "DISCORD_API_BASE must start with https://"),
     ],
 )
 def test_every_bad_setting_is_refused_naming_it_and_what_is_allowed(
@@ -84,6 +91,17 @@ def test_every_bad_setting_is_refused_naming_it_and_what_is_allowed(
         Settings.load(tmp_path / "none.env", **{name.lower(): value})
     sentence = str(refused.value)
     assert allowed in sentence and "\n" not in sentence
+
+
+def test_the_activity_needs_an_application_id_and_its_secret(
+    clean_env: None, tmp_path: Path
+) -> None:
+    with pytest.raises(ValueError, match="DISCORD_CLIENT_ID must be the application's id"):
+        Settings.load(tmp_path / "none.env", discord_client_id="app", discord_client_secret="s")
+    settings = Settings.load(
+        tmp_path / "none.env", discord_client_id="555000111222333444", discord_client_secret="s"
+    )
+    assert settings.activity and not Settings.load(tmp_path / "none.env").activity
 
 
 def test_the_command_line_says_it_in_one_line(tmp_path: Path) -> None:

@@ -34,14 +34,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def started(
-    harness_factory,
-    tmp_path: Path,
-    everyone: discord.Permissions = DEFAULT_MEMBER_PERMISSIONS,
-    *,
-    thread: bool = False,
-) -> tuple[Harness, SeenMessage, str]:
-    """A started two-player game in a bot whose web table listens on a free port."""
+def web_bot(tmp_path: Path, **settings: str) -> tuple[discord.Client, str]:
+    """A bot whose web table listens on a free port (``settings``: more of them), and the
+    table's address."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     bot = create_bot(
@@ -50,7 +45,20 @@ async def started(
         web_port=port,
         web_base_url=base,
         web_secret="d1sc0rdLayerTestK3y-9aB7cD5eF3gH1iJ0kL2mN4oP",
+        **settings,
     )
+    return bot, base
+
+
+async def started(
+    harness_factory,
+    tmp_path: Path,
+    everyone: discord.Permissions = DEFAULT_MEMBER_PERMISSIONS,
+    *,
+    thread: bool = False,
+) -> tuple[Harness, SeenMessage, str]:
+    """A started two-player game in a bot whose web table listens on a free port."""
+    bot, base = web_bot(tmp_path)
     h = await harness_factory(
         bot,
         FakeDiscord(),

@@ -1328,6 +1328,7 @@ class FakeDiscord:
             7: (3, 5),
             8: (4,),
             9: (2, 3),
+            12: (2, 3, 5),  # LAUNCH_ACTIVITY, for an app with Activities enabled
         }
         if kind not in allowed or record.type not in allowed[kind]:
             raise DiscordHTTPError(400, 40043, f"Callback type {kind} is invalid here")
@@ -1382,6 +1383,9 @@ class FakeDiscord:
             record.choices = list(data.get("choices") or [])
         elif kind == 9:
             record.modal = data
+        elif kind == 12:
+            instance = {"id": f"i-{self.snowflake()}-gc-{record.guild_id}-{record.channel_id}"}
+            result["resource"] = {"type": 12, "activity_instance": instance}
         return 200, result
 
     def _webhook_record(self, params: dict[str, str], request: RecordedRequest):

@@ -27,9 +27,11 @@ BUTTON_VERBS = (
 #: A whole step on a hand panel (``bot.steps``): its arg is the step's index there.
 STEPS = "steps"
 PICK = "pick"
+#: A select of whole steps (``bot.steps.layout``): its values are the steps' indices.
+STEP_PICK = "steppick"
 VERSION = r"(?P<version>[0-9]{1,18})"
 BUTTON_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{BUTTON_VERBS})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
-PICK_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{PICK})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
+PICK_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{PICK}|{STEP_PICK})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
 #: The private viewers' buttons (a replay's turns, a history's pages, the GIF of a finished
 #: game): a template of their own, taken by ``cogs.replay``'s item rather than GameButton.
 VIEWER_VERBS = "rpfirst|rpprev|rpnext|rplast|rpjump|gif|history"
@@ -127,7 +129,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMP
 
 
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
-    """A select of legal actions on a hand panel; values are indices into ``legal()``.
+    """A select of legal actions on a hand panel; values are indices into ``legal()`` (verb
+    ``pick``), or into the panel's whole steps (verb ``steppick``, ``bot.steps``).
 
     A decision longer than one select's 25 options is split over several selects (pages);
     the page is in the custom id only to keep ids unique on one message.
@@ -142,14 +145,21 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         cls, game: str, version: int, labels: list[str], page: int = 0, placeholder: str = ""
     ) -> PickSelect:
         """The select of ``labels``, the ``page``-th run of 25 of the legal actions."""
-        click = Click(game, PICK, version, page or None)
         first = page * SELECT_LIMIT
+        values = [first + i for i in range(len(labels))]
+        return cls.of(Click(game, PICK, version, page or None), labels, values, placeholder)
+
+    @classmethod
+    def of(
+        cls, click: Click, labels: list[str], values: list[int], placeholder: str = ""
+    ) -> PickSelect:
+        """The select ``click`` names, an option per label sending its value."""
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=click.custom_id,
             placeholder=placeholder or _("Choose your move…"),
             options=[
-                discord.SelectOption(label=label, value=str(first + i))
-                for i, label in enumerate(labels)
+                discord.SelectOption(label=label, value=str(value))
+                for label, value in zip(labels, values, strict=True)
             ],
         )
         return cls(select, click)

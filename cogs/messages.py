@@ -25,7 +25,7 @@ from bot.service import AWAY_UNTIL, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, counter, label_for, tell
 from cogs import activity, web_table
-from cogs.items import SELECT_LIMIT, STEPS, GameButton, PickSelect
+from cogs.items import SELECT_LIMIT, STEP_PICK, STEPS, Click, GameButton, PickSelect
 from images.artsee import MORE_GALLERIES_FILE
 from rules.protocol import player_range
 
@@ -472,6 +472,20 @@ def confirmation(read: ReadModel, action: dict[str, Any]) -> str | None:
     return ask(action) if ask else None
 
 
+def add_whole_steps(view: discord.ui.View, read: ReadModel, whole: list[steps.Composed]) -> None:
+    """The whole steps as ``bot.steps.layout`` lays them out: a button each (one tap), or a
+    select per group with the moves offered alone as buttons under them."""
+    for row, laid in enumerate(steps.layout(whole)):
+        if not laid.placeholder:
+            for index in laid.choices:
+                label = clip(whole[index].label, 80)
+                view.add_item(button(read, STEPS, label, discord.ButtonStyle.primary, index))
+            continue
+        click = Click(read.record.id, STEP_PICK, read.version, row or None)
+        labels = [clip(whole[index].label, 100) for index in laid.choices]
+        view.add_item(PickSelect.of(click, labels, list(laid.choices), laid.placeholder))
+
+
 async def hand_panel(
     read: ReadModel, user: str, note: str = "", confirm: int | None = None
 ) -> Post:
@@ -512,10 +526,8 @@ async def hand_panel(
         rows = MAX_ROWS - 1 if question else MAX_ROWS
         whole = steps.composed(read, user) if question is None else []
         few = len(legal) <= BUTTON_ROW and (mid_turn or getattr(words, "BUTTONS", False))
-        if whole:  # each a button: one tap for a move and the decision that follows it
-            for index, step in enumerate(whole):
-                label = clip(step.label, 80)
-                view.add_item(button(read, STEPS, label, discord.ButtonStyle.primary, index))
+        if whole:  # one choice for a move and the decisions that follow it
+            add_whole_steps(view, read, whole)
         elif few:
             for index, label in enumerate(labels):
                 choice = button(read, "act", label, discord.ButtonStyle.primary, index)

@@ -640,6 +640,10 @@ PHONE_W = kit.PHONE_WIDTH
 PAD = 16
 TEXT = kit.PHONE_TEXT
 LINE = 27
+#: A gallery's table (column numbers and the counts under them) is the board's densest part:
+#: its figures are larger than the rest (10 CSS px at a phone's 285), on rows of ``CELL_LINE``.
+CELL_TEXT = 28
+CELL_LINE = 33
 ROW_LABEL_W = 44
 GAP = 12
 
@@ -675,6 +679,8 @@ def _phone_header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> in
         label = tr(lang, "Pile {n}").format(n=i + 1) + f": {pile['size']}"
         x -= kit.draw_text(d, (x, y + 3), label, kit.bold(TEXT), kit.INK, "ra") + 22
     y += 40
+    if view.get("outcome") is not None:  # nothing left to claim: the scores say it all
+        return y
     x = PAD + kit.draw_text(d, (PAD, y), tr(lang, "Masterpieces left"), kit.font(TEXT), kit.MUTED)
     supply = set(view["supply"])
     for category in CATEGORIES:
@@ -683,12 +689,16 @@ def _phone_header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> in
             for t in sorted(MASTERPIECES)
             if MASTERPIECES[t].category == category and t in supply
         ]
-        text = letter(category, lang) + ": " + (" ".join(left) if left else "—")
-        w = kit.text_width(text, kit.bold(TEXT)) + 12
-        if x + 14 + w > PHONE_W - PAD:
-            x, y = PAD, y + LINE + 2
-        _pill(d, (x + 14, y), text, category)
-        x += 14 + w
+        # the category's pill, then its requirements in ink on the table (figures on a
+        # colour read poorly), each apart: "5 6 7" close together reads as "567"
+        text = "·".join(left) if left else "—"
+        pill = kit.text_width(letter(category, lang), kit.bold(TEXT)) + 12
+        w = pill + 6 + kit.text_width(text, kit.bold(TEXT))
+        if x + 18 + w > PHONE_W - PAD:
+            x, y = PAD - 18, y + LINE + 2
+        _pill(d, (x + 18, y), letter(category, lang), category)
+        kit.draw_text(d, (x + 18 + pill + 6, y), text, kit.bold(TEXT))
+        x += 18 + w
     return y + LINE + 8
 
 
@@ -747,7 +757,8 @@ def _phone_panel_height(view: dict[str, Any], player: dict[str, Any]) -> int:
     if view.get("outcome") is not None:
         return head + 4
     tokens = 36 if masterpieces else 0
-    return head + LINE + 2 + 40 + rows * LINE + (LINE if visitors else 0) + tokens + 6
+    table = CELL_LINE + 2 + 40 + rows * CELL_LINE + (CELL_LINE if visitors else 0)
+    return head + table + tokens + 6
 
 
 def _phone_panel(
@@ -810,11 +821,12 @@ def _phone_gallery(
     columns = player["columns"]
     cell = (right - left) // max(1, len(columns))  # a long gallery: narrower cells
     played_here = view["column"] if player["id"] == view["current"] else None
+    figures = kit.bold(CELL_TEXT)
     for j in range(len(columns)):
         cx = left + j * cell + cell // 2
         ink = kit.HIGHLIGHT if j == played_here else kit.MUTED
-        kit.draw_text(d, (cx, y), str(j + 1), kit.bold(TEXT), ink, "ma")
-    y += LINE + 2
+        kit.draw_text(d, (cx, y), str(j + 1), figures, ink, "ma")
+    y += CELL_LINE + 2
     for j, column in enumerate(columns):
         front = EXHIBITS[column[-1]]
         fill = CATEGORY_COLOURS[front.featured]
@@ -827,13 +839,13 @@ def _phone_gallery(
         )
     y += 40
     for category in _shown_categories(player):
-        _pill(d, (left - ROW_LABEL_W, y), letter(category, lang), category)
+        _pill(d, (left - ROW_LABEL_W, y + 3), letter(category, lang), category)
         for j, column in enumerate(columns):
             n = column_pieces(column)[category]
             if n:
                 cx = left + j * cell + cell // 2
-                kit.draw_text(d, (cx, y + 1), str(n), kit.bold(TEXT), kit.INK, "ma")
-        y += LINE
+                kit.draw_text(d, (cx, y), str(n), figures, kit.INK, "ma")
+        y += CELL_LINE
     if any(player["visitors"]):
         for j, count in enumerate(player["visitors"]):
             if count:
@@ -842,7 +854,7 @@ def _phone_gallery(
                 kit.badge(
                     d, (cx, y), text, kit.bold(TEXT), colour, kit.readable_on(colour), (6, 0), "ma"
                 )
-        y += LINE
+        y += CELL_LINE
     for masterpiece in player["masterpieces"]:
         info = MASTERPIECES[masterpiece["token"]]
         edge = left + masterpiece["slot"] * cell

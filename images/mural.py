@@ -860,6 +860,8 @@ P_CUBE = 34
 P_BAND = 30
 P_CELL_MAX = 96
 P_HALF_R = 28
+#: A display card's id, which the panel's choices name: 10 CSS px at a phone's 285.
+ID_TEXT = 28
 
 
 #: A flexible card's space on the phone board: any paint goes there.
@@ -1101,7 +1103,8 @@ def _phone_offer(
     edge_diagram(d, (mx, mid - m // 2), m, card, ink)
     points = tr(lang, "{n} pts").format(n="2+" if card.flexible else card.points)
     right = mx - 10 - kit.draw_text(d, (mx - 10, mid), points, kit.bold(TEXT), ink, "rm")
-    x += 8 + kit.draw_text(d, (x + 8, mid), card.id, kit.bold(TEXT), ink, "lm")
+    # the id a panel's choice names, larger than the rest ("G" and "6" alike at 8 CSS px)
+    x += 8 + kit.draw_text(d, (x + 8, mid), card.id, kit.bold(ID_TEXT), ink, "lm")
     pill = kit.badge(
         d,
         (x + 6, mid),

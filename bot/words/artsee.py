@@ -264,18 +264,32 @@ def question(view: dict[str, Any]) -> str | None:
 
 
 def hand_text(view: dict[str, Any]) -> str:
+    """The hand in words, with what the player is asked now (where no picture shows it)."""
+    return _hand_lines(view, drawn=False)
+
+
+def panel_text(view: dict[str, Any]) -> str:
+    """The hand panel's words beside its picture: only what the picture does not draw (the
+    visitors and their policy, what the player is asked now); the exhibits in hand, and the
+    one chosen to play, framed, are drawn."""
+    return _hand_lines(view, drawn=True)
+
+
+def _hand_lines(view: dict[str, Any], drawn: bool) -> str:
     cards = view.get("hand_cards")
     if cards is None:
         return _("You are watching: you hold no cards in this game.")
     me = next(p for p in view["players"] if p["id"] == view["viewer"])
     held = "; ".join(card_label(c) for c in cards) if cards else _("empty")
-    lines = [
-        _("Your hand: {cards}").format(cards=held),
+    lines = [] if drawn else [_("Your hand: {cards}").format(cards=held)]
+    lines.append(
         _(
             "Visitors in your supply: {n} · policy **{policy}** (`/artsee visitors` changes it)"
-        ).format(n=me["supply"], policy=policy_name(me["policy"])),
-    ]
-    if view.get("chosen"):
+        ).format(n=me["supply"], policy=policy_name(me["policy"]))
+    )
+    if view.get("chosen") and drawn:
+        lines.append(_("The framed card is chosen: now pick its column."))
+    elif view.get("chosen"):
         lines.append(
             _("Chosen to play: **{card}** — now pick its column.").format(
                 card=card_label(view["chosen"])

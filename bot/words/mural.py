@@ -449,3 +449,75 @@ STEPS = {
 }
 #: Moves taken for the player when they are the only one (nothing revealed, nothing to weigh).
 AUTOMATIC = frozenset({"end_turn"})
+#: A few options are buttons, a tap each, even on a turn's first decision (a pass alone).
+BUTTONS = True
+#: Decisions folded into the move before them on a panel (``bot.steps``): a rotation's disc,
+#: how far it turns and the paint collected; a painting's cell. Each is one choice ("Simple ·
+#: disc 2 ↺1 · take yellow (disc 3 W)"), the turn's end then taken alone or after free moves.
+THEN = frozenset({"disc", "turn", "collect", "cell"})
+#: The moves whose follow-ups fold: a technique's own discs and segments stay steps.
+FOLD_FROM = frozenset({"rotate", "paint"})
+#: A whole rotation or painting ends the turn when only free moves are left besides ending
+#: it: a mix or a free technique is free at the start of the player's next turn too. Not on
+#: the final lap (no next turn may come), nor when ending asks more (a discard down to 5).
+ENDS_TURN = "end_turn"
+CAN_WAIT = frozenset({"mix", "technique"})
+
+
+def waits(view: dict[str, Any]) -> bool:
+    """Whether the moves of ``CAN_WAIT`` can wait for the player's next turn: not once the
+    final lap has begun."""
+    return not view.get("trigger")
+
+
+ROTATE_SHORT = {
+    "simple": N_("Simple"),
+    "big": N_("Big (1 grafiteiro)"),
+    "double": N_("Double (1 grafiteiro)"),
+}
+
+
+ROTATE_GROUPS = {
+    "simple": N_("Simple rotation (1 disc, 1 step)…"),
+    "big": N_("Big rotation (1 disc up to 4 steps, 1 grafiteiro)…"),
+    "double": N_("Double rotation (2 adjacent discs, 1 grafiteiro)…"),
+}
+
+
+def group_of(action: dict[str, Any]) -> str:
+    """The select a whole rotation or painting is listed in on a panel (``bot.steps``)."""
+    if action["type"] == "rotate":
+        return _(ROTATE_GROUPS[action["kind"]])
+    step = STEPS.get(action["type"])
+    return _(step) if step else _("Choose your move…")
+
+
+def chain_label(steps: tuple[dict[str, Any], ...], names: dict[str, str]) -> str:
+    """A whole rotation or painting in short, as the board tells a turn: "Simple · disc 2 ↺1
+    · take yellow (disc 3 W) · end turn", "Paint G05 DJ · cost A Y W · 7 pts · discs E S ·
+    into B2"."""
+    parts = []
+    for step in steps:
+        kind = step["type"]
+        if kind == "rotate":
+            parts.append(_(ROTATE_SHORT[step["kind"]]))
+        elif kind == "turn":
+            parts.append(
+                ", ".join(
+                    f"{disc_name(d)} {'↻' if n > 0 else '↺'}{abs(n)}"
+                    for d, n in zip(step["discs"], step["steps"], strict=True)
+                )
+            )
+        elif kind == "collect":
+            parts.append(
+                _("take {paint} ({disc} {at})").format(
+                    paint=paint_name(step["paint"]), disc=disc_name(step["disc"]), at=step["at"]
+                )
+            )
+        elif kind == "cell":
+            parts.append(_("into {cell}").format(cell=cell_name(step["row"], step["col"])))
+        elif kind == "end_turn":
+            parts.append(_("end turn"))
+        elif kind != "disc" or not any(s["type"] == "turn" for s in steps):  # turns name discs
+            parts.append(_label(step))
+    return " · ".join(parts)

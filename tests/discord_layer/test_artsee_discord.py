@@ -169,7 +169,9 @@ async def play_turn(
             await try_bad_claim(h, player, tally)
     else:
         panel = (await h.click(player, board, label="My hand")).message
-        assert panel.ephemeral and "Your hand:" in panel.content
+        # The exhibits are drawn, not listed beside their picture: each fact once.
+        assert panel.ephemeral and "Visitors in your supply" in panel.content
+        assert "Your hand:" not in panel.content and panel.attachment_names
         # Three cards are three buttons: a tap each, no select to open.
         assert not panel.selects and all(b.label.startswith("Play ") for b in panel.buttons[:3])
         response = await choose(h, player, panel, rng, tally)

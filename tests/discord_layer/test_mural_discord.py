@@ -171,7 +171,12 @@ async def test_a_whole_two_player_game_by_commands_and_the_panel(
     outcome = h.bot.service.outcome(await record(h))
     assert outcome is not None and len(outcome.winners) == 1
     history = await h.slash(BO, "game replay", view="story", game=h.game_id)  # type: ignore[attr-defined]
-    assert history.message.ephemeral and " rotation " in history.message.text()
+    assert history.message.ephemeral
+    pages = [history.message.text()]  # the newest page, then the others
+    for button in history.message.buttons:
+        if ":history:" in (button.custom_id or ""):
+            pages.append((await h.click(BO, history.message, button.custom_id)).message.text())
+    assert any(" rotation " in page for page in pages)
     public = "\n".join(m.text() for m in h.channel_messages(WALL))
     assert "**Backpack**" not in public and "Your move" not in public
 
@@ -207,16 +212,15 @@ async def test_a_pass_from_the_panel_asks_first_and_applies_only_when_confirmed(
     board = await start(h)
     player = mover(board)
     panel = (await h.click(player, board, label="My hand")).message
-    select = panel.select()
     before = (await record(h)).version
-    asked = await h.select(
-        player, panel, select.custom_id, [select.options[select.option_labels.index(PASS)]["value"]]
-    )
+    # The whole rotations are selects; a pass, a move alone, is a button under them.
+    asked = await h.click(player, panel, label=PASS)
     panel = h.message(panel)
     assert "**Pass?** You will be out until the next round" in panel.content
     assert (await record(h)).version == before and board_of(asked) is None  # nothing applied
     yes = panel.button(f"Yes: {PASS}")
-    assert panel.selects, "the usual choices stay below the question"
+    usual = [b for b in panel.buttons if b.custom_id != yes.custom_id] + panel.selects
+    assert usual, "the usual choices stay below the question"
 
     # A free action meanwhile: the old confirmation is out of date and passes nobody.
     picked = await h.slash(player, "mural technique", tile="Queue Pick")
@@ -232,10 +236,7 @@ async def test_a_pass_from_the_panel_asks_first_and_applies_only_when_confirmed(
     board = await start(h2)
     player = mover(board)
     panel = (await h2.click(player, board, label="My hand")).message
-    select = panel.select()
-    await h2.select(
-        player, panel, select.custom_id, [select.options[select.option_labels.index(PASS)]["value"]]
-    )
+    await h2.click(player, panel, label=PASS)
     confirmed = await h2.click(player, h2.message(panel), label=f"Yes: {PASS}")
     posted = board_of(confirmed)
     assert posted is not None and f"**{player.global_name}** passed." in posted.text()

@@ -16,14 +16,17 @@ import os
 import random
 import re
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import images
 from cogs.app import create_bot
-from tests.harness import Channel, Harness, Response, SeenMessage, User
+from tests.backends import in_ci
+from tests.harness import Channel, Harness, Response, SeenMessage, User, ocr
 from tests.harness.steps import whole_step
 
 pytest_plugins = ["tests.harness.fixtures"]
@@ -49,10 +52,9 @@ WEIGHTS = {
     "street-art-mural": {"back": 0.0, "paint": 8.0, "pass": 0.1},
     "street-kings": {"noz_policy": 0.2},
 }
-#: Taps per turn at the median where a game still needs more than three: a Mural rotation is
-#: three decisions (its kind, the disc, how far) before the turn's end, none folded yet.
-TAPS_PER_TURN = {"street-art-mural": 7}
-CHOICE = re.compile(r":(act|pick|steps)(:\d+)?:(\d+)$")
+CHOICE = re.compile(r":(act|pick|steps|steppick)(:\d+)?:(\d+)$")
+#: Boards read back by OCR per game: this many, evenly spread from its first to its last.
+BOARDS_READ = 6
 
 
 @dataclass
@@ -71,6 +73,8 @@ class Figures:
     #: Taps (a select as 2) per turn of a human, a turn being one player's decisions under
     #: one turn number of the engine: what a player spends on their turn, opening included.
     turns: dict[tuple[str, int], int] = field(default_factory=dict)
+    #: The public view and names before each decision, then at the end: the boards to read.
+    views: list[tuple[dict[str, Any], dict[str, str]]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -155,7 +159,8 @@ class Table:
         select = next((s for s in panel.selects if str(index) in s.option_values), None)
         whole = await whole_step(h, user, panel, index)
         if whole is not None:
-            response = self.tap(await h.click(user, panel, whole))
+            self.figures.select_taps += whole.is_select
+            response = self.tap(await whole.take(h, user, panel))
         elif select is not None:
             self.figures.select_taps += 1
             response = self.tap(await h.select(user, panel, select.custom_id, [str(index)]))
@@ -196,6 +201,8 @@ class Table:
             record = await service.get(record.id)
             if record.status != "active":
                 break
+            read = service.read(record)
+            self.figures.views.append((read.view(None), read.names))
             mover = service.to_move(record)[0]
             legal = service.legal(record, mover)
             # A choice that depends on the game's state alone, so a choice of one taken for the
@@ -207,6 +214,8 @@ class Table:
             await self.decide(BY_ID[mover], pick[0], record.version)
         else:
             raise AssertionError("the game never ended")
+        read = service.read(record)
+        self.figures.views.append((read.view(None), read.names))
         for post in self.public_posts():
             self.figures.posts += 1
             self.figures.pictures.append(pictures_of(post))
@@ -251,13 +260,48 @@ async def whole_game(
             "title": TABLE.name,
         }
         (folder / f"{game}-{locale}.json").write_text(json.dumps(out))
+    note(f"{game} ({locale})", figures)
+    return figures, table.public_posts(), table.figures.views
+
+
+def note(key: str, figures: dict[str, Any]) -> None:
+    """Add ``figures`` under ``key`` to the file ``$POST_FIGURES`` names, if it names one."""
     target = os.environ.get("POST_FIGURES")
     if target:
         path = Path(target)
         known = json.loads(path.read_text()) if path.exists() else {}
-        known[f"{game} ({locale})"] = figures
+        known[key] = {**known.get(key, {}), **figures}
         path.write_text(json.dumps(known, indent=2, ensure_ascii=False))
-    return figures, table.public_posts()
+
+
+#: Whole games already played in this process, by (game, locale): the OCR test reads the
+#: boards of the game the pace test played rather than playing it again.
+PLAYED: dict[tuple[str, str], tuple[dict[str, Any], list[SeenMessage], list[Any]]] = {}
+
+
+async def played(
+    harness_factory, tmp_path: Path, game: str, locale: str
+) -> tuple[dict[str, Any], list[SeenMessage], list[Any]]:
+    if (game, locale) not in PLAYED:
+        PLAYED[game, locale] = await whole_game(harness_factory, tmp_path, game, locale)
+    return PLAYED[game, locale]
+
+
+def legibility(
+    game: str, views: list[tuple[dict[str, Any], dict[str, str]]]
+) -> tuple[float, Counter[str]]:
+    """The share of the words a player needs that OCR reads back (``tests.harness.ocr``) on
+    ``BOARDS_READ`` boards of the game, evenly spread from its first to its last, and the
+    words it missed."""
+    last = len(views) - 1
+    shown = sorted({round(i * last / (BOARDS_READ - 1)) for i in range(BOARDS_READ)})
+    missed: Counter[str] = Counter()
+    needed = 0
+    for view, names in (views[i] for i in shown):
+        need = ocr.needed(game, view, names)
+        missed += need - ocr.read_back(images.render(game, view, names=names))
+        needed += sum(need.values())
+    return 1 - sum(missed.values()) / needed, missed
 
 
 @pytest.mark.parametrize(
@@ -267,7 +311,7 @@ async def whole_game(
 async def test_a_whole_game_is_told_at_a_phone_pace(
     harness_factory, tmp_path: Path, game: str, locale: str
 ) -> None:
-    figures, posts = await whole_game(harness_factory, tmp_path, game, locale)
+    figures, posts, _ = await played(harness_factory, tmp_path, game, locale)
     assert figures["public posts"] > 3
     # One picture a post; a race's post adds its replay, and nothing else is ever beside it.
     for post in posts:
@@ -290,4 +334,23 @@ async def test_a_whole_game_is_told_at_a_phone_pace(
     # A turn post says what happened and who is next, once: 160 characters at the median.
     assert figures["characters per post (median)"] <= 160
     # A turn in three taps at the median: My hand, then one select or two buttons.
-    assert figures["taps per turn (median)"] <= TAPS_PER_TURN.get(game, 3)
+    assert figures["taps per turn (median)"] <= 3
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+async def test_every_board_reads_back_on_a_phone(
+    harness_factory, tmp_path: Path, game: str
+) -> None:
+    """The words a player needs, read back by OCR from the board a phone shows 285 CSS px
+    wide, in at least 75 % of cases over a whole game (``tests.harness.ocr``)."""
+    if ocr.TESSERACT is None:
+        if in_ci():
+            pytest.fail("CI=true but tesseract is missing: .ci/run installs it")
+        pytest.skip("no tesseract here (apt-get install tesseract-ocr; .ci/run installs it)")
+    _, _, views = await played(harness_factory, tmp_path, game, "en-US")
+    share, missed = legibility(game, views)
+    note(f"{game} (en-US)", {"OCR share": round(share, 3)})
+    assert share >= ocr.LEGIBLE, (
+        f"{game}: {share:.0%} of the words a player needs read back; missed most: "
+        f"{missed.most_common(8)}"
+    )

@@ -189,7 +189,7 @@ async def on_panel(h: Harness, user: User, board: SeenMessage, index: int, seen:
     select = next((s for s in panel.selects if str(index) in s.option_values), None)
     whole = await whole_step(h, user, panel, index)
     if whole is not None:
-        response = await h.click(user, panel, whole)
+        response = await whole.take(h, user, panel)
     elif select is not None:
         response = await h.select(user, panel, select.custom_id, [str(index)])
     else:
@@ -333,7 +333,7 @@ async def test_private_answers_follow_the_player_and_public_posts_the_server(
         "Rules",
     ]
     hand = await h.click(ED, board, verb(board, "hand"))
-    assert "Your hand:" in hand.ephemeral_text()
+    assert "Visitors in your supply:" in hand.ephemeral_text()  # the hand itself is drawn
 
 
 async def test_a_server_that_never_chose_speaks_its_own_locale(

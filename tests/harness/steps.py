@@ -1,27 +1,53 @@
-"""Whole steps on a hand panel (``bot.steps``), as a test driver takes them: the button of a
-step that starts with the move the driver chose from ``legal()``."""
+"""Whole steps on a hand panel (``bot.steps``), as a test driver takes them: the button, or
+the option of a select of whole steps, of a step that starts with the move the driver chose
+from ``legal()``."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from bot import steps
-from cogs.items import STEPS, parse
-from tests.harness.harness import Harness
+from cogs.items import STEP_PICK, STEPS, parse
+from tests.harness.harness import Harness, Response
 from tests.harness.models import SeenMessage, User
 
 
-async def whole_step(h: Harness, user: User, panel: SeenMessage, index: int) -> str | None:
-    """The custom id of a whole step on ``panel`` that starts with ``legal()[index]`` (one
-    of them, by a choice that depends on the game alone), or None if the panel offers none."""
-    whole = [b.custom_id for b in panel.buttons if f":{STEPS}:" in (b.custom_id or "")]
-    if not whole:
+@dataclass(frozen=True)
+class WholeStep:
+    """Where a whole step is on a panel: a button, or an option (``value``) of a select."""
+
+    custom_id: str
+    value: str | None = None
+
+    @property
+    def is_select(self) -> bool:
+        return self.value is not None
+
+    async def take(self, h: Harness, user: User, panel: SeenMessage) -> Response:
+        if self.value is None:
+            return await h.click(user, panel, self.custom_id)
+        return await h.select(user, panel, self.custom_id, [self.value])
+
+
+async def whole_step(h: Harness, user: User, panel: SeenMessage, index: int) -> WholeStep | None:
+    """A whole step on ``panel`` that starts with ``legal()[index]`` (one of them, by a choice
+    that depends on the game alone), or None if the panel offers none."""
+    buttons = [b.custom_id for b in panel.buttons if f":{STEPS}:" in (b.custom_id or "")]
+    selects = [s for s in panel.selects if f":{STEP_PICK}" in (s.custom_id or "")]
+    if not buttons and not selects:
         return None
-    click = parse(whole[0] or "")
+    click = parse((buttons or [s.custom_id for s in selects])[0] or "")
     assert click is not None
     service = h.bot.service
     read = service.read(await service.get(click.game))
     move = read.legal(str(user.id))[index]
     fits = [i for i, c in enumerate(steps.composed(read, str(user.id))) if c.steps[0] == move]
-    chosen = random.Random(f"{click.game}-{click.version}-whole").choice(fits)
-    return next(c for c in whole if c and c.endswith(f":{STEPS}:{chosen}:{click.version}"))
+    # a choice that depends on the game and its version alone, not on the record's random id
+    chosen = random.Random(f"{read.record.game}-{click.version}-whole").choice(fits)
+    for custom_id in buttons:
+        if custom_id and custom_id.endswith(f":{STEPS}:{chosen}:{click.version}"):
+            return WholeStep(custom_id)
+    select = next(s for s in selects if str(chosen) in s.option_values)
+    assert select.custom_id is not None
+    return WholeStep(select.custom_id, str(chosen))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -105,9 +106,11 @@ async def on_panel(h: Harness, player: User, response: Response, rng: random.Ran
         labels = [o["label"] for o in select.options]
         value = select.options[pick(labels, rng)]["value"]
         return await h.select(player, panel, select.custom_id, [value])
-    labels = [b.label or "" for b in panel.buttons]
+    # The choices, not the panel's help (Hint, "Why not…?": issue 39).
+    choices = [b for b in panel.buttons if not re.search(r":(hint|whynot):", b.custom_id or "")]
+    labels = [b.label or "" for b in choices]
     assert labels, f"a turn that is not over offers its next choice: {panel.content}"
-    return await h.click(player, panel, panel.buttons[pick(labels, rng)].custom_id)
+    return await h.click(player, panel, choices[pick(labels, rng)].custom_id)
 
 
 async def by_command(h: Harness, player: User, rng: random.Random) -> Response | None:

@@ -8,7 +8,7 @@ import random
 from bot import steps
 from cogs.items import STEPS, parse
 from tests.harness.harness import Harness
-from tests.harness.models import SeenMessage, User
+from tests.harness.models import ComponentInfo, SeenMessage, User
 
 
 async def whole_step(h: Harness, user: User, panel: SeenMessage, index: int) -> str | None:
@@ -25,3 +25,12 @@ async def whole_step(h: Harness, user: User, panel: SeenMessage, index: int) -> 
     fits = [i for i, c in enumerate(steps.composed(read, str(user.id))) if c.steps[0] == move]
     chosen = random.Random(f"{click.game}-{click.version}-whole").choice(fits)
     return next(c for c in whole if c and c.endswith(f":{STEPS}:{chosen}:{click.version}"))
+
+
+#: The hand panel's help beside its choices (issue 39): Hint, and "Why not…?".
+HELP = (":hint:", ":whynot:")
+
+
+def choice_buttons(panel: SeenMessage) -> list[ComponentInfo]:
+    """A panel's buttons that are moves (what a driver picks from), without its help."""
+    return [b for b in panel.buttons if not any(v in (b.custom_id or "") for v in HELP)]

@@ -26,7 +26,7 @@ from bot.errors import ServiceError
 from bot.i18n import N_, _
 from bot.presentation import LAYOUTS
 from bot.presentation.turn import dry_run, gain, name_of, plain, targets
-from bot.read_model import ReadModel
+from bot.read_model import ReadModel, not_active_message
 from bot.store.base import ACTIVE, GameRecord
 from rules import IllegalAction
 
@@ -47,6 +47,7 @@ KEPT = 512
 #: Places a "why not?" lists at most (one select).
 WHY_NOT_MOST = 25
 NOT_OFFERED = N_("Hints are not offered in this game: it is rated, and everyone here is human.")
+NOT_ON = N_("This server has not turned hints on in games among humans (`/game config hints:`).")
 COSTS = N_("You took a hint: this game will not change your rating.")
 
 
@@ -85,6 +86,13 @@ def allowed(record: GameRecord) -> bool:
     if record.prefs.get(TEACHING) or has_ai_seat(record):
         return True
     return not rated(record) and bool(record.prefs.get(HINTS))
+
+
+def refusal(record: GameRecord) -> str:
+    """Why this game offers no hint, in a sentence."""
+    if record.status != ACTIVE:
+        return not_active_message(record)
+    return _(NOT_OFFERED) if rated(record) else _(NOT_ON)
 
 
 def costs_rating(record: GameRecord) -> bool:
@@ -146,7 +154,7 @@ class Hints:
         if record.seat_of(seat) is None:
             raise ServiceError(_("You are not playing in game `{id}`.").format(id=record.id))
         if not allowed(record):
-            raise ServiceError(_(NOT_OFFERED))
+            raise ServiceError(refusal(record))
         legal = read.legal(seat)
         if seat not in read.to_move or not legal:
             raise ServiceError(read.turn_message())

@@ -65,6 +65,11 @@ WITH_AI = (Seat("u1"), Seat("u2"), Seat("ai:normal:1", ai=True))
 def test_who_may_have_a_hint(record: GameRecord, offered: bool, costs: bool) -> None:
     assert hints.allowed(record) == offered
     assert hints.costs_rating(record) == costs
+    if not offered and record.status == ACTIVE:
+        said = hints.refusal(record)
+        assert ("rated" in said) == hints.rated(record) and ("config" in said) != hints.rated(
+            record
+        )
 
 
 # -- the hint: from the seat's own view ------------------------------------------------------------

@@ -55,6 +55,8 @@ class GuildSettings:
     web: bool = True
     #: Vacation days a player has a year here: each spent by itself when their clock runs out.
     vacation_days: int = 14
+    #: Whether hints are offered in this server's unrated games among humans (``bot.hints``).
+    hints: bool = False
     #: Whether the admins were told the server's game threads neared Discord's cap (told once).
     threads_warned: bool = False
 
@@ -74,7 +76,7 @@ class GuildSettings:
 
     def changed(self, **changes: Any) -> GuildSettings:
         """These settings with ``changes``, each checked (ValueError names a bad one)."""
-        for flag in ("threads", "web", "threads_warned"):
+        for flag in ("threads", "web", "hints", "threads_warned"):
             if flag in changes and not isinstance(changes[flag], bool):
                 raise ValueError(f"{flag} must be true or false")
         if "lobby_hours" in changes:

@@ -70,10 +70,16 @@ def display_rating(mu: float, sigma: float) -> int:
 
 
 def rate(
-    record: GameRecord, outcome: Outcome, current: dict[str, Rating], at: float
+    record: GameRecord,
+    outcome: Outcome,
+    current: dict[str, Rating],
+    at: float,
+    hinted: frozenset[str] = frozenset(),
 ) -> tuple[list[ResultRow], list[Rating]]:
     """The result rows (seat order) and new ratings of a finished game, from the ratings its
-    identities held before it (``current``; a newcomer starts at the model's defaults)."""
+    identities held before it (``current``; a newcomer starts at the model's defaults). A
+    player in ``hinted`` took a hint (``bot.hints``): they are ranked with the others, so the
+    others' ratings move as the game went, but their own rating stays as it was."""
     players = [seat.user for seat in record.seats]
     place = ranks(outcome, players)
     identity = {p: rated_as(p) for p in players}
@@ -89,7 +95,8 @@ def rate(
     rated = MODEL.rate(teams, ranks=[float(place[p]) for p in players]) if len(teams) > 1 else teams
     updates: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for player, (new,) in zip(players, rated, strict=True):
-        updates[identity[player]].append((new.mu, new.sigma))
+        if player not in hinted:
+            updates[identity[player]].append((new.mu, new.sigma))
     names = {identity[s.user]: s.name for s in record.seats}
     after = {
         i: Rating(
@@ -104,6 +111,8 @@ def rate(
         )
         for i, moves in updates.items()
     }
+    kept = {identity[p]: before[identity[p]] for p in players if identity[p] not in after}
+    after_all = {**kept, **after}
     rows = [
         ResultRow(
             game_id=record.id,
@@ -121,8 +130,9 @@ def rate(
             finished_at=at,
             mu_before=before[identity[seat.user]].mu,
             sigma_before=before[identity[seat.user]].sigma,
-            mu_after=after[identity[seat.user]].mu,
-            sigma_after=after[identity[seat.user]].sigma,
+            mu_after=after_all[identity[seat.user]].mu,
+            sigma_after=after_all[identity[seat.user]].sigma,
+            hinted=seat.user in hinted,
         )
         for seat in record.seats
     ]
@@ -179,7 +189,8 @@ class Results:
             if outcome is None:
                 log.warning("game %s: no outcome to record results from", record.id)
                 return []
-            rating = partial(rate, record, outcome, at=record.updated_at)
+            hinted = frozenset(await self.store.hinted(record.id))
+            rating = partial(rate, record, outcome, at=record.updated_at, hinted=hinted)
             if await self.store.record_results(record.id, rating):
                 log.info("game %s: results recorded", record.id)
             return await self.store.results_of_game(record.id)

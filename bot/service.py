@@ -33,6 +33,7 @@ from bot.ai.memory import recall
 from bot.changes import Changes
 from bot.errors import ServiceError, StaleRequest
 from bot.guild_settings import CLOCKS, GuildSettings, clock_seconds
+from bot.hints import Hints
 from bot.i18n import N_, _, say
 from bot.moves import MoveResult, Step
 from bot.options import check_options
@@ -147,12 +148,14 @@ class GameService:
         timeout_after: float | None = None,
         pictures: Pictures | None = None,
         changes: Changes | None = None,
+        ai_pool: WorkerPool | None = None,
     ) -> None:
         """``remind_after``/``timeout_after``: seconds a human may take over a decision before
         a reminder, and before their AI decides for them (``None``: never). ``pictures``: where
         boards and hands are drawn (the bot's worker pool); by default in a thread. ``decide``:
         how an AI decision is awaited off the event loop (``bot.ai.decide``'s arguments; a
-        thread by default, the worker pool in the bot), ``ai_budget`` seconds for each."""
+        thread by default, the worker pool in the bot), ``ai_budget`` seconds for each.
+        ``ai_pool``: where a hint thinks (``bot.hints``; by default in a thread)."""
         self.store = store
         self.pictures = pictures or Pictures(WorkerPool(inline=True, initializer=None))
         self.remind_after = remind_after
@@ -163,6 +166,9 @@ class GameService:
         self.seed_factory = seed_factory
         self._clock = clock
         self.results = Results(store, self.games)
+        self.ai_pool = ai_pool or WorkerPool(inline=True, initializer=None)
+        #: The hints asked for in this process (``bot.hints``).
+        self.hints = Hints()
         #: This process, as the holder of the outbox rows its changes write (``bot.outbox``).
         self.holder = outbox.process_id()
         #: Told of every committed change (``bot.changes``): the web table's live pages.
@@ -647,6 +653,7 @@ class GameService:
             "autostart": bool(chosen.get("autostart", False)),
             "lobby_hours": settings.lobby_hours,
             "ai_level": level,
+            "hints": settings.hints,
         }
         if clock is not None:
             prefs["clock"] = clock

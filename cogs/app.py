@@ -160,6 +160,7 @@ class TabletopBot(commands.Bot):
             pictures=Pictures.from_settings(self.settings, self.pool),
             decide=functools.partial(self.ai_pool.run, decide),
             ai_budget=self.settings.ai_budget_seconds,
+            ai_pool=self.ai_pool,
         )
         await web_table.open_door(self, self.service, self.settings)  # the web table (issue 26)
         # Every command's names and descriptions in each language we speak, when synced.

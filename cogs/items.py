@@ -22,16 +22,21 @@ from bot.i18n import _
 GAME_ID = r"(?P<game>[a-z0-9]{4,12})"
 BUTTON_VERBS = (
     "join|leave|start|addai|hand|board|rules|act|sure|rematch|undoyes|undono|"
-    "stallkick|stallext|stallend|steps"
+    "stallkick|stallext|stallend|steps|hint|hintmove|whynot"
 )
 #: A whole step on a hand panel (``bot.steps``): its arg is the step's index there.
 STEPS = "steps"
 PICK = "pick"
 #: A select of whole steps (``bot.steps.layout``): its values are the steps' indices.
 STEP_PICK = "steppick"
+#: The hand panel's "Why not…?" button, and the select it opens (``cogs.hints``), whose
+#: values index the refused places.
+WHY_NOT, WHY_PICK = "whynot", "why"
 VERSION = r"(?P<version>[0-9]{1,18})"
 BUTTON_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{BUTTON_VERBS})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
-PICK_TEMPLATE = rf"g:{GAME_ID}:(?P<verb>{PICK}|{STEP_PICK})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
+PICK_TEMPLATE = (
+    rf"g:{GAME_ID}:(?P<verb>{PICK}|{STEP_PICK}|{WHY_PICK})(?::(?P<arg>[0-9]{{1,9}}))?:{VERSION}"
+)
 #: The private viewers' buttons (a replay's turns, a history's pages, the GIF of a finished
 #: game): a template of their own, taken by ``cogs.replay``'s item rather than GameButton.
 VIEWER_VERBS = "rpfirst|rpprev|rpnext|rplast|rpjump|gif|history"
@@ -142,12 +147,19 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
 
     @classmethod
     def make(
-        cls, game: str, version: int, labels: list[str], page: int = 0, placeholder: str = ""
+        cls,
+        game: str,
+        version: int,
+        labels: list[str],
+        page: int = 0,
+        placeholder: str = "",
+        verb: str = PICK,
     ) -> PickSelect:
-        """The select of ``labels``, the ``page``-th run of 25 of the legal actions."""
+        """The select of ``labels``, the ``page``-th run of 25 of the legal actions (or, with
+        ``verb``, of another list the panel offers)."""
         first = page * SELECT_LIMIT
         values = [first + i for i in range(len(labels))]
-        return cls.of(Click(game, PICK, version, page or None), labels, values, placeholder)
+        return cls.of(Click(game, verb, version, page or None), labels, values, placeholder)
 
     @classmethod
     def of(

@@ -50,7 +50,8 @@ def ai_label(level: str) -> str:
 
 def rating_line(rows: list[ResultRow], names: dict[str, str]) -> str:
     """Each seat's rating change on a final post, e.g. "Ana 1,000 → 1,066 (+66)"; an AI seat
-    shows the rating of its level. Empty while the game has no results (not yet recorded)."""
+    shows the rating of its level, and a player who took a hint says why theirs stayed. Empty
+    while the game has no results (not yet recorded)."""
     parts = []
     for row in rows:
         name = names.get(row.player, row.name or row.player)
@@ -60,6 +61,13 @@ def rating_line(rows: list[ResultRow], names: dict[str, str]) -> str:
             )
         before = display_rating(row.mu_before, row.sigma_before)
         after = display_rating(row.mu_after, row.sigma_after)
+        if row.hinted:  # bot.hints: a hint taken keeps the rating out of the game
+            parts.append(
+                _("{name} {rating} (took a hint: no rating change)").format(
+                    name=name, rating=number(before)
+                )
+            )
+            continue
         parts.append(
             _("{name} {before} → {after} ({change})").format(
                 name=name, before=number(before), after=number(after), change=change(before, after)

@@ -25,6 +25,7 @@ from bot.service import AWAY_UNTIL, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
 from bot.words import WORDS, counter, label_for, tell
 from cogs import activity, web_table
+from cogs.hint_items import with_help
 from cogs.items import SELECT_LIMIT, STEP_PICK, STEPS, Click, GameButton, PickSelect
 from images.artsee import MORE_GALLERIES_FILE
 from rules.protocol import player_range
@@ -560,6 +561,7 @@ async def hand_panel(
     elif record.status == ACTIVE:
         lines.append(read.turn_message())
     picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
+    view = with_help(view, read, user)  # issue 39: Hint, "Why not…?"
     view = web_table.add_hand_link(view, record, user)  # issue 26: "Open on the web"
     view = activity.add_play(view, record, panel=True)  # issue 40
     return Post(content=clip("\n".join(lines), 2000), view=view, files=[picture] if picture else [])

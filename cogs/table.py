@@ -133,6 +133,10 @@ def settings_lines(settings: GuildSettings) -> str:
         + _("- web table: **{web}**").format(web=_("on") if settings.web else _("off"))
         + "\n"
         + _("- vacation_days: **{days}**").format(days=settings.vacation_days)
+        + "\n"
+        + _("- hints in unrated games: **{hints}**").format(
+            hints=_("on") if settings.hints else _("off")
+        )
     )
 
 
@@ -204,6 +208,7 @@ class Table(commands.Cog):
         server_games="Most running games here",
         web="Public games get a web page",
         vacation_days="Vacation days per player a year",
+        hints="Hints in unrated games",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -222,6 +227,7 @@ class Table(commands.Cog):
         web: bool | None = None,
         vacation_days: app_commands.Range[int, VACATION_DAYS_RANGE[0], VACATION_DAYS_RANGE[1]]
         | None = None,
+        hints: bool | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
@@ -235,6 +241,7 @@ class Table(commands.Cog):
             "server_games": server_games,
             "web": web,
             "vacation_days": vacation_days,
+            "hints": hints,
         }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)

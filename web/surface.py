@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 from aiohttp import web
 from markupsafe import Markup
 
+from bot import hints
 from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _
 from bot.presentation import LAYOUTS, Target, Turn, Unbuildable, build
@@ -28,6 +29,7 @@ from bot.presentation.confirm import confirm
 from bot.read_model import ReadModel
 from bot.store.base import GameRecord
 from bot.words import WORDS
+from web import hints as hint_door
 from web.limits import posted_form, whole
 from web.templating import render
 
@@ -120,9 +122,17 @@ class HandPage:
         self.base_of = base_of
 
     async def fragment_for(
-        self, record: GameRecord, seat: str, base: str, steps: list[int], pick: str, note: str
+        self,
+        record: GameRecord,
+        seat: str,
+        base: str,
+        steps: list[int],
+        pick: str,
+        note: str,
+        hint: tuple[str, tuple[str, ...]] = ("", ()),
     ) -> Markup:
-        """The page's live part, as the template writes it (markup, escaped inside)."""
+        """The page's live part, as the template writes it (markup, escaped inside);
+        ``hint``: the step of the seat's hint shown, and its lines (``web.hints``)."""
         service = self.table.service
         read = service.read(record)
         turn = None
@@ -153,6 +163,11 @@ class HandPage:
                 else await self.hand_picture(read, seat, base),
                 hand_text=WORDS[record.game].hand_text(read.view(seat)) if record.state else "",
                 told=await self.told(record),
+                hint_label=hints.button_label(record)
+                if hints.allowed(record) and turn is not None and turn.moving
+                else None,
+                hint_step=hint[0],
+                hint=hint[1],
             )
         )
 
@@ -196,7 +211,9 @@ class HandPage:
         shown = request.query.get("note", "")
         note = _(NOTES[shown]) if shown in NOTES else ""
         steps, pick = self.chosen(request)
-        fragment = await self.fragment_for(record, seat, base, steps, pick, note)
+        step = request.query.get("hint", "")
+        hint = (step, await hint_door.taken(self.table, record, seat, step))
+        fragment = await self.fragment_for(record, seat, base, steps, pick, note, hint)
         title = self.table.service.read(record).title
         text = render(
             "hand.html",
@@ -273,4 +290,5 @@ def routes(table: Table) -> list[web.RouteDef]:
         web.get("/h/{token}/fragment", page.fragment),
         web.post("/h/{token}/turn", page.turn),
         web.get(r"/h/{token}/face/{card:[A-Za-z0-9_-]{1,40}}.png", page.face),
+        *hint_door.routes(table),
     ]

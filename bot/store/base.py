@@ -306,6 +306,9 @@ class ResultRow:
     sigma_before: float
     mu_after: float
     sigma_after: float
+    #: Whether the player took a hint in a game with an AI seat, so their rating did not
+    #: move (``bot.hints``).
+    hinted: bool = False
 
 
 #: Given the current ratings of the identities of a finished game (missing ones absent),
@@ -609,6 +612,12 @@ class Store(Protocol):
 
     async def results_of_game(self, game_id: str) -> list[ResultRow]:
         """The result rows of one finished game, by rank then seat order."""
+
+    async def take_hint(self, game_id: str, player: str, at: float) -> None:
+        """Remember that ``player`` took a hint in a game (once: again changes nothing)."""
+
+    async def hinted(self, game_id: str) -> set[str]:
+        """The players who took a hint in a game."""
 
     async def player_results(
         self, guild: str, player: str, game: str | None = None

@@ -402,6 +402,19 @@ MIGRATIONS: list[Step] = [
         "CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL",
         "CREATE INDEX tournaments_by_guild ON tournaments (guild, created_at)",
     ),
+    # (issue 39): who took a hint in which game (``bot.hints``), and on a result row whether
+    # its player took one: their rating did not move when that game with an AI seat ended.
+    (
+        """
+        CREATE TABLE hints_taken (
+            game_id TEXT NOT NULL,
+            player  TEXT NOT NULL,
+            at      REAL NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+        "ALTER TABLE results ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

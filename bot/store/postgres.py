@@ -993,6 +993,21 @@ class PostgresStore(PostgresWebTables, PostgresTournaments):
             )
         return [_result(row) for row in rows]
 
+    async def take_hint(self, game_id: str, player: str, at: float) -> None:
+        async with self._one() as conn:
+            await conn.execute(
+                "INSERT INTO hints_taken (game_id, player, at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (game_id, player) DO NOTHING",
+                game_id,
+                player,
+                at,
+            )
+
+    async def hinted(self, game_id: str) -> set[str]:
+        async with self._one() as conn:
+            rows = await conn.fetch("SELECT player FROM hints_taken WHERE game_id = $1", game_id)
+        return {str(row["player"]) for row in rows}
+
     async def player_results(
         self, guild: str, player: str, game: str | None = None
     ) -> list[ResultRow]:
@@ -1156,6 +1171,7 @@ class PostgresStore(PostgresWebTables, PostgresTournaments):
             ratings = await conn.execute("DELETE FROM ratings WHERE player = $1", user)
             await conn.execute("DELETE FROM player_prefs WHERE player = $1", user)
             await conn.execute("DELETE FROM vacation_days WHERE player = $1", user)
+            await conn.execute("DELETE FROM hints_taken WHERE player = $1", user)
         renamed = [(game_id, alias(seat)) for game_id, seat, _ai in seats]
         return Forgotten(renamed, _count(results), _count(ratings))
 

@@ -383,6 +383,18 @@ MIGRATIONS: list[Step] = [
         "CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL",
         "CREATE INDEX tournaments_by_guild ON tournaments (guild, created_at)",
     ),
+    # (issue 39; as the SQLite step): who took a hint in which game (``bot.hints``).
+    (
+        """
+        CREATE TABLE hints_taken (
+            game_id text NOT NULL,
+            player  text NOT NULL,
+            at      double precision NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+        "ALTER TABLE results ADD COLUMN hinted boolean NOT NULL DEFAULT false",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

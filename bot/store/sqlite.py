@@ -1174,6 +1174,17 @@ class SqliteStore(SqliteWebTables, SqliteTournaments):
             (game_id,),
         )
 
+    async def take_hint(self, game_id: str, player: str, at: float) -> None:
+        await self._execute(
+            "INSERT INTO hints_taken (game_id, player, at) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, player) DO NOTHING",
+            (game_id, player, at),
+        )
+
+    async def hinted(self, game_id: str) -> set[str]:
+        rows = await self._fetchall("SELECT player FROM hints_taken WHERE game_id = ?", (game_id,))
+        return {str(row[0]) for row in rows}
+
     async def player_results(
         self, guild: str, player: str, game: str | None = None
     ) -> list[ResultRow]:
@@ -1433,6 +1444,7 @@ class SqliteStore(SqliteWebTables, SqliteTournaments):
             ratings = conn.execute("DELETE FROM ratings WHERE player = ?", (user,)).rowcount
             conn.execute("DELETE FROM player_prefs WHERE player = ?", (user,))
             conn.execute("DELETE FROM vacation_days WHERE player = ?", (user,))
+            conn.execute("DELETE FROM hints_taken WHERE player = ?", (user,))
             return Forgotten([(g, alias(seat)) for g, seat, _ai in seats], results, ratings)
 
         forgotten = await self._transaction(work)
@@ -1447,7 +1459,7 @@ _RATING_COLUMNS = "guild, game, player, mu, sigma, games, ai, name"
 #: ``seat`` first: it is stored for ordering, not read back (ResultRow has no seat).
 _RESULT_COLUMNS = (
     "seat, game_id, game, guild, player, rated_as, ai, name, rank, score, winner, players, "
-    "options, finished_at, mu_before, sigma_before, mu_after, sigma_after"
+    "options, finished_at, mu_before, sigma_before, mu_after, sigma_after, hinted"
 )
 _RESULT_MARKS = ", ".join("?" for _ in _RESULT_COLUMNS.split(","))
 
@@ -1479,6 +1491,7 @@ def _result_values(row: ResultRow, seat: int) -> tuple[Any, ...]:
         row.sigma_before,
         row.mu_after,
         row.sigma_after,
+        int(row.hinted),
     )
 
 
@@ -1507,4 +1520,5 @@ def _result_row(row: Sequence[Any]) -> ResultRow:
         sigma_before=float(row[15]),
         mu_after=float(row[16]),
         sigma_after=float(row[17]),
+        hinted=bool(row[18]),
     )

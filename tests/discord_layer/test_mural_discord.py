@@ -15,6 +15,7 @@ from cogs.app import create_bot
 from rules.mural import MURAL
 from rules.mural.state import rotation_options
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
+from tests.harness.steps import choice_buttons
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -105,9 +106,10 @@ async def on_panel(h: Harness, player: User, response: Response, rng: random.Ran
         labels = [o["label"] for o in select.options]
         value = select.options[pick(labels, rng)]["value"]
         return await h.select(player, panel, select.custom_id, [value])
-    labels = [b.label or "" for b in panel.buttons]
+    choices = choice_buttons(panel)  # the choices, not the panel's help (issue 39)
+    labels = [b.label or "" for b in choices]
     assert labels, f"a turn that is not over offers its next choice: {panel.content}"
-    return await h.click(player, panel, panel.buttons[pick(labels, rng)].custom_id)
+    return await h.click(player, panel, choices[pick(labels, rng)].custom_id)
 
 
 async def by_command(h: Harness, player: User, rng: random.Random) -> Response | None:

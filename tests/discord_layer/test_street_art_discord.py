@@ -20,6 +20,7 @@ from bot.read_model import ReadModel
 from cogs.app import create_bot
 from images.street_art import HAND_ROW
 from tests.harness import Channel, FakeDiscord, Harness, Response, SeenMessage, User
+from tests.harness.steps import choice_buttons
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -147,10 +148,11 @@ async def play_turn(
         if posted is not None:
             return posted
         panel = response.ephemeral_messages[-1]
-        assert panel.buttons, f"a turn that is not over offers its next choice: {panel.content}"
-        labels = [b.label or "" for b in panel.buttons]
+        buttons = choice_buttons(panel)  # the choices, not the panel's help (issue 39)
+        assert buttons, f"a turn that is not over offers its next choice: {panel.content}"
+        labels = [b.label or "" for b in buttons]
         assert not any(player.global_name in label for label in labels), "never aim at yourself"
-        button = rng.choice(panel.buttons)
+        button = rng.choice(buttons)
         FOLLOW_UPS.append(button.label or "")
         response = await h.click(player, panel, button.custom_id)
     raise AssertionError("a turn never ended")

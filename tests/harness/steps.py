@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from bot import steps
 from cogs.items import STEP_PICK, STEPS, parse
 from tests.harness.harness import Harness, Response
-from tests.harness.models import SeenMessage, User
+from tests.harness.models import ComponentInfo, SeenMessage, User
 
 
 @dataclass(frozen=True)
@@ -51,3 +51,12 @@ async def whole_step(h: Harness, user: User, panel: SeenMessage, index: int) -> 
     select = next(s for s in selects if str(chosen) in s.option_values)
     assert select.custom_id is not None
     return WholeStep(select.custom_id, str(chosen))
+
+
+#: The hand panel's help beside its choices (issue 39): Hint, and "Why not…?".
+HELP = (":hint:", ":whynot:")
+
+
+def choice_buttons(panel: SeenMessage) -> list[ComponentInfo]:
+    """A panel's buttons that are moves (what a driver picks from), without its help."""
+    return [b for b in panel.buttons if not any(v in (b.custom_id or "") for v in HELP)]

@@ -79,6 +79,7 @@ export function mount(root) {
     putBack(kept);
     read();
     markNew();
+    showHint();
     if (said) say(said);
     document.body.dataset.updated = String(Date.now());
     // Keyboard players go on from where the step left them: the first of ``focus`` (a list
@@ -147,8 +148,43 @@ export function mount(root) {
       load([".target.lit"]);
     } else if (button.name === "confirm") {
       send();
+    } else if (button.name === "step") {
+      hint(button);
     }
   });
+
+  // The hint, asked for in two steps and shown in place (the answer is the server's own
+  // markup, escaped there); kept across the page's refreshes while the game stays at its
+  // version.
+  let hinted = null;
+
+  async function hint(button) {
+    const form = button.form;
+    const version = form.elements.version.value;
+    const body = new URLSearchParams({ version, step: button.value });
+    const response = await fetch(form.action, {
+      method: "POST", body, headers: { Accept: "application/json" },
+    });
+    if (!response.ok) return;
+    const answer = await response.json();
+    hinted = { version, html: answer.html, step: answer.step };
+    showHint();
+  }
+
+  function showHint() {
+    const form = root.querySelector("#hinting");
+    if (!form || !hinted || form.elements.version.value !== hinted.version) return;
+    form.querySelector("#hint").innerHTML = hinted.html;
+    const button = form.querySelector("button[name='step']");
+    if (!button) return;
+    if (hinted.step === "2") {
+      button.remove();
+    } else {
+      button.value = "2";
+      button.textContent = form.dataset.more;
+      button.setAttribute("aria-label", form.dataset.more);
+    }
+  }
 
   let events = null;
   let polling = null;

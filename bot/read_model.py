@@ -15,6 +15,8 @@ from bot.errors import ServiceError
 from bot.i18n import _, _n, current, say
 from bot.pictures import Pictures
 from bot.store.base import ACTIVE, FINISHED, LOBBY, GameRecord
+from bot.teaching import TAUGHT, TEACHING, Lesson, due
+from bot.teaching.courses import COURSES
 from rules import Game, IllegalAction, Outcome
 
 Action = dict[str, Any]
@@ -96,6 +98,14 @@ class ReadModel:
         if player not in self._views:
             self._views[player] = self.engine.view(self.state, player)
         return self._views[player]
+
+    def lessons(self, player: str) -> list[Lesson]:
+        """At a teaching table, the lessons ``player``'s decision now teaches (``bot.teaching``:
+        worked out here once, shown by the hand panel and the web hand page); [] elsewhere."""
+        if not self.record.prefs.get(TEACHING):
+            return []
+        taught = self.record.prefs.get(TAUGHT, [])
+        return due(COURSES[self.record.game], self.view(player), self.legal(player), taught)
 
     def legal(self, player: str) -> list[Action]:
         if self.record.status != ACTIVE:

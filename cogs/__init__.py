@@ -7,6 +7,7 @@ EXTENSIONS = (
     "cogs.delivery",
     "cogs.street_art",
     "cogs.steps",
+    "cogs.teaching",
     "cogs.artsee",
     "cogs.mural",
     "cogs.street_kings",

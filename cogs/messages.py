@@ -17,15 +17,16 @@ from typing import Any
 
 import discord
 
-from bot import steps
+from bot import steps, teaching
 from bot.ai import NORMAL
 from bot.i18n import N_, _, _n
 from bot.read_model import ReadModel
 from bot.service import AWAY_UNTIL, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
+from bot.teaching import TEACHING
 from bot.words import WORDS, counter, label_for, tell
 from cogs import web_table
-from cogs.items import SELECT_LIMIT, STEPS, GameButton, PickSelect
+from cogs.items import REAL_GAME, SELECT_LIMIT, STEPS, GameButton, PickSelect
 from images.artsee import MORE_GALLERIES_FILE
 from rules.protocol import player_range
 
@@ -289,7 +290,9 @@ def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.Ac
         row.add_item(button(read, "hand", _("My hand"), discord.ButtonStyle.primary))
     row.add_item(button(read, "board", _("Board"), discord.ButtonStyle.secondary))
     row.add_item(button(read, "rules", _("Rules"), discord.ButtonStyle.secondary))
-    if read.record.status == FINISHED:  # its players may sit down again (issue 13)
+    if read.record.status == FINISHED and read.record.prefs.get(TEACHING):  # learnt: now play
+        row.add_item(button(read, REAL_GAME, _("Play a real game"), discord.ButtonStyle.success))
+    elif read.record.status == FINISHED:  # its players may sit down again (issue 13)
         row.add_item(button(read, "rematch", _("Rematch"), discord.ButtonStyle.success))
     if (web := web_table.table_button(read.record)) is not None:  # issue 26
         row.add_item(web)
@@ -481,6 +484,7 @@ async def hand_panel(
     view_data = read.view(user)
     legal = read.legal(user)
     lines = [note] if note else []
+    lines += teaching.lines(read.lessons(user))  # a teaching table's rules, as they matter
     png = await read.hand_picture(user)
     # Beside a picture of the hand, only what the picture does not draw: each fact once.
     told = getattr(words, "panel_text", None) if png else None

@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 from aiohttp import web
 from markupsafe import Markup
 
+from bot import teaching
 from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _
 from bot.presentation import LAYOUTS, Target, Turn, Unbuildable, build
@@ -123,6 +124,7 @@ class HandPage:
                 note=note,
                 version=read.version,
                 turn_line=turn_line(read, seat),
+                lessons=teaching.lines(read.lessons(seat)),  # a teaching table's, as on Discord
                 turn=turn,
                 steps=steps_text(steps),
                 pick=pick,

@@ -124,7 +124,7 @@ class HandPage:
                 note=note,
                 version=read.version,
                 turn_line=turn_line(read, seat),
-                lessons=teaching.lines(read.lessons(seat)),  # a teaching table's, as on Discord
+                lessons=teaching.sentences(read.lessons(seat)),  # a teaching table's, as on Discord
                 turn=turn,
                 steps=steps_text(steps),
                 pick=pick,

@@ -94,6 +94,11 @@ def due(
     return found[:AT_ONCE]
 
 
+def sentences(lessons: Sequence[Lesson]) -> list[str]:
+    """The lessons in the current language (the web page marks them by their style)."""
+    return [_(lesson.text) for lesson in lessons]
+
+
 def lines(lessons: Sequence[Lesson]) -> list[str]:
-    """The lessons as the panel shows them, in the current language."""
-    return [f"📘 {_(lesson.text)}" for lesson in lessons]
+    """The lessons as a Discord panel shows them, each marked as a lesson."""
+    return [f"📘 {sentence}" for sentence in sentences(lessons)]

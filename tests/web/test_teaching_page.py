@@ -7,14 +7,16 @@ import html
 import re
 import time
 
+from bot.__main__ import parser
 from bot.i18n import _
 from bot.teaching.courses import COURSES
 from tests.web.conftest import ANA, CHANNEL, GUILD, Web
 from tests.web.test_surface import tap
+from web.play import seat
 
 
 def lessons(page: str) -> list[str]:
-    return [html.unescape(line) for line in re.findall(r'<p class="lesson">📘 ([^<]+)</p>', page)]
+    return [html.unescape(line) for line in re.findall(r'<p class="lesson">([^<]+)</p>', page)]
 
 
 async def test_the_hand_page_teaches_the_decisions_lessons_once(web: Web) -> None:
@@ -32,3 +34,15 @@ async def test_the_hand_page_teaches_the_decisions_lessons_once(web: Web) -> Non
     after = await (await web.client.get(sent)).text()
     assert (await service.get(record.id)).prefs["taught"][:2] == ["goal", "turn"]
     assert course["turn"] not in lessons(after)
+
+
+async def test_make_play_learn_seats_a_teaching_table_in_place_of_the_last(web: Web) -> None:
+    """`make play LEARN=1` (``python -m bot play --learn``): the local table is a teaching
+    table, its seats the course's whatever ``--players`` says; an earlier table is closed."""
+    assert parser().parse_args(["play", "--game", "artsee", "--learn"]).learn
+    assert not parser().parse_args(["play"]).learn
+    first = await seat(web.service, "street-kings", 3, {})
+    record = await seat(web.service, "street-kings", 3, {}, learn=True)
+    assert record.status == "active" and record.prefs["teaching"]
+    assert len(record.seats) == 1 + COURSES["street-kings"].ai_seats
+    assert (await web.service.get(first.id)).status == "abandoned"

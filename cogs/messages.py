@@ -507,7 +507,9 @@ async def hand_panel(
             sure.row = 0
             view.add_item(sure)
         rows = MAX_ROWS - 1 if question else MAX_ROWS
-        whole = steps.composed(read, user) if question is None else []
+        # A teaching table shows each decision on its own panel, with its own lessons.
+        teaching_table = bool(record.prefs.get(TEACHING))
+        whole = steps.composed(read, user) if question is None and not teaching_table else []
         few = len(legal) <= BUTTON_ROW and (mid_turn or getattr(words, "BUTTONS", False))
         if whole:  # each a button: one tap for a move and the decision that follows it
             for index, step in enumerate(whole):

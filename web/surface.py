@@ -124,7 +124,9 @@ class HandPage:
                 note=note,
                 version=read.version,
                 turn_line=turn_line(read, seat),
-                lessons=teaching.sentences(read.lessons(seat)),  # a teaching table's, as on Discord
+                lessons=teaching.sentences(read.lessons(seat, [b.action for b in turn.built]))
+                if turn
+                else [],  # a teaching table's, as on Discord
                 turn=turn,
                 steps=steps_text(steps),
                 pick=pick,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import _
+from rules import Game
 
 Action = dict[str, Any]
 #: The table preference that marks a teaching table (others read it: hints are allowed there).
@@ -86,12 +87,28 @@ def due(
     course: Course, view: dict[str, Any], legal: Sequence[Action], taught: Iterable[str]
 ) -> list[Lesson]:
     """The lessons this decision teaches: the first ``AT_ONCE`` not taught yet, in the
-    course's order, whose trigger holds now."""
-    if not legal:
+    course's order, whose trigger holds now. A decision of one move teaches nothing: it may
+    be taken for the player (``bot.presentation``'s forced moves), where no panel shows it."""
+    if len(legal) < 2:
         return []
     moment, done = Moment(view, legal), set(taught)
     found = [lesson for lesson in course.lessons if lesson.key not in done and lesson.when(moment)]
     return found[:AT_ONCE]
+
+
+def walk(
+    course: Course, game: Game, state: Any, player: str, built: Sequence[Action], taught: list[str]
+) -> tuple[Any, list[str]]:
+    """The state after ``player``'s ``built`` moves (a turn built on the web page before it is
+    sent), and the lessons taught by then, as the service will count them move by move."""
+    taught = list(taught)
+    for action in built:
+        taught += [
+            lesson.key
+            for lesson in due(course, game.view(state, player), game.legal(state, player), taught)
+        ]
+        state = game.play(state, player, action)[0]
+    return state, taught
 
 
 def sentences(lessons: Sequence[Lesson]) -> list[str]:

@@ -51,7 +51,7 @@ COURSE = Course(
                 "The shop: sell upgrades for half their price, then buy one upgrade for a "
                 "car, one of each colour per car."
             ),
-            offered("buy"),
+            offered("shop"),
         ),
         Lesson(
             "location",
@@ -75,7 +75,7 @@ COURSE = Course(
                 "The dealership sells cars one class above one you own; sell a car there "
                 "for half its price."
             ),
-            offered("buy_car"),
+            offered("dealer"),
         ),
     ),
 )

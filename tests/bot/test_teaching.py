@@ -166,3 +166,12 @@ async def test_a_clear_mistake_gets_one_note_a_turn_naming_the_better_move(
     real = await service.new_game("street-art", GUILD, "other", LEARNER, "Ana")
     real.state, real.status, real.seed = record.state, ACTIVE, record.seed
     assert await service.mistake(service.read(real), LEARNER, move) is None
+
+
+def test_a_decision_of_one_move_teaches_nothing() -> None:
+    """It may be taken for the player with no panel shown: its lesson waits for a real one."""
+    course = COURSES["street-art"]
+    view = {"viewer": "me", "players": [], "takes": {}}
+    assert due(course, view, [{"type": "play", "card": "rain"}], []) == []
+    two = [{"type": "play", "card": "rain"}, {"type": "play", "card": "juggler"}]
+    assert [lesson.key for lesson in due(course, view, two, ["goal", "turn"])] == ["rain"]

@@ -28,11 +28,13 @@ async def test_the_hand_page_teaches_the_decisions_lessons_once(web: Web) -> Non
     page = await (await web.client.get(path)).text()
     course = {lesson.key: _(lesson.text) for lesson in COURSES["artsee"].lessons}
     assert lessons(page) == [course["goal"], course["turn"]]
-    for _step in ("card", "column"):
-        page = await (await web.client.get(await tap(web, path, page, add="0"))).text()
+    page = await (await web.client.get(await tap(web, path, page, add="0"))).text()
+    # A card tapped, not sent: the page is at the column's decision, and teaches its rule.
+    assert lessons(page) == [course["arrow"]]
+    page = await (await web.client.get(await tap(web, path, page, add="0"))).text()
     sent = await tap(web, path, page, confirm="1")
     after = await (await web.client.get(sent)).text()
-    assert (await service.get(record.id)).prefs["taught"][:2] == ["goal", "turn"]
+    assert (await service.get(record.id)).prefs["taught"][:3] == ["goal", "turn", "arrow"]
     assert course["turn"] not in lessons(after)
 
 

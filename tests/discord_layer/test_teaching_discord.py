@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai.advice import hint
+from bot.ai.advice import appraise, hint
 from bot.i18n import _
 from bot.store.base import GameRecord
 from bot.teaching import TAUGHT, TEACHING
 from bot.teaching.courses import COURSES
+from bot.teaching.notes import judge, seed_of
+from bot.words import WORDS
 from cogs.app import create_bot
 from tests.harness import Channel, Harness, Response, SeenMessage, User
 from tests.harness.steps import take_move
@@ -55,6 +57,9 @@ class Newcomer:
         self.read: list[SeenMessage] = []
         self.notes: list[str] = []
         self.decisions = 0
+        #: Each decision met (view and moves) and how often; how often a circle was left.
+        self.met: dict[str, int] = {}
+        self.circles = 0
         #: Each lesson's text -> the decision (counted from 1) whose panel first showed it.
         self.first_shown: dict[str, int] = {}
 
@@ -80,6 +85,19 @@ class Newcomer:
         for response in await take_move(h, user, panel, index):
             self.seen(response)
 
+    def advised(self, view: dict, legal: list[dict], version: int) -> dict:
+        """The advice's move (``advice.hint``). A decision met again with the same view (Street
+        Kings: a shop visit with nothing to buy changes nothing, and the advice kept choosing
+        it) takes the advice's next best, as a player would who sees they went in a circle."""
+        key = json.dumps([view, legal], sort_keys=True)
+        again = self.met.get(key, 0)
+        self.met[key] = again + 1
+        if again == 0:
+            return hint(self.game, view, legal, f"newcomer:{version}").move
+        self.circles += 1
+        ranked = appraise(self.game, view, legal, f"newcomer:{version}").moves
+        return ranked[min(again, len(ranked) - 1)]
+
     async def play(self) -> GameRecord:
         h, service = self.h, self.h.bot.service
         opened = await h.slash(ANA, "game learn", game=self.game)
@@ -96,9 +114,8 @@ class Newcomer:
             read = service.read(record)
             learner = str(ANA.id)
             assert read.to_move == [learner], "AI seats move by themselves"
-            legal = read.legal(learner)
-            advised = hint(self.game, read.view(learner), legal, f"newcomer:{record.version}")
-            await self.take(legal.index(advised.move))
+            legal, view = read.legal(learner), read.view(learner)
+            await self.take(legal.index(self.advised(view, legal, record.version)))
             self.decisions += 1
         else:
             raise AssertionError("the teaching table never ended")
@@ -138,6 +155,7 @@ async def learn_a_whole_game(harness_factory, tmp_path: Path, game: str) -> Newc
             "taught": taught,
             "first_shown": [newcomer.first_shown[texts[key]] for key in taught],
             "notes": newcomer.notes,
+            "circles": newcomer.circles,
         }
         Path(figures).write_text(json.dumps(known, indent=2, ensure_ascii=False))
     return newcomer
@@ -153,3 +171,33 @@ async def test_a_newcomer_learns_each_game_by_the_advice(
     harness_factory, tmp_path: Path, game: str
 ) -> None:
     await learn_a_whole_game(harness_factory, tmp_path, game)
+
+
+async def test_a_clear_mistake_is_noted_privately_on_the_move_that_made_it(
+    harness_factory, tmp_path: Path
+) -> None:
+    """Street Art's course, first decision: the learner takes a move the verdict calls a
+    mistake (judged here as the service judges it) on the panel; the same interaction's
+    followup, seen by them alone, names the better move."""
+    h = await learner_table(harness_factory, tmp_path)
+    service, learner = h.bot.service, str(ANA.id)
+    await h.slash(ANA, "game learn", game="street-art")
+    (record,) = await service.channel_games(str(GUILD), str(TABLE.id))
+    read = service.read(record)
+    view, legal = read.view(learner), read.legal(learner)
+    seed = seed_of(record.seed or "", read.version, learner)
+    index, found = next(
+        (i, found)
+        for i, move in enumerate(legal)
+        if (found := judge("street-art", view, legal, move, seed)) is not None
+    )
+    newcomer = Newcomer(h, "street-art")
+    board = newcomer.latest_board()
+    hand = next(b for b in board.buttons if ":hand:" in (b.custom_id or ""))
+    panel = (await h.click(ANA, board, hand.custom_id)).ephemeral_messages[-1]
+    (response,) = await take_move(h, ANA, panel, index)
+    notes = [m for m in response.ephemeral_messages if "📝" in m.content]
+    assert len(notes) == 1 and notes[0].visible_to == ANA.id
+    best = WORDS["street-art"].action_label(found["best"], read.names)
+    assert f"**{best}** was the stronger move" in notes[0].content
+    assert not [m for m in response.public_messages if "📝" in m.text()]

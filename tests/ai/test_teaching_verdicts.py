@@ -1,7 +1,8 @@
 """Mistake notes of a teaching table against a deeper search (issue 39): on positions sampled
 from each course's own deal, a note (``bot.teaching.notes.judge``, what the service sends)
 comes only where a search four times as deep, on other tables, agrees that the move lost more
-than the game's threshold. Slow: each position costs several searches.
+than the game's threshold. Judged at each position: normal's move, and the move a quick look
+ranks last (a likely mistake). Slow: each position costs several searches.
 
 ``$VERDICT_FIGURES`` (a file), when set, receives the counts for the closing note.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from pathlib import Path
 
 import pytest
@@ -47,11 +47,11 @@ def positions(game_id: str) -> list[tuple[dict, list[dict]]]:
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", sorted(COURSES))
 def test_a_note_comes_only_where_the_deeper_search_agrees(game_id: str) -> None:
-    rng = random.Random(game_id)
     notes = confirmed = judged = agreed = 0
     for n, (view, legal) in enumerate(positions(game_id)):
         normal = decide(game_id, NORMAL, view, legal, f"n:{n}", 0.2)
-        for move in {json.dumps(m, sort_keys=True) for m in (normal, rng.choice(legal))}:
+        worst = appraise(game_id, view, legal, f"pick:{n}").moves[-1]  # a likely mistake
+        for move in {json.dumps(m, sort_keys=True) for m in (normal, worst)}:
             chosen = json.loads(move)
             noted = judge(game_id, view, legal, chosen, f"note:{n}") is not None
             deep = appraise(game_id, view, legal, f"deep:{n}", depth=DEEPER)

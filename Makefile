@@ -18,8 +18,8 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
-play: $(STAMP)  ## your own table on http://127.0.0.1:8080 against AI seats (GAME=, PLAYERS=)
-	$(BIN)/python -m bot play --game $(GAME) --players $(PLAYERS) --options "$(OPTIONS)"
+play: $(STAMP)  ## your own table on http://127.0.0.1:8080 against AI seats (GAME=, PLAYERS=, LEARN=1)
+	$(BIN)/python -m bot play --game $(GAME) --players $(PLAYERS) --options "$(OPTIONS)" $(if $(LEARN),--learn)
 
 demo: $(STAMP)  ## a whole AI game offline: board PNGs and a log under out/demo/ (DEMO_LANG=pt_BR)
 	$(BIN)/python -m bot demo --game $(GAME) --options "$(OPTIONS)" --lang $(DEMO_LANG)

@@ -244,8 +244,11 @@ def migrate(source: str, target: str) -> None:
         raise SystemExit(1)
 
 
-def play(settings: Settings, game: str, players: int, options: str = "") -> None:
-    """``play``: a local table of ``game`` on the web page, the newcomer against AI seats."""
+def play(
+    settings: Settings, game: str, players: int, options: str = "", learn: bool = False
+) -> None:
+    """``play``: a local table of ``game`` on the web page, the newcomer against AI seats
+    (``learn``: a teaching table, its seats and deal the game's course's)."""
     try:
         chosen = parse_options(options)
     except ServiceError as error:
@@ -258,7 +261,7 @@ def play(settings: Settings, game: str, players: int, options: str = "") -> None
         )
     if not settings.web_port:
         raise SystemExit("Cannot start: WEB_PORT is 0 (the web table is off).")
-    importlib.import_module(PLAY_ENTRY).main(settings, game, players, chosen)
+    importlib.import_module(PLAY_ENTRY).main(settings, game, players, chosen, learn)
 
 
 def whole_number(text: str) -> int:
@@ -320,6 +323,11 @@ def parser() -> argparse.ArgumentParser:
     )
     play_parser.add_argument(
         "--options", default="", help="game options, e.g. 'shorter_game=true, no_noz=true'"
+    )
+    play_parser.add_argument(
+        "--learn",
+        action="store_true",
+        help="a teaching table: each rule told as it first matters (its own seats and deal)",
     )
     backup_parser = sub.add_parser(
         "backup", help="copy the database to a new file, safely while the bot runs"
@@ -422,7 +430,7 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"Cannot start: {error}.") from error
     elif args.command == "play":
         logging.getLogger("bot.service").setLevel(logging.WARNING)
-        play(settings, args.game, args.players, args.options)
+        play(settings, args.game, args.players, args.options, args.learn)
     elif args.command == "migrate":
         migrate(args.source or settings.database_url, args.target)
     elif args.command == "backup":

@@ -162,7 +162,7 @@ class Hints:
         move = self._kept.get(key)
         if move is None or move not in legal:
             seed = f"{record.id}:{read.version}:{seat}:hint"
-            move = await service.ai_pool.run(compute, record.game, read.view(seat), legal, seed)
+            move = await service.think(compute, record.game, read.view(seat), legal, seed)
             self._kept[key] = move
             if len(self._kept) > KEPT:
                 self._kept.popitem(last=False)

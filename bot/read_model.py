@@ -8,6 +8,7 @@ model belongs to one interaction: it never changes the game and is not kept afte
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
@@ -15,6 +16,8 @@ from bot.errors import ServiceError
 from bot.i18n import _, _n, current, say
 from bot.pictures import Pictures
 from bot.store.base import ACTIVE, FINISHED, LOBBY, GameRecord
+from bot.teaching import TAUGHT, TEACHING, Lesson, due, walk
+from bot.teaching.courses import COURSES
 from rules import Game, IllegalAction, Outcome
 
 Action = dict[str, Any]
@@ -96,6 +99,19 @@ class ReadModel:
         if player not in self._views:
             self._views[player] = self.engine.view(self.state, player)
         return self._views[player]
+
+    def lessons(self, player: str, built: Sequence[Action] = ()) -> list[Lesson]:
+        """At a teaching table, the lessons ``player``'s decision now teaches (``bot.teaching``:
+        worked out here once, shown by the hand panel and the web hand page), or the decision
+        after the moves ``built`` on the web page but not sent yet; [] elsewhere."""
+        if not self.record.prefs.get(TEACHING) or self.record.status != ACTIVE:
+            return []
+        course, taught = COURSES[self.record.game], self.record.prefs.get(TAUGHT, [])
+        if not built:
+            return due(course, self.view(player), self.legal(player), taught)
+        state, taught = walk(course, self.engine, self.state, player, built, taught)
+        view, legal = self.engine.view(state, player), self.engine.legal(state, player)
+        return due(course, view, legal, taught)
 
     def legal(self, player: str) -> list[Action]:
         if self.record.status != ACTIVE:

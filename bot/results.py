@@ -23,6 +23,7 @@ from openskill.models import PlackettLuce
 from bot import visibility
 from bot.ai import AI_PREFIX, is_ai_id, level_of
 from bot.store.base import FINISHED, GameRecord, Rating, ResultRow, Store
+from bot.teaching import TEACHING
 from rules import Game, Outcome
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,8 @@ def rate(
     """The result rows (seat order) and new ratings of a finished game, from the ratings its
     identities held before it (``current``; a newcomer starts at the model's defaults). A
     player in ``hinted`` took a hint (``bot.hints``): they are ranked with the others, so the
-    others' ratings move as the game went, but their own rating stays as it was."""
+    others' ratings move as the game went, but their own rating stays as it was. A teaching
+    table is unrated: its rows keep every rating as it was, and none changes."""
     players = [seat.user for seat in record.seats]
     place = ranks(outcome, players)
     identity = {p: rated_as(p) for p in players}
@@ -92,7 +94,12 @@ def rate(
         [MODEL.rating(mu=before[identity[p]].mu, sigma=before[identity[p]].sigma)] for p in players
     ]
     # A table of one (never a finished game, but a record may say so) teaches nothing.
-    rated = MODEL.rate(teams, ranks=[float(place[p]) for p in players]) if len(teams) > 1 else teams
+    unrated = bool(record.prefs.get(TEACHING))
+    rated = (
+        teams
+        if unrated or len(teams) < 2
+        else MODEL.rate(teams, ranks=[float(place[p]) for p in players])
+    )
     updates: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for player, (new,) in zip(players, rated, strict=True):
         if player not in hinted:
@@ -136,7 +143,7 @@ def rate(
         )
         for seat in record.seats
     ]
-    return rows, list(after.values())
+    return rows, [] if unrated else list(after.values())
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,9 @@ from bot.store.base import (
     VersionConflict,
 )
 from bot.store.forget import Forgotten
+from bot.teaching import TAUGHT, TEACHING, due
+from bot.teaching.courses import COURSES
+from bot.teaching.notes import judge, note, seed_of
 from rules import GAMES, Game, IllegalAction, Outcome
 from rules.protocol import player_range
 
@@ -148,25 +151,28 @@ class GameService:
         timeout_after: float | None = None,
         pictures: Pictures | None = None,
         changes: Changes | None = None,
-        ai_pool: WorkerPool | None = None,
+        think: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
         """``remind_after``/``timeout_after``: seconds a human may take over a decision before
         a reminder, and before their AI decides for them (``None``: never). ``pictures``: where
         boards and hands are drawn (the bot's worker pool); by default in a thread. ``decide``:
         how an AI decision is awaited off the event loop (``bot.ai.decide``'s arguments; a
         thread by default, the worker pool in the bot), ``ai_budget`` seconds for each.
-        ``ai_pool``: where a hint thinks (``bot.hints``; by default in a thread)."""
+        ``think``: where other AI work runs (hints, a teaching table's verdicts):
+        ``think(fn, *args)``, a thread by default, the AI's worker pool in the bot."""
         self.store = store
         self.pictures = pictures or Pictures(WorkerPool(inline=True, initializer=None))
         self.remind_after = remind_after
         self.timeout_after = timeout_after
         self.games = games if games is not None else GAMES
         self.decide = decide
+        self.think = think or asyncio.to_thread
+        #: The turn of each teaching table whose learner had a mistake note (once a turn).
+        self._noted: OrderedDict[str, int] = OrderedDict()
         self.ai_budget = ai_budget
         self.seed_factory = seed_factory
         self._clock = clock
         self.results = Results(store, self.games)
-        self.ai_pool = ai_pool or WorkerPool(inline=True, initializer=None)
         #: The hints asked for in this process (``bot.hints``).
         self.hints = Hints()
         #: This process, as the holder of the outbox rows its changes write (``bot.outbox``).
@@ -600,6 +606,34 @@ class GameService:
         log.info("game %s: new %s in channel %s by %s", record.id, game.id, channel, host)
         return record
 
+    async def learn(
+        self, game_id: str, guild: str, channel: str, user: str, name: str
+    ) -> GameRecord:
+        """`/game learn`: a teaching table for ``user`` against the course's AI seats, in a
+        thread, with no clock (nothing times out), unrated, dealt from the course's seed;
+        it starts as soon as it is posted (the learner is all it awaits)."""
+        course = COURSES.get(game_id)
+        game = self.games.get(game_id)
+        if course is None or game is None:
+            known = ", ".join(sorted(set(COURSES) & set(self.games)))
+            raise ServiceError(
+                _("There is no game called `{id}` (games: {known}).").format(
+                    id=game_id, known=known
+                )
+            )
+        await self._ensure_free(guild, channel, user, opening=True)
+        chosen = {"clock": "off", "thread": True, "ai_level": course.level}
+        prefs = await self._table_prefs(guild, chosen)
+        prefs.update({TEACHING: True, TAUGHT: [], "awaits": [user]})
+        seats = [Seat(user=user, name=name)]
+        for number in range(1, course.ai_seats + 1):
+            seats.append(Seat(user=ai_id(course.level, number), ai=True, name=f"AI {number}"))
+        record = await self._open(
+            game, guild, channel, user, seats, check_options(game, None), prefs
+        )
+        log.info("game %s: teaching table of %s for %s", record.id, game.id, user)
+        return record
+
     async def _open(
         self,
         game: Game,
@@ -927,7 +961,8 @@ class GameService:
         await limits.check_start(self.store, await self.guild_settings(record.guild), record.guild)
         game = self.engine(record)
         players = [seat.user for seat in record.seats]
-        seed = self.seed_factory()
+        # A teaching table is dealt so that every lesson comes up early (``bot.teaching``).
+        seed = COURSES[game.id].seed if record.prefs.get(TEACHING) else self.seed_factory()
         try:
             state = game.start(players, seed, record.options)
         except IllegalAction as error:
@@ -1053,7 +1088,10 @@ class GameService:
                 if record.status != ACTIVE:
                     raise ServiceError(self._not_active_message(record))
                 result = self._result(record)
+                taught = self._taught(record, user)
                 step = self._apply(record, user, action)
+                if taught:
+                    record.prefs = {**record.prefs, TAUGHT: taught}
                 try:
                     await self._commit(record, step, result)
                 except VersionConflict:
@@ -1063,6 +1101,37 @@ class GameService:
                 await self._run_ai(record, result)
                 return result
             raise ServiceError(_("The game was busy; please try that again."))
+
+    def _taught(self, record: GameRecord, user: str) -> list[str]:
+        """At a teaching table, the lessons taught once the learner makes the decision their
+        panel shows now (those lessons among them; saved with the move); [] elsewhere."""
+        if not record.prefs.get(TEACHING) or record.status != ACTIVE:
+            return []
+        read = self.read(record)
+        done = list(record.prefs.get(TAUGHT, []))
+        lessons = due(COURSES[record.game], read.view(user), read.legal(user), done)
+        return [*done, *(lesson.key for lesson in lessons)] if lessons else []
+
+    async def mistake(self, before: ReadModel, user: str, action: dict[str, Any]) -> str | None:
+        """At a teaching table, the private note on the learner's move ``action``, chosen
+        from ``before`` (the game as they saw it), if it lost clearly more than the best move:
+        judged in the AI's workers (``think``), at most once a turn; None otherwise."""
+        record = before.record
+        if not record.prefs.get(TEACHING) or before.state is None:
+            return None
+        legal = before.legal(user)
+        turn = before.engine.turn(before.state)
+        if action not in legal or len(legal) < 2 or self._noted.get(record.id) == turn:
+            return None
+        seed = seed_of(record.seed or "", before.version, user)
+        found = await self.think(judge, record.game, before.view(user), legal, action, seed)
+        if found is None:
+            return None
+        self._noted[record.id] = turn
+        self._noted.move_to_end(record.id)
+        while len(self._noted) > PLAYED_KEPT:
+            self._noted.popitem(last=False)
+        return note(before.engine, before.state, user, action, found, before.names)
 
     def refusal(self, record: GameRecord, user: str, action: dict[str, Any]) -> str | None:
         """Why the rules would refuse ``action`` by ``user`` now (``ReadModel.refusal``)."""

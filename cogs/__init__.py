@@ -8,6 +8,7 @@ EXTENSIONS = (
     "cogs.street_art",
     "cogs.steps",
     "cogs.hints",
+    "cogs.teaching",
     "cogs.artsee",
     "cogs.mural",
     "cogs.street_kings",

@@ -159,8 +159,8 @@ class TabletopBot(commands.Bot):
             timeout_after=Settings.hours(self.settings.turn_timeout_hours),
             pictures=Pictures.from_settings(self.settings, self.pool),
             decide=functools.partial(self.ai_pool.run, decide),
+            think=self.ai_pool.run,
             ai_budget=self.settings.ai_budget_seconds,
-            ai_pool=self.ai_pool,
         )
         await web_table.open_door(self, self.service, self.settings)  # the web table (issue 26)
         # Every command's names and descriptions in each language we speak, when synced.

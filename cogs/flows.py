@@ -419,7 +419,8 @@ async def play(
     from_panel: bool = False,
 ) -> None:
     """Apply a move to the game ``read`` shows; publish the board when the turn is over, else
-    show the next choice."""
+    show the next choice. At a teaching table a move that lost clearly more than the best one
+    then gets its private note (``note_mistake``)."""
     service = service_of(interaction)
     guild, channel, user = where(interaction)
     if not from_panel and read.mid_turn and read.to_move == [user]:
@@ -456,6 +457,7 @@ async def play(
             async with owing(interaction, result):
                 await update(interaction, content=text, view=None, attachments=[])
         await publish(interaction, result)
+        await note_mistake(interaction, read, action)
         return
     so_far = "\n".join([*messages.narrate(after, steps), *taken])
     panel = await messages.hand_panel(after, user, note=so_far)
@@ -463,6 +465,17 @@ async def play(
         await update(interaction, content=panel.content, view=panel.view, attachments=panel.files)
     else:
         await send(interaction, panel, ephemeral=True)
+    await note_mistake(interaction, read, action)
+
+
+async def note_mistake(
+    interaction: discord.Interaction, read: ReadModel, action: dict[str, Any]
+) -> None:
+    """At a teaching table, the private note on a move that lost clearly more than the best
+    one (``GameService.mistake``), after what the move showed: on the same interaction."""
+    mistake = await service_of(interaction).mistake(read, where(interaction)[2], action)
+    if mistake is not None:
+        await send(interaction, Post(content=mistake), ephemeral=True)
 
 
 def forced_move(read: ReadModel, user: str) -> dict[str, Any] | None:

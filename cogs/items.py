@@ -22,8 +22,10 @@ from bot.i18n import _
 GAME_ID = r"(?P<game>[a-z0-9]{4,12})"
 BUTTON_VERBS = (
     "join|leave|start|addai|hand|board|rules|act|sure|rematch|undoyes|undono|"
-    "stallkick|stallext|stallend|steps|hint|hintmove|whynot"
+    "stallkick|stallext|stallend|steps|hint|hintmove|whynot|realgame"
 )
+#: The end screen of a teaching table: a real game of the same kind (``cogs.teaching``).
+REAL_GAME = "realgame"
 #: A whole step on a hand panel (``bot.steps``): its arg is the step's index there.
 STEPS = "steps"
 PICK = "pick"

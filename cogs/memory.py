@@ -51,9 +51,12 @@ def ai_label(level: str) -> str:
 def rating_line(rows: list[ResultRow], names: dict[str, str]) -> str:
     """Each seat's rating change on a final post, e.g. "Ana 1,000 → 1,066 (+66)"; an AI seat
     shows the rating of its level, and a player who took a hint says why theirs stayed. Empty
-    while the game has no results (not yet recorded)."""
+    while the game has no results (not yet recorded), and for an unrated game (a teaching
+    table), whose ratings stay as they were."""
     parts = []
     for row in rows:
+        if (row.mu_before, row.sigma_before) == (row.mu_after, row.sigma_after):
+            continue
         name = names.get(row.player, row.name or row.player)
         if row.ai:
             name = _("{name} ({level})").format(

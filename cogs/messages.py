@@ -17,16 +17,17 @@ from typing import Any
 
 import discord
 
-from bot import steps
+from bot import steps, teaching
 from bot.ai import NORMAL
 from bot.i18n import N_, _, _n
 from bot.read_model import ReadModel
 from bot.service import AWAY_UNTIL, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
+from bot.teaching import TEACHING
 from bot.words import WORDS, counter, label_for, tell
 from cogs import activity, web_table
 from cogs.hint_items import with_help
-from cogs.items import SELECT_LIMIT, STEP_PICK, STEPS, Click, GameButton, PickSelect
+from cogs.items import REAL_GAME, SELECT_LIMIT, STEP_PICK, STEPS, Click, GameButton, PickSelect
 from images.artsee import MORE_GALLERIES_FILE
 from rules.protocol import player_range
 
@@ -290,7 +291,9 @@ def board_buttons(read: ReadModel, question: str | None = None) -> discord.ui.Ac
         row.add_item(button(read, "hand", _("My hand"), discord.ButtonStyle.primary))
     row.add_item(button(read, "board", _("Board"), discord.ButtonStyle.secondary))
     row.add_item(button(read, "rules", _("Rules"), discord.ButtonStyle.secondary))
-    if read.record.status == FINISHED:  # its players may sit down again (issue 13)
+    if read.record.status == FINISHED and read.record.prefs.get(TEACHING):  # learnt: now play
+        row.add_item(button(read, REAL_GAME, _("Play a real game"), discord.ButtonStyle.success))
+    elif read.record.status == FINISHED:  # its players may sit down again (issue 13)
         row.add_item(button(read, "rematch", _("Rematch"), discord.ButtonStyle.success))
     # Play (issue 40) and the public page's link (issue 26): Play first when it launches the
     # Activity, else the link, which Play would only repeat (a row holds five).
@@ -503,6 +506,7 @@ async def hand_panel(
     view_data = read.view(user)
     legal = read.legal(user)
     lines = [note] if note else []
+    lines += teaching.lines(read.lessons(user))  # a teaching table's rules, as they matter
     png = await read.hand_picture(user)
     # Beside a picture of the hand, only what the picture does not draw: each fact once.
     told = getattr(words, "panel_text", None) if png else None
@@ -525,7 +529,9 @@ async def hand_panel(
             sure.row = 0
             view.add_item(sure)
         rows = MAX_ROWS - 1 if question else MAX_ROWS
-        whole = steps.composed(read, user) if question is None else []
+        # A teaching table shows each decision on its own panel, with its own lessons.
+        teaching_table = bool(record.prefs.get(TEACHING))
+        whole = steps.composed(read, user) if question is None and not teaching_table else []
         few = len(legal) <= BUTTON_ROW and (mid_turn or getattr(words, "BUTTONS", False))
         if whole:  # one choice for a move and the decisions that follow it
             add_whole_steps(view, read, whole)

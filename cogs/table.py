@@ -26,7 +26,7 @@ from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
 from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord, GameSummary
-from cogs import cooldowns, flows, forget, inbox, memory, messages
+from cogs import cooldowns, flows, forget, inbox, memory, messages, teaching
 from cogs import replay as viewers
 from cogs.messages import Post
 from cogs.typed import GameKind, GameRef, OptionsText, QuietText, ZoneText
@@ -197,6 +197,12 @@ class Table(commands.Cog):
         chosen = {"thread": thread, "clock": clock, "autostart": autostart, "ai_level": ai_level}
         prefs = {key: value for key, value in chosen.items() if value is not None}
         await flows.new_game(interaction, game, parse_options(options), prefs)
+
+    @game.command(name="learn")
+    @app_commands.describe(game="Which game")
+    async def learn(self, interaction: discord.Interaction, game: GameKind) -> None:
+        """Learn a game against the AI"""
+        await teaching.learn(interaction, game)
 
     @game.command(name="config")
     @app_commands.describe(

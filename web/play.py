@@ -2,8 +2,9 @@
 
 It serves the web table on WEB_HOST:WEB_PORT (http://127.0.0.1:8080 unless set) over a SQLite
 file of its own beside the demo's (``out/demo/play.db``), seats the newcomer and AI players at
-a new game, and prints the link to the newcomer's hand page, where the game is played on the
-board. Nothing is posted anywhere: the posts a Discord table would get stay in the outbox.
+a new game (``--learn``: a teaching table, whose lessons come on the hand page), and prints
+the link to the newcomer's hand page, where the game is played on the board. Nothing is
+posted anywhere: the posts a Discord table would get stay in the outbox.
 """
 
 from __future__ import annotations
@@ -33,18 +34,27 @@ def database_of(settings: Settings) -> str:
 
 
 async def seat(
-    service: GameService, game: str, players: int, options: dict[str, str]
+    service: GameService, game: str, players: int, options: dict[str, str], learn: bool = False
 ) -> GameRecord:
-    """A new game of ``game``: the newcomer and ``players - 1`` AI seats, started."""
+    """A new game of ``game``: the newcomer and ``players - 1`` AI seats, started; with
+    ``learn``, a teaching table instead (``GameService.learn``: the course's seats and deal,
+    its lessons on the hand page)."""
     for stale in await service.store.games_in_channel(GUILD, CHANNEL):  # an earlier table
         await service.abandon(GUILD, CHANNEL, stale.host, True, stale.id)
+    if learn:
+        lobby = await service.learn(game, GUILD, CHANNEL, YOU, YOUR_NAME)
+        started = await service.autostart(lobby.id)
+        assert started is not None, "a teaching table awaits only its learner"
+        return started.record
     record = await service.new_game(game, GUILD, CHANNEL, YOU, YOUR_NAME, options)
     for _seat in range(players - 1):
         await service.add_ai(GUILD, CHANNEL, YOU, record.id)
     return (await service.start(GUILD, CHANNEL, YOU, record.id)).record
 
 
-async def serve(settings: Settings, game: str, players: int, options: dict[str, str]) -> None:
+async def serve(
+    settings: Settings, game: str, players: int, options: dict[str, str], learn: bool = False
+) -> None:
     Path(settings.demo_dir).mkdir(parents=True, exist_ok=True)
     store = open_store(database_of(settings))
     await store.open()
@@ -53,7 +63,7 @@ async def serve(settings: Settings, game: str, players: int, options: dict[str, 
     running = None
     try:
         service = GameService(store, pictures=Pictures.from_settings(settings, pool))
-        record = await seat(service, game, players, options)
+        record = await seat(service, game, players, options, learn)
         base = f"http://{settings.web_host}:{settings.web_port}"
         links = Links(base, secrets.token_bytes(32))
         running = await start(service, settings, links)
@@ -68,10 +78,12 @@ async def serve(settings: Settings, game: str, players: int, options: dict[str, 
         await store.close()
 
 
-def main(settings: Settings, game: str, players: int, options: dict[str, str]) -> None:
+def main(
+    settings: Settings, game: str, players: int, options: dict[str, str], learn: bool = False
+) -> None:
     """``python -m bot play``; a port that cannot be had is one line saying which."""
     try:
-        asyncio.run(serve(settings, game, players, options))
+        asyncio.run(serve(settings, game, players, options, learn))
     except OSError as error:
         where = f"{settings.web_host}:{settings.web_port}"
         raise SystemExit(

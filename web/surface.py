@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 from aiohttp import web
 from markupsafe import Markup
 
-from bot import hints
+from bot import hints, teaching
 from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _
 from bot.presentation import LAYOUTS, Target, Turn, Unbuildable, build
@@ -152,6 +152,9 @@ class HandPage:
                 note=note,
                 version=read.version,
                 turn_line=turn_line(read, seat),
+                lessons=teaching.sentences(read.lessons(seat, [b.action for b in turn.built]))
+                if turn
+                else [],  # a teaching table's, as on Discord
                 turn=turn,
                 steps=steps_text(steps),
                 pick=pick,

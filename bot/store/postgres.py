@@ -566,13 +566,13 @@ class PostgresStore(PostgresWebTables, PostgresTournaments):
         """Compare-and-swap the lobby facts; the seats are rewritten in ``record.seats`` order."""
         check_bump(record, expected_version)
         now = time.time()
-        facts = (record.seed, dumps(record.options), record.thread, dumps(record.prefs))
+        facts = (record.seed, dumps(record.options), record.thread)
         async with self._write() as conn:
             await self._cas(
                 conn,
                 record.id,
                 expected_version,
-                _assignments(("seed", "options", "thread", "prefs", *PROGRESS)),
+                _assignments(("seed", "options", "thread", *PROGRESS)),
                 (*facts, *progress(record, now)),
             )
             await conn.execute("DELETE FROM seats WHERE game_id = $1", record.id)

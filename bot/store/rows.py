@@ -87,7 +87,8 @@ def encode(record: GameRecord, created: float, updated: float) -> tuple[Any, ...
 
 
 #: The columns every write of a game's progress sets (lobby changes and moves alike), in the
-#: order of ``progress``.
+#: order of ``progress``. The table's preferences go with a move: a teaching table counts the
+#: lessons it has taught there (``bot.teaching``), in the move's own transaction.
 PROGRESS = (
     "status",
     "state",
@@ -98,6 +99,7 @@ PROGRESS = (
     "version",
     "updated_at",
     "to_move",
+    "prefs",
 )
 
 
@@ -114,6 +116,7 @@ def progress(record: GameRecord, now: float) -> tuple[Any, ...]:
         record.version,
         now,
         movers(record),
+        dumps(record.prefs),
     )
 
 

@@ -772,7 +772,6 @@ class SqliteStore(SqliteWebTables, SqliteTournaments):
             record.seed,
             _dumps(record.options),
             record.thread,
-            _dumps(record.prefs),
             *_progress(record, now),
         )
 
@@ -781,7 +780,7 @@ class SqliteStore(SqliteWebTables, SqliteTournaments):
                 conn,
                 record.id,
                 expected_version,
-                "UPDATE games SET seed = ?, options = ?, thread = ?, prefs = ?, "
+                "UPDATE games SET seed = ?, options = ?, thread = ?, "
                 f"{_PROGRESS_COLUMNS} WHERE id = ? AND version = ?",
                 values,
             )

@@ -27,7 +27,7 @@ from cogs.app import create_bot
 from locales import catalog
 from locales.extract import POT
 from tests.harness import Channel, Harness, Response, SeenMessage, User
-from tests.harness.steps import whole_step
+from tests.harness.steps import take_move
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -186,24 +186,10 @@ async def on_panel(h: Harness, user: User, board: SeenMessage, index: int, seen:
     choice that asks first (a Mural pass) is confirmed."""
     panel = seen.add(await h.click(user, h.message(board), verb(board, "hand"))).message
     assert panel.ephemeral and panel.visible_to == user.id
-    select = next((s for s in panel.selects if str(index) in s.option_values), None)
-    whole = await whole_step(h, user, panel, index)
-    if whole is not None:
-        response = await whole.take(h, user, panel)
-    elif select is not None:
-        response = await h.select(user, panel, select.custom_id, [str(index)])
-    else:
-        button = next(b for b in panel.buttons if f":act:{index}:" in (b.custom_id or ""))
-        response = await h.click(user, panel, button.custom_id)
-    seen.add(response)
-    sure = [
-        m
-        for m in response.ephemeral_messages
-        if any(":sure:" in (b.custom_id or "") for b in m.buttons)
-    ]
-    if sure:
-        response = seen.add(await h.click(user, sure[-1], verb(sure[-1], r"sure:\d+")))
-    return response
+    responses = await take_move(h, user, panel, index)
+    for response in responses:
+        seen.add(response)
+    return responses[-1]
 
 
 async def play_to_the_end(h: Harness, game: str, seen: Seen) -> SeenMessage:

@@ -60,3 +60,27 @@ HELP = (":hint:", ":whynot:")
 def choice_buttons(panel: SeenMessage) -> list[ComponentInfo]:
     """A panel's buttons that are moves (what a driver picks from), without its help."""
     return [b for b in panel.buttons if not any(v in (b.custom_id or "") for v in HELP)]
+
+
+async def take_move(h: Harness, user: User, panel: SeenMessage, index: int) -> list[Response]:
+    """Take the move at ``index`` of ``legal()`` on an open hand panel, as a player does: a
+    whole step that starts with it, else its option in a select, else its button; a choice
+    that asks first (a Mural pass) is confirmed. Every response, in order."""
+    select = next((s for s in panel.selects if str(index) in s.option_values), None)
+    whole = await whole_step(h, user, panel, index)
+    if whole is not None:
+        response = await whole.take(h, user, panel)
+    elif select is not None:
+        response = await h.select(user, panel, select.custom_id, [str(index)])
+    else:
+        button = next(b for b in panel.buttons if f":act:{index}:" in (b.custom_id or ""))
+        response = await h.click(user, panel, button.custom_id)
+    sure = [
+        m
+        for m in response.ephemeral_messages
+        if any(":sure:" in (b.custom_id or "") for b in m.buttons)
+    ]
+    if not sure:
+        return [response]
+    yes = next(b for b in sure[-1].buttons if ":sure:" in (b.custom_id or ""))
+    return [response, await h.click(user, sure[-1], yes.custom_id)]

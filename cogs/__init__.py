@@ -3,6 +3,7 @@
 EXTENSIONS = (
     "cogs.table",
     "cogs.tournaments",
+    "cogs.seasons",
     "cogs.scheduler",
     "cogs.delivery",
     "cogs.street_art",

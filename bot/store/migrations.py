@@ -402,6 +402,35 @@ MIGRATIONS: list[Step] = [
         "CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL",
         "CREATE INDEX tournaments_by_guild ON tournaments (guild, created_at)",
     ),
+    # (issue 38, seasons): each server's seasons per game, a document under a version
+    # (``bot.store.seasons_sql``) and when it next wants the scheduler; the players who timed
+    # out of each game (a timeout is a loss for the season); a season reads its results by
+    # server, game and time finished.
+    (
+        """
+        CREATE TABLE seasons (
+            guild     TEXT NOT NULL,
+            game      TEXT NOT NULL,
+            number    INTEGER NOT NULL,
+            status    TEXT NOT NULL,
+            version   INTEGER NOT NULL,
+            starts_at REAL NOT NULL,
+            ends_at   REAL NOT NULL,
+            due_at    REAL,
+            data      TEXT NOT NULL,
+            PRIMARY KEY (guild, game, number)
+        )
+        """,
+        "CREATE INDEX seasons_due ON seasons (due_at) WHERE due_at IS NOT NULL",
+        """
+        CREATE TABLE timeouts (
+            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            player  TEXT NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+        "CREATE INDEX results_by_season ON results (guild, game, finished_at)",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

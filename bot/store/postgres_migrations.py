@@ -383,6 +383,33 @@ MIGRATIONS: list[Step] = [
         "CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL",
         "CREATE INDEX tournaments_by_guild ON tournaments (guild, created_at)",
     ),
+    # (issue 38, seasons): as SQLite's: seasons, who timed out of each game, and the results
+    # of a server's game by time finished.
+    (
+        """
+        CREATE TABLE seasons (
+            guild     text NOT NULL,
+            game      text NOT NULL,
+            number    integer NOT NULL,
+            status    text NOT NULL,
+            version   integer NOT NULL,
+            starts_at double precision NOT NULL,
+            ends_at   double precision NOT NULL,
+            due_at    double precision,
+            data      text NOT NULL,
+            PRIMARY KEY (guild, game, number)
+        )
+        """,
+        "CREATE INDEX seasons_due ON seasons (due_at) WHERE due_at IS NOT NULL",
+        """
+        CREATE TABLE timeouts (
+            game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            player  text NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+        "CREATE INDEX results_by_season ON results (guild, game, finished_at)",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

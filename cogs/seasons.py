@@ -130,7 +130,7 @@ async def show(interaction: discord.Interaction, game: str, which: str | None, p
         if season.status == CLOSED
         else (await service.guild_settings(guild)).season_games
     )
-    lines = await seasons.lines(season, service.results)
+    lines = await seasons.lines(season, service.results.hidden)
     post = season_post(GAMES[game].title, season, lines, page, minimum)
     await interaction.response.send_message(**post.kwargs())
 

@@ -28,7 +28,7 @@ from bot.results import display_rating
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
 from rules import GAMES
-from web import pages, security, surface, tournaments
+from web import pages, seasons, security, surface, tournaments
 from web.addresses import Proxies, client_of
 from web.limits import FORM_DIGITS, WRITE_SECONDS, Caps, Streams, StreamsFull, posted_form, whole
 from web.links import LinkRefused, read_hand
@@ -504,7 +504,8 @@ class Table:
             if not r.ai and await self.all_public(guild, r.player, game)
         ]
         title = _("Leaderboard: {game}").format(game=GAMES[game].title)
-        return html(pages.leaderboard_page(title, rows, lang, f"/s/{guild}"))
+        season = f"/s/{guild}/{game}/season"
+        return html(pages.leaderboard_page(title, rows, lang, f"/s/{guild}", season))
 
     async def player(self, request: web.Request) -> web.StreamResponse:
         guild, player = request.match_info["guild"], request.match_info["player"]
@@ -630,5 +631,6 @@ def create_app(
         web.static("/static", STATIC),
     ]
     routes += tournaments.routes(service, table.guild_open, secret)
+    routes += seasons.routes(service, table.guild_open)
     app.add_routes(routes)
     return app

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.ai import is_ai_id
-from bot.results import Results
 from bot.seasons.model import CLOSED, OPEN, Season, SeasonLine
 from bot.seasons.table import SeasonGame, games_of, season_lines
 from bot.service import GameService
@@ -30,16 +29,23 @@ PAGE = 50
 #: Past seasons offered to choose from.
 SHOWN = 24
 ATTEMPTS = 5
+#: Which of some games (ids) an asker may not see.
+Hidden = Callable[[set[str]], Awaitable[set[str]]]
 
 
 class Seasons:
     """The seasons of every server and game, over the game service's store."""
 
-    def __init__(self, games: GameService, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, games: GameService, clock: Callable[[], float] = time.time, *, listen: bool = True
+    ) -> None:
+        """``listen``: told of the game service's timeouts and finished games (the bot's one
+        instance; a reader, the web table's, is not)."""
         self.games = games
         self.store = games.store
         self._clock = clock
-        games.listeners.append(self.heard)
+        if listen:
+            games.listeners.append(self.heard)
 
     async def heard(self, record: GameRecord, timed_out: list[str]) -> None:
         """A game timed players out (kept: a loss for the season), or ended (its server's
@@ -78,20 +84,22 @@ class Seasons:
     async def get(self, guild: str, game: str, number: int) -> Season | None:
         return await self.store.get_season(guild, game, number)
 
-    async def lines(self, season: Season, results: Results | None = None) -> list[SeasonLine]:
-        """A season's table: frozen once closed; while open, worked out from its games so far
-        (less the games the asker may not see, given ``results``: ``Results.hidden``)."""
-        if season.status == CLOSED:
+    async def lines(self, season: Season, hidden: Hidden | None = None) -> list[SeasonLine]:
+        """A season's table. ``hidden``: the games among some the asker may not see (Discord's
+        ``Results.hidden``, the web's private tables): the table is then worked out from the
+        others, so a private game tells nobody outside it of its players. Without it (the
+        cut, the results post): the table frozen at the cut, or, while open, from every game."""
+        if season.status == CLOSED and hidden is None:
             return season.lines
-        return season_lines(await self._games(season, results))
+        return season_lines(await self._games(season, hidden))
 
-    async def _games(self, season: Season, results: Results | None = None) -> list[SeasonGame]:
+    async def _games(self, season: Season, hidden: Hidden | None = None) -> list[SeasonGame]:
         rows = await self.store.season_results(
             season.guild, season.game, season.starts_at, season.ends_at
         )
-        if results is not None:
-            hidden = await results.hidden({row.game_id for row in rows})
-            rows = [row for row in rows if row.game_id not in hidden]
+        if hidden is not None:
+            left_out = await hidden({row.game_id for row in rows})
+            rows = [row for row in rows if row.game_id not in left_out]
         timeouts = await self.store.timeouts_of(season.guild, season.game, season.starts_at)
         return games_of(rows, timeouts)
 

@@ -1486,6 +1486,7 @@ class GameService:
         forgotten = await self.store.forget_player(user)
         await self.store.forget_in_tournaments(user)  # their entries, standings and tables
         await self.store.forget_in_seasons(user)  # their lines in the past seasons' tables
+        await self.store.forget_in_titles(user)  # their titles, and those they gave
         moved = []
         for game_id, former in forgotten.seats:
             async with self._lock(game_id):

@@ -4,6 +4,7 @@ EXTENSIONS = (
     "cogs.table",
     "cogs.tournaments",
     "cogs.seasons",
+    "cogs.titles",
     "cogs.scheduler",
     "cogs.delivery",
     "cogs.street_art",

@@ -33,7 +33,18 @@ from bot.pictures import Pictures
 from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import Store, open_store
-from cogs import EXTENSIONS, flows, forget, inbox, items, observe, stall, visibility, web_table
+from cogs import (
+    EXTENSIONS,
+    flows,
+    forget,
+    inbox,
+    items,
+    observe,
+    stall,
+    titles,
+    visibility,
+    web_table,
+)
 from cogs import replay as viewers
 from cogs.retry import transient
 from cogs.shutdown import Drain
@@ -218,6 +229,7 @@ def build(settings: Settings, *, serve: bool = True) -> TabletopBot:
             *inbox.DYNAMIC_ITEMS,
             *forget.DYNAMIC_ITEMS,
             *viewers.DYNAMIC_ITEMS,
+            *titles.DYNAMIC_ITEMS,
         ),
     }
     shards = settings.shards()

@@ -27,6 +27,8 @@ from bot.replay import gif as replay_gif
 from bot.results import display_rating
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
+from bot.titles.achievements import named
+from bot.titles.service import Titles
 from rules import GAMES
 from web import pages, seasons, security, surface, tournaments
 from web.addresses import Proxies, client_of
@@ -526,7 +528,8 @@ class Table:
             place = _("{rank} of {players}").format(rank=r.rank, players=r.players)
             when = datetime.fromtimestamp(r.finished_at, UTC).strftime("%Y-%m-%d")
             games.append((href, title, place, when))
-        return html(pages.player_page(name, chart, games, lang))
+        held = await Titles(self.service, listen=False).held(guild, player)
+        return html(pages.player_page(name, chart, games, lang, named(held)))
 
 
 NO_STORE = {"Cache-Control": "no-store"}

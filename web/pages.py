@@ -110,10 +110,12 @@ def server_page(title: str, boards: list[tuple[str, str]], lang: str) -> str:
     return page("server.html", title, lang, boards=boards)
 
 
-def player_page(name: str, chart: str, games: list[tuple[str, str, str, str]], lang: str) -> str:
+def player_page(
+    name: str, chart: str, games: list[tuple[str, str, str, str]], lang: str, titles: list[str]
+) -> str:
     """``games``: (table address or empty, game title, place, when) newest first; ``chart``
-    from ``rating_chart``."""
-    return page("player.html", name, lang, name=name, chart_html=chart, games=games)
+    from ``rating_chart``; ``titles``: the titles the player holds (``bot.titles``), named."""
+    return page("player.html", name, lang, name=name, chart_html=chart, games=games, titles=titles)
 
 
 @dataclass(frozen=True)

@@ -776,3 +776,21 @@ class Store(Protocol):
     async def timeouts_of(self, guild: str, game: str, since: float) -> dict[str, set[str]]: ...
 
     async def forget_in_seasons(self, user: str) -> int: ...
+
+    # -- titles (``bot.store.titles_sql``) -------------------------------------------------
+
+    async def keep_title(
+        self,
+        guild: str,
+        player: str,
+        title: str,
+        at: float,
+        game_id: str = "",
+        given_by: str = "",
+    ) -> bool: ...
+
+    async def titles_of(self, guild: str, player: str) -> dict[str, int]: ...
+
+    async def player_timeouts(self, guild: str, player: str) -> set[str]: ...
+
+    async def forget_in_titles(self, user: str) -> None: ...

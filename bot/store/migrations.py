@@ -430,6 +430,22 @@ MIGRATIONS: list[Step] = [
         )
         """,
         "CREATE INDEX results_by_season ON results (guild, game, finished_at)",
+    ),  # (issue 38, titles): the titles kept for a player on a server (``bot.titles``): earned
+    # at a game's end once (no game, no giver), or given by another player for one game
+    # (one a giver a game).
+    (
+        """
+        CREATE TABLE titles (
+            guild    TEXT NOT NULL,
+            player   TEXT NOT NULL,
+            title    TEXT NOT NULL,
+            game_id  TEXT NOT NULL DEFAULT '',
+            given_by TEXT NOT NULL DEFAULT '',
+            at       REAL NOT NULL,
+            PRIMARY KEY (guild, player, title, game_id, given_by)
+        )
+        """,
+        "CREATE UNIQUE INDEX titles_given_once ON titles (game_id, given_by) WHERE given_by <> ''",
     ),
 ]
 

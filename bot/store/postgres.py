@@ -79,6 +79,7 @@ from bot.store.rows import (
     progress,
 )
 from bot.store.seasons_sql import PostgresSeasons
+from bot.store.titles_sql import PostgresTitles
 from bot.store.tournaments_sql import PostgresTournaments
 from bot.store.web_tables import PostgresWebTables
 
@@ -190,7 +191,7 @@ def _undone(game_id: str, row: asyncpg.Record, undone_at: float, by: str) -> Und
     )
 
 
-class PostgresStore(PostgresWebTables, PostgresTournaments, PostgresSeasons):
+class PostgresStore(PostgresWebTables, PostgresTournaments, PostgresSeasons, PostgresTitles):
     """The ``Store`` on one PostgreSQL database (the schema ``search_path`` names).
 
     ``url`` is a ``postgresql://`` URL as asyncpg reads it; extra query parameters are server

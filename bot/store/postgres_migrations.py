@@ -409,6 +409,20 @@ MIGRATIONS: list[Step] = [
         )
         """,
         "CREATE INDEX results_by_season ON results (guild, game, finished_at)",
+    ),  # (issue 38, titles): as SQLite's.
+    (
+        """
+        CREATE TABLE titles (
+            guild    text NOT NULL,
+            player   text NOT NULL,
+            title    text NOT NULL,
+            game_id  text NOT NULL DEFAULT '',
+            given_by text NOT NULL DEFAULT '',
+            at       double precision NOT NULL,
+            PRIMARY KEY (guild, player, title, game_id, given_by)
+        )
+        """,
+        "CREATE UNIQUE INDEX titles_given_once ON titles (game_id, given_by) WHERE given_by <> ''",
     ),
 ]
 

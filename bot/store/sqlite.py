@@ -104,6 +104,7 @@ from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
 from bot.store.seasons_sql import SqliteSeasons
 from bot.store.startup import header_ok, read_only, write_test
+from bot.store.titles_sql import SqliteTitles
 from bot.store.tournaments_sql import SqliteTournaments
 from bot.store.web_tables import SqliteWebTables
 
@@ -216,7 +217,7 @@ def _damaged(path: str, detail: str) -> DamagedDatabase:
     )
 
 
-class SqliteStore(SqliteWebTables, SqliteTournaments, SqliteSeasons):
+class SqliteStore(SqliteWebTables, SqliteTournaments, SqliteSeasons, SqliteTitles):
     """The ``Store`` on one SQLite database file (or ``:memory:`` for tests).
 
     ``path`` is a filesystem path, not a URL; ``bot.store.open_store`` parses URLs.

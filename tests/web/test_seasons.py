@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.seasons.service import Seasons
-from tests.web.conftest import BO, EVIL, GUILD, Web
+from tests.web.conftest import ANA, BO, EVIL, GUILD, Web
 from tests.web.test_handlers import finish
 
 
@@ -34,3 +34,10 @@ async def test_the_season_page_ranks_from_public_games_only(web: Web) -> None:
     assert (await web.client.get(f"/s/{GUILD}/artsee/season")).status == 404
     board = await (await web.client.get(f"/s/{GUILD}/street-art")).text()
     assert f'href="/s/{GUILD}/street-art/season"' in board
+
+
+async def test_the_player_page_shows_the_titles_held(web: Web) -> None:
+    record = await finish(web.service, await web.public_game(ai=1))
+    await web.service.store.keep_title(GUILD, BO, "best-move", 1.0, record.id, ANA)
+    page = await (await web.client.get(f"/s/{GUILD}/p/{BO}")).text()
+    assert "🏅 First game finished · Best move</p>" in page

@@ -6,6 +6,7 @@ which its players give one another a title ("Best move", "Good sport"). The titl
 from __future__ import annotations
 
 import re
+from types import ModuleType
 from typing import Any
 
 import discord
@@ -16,7 +17,6 @@ from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.titles.achievements import GIVEN, NAMES
 from bot.titles.service import Titles
-from cogs import flows
 from cogs.messages import Post
 
 GAME_ID = r"(?P<game>[a-z0-9]{4,12})"
@@ -27,6 +27,14 @@ SELECT = rf"ti:{GAME_ID}:{TITLE}:to"
 
 def titles_of(client: discord.Client) -> Titles:
     return client.titles  # type: ignore[attr-defined, no-any-return]
+
+
+def _flows() -> ModuleType:
+    """``cogs.flows``, imported at the first click, not with this module: ``cogs.threads``
+    builds the result post with this module's buttons, and ``cogs.flows`` imports it."""
+    from cogs import flows
+
+    return flows
 
 
 def give_row(read: ReadModel) -> discord.ui.ActionRow | None:
@@ -63,17 +71,17 @@ class TitleButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON):
         return cls(item, match["game"], match["title"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await flows.guard(interaction, choose(interaction, self.game, self.title))
+        await _flows().guard(interaction, choose(interaction, self.game, self.title))
 
 
 async def choose(interaction: discord.Interaction, game: str, title: str) -> None:
     """Only to the clicker: the other players of the game, to pick whom the title goes to."""
-    await flows.acknowledge(interaction, private=True)
-    record = await flows.service_of(interaction).get(game)
+    await _flows().acknowledge(interaction, private=True)
+    record = await _flows().service_of(interaction).get(game)
     me = str(interaction.user.id)
     others = [s for s in record.seats if not is_ai_id(s.user) and s.user != me]
     if record.seat_of(me) is None or not others:
-        await flows.send(
+        await _flows().send(
             interaction,
             Post(content=_("Only the players of this game can give its titles.")),
             ephemeral=True,
@@ -86,7 +94,7 @@ async def choose(interaction: discord.Interaction, game: str, title: str) -> Non
     )
     view = discord.ui.View(timeout=None)
     view.add_item(TitleSelect(select, game, title))
-    await flows.send(interaction, Post(view=view), ephemeral=True)
+    await _flows().send(interaction, Post(view=view), ephemeral=True)
 
 
 class TitleSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT):
@@ -104,17 +112,19 @@ class TitleSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT):
         return cls(item, match["game"], match["title"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await flows.guard(interaction, give(interaction, self.game, self.title, self.item.values))
+        await _flows().guard(
+            interaction, give(interaction, self.game, self.title, self.item.values)
+        )
 
 
 async def give(interaction: discord.Interaction, game: str, title: str, chosen: list[str]) -> None:
-    await flows.acknowledge(interaction, private=True)
+    await _flows().acknowledge(interaction, private=True)
     recipient = chosen[0] if chosen else ""
     await titles_of(interaction.client).give(game, str(interaction.user.id), recipient, title)
     said = _("You gave <@{player}> the title “{title}”.").format(
         player=recipient, title=_(NAMES[title])
     )
-    await flows.send(interaction, Post(content=said), ephemeral=True)
+    await _flows().send(interaction, Post(content=said), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,6 +10,7 @@ one still running at the cut counts for no season (the all-time rating still tak
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -31,6 +32,12 @@ SHOWN = 24
 ATTEMPTS = 5
 #: Which of some games (ids) an asker may not see.
 Hidden = Callable[[set[str]], Awaitable[set[str]]]
+
+
+async def rated(games: list[SeasonGame]) -> list[SeasonLine]:
+    """``season_lines`` off the event loop: a season of many games takes a while to rate
+    (about 1.3 s for 10,000 three-player games), and the bot answers others meanwhile."""
+    return await asyncio.to_thread(season_lines, games)
 
 
 class Seasons:
@@ -91,7 +98,7 @@ class Seasons:
         cut, the results post): the table frozen at the cut, or, while open, from every game."""
         if season.status == CLOSED and hidden is None:
             return season.lines
-        return season_lines(await self._games(season, hidden))
+        return await rated(await self._games(season, hidden))
 
     async def _games(self, season: Season, hidden: Hidden | None = None) -> list[SeasonGame]:
         rows = await self.store.season_results(
@@ -126,7 +133,7 @@ class Seasons:
             season,
             status=CLOSED,
             version=season.version + 1,
-            lines=season_lines(games),
+            lines=await rated(games),
             minimum=settings.season_games,
             games=played,
             channel=channel,

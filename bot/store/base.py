@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from bot.store.forget import Forgotten
 
 from bot.seasons.model import Season
+from bot.store.titles_sql import KeptTitle
 from bot.store.web_tables import PlacedTable, WebTable
 from bot.tournaments.model import Tournament
 
@@ -777,6 +778,10 @@ class Store(Protocol):
 
     async def forget_in_seasons(self, user: str) -> int: ...
 
+    async def game_timeouts(self, game_id: str) -> list[str]: ...
+
+    async def all_seasons(self) -> list[Season]: ...
+
     # -- titles (``bot.store.titles_sql``) -------------------------------------------------
 
     async def keep_title(
@@ -794,3 +799,5 @@ class Store(Protocol):
     async def player_timeouts(self, guild: str, player: str) -> set[str]: ...
 
     async def forget_in_titles(self, user: str) -> None: ...
+
+    async def all_titles(self) -> list[KeptTitle]: ...

@@ -157,6 +157,18 @@ class SqliteSeasons:
             out.setdefault(str(game_id), set()).add(str(player))
         return out
 
+    async def game_timeouts(self: _SqliteQueries, game_id: str) -> list[str]:
+        """Who timed out of one game (``python -m bot migrate`` copies them)."""
+        rows = await self._fetchall(
+            "SELECT player FROM timeouts WHERE game_id = ? ORDER BY player", (game_id,)
+        )
+        return [str(row[0]) for row in rows]
+
+    async def all_seasons(self: _SqliteQueries) -> list[Season]:
+        """Every season (``python -m bot migrate`` copies them)."""
+        rows = await self._fetchall(f"SELECT {_COLUMNS} FROM seasons ORDER BY guild, game, number")
+        return [_row(r) for r in rows]
+
     async def forget_in_seasons(self: _SqliteQueries, user: str) -> int:
         """`/game forget-me`: every frozen season table loses the player's line; how many."""
 
@@ -261,6 +273,18 @@ class PostgresSeasons:
         for row in rows:
             out.setdefault(str(row["game_id"]), set()).add(str(row["player"]))
         return out
+
+    async def game_timeouts(self: _PostgresQueries, game_id: str) -> list[str]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT player FROM timeouts WHERE game_id = $1 ORDER BY player", game_id
+            )
+        return [str(row["player"]) for row in rows]
+
+    async def all_seasons(self: _PostgresQueries) -> list[Season]:
+        async with self._one() as conn:
+            rows = await conn.fetch(f"SELECT {_COLUMNS} FROM seasons ORDER BY guild, game, number")
+        return [_row(r) for r in rows]
 
     async def forget_in_seasons(self: _PostgresQueries, user: str) -> int:
         async with self._one() as conn, conn.transaction():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import asyncpg
 
@@ -20,6 +20,21 @@ class _SqliteQueries(Protocol):
 
 class _PostgresQueries(Protocol):
     def _one(self) -> AbstractAsyncContextManager[asyncpg.Connection]: ...
+
+
+#: A kept title's columns, in ``KeptTitle``'s order.
+_KEPT = "guild, player, title, at, game_id, given_by"
+
+
+class KeptTitle(NamedTuple):
+    """One row of ``titles``, in ``keep_title``'s argument order."""
+
+    guild: str
+    player: str
+    title: str
+    at: float
+    game_id: str
+    given_by: str
 
 
 _TIMEOUTS = (
@@ -65,6 +80,11 @@ class SqliteTitles:
         """The games on a server ``player`` timed out of."""
         rows = await self._fetchall(_TIMEOUTS.format("?", "?"), (guild, player))
         return {str(row[0]) for row in rows}
+
+    async def all_titles(self: _SqliteQueries) -> list[KeptTitle]:
+        """Every title kept (``python -m bot migrate`` copies them)."""
+        rows = await self._fetchall(f"SELECT {_KEPT} FROM titles ORDER BY {_KEPT}")
+        return [KeptTitle(*row) for row in rows]
 
     async def forget_in_titles(self: _SqliteQueries, user: str) -> None:
         """`/game forget-me`: the titles kept for the player, and those they gave, go."""
@@ -114,6 +134,11 @@ class PostgresTitles:
         async with self._one() as conn:
             rows = await conn.fetch(_TIMEOUTS.format("$1", "$2"), guild, player)
         return {str(row["game_id"]) for row in rows}
+
+    async def all_titles(self: _PostgresQueries) -> list[KeptTitle]:
+        async with self._one() as conn:
+            rows = await conn.fetch(f"SELECT {_KEPT} FROM titles ORDER BY {_KEPT}")
+        return [KeptTitle(*row) for row in rows]
 
     async def forget_in_titles(self: _PostgresQueries, user: str) -> None:
         async with self._one() as conn:

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.i18n import _
+from bot.i18n import _, _n
 from bot.results import display_rating
 from bot.seasons.model import CLOSED, Season, SeasonLine, ranked
 from bot.seasons.service import Seasons
@@ -65,7 +65,11 @@ async def season_autocomplete(
 
 
 def place_line(place: int, line: SeasonLine) -> str:
-    return _("**{place}.** <@{player}> · **{rating}** · {games} games, {wins} won").format(
+    return _n(
+        "**{place}.** <@{player}> · **{rating}** · {games} game, {wins} won",
+        "**{place}.** <@{player}> · **{rating}** · {games} games, {wins} won",
+        line.games,
+    ).format(
         place=place,
         player=line.player,
         rating=memory.number(display_rating(line.mu, line.sigma)),

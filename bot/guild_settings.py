@@ -23,6 +23,10 @@ PLAYER_GAMES_RANGE = (1, 100)
 SERVER_GAMES_RANGE = (1, 10_000)
 #: The bounds of the vacation days a player has a year on a server (issue 27).
 VACATION_DAYS_RANGE = (0, 365)
+#: The bounds of a season's length in weeks and of the rated games that rank a player in its
+#: table (issue 38).
+SEASON_WEEKS_RANGE = (1, 52)
+SEASON_GAMES_RANGE = (1, 50)
 
 
 def clock_seconds(clock: str) -> tuple[float | None, float | None]:
@@ -57,6 +61,13 @@ class GuildSettings:
     vacation_days: int = 14
     #: Whether hints are offered in this server's unrated games among humans (``bot.hints``).
     hints: bool = False
+    #: Seasons (issue 38): their length, the games that rank a player, the channel their
+    #: results are posted in (None: where the season's last game was played), and whether
+    #: the top places get Discord roles (needs the bot's Manage Roles).
+    season_weeks: int = 8
+    season_games: int = 5
+    season_channel: str | None = None
+    season_roles: bool = False
     #: Whether the admins were told the server's game threads neared Discord's cap (told once).
     threads_warned: bool = False
 
@@ -76,7 +87,7 @@ class GuildSettings:
 
     def changed(self, **changes: Any) -> GuildSettings:
         """These settings with ``changes``, each checked (ValueError names a bad one)."""
-        for flag in ("threads", "web", "hints", "threads_warned"):
+        for flag in ("threads", "web", "hints", "threads_warned", "season_roles"):
             if flag in changes and not isinstance(changes[flag], bool):
                 raise ValueError(f"{flag} must be true or false")
         if "lobby_hours" in changes:
@@ -88,10 +99,15 @@ class GuildSettings:
             ("player_games", PLAYER_GAMES_RANGE),
             ("server_games", SERVER_GAMES_RANGE),
             ("vacation_days", VACATION_DAYS_RANGE),
+            ("season_weeks", SEASON_WEEKS_RANGE),
+            ("season_games", SEASON_GAMES_RANGE),
         ):
             count = changes.get(key, low)
             if isinstance(count, bool) or not isinstance(count, int) or not low <= count <= high:
                 raise ValueError(f"{key} must be a whole number from {low} to {high}")
+        channel = changes.get("season_channel")
+        if channel is not None and not (isinstance(channel, str) and channel.isdigit()):
+            raise ValueError("season_channel must be a channel id")
         if changes.get("clock") is not None:
             clock_seconds(changes["clock"])
         if changes.get("language") is not None and changes["language"] not in LANGS:

@@ -127,12 +127,21 @@ async def read_back_owed(target: Store, record: GameRecord, rows: list[Any]) -> 
     return [found[key] for key in keys if key in found]
 
 
+async def read_timeouts(store: Store, record: GameRecord) -> list[Any]:
+    return await store.game_timeouts(record.id)
+
+
+async def write_timeouts(source: Store, target: Store, record: GameRecord, rows: list[Any]) -> None:
+    await target.note_timeouts(record.id, rows)
+
+
 GAME_TABLES = (
     GameTable("messages", read_messages, write_messages),
     GameTable("web table", read_web_table, write_web_table),
     GameTable("results", read_results, write_results),
     GameTable("undo audit", read_undone, write_undone),
     GameTable("owed posts", read_owed, write_owed, read_back_owed),
+    GameTable("timeouts", read_timeouts, write_timeouts),
 )
 
 
@@ -300,11 +309,32 @@ async def copy_tournaments(source: Store, target: Store, report: Report) -> None
     report.count("tournaments", len(tournaments), same)
 
 
+async def copy_seasons(source: Store, target: Store, report: Report) -> None:
+    """Every season (issue 38): written where the target has none, or an older version."""
+    seasons = await source.all_seasons()
+    for s in seasons:
+        if not await target.create_season(s):
+            there = await target.get_season(s.guild, s.game, s.number)
+            if there is not None and there.version < s.version:
+                await target.save_season(s, there.version)
+    copied = set(map(repr, await target.all_seasons()))
+    report.count("seasons", len(seasons), sum(1 for s in seasons if repr(s) in copied))
+
+
+async def copy_titles(source: Store, target: Store, report: Report) -> None:
+    """Every title kept (issue 38); one kept already is left as it is."""
+    titles = await source.all_titles()
+    for kept in titles:
+        await target.keep_title(*kept)
+    copied = set(await target.all_titles())
+    report.count("titles", len(titles), sum(1 for kept in titles if kept in copied))
+
+
 async def migrate(
     source: Store, target: Store, tables: tuple[GameTable, ...] | None = None
 ) -> Report:
-    """Copy every game, every server's settings, the vacation days spent and the tournaments
-    from ``source``
+    """Copy every game, every server's settings, the vacation days spent, the tournaments,
+    seasons and titles from ``source``
     to ``target`` (both open), checking each; a game that fails to copy is reported, and the
     others go on.
     ``tables``: the games' tables to copy (all of ``GAME_TABLES``, read when called)."""
@@ -318,6 +348,8 @@ async def migrate(
     await copy_guild_settings(source, target, report)
     await copy_vacation_days(source, target, report)
     await copy_tournaments(source, target, report)
+    await copy_seasons(source, target, report)
+    await copy_titles(source, target, report)
     return report
 
 

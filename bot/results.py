@@ -70,6 +70,27 @@ def display_rating(mu: float, sigma: float) -> int:
     return round(RATING_START + RATING_SCALE * ordinal(mu, sigma))
 
 
+def rate_places(
+    before: dict[str, tuple[float, float]], seats: list[tuple[str, int]]
+) -> dict[str, tuple[float, float]]:
+    """The (mu, sigma) after one game of each identity seated, from ``before`` (each seated
+    identity's (mu, sigma)) and each seat's (identity, place), in seat order. Several seats of
+    one identity (AI seats of one level) move it by the mean of their updates. The one rating
+    step of the all-time ratings (``rate``) and of a season's (``bot.seasons.table``)."""
+    teams = [[MODEL.rating(mu=before[i][0], sigma=before[i][1])] for i, _place in seats]
+    # A table of one (never a finished game, but a record may say so) teaches nothing.
+    rated = (
+        MODEL.rate(teams, ranks=[float(place) for _i, place in seats]) if len(teams) > 1 else teams
+    )
+    updates: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for (identity, _place), (new,) in zip(seats, rated, strict=True):
+        updates[identity].append((new.mu, new.sigma))
+    return {
+        i: (fmean(mu for mu, _ in moves), fmean(sigma for _, sigma in moves))
+        for i, moves in updates.items()
+    }
+
+
 def rate(
     record: GameRecord,
     outcome: Outcome,
@@ -90,33 +111,31 @@ def rate(
         or Rating(record.guild, record.game, i, MODEL.mu, MODEL.sigma, ai=is_ai_id(i))
         for i in identity.values()
     }
-    teams = [
-        [MODEL.rating(mu=before[identity[p]].mu, sigma=before[identity[p]].sigma)] for p in players
-    ]
-    # A table of one (never a finished game, but a record may say so) teaches nothing.
+    # A teaching table moves no rating; a player who took a hint keeps theirs as it was.
     unrated = bool(record.prefs.get(TEACHING))
-    rated = (
-        teams
-        if unrated or len(teams) < 2
-        else MODEL.rate(teams, ranks=[float(place[p]) for p in players])
+    moved = (
+        {}
+        if unrated
+        else rate_places(
+            {i: (r.mu, r.sigma) for i, r in before.items()},
+            [(identity[p], place[p]) for p in players],
+        )
     )
-    updates: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    for player, (new,) in zip(players, rated, strict=True):
-        if player not in hinted:
-            updates[identity[player]].append((new.mu, new.sigma))
+    for player in hinted & set(players):
+        moved.pop(identity[player], None)
     names = {identity[s.user]: s.name for s in record.seats}
     after = {
         i: Rating(
             record.guild,
             record.game,
             i,
-            fmean(mu for mu, _ in moves),
-            fmean(sigma for _, sigma in moves),
+            mu,
+            sigma,
             games=before[i].games + 1,
             ai=is_ai_id(i),
             name=i.removeprefix(AI_PREFIX) if is_ai_id(i) else names[i],
         )
-        for i, moves in updates.items()
+        for i, (mu, sigma) in moved.items()
     }
     kept = {identity[p]: before[identity[p]] for p in players if identity[p] not in after}
     after_all = {**kept, **after}
@@ -143,7 +162,7 @@ def rate(
         )
         for seat in record.seats
     ]
-    return rows, [] if unrated else list(after.values())
+    return rows, list(after.values())
 
 
 @dataclass(frozen=True)
@@ -233,7 +252,7 @@ class Results:
         """A player's record on a server, per game they finished (of ``game`` only, if
         given), in the order they first played them: (game id, stats, rating)."""
         rows = await self.store.player_results(guild, player, game)
-        hidden = await self._hidden({row.game_id for row in rows})
+        hidden = await self.hidden({row.game_id for row in rows})
         by_game: dict[str, list[ResultRow]] = {}
         for row in rows:
             by_game.setdefault(row.game, []).append(row)
@@ -270,7 +289,7 @@ class Results:
                 shown.append(rating)
         return shown
 
-    async def _hidden(self, game_ids: set[str]) -> set[str]:
+    async def hidden(self, game_ids: set[str]) -> set[str]:
         """The games among ``game_ids`` the asker may not see (none, outside a request)."""
         hidden: set[str] = set()
         if not visibility.bound():

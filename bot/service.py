@@ -1561,6 +1561,8 @@ class GameService:
         so nothing logged afterwards names them. Returns what changed, and the moves made."""
         forgotten = await self.store.forget_player(user)
         await self.store.forget_in_tournaments(user)  # their entries, standings and tables
+        await self.store.forget_in_seasons(user)  # their lines in the past seasons' tables
+        await self.store.forget_in_titles(user)  # their titles, and those they gave
         moved = []
         for game_id, former in forgotten.seats:
             async with self._lock(game_id):

@@ -3,6 +3,8 @@
 EXTENSIONS = (
     "cogs.table",
     "cogs.tournaments",
+    "cogs.seasons",
+    "cogs.titles",
     "cogs.scheduler",
     "cogs.delivery",
     "cogs.street_art",

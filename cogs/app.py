@@ -42,6 +42,7 @@ from cogs import (
     launch,
     observe,
     stall,
+    titles,
     visibility,
     web_table,
 )
@@ -231,6 +232,7 @@ def build(settings: Settings, *, serve: bool = True) -> TabletopBot:
             *forget.DYNAMIC_ITEMS,
             *launch.items(settings),  # issue 40: Play
             *viewers.DYNAMIC_ITEMS,
+            *titles.DYNAMIC_ITEMS,
         ),
     }
     shards = settings.shards()

@@ -18,6 +18,7 @@ from bot.i18n import _, current
 from bot.results import Stats, display_rating
 from bot.service import GameService
 from bot.store.base import Rating, ResultRow
+from bot.titles.achievements import named
 from cogs.messages import EMBED_DESCRIPTION_LIMIT, Post, clip
 
 #: Players on one page of a leaderboard.
@@ -123,6 +124,7 @@ def stats_post(
     standing: list[tuple[str, Stats, Rating | None]],
     titles: dict[str, str],
     game: str | None = None,
+    held: list[tuple[str, int]] | None = None,
 ) -> Post:
     """A player's record on this server, one field per game they finished (``game``: the
     one game asked about, named when there is nothing to show)."""
@@ -149,6 +151,8 @@ def stats_post(
         if rating is not None:
             line += "\n" + _("Rating **{rating}**").format(rating=shown(rating.mu, rating.sigma))
         embed.add_field(name=titles.get(game_id, game_id), value=line, inline=False)
+    if held:
+        embed.description = "🏅 " + clip(" · ".join(named(held)), EMBED_DESCRIPTION_LIMIT - 10)
     return Post(embed=embed)
 
 
@@ -161,7 +165,9 @@ async def show_stats(
     guild = str(interaction.guild_id or "dm")
     standing = await service.results.standing(guild, str(target.id), game)
     titles = {game_id: engine.title for game_id, engine in service.games.items()}
-    post = stats_post(target.display_name[:64], standing, titles, game)
+    kept = getattr(interaction.client, "titles", None)  # ``cogs.titles``' (``bot.titles``)
+    held = await kept.held(guild, str(target.id)) if kept is not None and standing else []
+    post = stats_post(target.display_name[:64], standing, titles, game, held)
     await interaction.response.send_message(**post.kwargs(), ephemeral=True)
 
 

@@ -23,7 +23,7 @@ from bot.store.base import (
     StoreError,
     StoreUnavailable,
 )
-from cogs import delivery, latest, memory, messages, threads, tournaments
+from cogs import delivery, latest, memory, messages, seasons, threads, tournaments
 from cogs.delivery import served_shards
 from cogs.language import in_server
 
@@ -163,6 +163,11 @@ class Scheduler(commands.Cog):
         runner = tournaments.runner_of(self.bot)
         if runner is not None:  # after the games: a round may be over
             await self._contained("the tournaments", lambda at: runner.tick(at, self.shards), now)
+        season_runner = seasons.runner_of(self.bot)
+        if season_runner is not None:  # after the games: the cut
+            await self._contained(
+                "the seasons", lambda at: season_runner.tick(at, self.shards), now
+            )
         worker = delivery.worker(self.bot)
         if worker is not None:  # what a front door could not post, at every tick
             await self._contained("the owed posts", worker.drain, now)

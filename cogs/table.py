@@ -18,6 +18,8 @@ from bot.guild_settings import (
     CLOCKS,
     LOBBY_HOURS_RANGE,
     PLAYER_GAMES_RANGE,
+    SEASON_GAMES_RANGE,
+    SEASON_WEEKS_RANGE,
     SERVER_GAMES_RANGE,
     VACATION_DAYS_RANGE,
     GuildSettings,
@@ -26,7 +28,7 @@ from bot.i18n import LANGUAGE_NAMES, _
 from bot.options import parse_options
 from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord, GameSummary
-from cogs import cooldowns, flows, forget, inbox, memory, messages, teaching
+from cogs import cooldowns, flows, forget, inbox, memory, messages, seasons, teaching
 from cogs import replay as viewers
 from cogs.messages import Post
 from cogs.typed import GameKind, GameRef, OptionsText, QuietText, ZoneText
@@ -137,6 +139,18 @@ def settings_lines(settings: GuildSettings) -> str:
         + _("- hints in unrated games: **{hints}**").format(
             hints=_("on") if settings.hints else _("off")
         )
+        + "\n"
+        + _(
+            "- season_weeks: **{weeks}**\n- season_games: **{games}**\n"
+            "- season_channel: {channel}\n- season_roles: **{roles}**"
+        ).format(
+            weeks=settings.season_weeks,
+            games=settings.season_games,
+            channel=f"<#{settings.season_channel}>"
+            if settings.season_channel
+            else _("where the last game was played"),
+            roles=_("on") if settings.season_roles else _("off"),
+        )
     )
 
 
@@ -215,6 +229,10 @@ class Table(commands.Cog):
         web="Public games get a web page",
         vacation_days="Vacation days per player a year",
         hints="Hints in unrated games",
+        season_weeks="Weeks a season lasts",
+        season_games="Games that rank a player",
+        season_channel="Results channel",
+        season_roles="Roles for the top 3",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -234,6 +252,12 @@ class Table(commands.Cog):
         vacation_days: app_commands.Range[int, VACATION_DAYS_RANGE[0], VACATION_DAYS_RANGE[1]]
         | None = None,
         hints: bool | None = None,
+        season_weeks: app_commands.Range[int, SEASON_WEEKS_RANGE[0], SEASON_WEEKS_RANGE[1]]
+        | None = None,
+        season_games: app_commands.Range[int, SEASON_GAMES_RANGE[0], SEASON_GAMES_RANGE[1]]
+        | None = None,
+        season_channel: discord.TextChannel | None = None,
+        season_roles: bool | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
@@ -248,6 +272,10 @@ class Table(commands.Cog):
             "web": web,
             "vacation_days": vacation_days,
             "hints": hints,
+            "season_weeks": season_weeks,
+            "season_games": season_games,
+            "season_channel": None if season_channel is None else str(season_channel.id),
+            "season_roles": season_roles,
         }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)
@@ -474,16 +502,18 @@ class Table(commands.Cog):
         """Your games, wins, average place, best score and rating here (only you)."""
         await memory.show_stats(interaction, user, game)
 
-    @game.command(name="leaderboard")
-    @app_commands.describe(game="Which game's ratings", page="Which page (15 players a page)")
-    async def leaderboard(
+    @game.command(name="season")
+    @app_commands.describe(game=GAME_REF, season="Default: the current one", page="Which page")
+    @app_commands.autocomplete(season=seasons.season_autocomplete)
+    async def season(
         self,
         interaction: discord.Interaction,
         game: GameKind,
+        season: str | None = None,
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        """This server's ratings in one game, AI levels among them."""
-        await memory.show_leaderboard(interaction, game, page)
+        """The season table here; past seasons, all time too."""
+        await seasons.show(interaction, game, season, page)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -148,7 +148,13 @@ def standings_post(t: Tournament, number: int | None = None) -> Post:
             messages.EMBED_DESCRIPTION_LIMIT,
         ),
     )
-    return Post(embed=embed)
+    view = None
+    if t.status == model.RUNNING:  # a player may withdraw from the rounds to come
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            TournamentButton.make(t.id, "leave", _("Withdraw"), discord.ButtonStyle.secondary)
+        )
+    return Post(embed=embed, view=view)
 
 
 class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
@@ -179,7 +185,8 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPL
 
 
 async def sign(interaction: discord.Interaction, tournament: str, joining: bool) -> None:
-    """Join or leave a sign-up (a button or a command): the sign-up post says who is in."""
+    """Join or leave a sign-up, or withdraw from a running tournament (a button or a
+    command): the sign-up post says who is in."""
     guild, _channel, user = flows.where(interaction)
     await flows.acknowledge(interaction, private=True)
     tournaments = runner(interaction.client)
@@ -188,7 +195,11 @@ async def sign(interaction: discord.Interaction, tournament: str, joining: bool)
         said = _("You are in tournament `{id}`.").format(id=t.id)
     else:
         t = await tournaments.leave(tournament, guild, user)
-        said = _("You left tournament `{id}`.").format(id=t.id)
+        said = (
+            _("You left tournament `{id}`.")
+            if t.status == model.SIGNUP
+            else _("You withdrew from tournament `{id}`: your games in progress go on.")
+        ).format(id=t.id)
     await flows.send(interaction, Post(content=said), ephemeral=True)
     cog = runner_of(interaction.client)
     if cog is None:

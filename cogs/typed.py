@@ -22,6 +22,12 @@ TournamentRef = app_commands.Range[str, 1, 32]
 QuietText = app_commands.Range[str, 1, 16]
 
 
+def game_id_of(typed: str) -> str | None:
+    """The game a `game:` option names, by its id or its title (None: none does)."""
+    typed = typed.strip().lower()
+    return next((g.id for g in GAMES.values() if typed in (g.id, g.title.lower())), None)
+
+
 class GameKindTransformer(app_commands.Transformer):
     """Which game (Street Art, ArtSee, …), offered by autocomplete rather than as fixed
     choices: choices count against the 4,000 characters a command may hold, once per option
@@ -34,11 +40,10 @@ class GameKindTransformer(app_commands.Transformer):
         return 40
 
     async def transform(self, interaction: discord.Interaction, value: str) -> str:
-        typed = value.strip().lower()
-        for game in GAMES.values():
-            if typed in (game.id, game.title.lower()):
-                return game.id
-        raise app_commands.TransformerError(value, discord.AppCommandOptionType.string, self)
+        found = game_id_of(value)
+        if found is None:
+            raise app_commands.TransformerError(value, discord.AppCommandOptionType.string, self)
+        return found
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction, value: str

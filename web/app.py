@@ -28,8 +28,10 @@ from bot.replay import gif as replay_gif
 from bot.results import display_rating
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
+from bot.titles.achievements import named
+from bot.titles.service import Titles
 from rules import GAMES
-from web import activity, pages, security, surface, tournaments
+from web import activity, pages, seasons, security, surface, tournaments
 from web.activity import Activity
 from web.addresses import Proxies, client_of
 from web.discord_api import DiscordApi
@@ -507,7 +509,8 @@ class Table:
             if not r.ai and await self.all_public(guild, r.player, game)
         ]
         title = _("Leaderboard: {game}").format(game=GAMES[game].title)
-        return html(pages.leaderboard_page(title, rows, lang, f"/s/{guild}"))
+        season = f"/s/{guild}/{game}/season"
+        return html(pages.leaderboard_page(title, rows, lang, f"/s/{guild}", season))
 
     async def player(self, request: web.Request) -> web.StreamResponse:
         guild, player = request.match_info["guild"], request.match_info["player"]
@@ -528,7 +531,8 @@ class Table:
             place = _("{rank} of {players}").format(rank=r.rank, players=r.players)
             when = datetime.fromtimestamp(r.finished_at, UTC).strftime("%Y-%m-%d")
             games.append((href, title, place, when))
-        return html(pages.player_page(name, chart, games, lang))
+        held = await Titles(self.service, listen=False).held(guild, player)
+        return html(pages.player_page(name, chart, games, lang, named(held)))
 
 
 NO_STORE = {"Cache-Control": "no-store"}
@@ -645,5 +649,6 @@ def create_app(
     routes += tournaments.routes(service, table.guild_open, secret)
     if played is not None:
         routes += activity.routes(played, STATIC)
+    routes += seasons.routes(service, table.guild_open)
     app.add_routes(routes)
     return app

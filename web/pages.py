@@ -97,12 +97,12 @@ def message_page(title: str, text: str, lang: str = "en") -> str:
 
 
 def leaderboard_page(
-    title: str, rows: list[tuple[str, str, int, int]], lang: str, server: str
+    title: str, rows: list[tuple[str, str, int, int]], lang: str, server: str, season: str
 ) -> str:
     """``rows``: (player page address or empty, name, rating on the display scale, games);
-    ``server``: the page of the server's other leaderboards. The rating is written as Discord
-    writes it ("1,056"; "1.056" in Portuguese)."""
-    return page("leaderboard.html", title, lang, rows=rows, server=server)
+    ``server``: the page of the server's other leaderboards, ``season``: the game's season
+    table. The rating is written as Discord writes it ("1,056"; "1.056" in Portuguese)."""
+    return page("leaderboard.html", title, lang, rows=rows, server=server, season=season)
 
 
 def server_page(title: str, boards: list[tuple[str, str]], lang: str) -> str:
@@ -110,10 +110,12 @@ def server_page(title: str, boards: list[tuple[str, str]], lang: str) -> str:
     return page("server.html", title, lang, boards=boards)
 
 
-def player_page(name: str, chart: str, games: list[tuple[str, str, str, str]], lang: str) -> str:
+def player_page(
+    name: str, chart: str, games: list[tuple[str, str, str, str]], lang: str, titles: list[str]
+) -> str:
     """``games``: (table address or empty, game title, place, when) newest first; ``chart``
-    from ``rating_chart``."""
-    return page("player.html", name, lang, name=name, chart_html=chart, games=games)
+    from ``rating_chart``; ``titles``: the titles the player holds (``bot.titles``), named."""
+    return page("player.html", name, lang, name=name, chart_html=chart, games=games, titles=titles)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from bot.store.damage import Damage
     from bot.store.forget import Forgotten
 
+from bot.seasons.model import Season
+from bot.store.titles_sql import KeptTitle
 from bot.store.web_tables import PlacedTable, WebTable
 from bot.tournaments.model import Tournament
 
@@ -624,6 +626,12 @@ class Store(Protocol):
     ) -> list[ResultRow]:
         """Every result row of ``player`` on one server (of one game, if given), oldest first."""
 
+    async def season_results(
+        self, guild: str, game: str, since: float, until: float
+    ) -> list[ResultRow]:
+        """The result rows of a server's games of one kind begun at or after ``since`` and
+        finished before ``until`` (a season's), in the order finished, seats in seat order."""
+
     async def ratings(self, guild: str, game: str, players: list[str]) -> dict[str, Rating]:
         """The ratings of these identities in one game on one server (unrated ones absent)."""
 
@@ -760,3 +768,45 @@ class Store(Protocol):
     async def forget_in_tournaments(self, user: str) -> int: ...
 
     async def all_tournaments(self) -> list[Tournament]: ...
+
+    # -- seasons (``bot.store.seasons_sql``) -----------------------------------------------
+
+    async def create_season(self, s: Season) -> bool: ...
+
+    async def seasons_of(self, guild: str, game: str, limit: int) -> list[Season]: ...
+
+    async def get_season(self, guild: str, game: str, number: int) -> Season | None: ...
+
+    async def save_season(self, s: Season, expected: int) -> None: ...
+
+    async def due_seasons(self, now: float, limit: int) -> list[Season]: ...
+
+    async def note_timeouts(self, game_id: str, players: list[str]) -> None: ...
+
+    async def timeouts_of(self, guild: str, game: str, since: float) -> dict[str, set[str]]: ...
+
+    async def forget_in_seasons(self, user: str) -> int: ...
+
+    async def game_timeouts(self, game_id: str) -> list[str]: ...
+
+    async def all_seasons(self) -> list[Season]: ...
+
+    # -- titles (``bot.store.titles_sql``) -------------------------------------------------
+
+    async def keep_title(
+        self,
+        guild: str,
+        player: str,
+        title: str,
+        at: float,
+        game_id: str = "",
+        given_by: str = "",
+    ) -> bool: ...
+
+    async def titles_of(self, guild: str, player: str) -> dict[str, int]: ...
+
+    async def player_timeouts(self, guild: str, player: str) -> set[str]: ...
+
+    async def forget_in_titles(self, user: str) -> None: ...
+
+    async def all_titles(self) -> list[KeptTitle]: ...

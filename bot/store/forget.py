@@ -89,6 +89,8 @@ TABLES = (
     Table("undo_requests", ("game_id",), ("requested_by",), ("awaiting", "accepted")),
     # A post the table is owed (or was sent) carries the move's events, which name players.
     Table("outbox", ("game_id", "seq"), (), ("payload",)),
+    # Who timed out of the game (issue 38: a loss for the season).
+    Table("timeouts", ("game_id", "player"), ("player",), ()),
 )
 
 

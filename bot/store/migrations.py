@@ -415,6 +415,51 @@ MIGRATIONS: list[Step] = [
         """,
         "ALTER TABLE results ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0",
     ),
+    # (issue 38, seasons): each server's seasons per game, a document under a version
+    # (``bot.store.seasons_sql``) and when it next wants the scheduler; the players who timed
+    # out of each game (a timeout is a loss for the season); a season reads its results by
+    # server, game and time finished.
+    (
+        """
+        CREATE TABLE seasons (
+            guild     TEXT NOT NULL,
+            game      TEXT NOT NULL,
+            number    INTEGER NOT NULL,
+            status    TEXT NOT NULL,
+            version   INTEGER NOT NULL,
+            starts_at REAL NOT NULL,
+            ends_at   REAL NOT NULL,
+            due_at    REAL,
+            data      TEXT NOT NULL,
+            PRIMARY KEY (guild, game, number)
+        )
+        """,
+        "CREATE INDEX seasons_due ON seasons (due_at) WHERE due_at IS NOT NULL",
+        """
+        CREATE TABLE timeouts (
+            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            player  TEXT NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+        "CREATE INDEX results_by_season ON results (guild, game, finished_at)",
+    ),  # (issue 38, titles): the titles kept for a player on a server (``bot.titles``): earned
+    # at a game's end once (no game, no giver), or given by another player for one game
+    # (one a giver a game).
+    (
+        """
+        CREATE TABLE titles (
+            guild    TEXT NOT NULL,
+            player   TEXT NOT NULL,
+            title    TEXT NOT NULL,
+            game_id  TEXT NOT NULL DEFAULT '',
+            given_by TEXT NOT NULL DEFAULT '',
+            at       REAL NOT NULL,
+            PRIMARY KEY (guild, player, title, game_id, given_by)
+        )
+        """,
+        "CREATE UNIQUE INDEX titles_given_once ON titles (game_id, given_by) WHERE given_by <> ''",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -78,6 +78,8 @@ from bot.store.rows import (
     loads,
     progress,
 )
+from bot.store.seasons_sql import PostgresSeasons
+from bot.store.titles_sql import PostgresTitles
 from bot.store.tournaments_sql import PostgresTournaments
 from bot.store.web_tables import PostgresWebTables
 
@@ -189,7 +191,7 @@ def _undone(game_id: str, row: asyncpg.Record, undone_at: float, by: str) -> Und
     )
 
 
-class PostgresStore(PostgresWebTables, PostgresTournaments):
+class PostgresStore(PostgresWebTables, PostgresTournaments, PostgresSeasons, PostgresTitles):
     """The ``Store`` on one PostgreSQL database (the schema ``search_path`` names).
 
     ``url`` is a ``postgresql://`` URL as asyncpg reads it; extra query parameters are server
@@ -1023,6 +1025,24 @@ class PostgresStore(PostgresWebTables, PostgresTournaments):
                 f"WHERE guild = $1 AND player = $2{kind} "
                 "ORDER BY finished_at, game_id, position",
                 *params,
+            )
+        return [_result(row) for row in rows]
+
+    async def season_results(
+        self, guild: str, game: str, since: float, until: float
+    ) -> list[ResultRow]:
+        """As SQLite's: a season's result rows, in the order finished, seats in seat order."""
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild = $1 AND game = $2 "
+                "AND finished_at >= $3 AND finished_at < $4 "
+                "AND EXISTS (SELECT 1 FROM games g "
+                "WHERE g.id = results.game_id AND g.created_at >= $3) "
+                "ORDER BY finished_at, game_id, position",
+                guild,
+                game,
+                since,
+                until,
             )
         return [_result(row) for row in rows]
 

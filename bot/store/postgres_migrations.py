@@ -395,6 +395,47 @@ MIGRATIONS: list[Step] = [
         """,
         "ALTER TABLE results ADD COLUMN hinted boolean NOT NULL DEFAULT false",
     ),
+    # (issue 38, seasons): as SQLite's: seasons, who timed out of each game, and the results
+    # of a server's game by time finished.
+    (
+        """
+        CREATE TABLE seasons (
+            guild     text NOT NULL,
+            game      text NOT NULL,
+            number    integer NOT NULL,
+            status    text NOT NULL,
+            version   integer NOT NULL,
+            starts_at double precision NOT NULL,
+            ends_at   double precision NOT NULL,
+            due_at    double precision,
+            data      text NOT NULL,
+            PRIMARY KEY (guild, game, number)
+        )
+        """,
+        "CREATE INDEX seasons_due ON seasons (due_at) WHERE due_at IS NOT NULL",
+        """
+        CREATE TABLE timeouts (
+            game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            player  text NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )
+        """,
+        "CREATE INDEX results_by_season ON results (guild, game, finished_at)",
+    ),  # (issue 38, titles): as SQLite's.
+    (
+        """
+        CREATE TABLE titles (
+            guild    text NOT NULL,
+            player   text NOT NULL,
+            title    text NOT NULL,
+            game_id  text NOT NULL DEFAULT '',
+            given_by text NOT NULL DEFAULT '',
+            at       double precision NOT NULL,
+            PRIMARY KEY (guild, player, title, game_id, given_by)
+        )
+        """,
+        "CREATE UNIQUE INDEX titles_given_once ON titles (game_id, given_by) WHERE given_by <> ''",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

@@ -102,7 +102,9 @@ from bot.store.rows import PROGRESS, SUMMARY_COLUMNS, Fault, decode, decode_summ
 from bot.store.rows import check_bump as _check_bump
 from bot.store.rows import dumps as _dumps
 from bot.store.rows import progress as _progress
+from bot.store.seasons_sql import SqliteSeasons
 from bot.store.startup import header_ok, read_only, write_test
+from bot.store.titles_sql import SqliteTitles
 from bot.store.tournaments_sql import SqliteTournaments
 from bot.store.web_tables import SqliteWebTables
 
@@ -215,7 +217,7 @@ def _damaged(path: str, detail: str) -> DamagedDatabase:
     )
 
 
-class SqliteStore(SqliteWebTables, SqliteTournaments):
+class SqliteStore(SqliteWebTables, SqliteTournaments, SqliteSeasons, SqliteTitles):
     """The ``Store`` on one SQLite database file (or ``:memory:`` for tests).
 
     ``path`` is a filesystem path, not a URL; ``bot.store.open_store`` parses URLs.
@@ -1194,6 +1196,20 @@ class SqliteStore(SqliteWebTables, SqliteTournaments):
         return await self._results(
             f"SELECT {_RESULT_COLUMNS} FROM results WHERE {where} ORDER BY finished_at, game_id",
             params,
+        )
+
+    async def season_results(
+        self, guild: str, game: str, since: float, until: float
+    ) -> list[ResultRow]:
+        """The result rows of a server's games of one kind begun at or after ``since`` and
+        finished before ``until`` (a season's), in the order finished, seats in seat order."""
+        return await self._results(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild = ? AND game = ? "
+            "AND finished_at >= ? AND finished_at < ? "
+            "AND EXISTS (SELECT 1 FROM games g "
+            "WHERE g.id = results.game_id AND g.created_at >= ?) "
+            "ORDER BY finished_at, game_id, seat",
+            (guild, game, since, until, since),
         )
 
     async def ratings(self, guild: str, game: str, players: list[str]) -> dict[str, Rating]:

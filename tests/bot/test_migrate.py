@@ -376,3 +376,27 @@ async def test_a_post_the_source_sent_since_the_last_run_is_not_owed_in_the_targ
     third = await migrate(source_store, target_store)  # nothing left to add or mark
     assert third.ok and third.counts == again.counts
     assert [row.key for row in await target_store.unsent()] == [row.key for row in unsent[1:]]
+
+
+async def test_seasons_titles_and_timeouts_are_copied_as_they_are(
+    source: GameService, source_store: Store, target_store: Store
+) -> None:
+    """Issue 38: a season (one closed, its table frozen), the titles kept and who timed out
+    of a game are copied, and a second run keeps them as they are."""
+    from bot.seasons.service import Seasons
+
+    (done,) = [r for r in await dealt(source_store) if r.status == FINISHED]
+    await source_store.note_timeouts(done.id, [done.seats[0].user])
+    await source_store.keep_title(GUILD, done.seats[0].user, "first-game", 5.0)
+    seasons = Seasons(source, listen=False)
+    first = await seasons.current(GUILD, done.game, done.created_at)
+    await seasons.close(first, first.ends_at)
+    report = await migrate(source_store, target_store)
+    assert report.ok, report.lines()
+    assert report.counts["seasons"] == [2, 2] and report.counts["titles"] == [1, 1]
+    assert report.counts["timeouts"] == [1, 1]
+    assert await target_store.all_seasons() == await source_store.all_seasons()
+    assert await target_store.all_titles() == await source_store.all_titles()
+    assert await target_store.game_timeouts(done.id) == [done.seats[0].user]
+    again = await migrate(source_store, target_store)
+    assert again.ok and again.counts["seasons"] == [2, 2]

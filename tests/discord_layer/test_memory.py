@@ -1,6 +1,6 @@
 """The table's memory through discord.py's real dispatch: a finished game's final posts show each
 player's rating change, `/game stats` tells a player their record (only to them), and
-`/game leaderboard` ranks the server's players, AI levels marked, for the whole channel."""
+`/game season season:all` ranks the server's players, AI levels marked, for the whole channel."""
 
 from __future__ import annotations
 
@@ -122,12 +122,12 @@ async def test_the_leaderboard_ranks_the_server_s_players_with_ai_marked(
     harness_factory, tmp_path: Path
 ):
     h = await table(harness_factory, tmp_path)
-    empty = await h.slash(WATCHER, "game leaderboard", game="artsee")
+    empty = await h.slash(WATCHER, "game season", game="artsee", season="all")
     assert empty.public_messages == []
     assert "Nobody is rated at ArtSee on this server yet" in empty.ephemeral_text()
 
     await finished_game(h, thread=True)
-    board = await h.slash(WATCHER, "game leaderboard", game="artsee")
+    board = await h.slash(WATCHER, "game season", game="artsee", season="all")
     (post,) = board.public_messages
     (embed,) = post.embeds
     assert embed["title"] == "ArtSee: leaderboard"
@@ -139,9 +139,9 @@ async def test_the_leaderboard_ranks_the_server_s_players_with_ai_marked(
     ratings = [whole(re.search(r"· \*\*(\d[\d,]*)\*\* ·", line).group(1)) for line in lines]
     assert ratings == sorted(ratings, reverse=True) and all(x.endswith("· played 1") for x in lines)
 
-    later = await h.slash(WATCHER, "game leaderboard", game="artsee", page=2)
+    later = await h.slash(WATCHER, "game season", game="artsee", season="all", page=2)
     assert "There is no page 2 of the ArtSee leaderboard yet" in later.ephemeral_text()
-    other = await h.slash(WATCHER, "game leaderboard", game="street-art-mural")
+    other = await h.slash(WATCHER, "game season", game="street-art-mural", season="all")
     assert "Nobody is rated at Street Art: Mural" in other.ephemeral_text()
 
 
@@ -164,7 +164,7 @@ async def test_results_a_stop_left_unwritten_are_recorded_when_the_scheduler_sta
     await second.bot.get_cog("Scheduler").wait_until_ready()  # the loop's start
     rows = await second.bot.service.results.of_game(record.id)
     assert sorted(r.player for r in rows) == sorted(s.user for s in record.seats)
-    board = await second.slash(WATCHER, "game leaderboard", game="artsee")
+    board = await second.slash(WATCHER, "game season", game="artsee", season="all")
     assert f"<@{ANA.id}>" in board.public_messages[0].embeds[0]["description"]
 
 

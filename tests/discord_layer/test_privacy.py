@@ -143,10 +143,13 @@ async def test_an_outsider_learns_nothing_of_games_in_private_places(harness_fac
     assert choices == []
     stats = await h.slash(OUT, "game stats", channel=PUBLIC, options={"user": ANA})
     assert "has not finished a game" in stats.text(), stats.text()
-    board = await h.slash(OUT, "game leaderboard", channel=PUBLIC, game="artsee")
+    board = await h.slash(OUT, "game season", channel=PUBLIC, game="artsee", season="all")
     tried += 2
     assert ANA.global_name not in board.text() and str(ANA.id) not in board.text()
     assert "**1.**" not in board.text(), "not even an AI level rated in the hidden game"
+    season = await h.slash(OUT, "game season", channel=PUBLIC, game="artsee")
+    tried += 1
+    assert str(ANA.id) not in season.text() and "Not ranked yet" not in season.text()
     assert leaks == [], leaks
     assert tried >= 2 * len(BY_ID)
 
@@ -176,7 +179,7 @@ async def test_an_outsider_learns_nothing_of_games_in_private_places(harness_fac
     mine = await h.slash(BO, "game mine", channel=PUBLIC)
     assert hidden["thread"][0] in mine.text()
     assert "won" in (await h.slash(BO, "game stats", channel=PUBLIC, options={"user": ANA})).text()
-    inside = (await h.slash(BO, "game leaderboard", channel=PUBLIC, game="artsee")).text()
+    inside = (await h.slash(BO, "game season", channel=PUBLIC, game="artsee", season="all")).text()
     assert f"<@{ANA.id}>" in inside and "**3.**" in inside, inside
     board = await h.slash(ANA, "game board", channel=PUBLIC, game=hidden["channel"][0])
     assert board.ephemeral_messages and board.ephemeral_text() != unknown(hidden["channel"][0])

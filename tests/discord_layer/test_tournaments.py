@@ -145,3 +145,34 @@ async def test_eight_players_play_a_whole_tournament_with_no_admin_action(
         (Path(bundle) / f"tournament-{format}.json").write_text(
             json.dumps({**out, "title": "games"})
         )
+
+
+async def test_a_player_withdraws_with_the_standings_post_s_button(
+    harness_factory, tmp_path: Path
+) -> None:
+    """Issue 38: Withdraw on a round's standings post takes the player out of the rounds still
+    to be paired (the one already paired plays on); the standings mark them ×."""
+    h = await players_table(harness_factory, tmp_path)
+    h.bot.service.decide = easy_stand_in
+    _post, t = await sign_up(h, "swiss", rounds=3, withdraw_after=0)
+    scheduler = h.bot.get_cog("Scheduler")
+    await scheduler.tick(t.starts_at)
+    t = await h.bot.tournaments.get(t.id)
+    await scheduler.tick(t.current.deadline)
+    await h.settle()
+    (standings,) = [m for m in h.channel_messages(TABLE) if "Standings after round 1" in m.text()]
+    leaving = PLAYERS[7]
+    said = await h.click(leaving, standings, label="Withdraw")
+    assert "You withdrew from tournament" in said.ephemeral_text()
+    t = await h.bot.tournaments.get(t.id)
+    assert t.entry(str(leaving.id)).withdrawn and len(t.played) == 2
+    await scheduler.tick(t.current.deadline)
+    await h.settle()
+    t = await h.bot.tournaments.get(t.id)
+    third = t.played[2]
+    assert str(leaving.id) not in [p for table in third.tables for p in table.seats]
+    assert len(third.byes) == 1, "seven players: one has the bye"
+    (after,) = [m for m in h.channel_messages(TABLE) if "Standings after round 2" in m.text()]
+    assert "× withdrawn" in after.text()
+    again = await h.click(leaving, after, label="Withdraw")
+    assert "You are not in tournament" in again.ephemeral_text()

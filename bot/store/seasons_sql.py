@@ -1,0 +1,308 @@
+"""The store's part of seasons (issue 38): one row per season of a server's game, its document
+as JSON under a version (compare-and-swap), when it next wants the scheduler, and the players
+who timed out of each game (a timeout is a loss for the season).
+
+A mixin per backend, as ``tournaments_sql``. A season's results are the ``results`` rows of
+its window (``Store.season_results``, beside the other results queries).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+import asyncpg
+import orjson
+
+from bot.seasons.model import Season
+from bot.store.base import VersionConflict
+
+_COLUMNS = "guild, game, number, status, version, starts_at, ends_at, due_at, data"
+
+
+class _SqliteQueries(Protocol):
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+    async def _transaction(self, work: Any) -> Any: ...
+
+
+class _PostgresQueries(Protocol):
+    def _one(self) -> AbstractAsyncContextManager[asyncpg.Connection]: ...
+
+
+def _row(row: Any) -> Season:
+    return Season.load(
+        orjson.loads(row[8]),
+        guild=str(row[0]),
+        game=str(row[1]),
+        number=int(row[2]),
+        status=str(row[3]),
+        version=int(row[4]),
+        starts_at=float(row[5]),
+        ends_at=float(row[6]),
+        due_at=None if row[7] is None else float(row[7]),
+    )
+
+
+def _values(s: Season) -> tuple[Any, ...]:
+    return (
+        s.guild,
+        s.game,
+        s.number,
+        s.status,
+        s.version,
+        s.starts_at,
+        s.ends_at,
+        s.due_at,
+        _data(s),
+    )
+
+
+def _data(s: Season) -> str:
+    return orjson.dumps(s.dump()).decode()
+
+
+def _forgotten(text: str, user: str) -> str | None:
+    """A season's document without ``user``'s line (their results are deleted too); None if
+    it has none."""
+    data = orjson.loads(text)
+    lines = [line for line in data.get("lines", []) if line.get("player") != user]
+    if len(lines) == len(data.get("lines", [])):
+        return None
+    return orjson.dumps({**data, "lines": lines}).decode()
+
+
+_NAMING = "SELECT guild, game, number, data FROM seasons WHERE data LIKE {}"
+
+
+class SqliteSeasons:
+    """``SqliteStore``'s season calls."""
+
+    async def create_season(self: _SqliteQueries, s: Season) -> bool:
+        """Insert a season; False if that number of that game on that server exists (made
+        already, by this process before a restart or by another)."""
+
+        def insert(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                f"INSERT OR IGNORE INTO seasons ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _values(s),
+            )
+            return cursor.rowcount == 1
+
+        return bool(await self._transaction(insert))
+
+    async def seasons_of(self: _SqliteQueries, guild: str, game: str, limit: int) -> list[Season]:
+        """A server's seasons of one game, the newest first."""
+        rows = await self._fetchall(
+            f"SELECT {_COLUMNS} FROM seasons WHERE guild = ? AND game = ? "
+            "ORDER BY number DESC LIMIT ?",
+            (guild, game, limit),
+        )
+        return [_row(r) for r in rows]
+
+    async def get_season(self: _SqliteQueries, guild: str, game: str, number: int) -> Season | None:
+        rows = await self._fetchall(
+            f"SELECT {_COLUMNS} FROM seasons WHERE guild = ? AND game = ? AND number = ?",
+            (guild, game, number),
+        )
+        return _row(rows[0]) if rows else None
+
+    async def save_season(self: _SqliteQueries, s: Season, expected: int) -> None:
+        """Write ``s`` (its ``version`` the next one) where the row's version is ``expected``;
+        VersionConflict if another change came first."""
+
+        def update(conn: sqlite3.Connection) -> None:
+            cursor = conn.execute(
+                "UPDATE seasons SET status = ?, version = ?, due_at = ?, data = ? "
+                "WHERE guild = ? AND game = ? AND number = ? AND version = ?",
+                (s.status, s.version, s.due_at, _data(s), s.guild, s.game, s.number, expected),
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(f"season {s.number} of {s.game} changed meanwhile")
+
+        await self._transaction(update)
+
+    async def due_seasons(self: _SqliteQueries, now: float, limit: int) -> list[Season]:
+        """Seasons whose end (or owed results post) has come, the earliest first."""
+        rows = await self._fetchall(
+            f"SELECT {_COLUMNS} FROM seasons WHERE due_at IS NOT NULL AND due_at <= ? "
+            "ORDER BY due_at LIMIT ?",
+            (now, limit),
+        )
+        return [_row(r) for r in rows]
+
+    async def note_timeouts(self: _SqliteQueries, game_id: str, players: list[str]) -> None:
+        """``players`` timed out of ``game_id`` (again is a no-op)."""
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "INSERT OR IGNORE INTO timeouts (game_id, player) VALUES (?, ?)",
+                [(game_id, p) for p in players],
+            )
+
+        await self._transaction(insert)
+
+    async def timeouts_of(
+        self: _SqliteQueries, guild: str, game: str, since: float
+    ) -> dict[str, set[str]]:
+        """Who timed out of each of a server's games of one kind begun at or after ``since``."""
+        rows = await self._fetchall(
+            "SELECT t.game_id, t.player FROM timeouts t JOIN games g ON g.id = t.game_id "
+            "WHERE g.guild = ? AND g.game = ? AND g.created_at >= ?",
+            (guild, game, since),
+        )
+        out: dict[str, set[str]] = {}
+        for game_id, player in rows:
+            out.setdefault(str(game_id), set()).add(str(player))
+        return out
+
+    async def game_timeouts(self: _SqliteQueries, game_id: str) -> list[str]:
+        """Who timed out of one game (``python -m bot migrate`` copies them)."""
+        rows = await self._fetchall(
+            "SELECT player FROM timeouts WHERE game_id = ? ORDER BY player", (game_id,)
+        )
+        return [str(row[0]) for row in rows]
+
+    async def all_seasons(self: _SqliteQueries) -> list[Season]:
+        """Every season (``python -m bot migrate`` copies them)."""
+        rows = await self._fetchall(f"SELECT {_COLUMNS} FROM seasons ORDER BY guild, game, number")
+        return [_row(r) for r in rows]
+
+    async def forget_in_seasons(self: _SqliteQueries, user: str) -> int:
+        """`/game forget-me`: every frozen season table loses the player's line; how many."""
+
+        def forget(conn: sqlite3.Connection) -> int:
+            rows = conn.execute(_NAMING.format("?"), (f'%"{user}"%',)).fetchall()
+            changed = 0
+            for guild, game, number, text in rows:
+                data = _forgotten(text, user)
+                if data is not None:
+                    conn.execute(
+                        "UPDATE seasons SET data = ?, version = version + 1 "
+                        "WHERE guild = ? AND game = ? AND number = ?",
+                        (data, guild, game, number),
+                    )
+                    changed += 1
+            return changed
+
+        return int(await self._transaction(forget))
+
+
+class PostgresSeasons:
+    """``PostgresStore``'s season calls."""
+
+    async def create_season(self: _PostgresQueries, s: Season) -> bool:
+        async with self._one() as conn:
+            done = await conn.execute(
+                f"INSERT INTO seasons ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+                "ON CONFLICT DO NOTHING",
+                *_values(s),
+            )
+        return bool(done == "INSERT 0 1")
+
+    async def seasons_of(self: _PostgresQueries, guild: str, game: str, limit: int) -> list[Season]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM seasons WHERE guild = $1 AND game = $2 "
+                "ORDER BY number DESC LIMIT $3",
+                guild,
+                game,
+                limit,
+            )
+        return [_row(r) for r in rows]
+
+    async def get_season(
+        self: _PostgresQueries, guild: str, game: str, number: int
+    ) -> Season | None:
+        async with self._one() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {_COLUMNS} FROM seasons WHERE guild = $1 AND game = $2 AND number = $3",
+                guild,
+                game,
+                number,
+            )
+        return _row(row) if row is not None else None
+
+    async def save_season(self: _PostgresQueries, s: Season, expected: int) -> None:
+        async with self._one() as conn:
+            done = await conn.execute(
+                "UPDATE seasons SET status = $1, version = $2, due_at = $3, data = $4 "
+                "WHERE guild = $5 AND game = $6 AND number = $7 AND version = $8",
+                s.status,
+                s.version,
+                s.due_at,
+                _data(s),
+                s.guild,
+                s.game,
+                s.number,
+                expected,
+            )
+        if done != "UPDATE 1":
+            raise VersionConflict(f"season {s.number} of {s.game} changed meanwhile")
+
+    async def due_seasons(self: _PostgresQueries, now: float, limit: int) -> list[Season]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM seasons WHERE due_at IS NOT NULL AND due_at <= $1 "
+                "ORDER BY due_at LIMIT $2",
+                now,
+                limit,
+            )
+        return [_row(r) for r in rows]
+
+    async def note_timeouts(self: _PostgresQueries, game_id: str, players: list[str]) -> None:
+        async with self._one() as conn:
+            await conn.executemany(
+                "INSERT INTO timeouts (game_id, player) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                [(game_id, p) for p in players],
+            )
+
+    async def timeouts_of(
+        self: _PostgresQueries, guild: str, game: str, since: float
+    ) -> dict[str, set[str]]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT t.game_id, t.player FROM timeouts t JOIN games g ON g.id = t.game_id "
+                "WHERE g.guild = $1 AND g.game = $2 AND g.created_at >= $3",
+                guild,
+                game,
+                since,
+            )
+        out: dict[str, set[str]] = {}
+        for row in rows:
+            out.setdefault(str(row["game_id"]), set()).add(str(row["player"]))
+        return out
+
+    async def game_timeouts(self: _PostgresQueries, game_id: str) -> list[str]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT player FROM timeouts WHERE game_id = $1 ORDER BY player", game_id
+            )
+        return [str(row["player"]) for row in rows]
+
+    async def all_seasons(self: _PostgresQueries) -> list[Season]:
+        async with self._one() as conn:
+            rows = await conn.fetch(f"SELECT {_COLUMNS} FROM seasons ORDER BY guild, game, number")
+        return [_row(r) for r in rows]
+
+    async def forget_in_seasons(self: _PostgresQueries, user: str) -> int:
+        async with self._one() as conn, conn.transaction():
+            rows = await conn.fetch(_NAMING.format("$1") + " FOR UPDATE", f'%"{user}"%')
+            changed = 0
+            for row in rows:
+                data = _forgotten(row["data"], user)
+                if data is not None:
+                    await conn.execute(
+                        "UPDATE seasons SET data = $1, version = version + 1 "
+                        "WHERE guild = $2 AND game = $3 AND number = $4",
+                        data,
+                        row["guild"],
+                        row["game"],
+                        row["number"],
+                    )
+                    changed += 1
+            return changed
+
+
+__all__ = ["PostgresSeasons", "SqliteSeasons"]

@@ -1,0 +1,148 @@
+"""The store's part of titles (issue 38): the titles kept for a player on a server, and the
+games a player timed out of there (ten finished games in a row without one earn a title).
+
+A mixin per backend, as ``seasons_sql``."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, NamedTuple, Protocol
+
+import asyncpg
+
+
+class _SqliteQueries(Protocol):
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+    async def _transaction(self, work: Any) -> Any: ...
+
+
+class _PostgresQueries(Protocol):
+    def _one(self) -> AbstractAsyncContextManager[asyncpg.Connection]: ...
+
+
+#: A kept title's columns, in ``KeptTitle``'s order.
+_KEPT = "guild, player, title, at, game_id, given_by"
+
+
+class KeptTitle(NamedTuple):
+    """One row of ``titles``, in ``keep_title``'s argument order."""
+
+    guild: str
+    player: str
+    title: str
+    at: float
+    game_id: str
+    given_by: str
+
+
+_TIMEOUTS = (
+    "SELECT t.game_id FROM timeouts t JOIN games g ON g.id = t.game_id "
+    "WHERE g.guild = {} AND t.player = {}"
+)
+
+
+class SqliteTitles:
+    """``SqliteStore``'s title calls."""
+
+    async def keep_title(
+        self: _SqliteQueries,
+        guild: str,
+        player: str,
+        title: str,
+        at: float,
+        game_id: str = "",
+        given_by: str = "",
+    ) -> bool:
+        """Keep a title for ``player``; False if it was kept already (an earned one), or the
+        giver gave one for that game already."""
+
+        def insert(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO titles (guild, player, title, game_id, given_by, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (guild, player, title, game_id, given_by, at),
+            )
+            return cursor.rowcount == 1
+
+        return bool(await self._transaction(insert))
+
+    async def titles_of(self: _SqliteQueries, guild: str, player: str) -> dict[str, int]:
+        """The titles kept for a player on a server, and how many times each."""
+        rows = await self._fetchall(
+            "SELECT title, COUNT(*) FROM titles WHERE guild = ? AND player = ? GROUP BY title",
+            (guild, player),
+        )
+        return {str(title): int(n) for title, n in rows}
+
+    async def player_timeouts(self: _SqliteQueries, guild: str, player: str) -> set[str]:
+        """The games on a server ``player`` timed out of."""
+        rows = await self._fetchall(_TIMEOUTS.format("?", "?"), (guild, player))
+        return {str(row[0]) for row in rows}
+
+    async def all_titles(self: _SqliteQueries) -> list[KeptTitle]:
+        """Every title kept (``python -m bot migrate`` copies them)."""
+        rows = await self._fetchall(f"SELECT {_KEPT} FROM titles ORDER BY {_KEPT}")
+        return [KeptTitle(*row) for row in rows]
+
+    async def forget_in_titles(self: _SqliteQueries, user: str) -> None:
+        """`/game forget-me`: the titles kept for the player, and those they gave, go."""
+
+        def forget(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM titles WHERE player = ? OR given_by = ?", (user, user))
+
+        await self._transaction(forget)
+
+
+class PostgresTitles:
+    """``PostgresStore``'s title calls."""
+
+    async def keep_title(
+        self: _PostgresQueries,
+        guild: str,
+        player: str,
+        title: str,
+        at: float,
+        game_id: str = "",
+        given_by: str = "",
+    ) -> bool:
+        async with self._one() as conn:
+            done = await conn.execute(
+                "INSERT INTO titles (guild, player, title, game_id, given_by, at) "
+                "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                guild,
+                player,
+                title,
+                game_id,
+                given_by,
+                at,
+            )
+        return bool(done == "INSERT 0 1")
+
+    async def titles_of(self: _PostgresQueries, guild: str, player: str) -> dict[str, int]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT title, COUNT(*) AS n FROM titles WHERE guild = $1 AND player = $2 "
+                "GROUP BY title",
+                guild,
+                player,
+            )
+        return {str(row["title"]): int(row["n"]) for row in rows}
+
+    async def player_timeouts(self: _PostgresQueries, guild: str, player: str) -> set[str]:
+        async with self._one() as conn:
+            rows = await conn.fetch(_TIMEOUTS.format("$1", "$2"), guild, player)
+        return {str(row["game_id"]) for row in rows}
+
+    async def all_titles(self: _PostgresQueries) -> list[KeptTitle]:
+        async with self._one() as conn:
+            rows = await conn.fetch(f"SELECT {_KEPT} FROM titles ORDER BY {_KEPT}")
+        return [KeptTitle(*row) for row in rows]
+
+    async def forget_in_titles(self: _PostgresQueries, user: str) -> None:
+        async with self._one() as conn:
+            await conn.execute("DELETE FROM titles WHERE player = $1 OR given_by = $1", user)
+
+
+__all__ = ["PostgresTitles", "SqliteTitles"]

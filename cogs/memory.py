@@ -56,7 +56,8 @@ def rating_line(rows: list[ResultRow], names: dict[str, str]) -> str:
     table), whose ratings stay as they were."""
     parts = []
     for row in rows:
-        if (row.mu_before, row.sigma_before) == (row.mu_after, row.sigma_after):
+        unmoved = (row.mu_before, row.sigma_before) == (row.mu_after, row.sigma_after)
+        if unmoved and not row.hinted:  # an unrated game: nobody's rating moved
             continue
         name = names.get(row.player, row.name or row.player)
         if row.ai:

@@ -1,5 +1,5 @@
-"""The table's memory in Discord: `/game stats`, `/game leaderboard` and the line of rating
-changes on a game's final posts.
+"""The table's memory in Discord: `/game stats`, the all-time ratings of `/game season` and
+the line of rating changes on a game's final posts.
 
 Ratings are shown on a friendly scale (``bot.results.display_rating``): everyone starts at
 1,000 and moves in whole points, computed from the ordinal (``mu - 3 sigma``, what the
@@ -173,7 +173,8 @@ async def show_stats(
 
 
 async def show_leaderboard(interaction: discord.Interaction, game: str, page: int) -> None:
-    """`/game leaderboard`: the server's ratings in one game, for everyone in the channel."""
+    """`/game season season:All time`: the server's ratings in one game, for everyone in the
+    channel."""
     service = service_of(interaction)
     guild = str(interaction.guild_id or "dm")
     ratings = await service.results.leaderboard(guild, game, page, LEADERBOARD_PAGE)

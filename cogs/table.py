@@ -31,7 +31,7 @@ from bot.store.base import ACTIVE, GameRecord, GameSummary
 from cogs import cooldowns, flows, forget, inbox, memory, messages, seasons, teaching
 from cogs import replay as viewers
 from cogs.messages import Post
-from cogs.typed import GameKind, GameRef, OptionsText, QuietText, ZoneText
+from cogs.typed import GameKind, GameRef, OptionsText, QuietText, SeasonRef, ZoneText
 from cogs.undo import propose as propose_undo
 
 CLOCK_CHOICES = [app_commands.Choice(name=clock, value=clock) for clock in CLOCKS]
@@ -509,7 +509,7 @@ class Table(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: GameKind,
-        season: str | None = None,
+        season: SeasonRef | None = None,
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
         """The season table here; past seasons, all time too."""

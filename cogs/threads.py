@@ -20,7 +20,7 @@ from bot.i18n import _
 from bot.read_model import ReadModel
 from bot.service import GameService
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, Clock, GameRecord
-from cogs import memory, messages, titles, web_table
+from cogs import memory, messages, title_row, web_table
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.retry import fresh_kwargs, retrying, transient
@@ -287,7 +287,7 @@ def result_post(read: ReadModel, ratings: str = "") -> Post:
     lines = [title, messages.outcome_line(read, lead=True), ratings, whole]
     container.add_item(discord.ui.TextDisplay("\n".join(line for line in lines if line)))
     container.add_item(messages.board_buttons(read))
-    if (give := titles.give_row(read)) is not None:  # issue 38: players give titles
+    if (give := title_row.give_row(read)) is not None:  # issue 38: players give titles
         container.add_item(give)
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(container)

@@ -1,12 +1,12 @@
-"""Titles in Discord (issue 38, item 3): the buttons on a finished game's result post with
-which its players give one another a title ("Best move", "Good sport"). The titles line of
-`/game stats` is ``cogs.memory``'s; the rules (once a game, never to oneself) ``bot.titles``'.
+"""Titles in Discord (issue 38, item 3): what the buttons on a finished game's result post do
+(``cogs.title_row`` draws them), with which its players give one another a title ("Best
+move", "Good sport"). The titles line of `/game stats` is ``cogs.memory``'s; the rules (once a
+game, never to oneself) ``bot.titles``'.
 """
 
 from __future__ import annotations
 
 import re
-from types import ModuleType
 from typing import Any
 
 import discord
@@ -14,9 +14,9 @@ from discord.ext import commands
 
 from bot.ai import is_ai_id
 from bot.i18n import _
-from bot.read_model import ReadModel
 from bot.titles.achievements import GIVEN, NAMES
 from bot.titles.service import Titles
+from cogs import flows
 from cogs.messages import Post
 
 GAME_ID = r"(?P<game>[a-z0-9]{4,12})"
@@ -29,39 +29,12 @@ def titles_of(client: discord.Client) -> Titles:
     return client.titles  # type: ignore[attr-defined, no-any-return]
 
 
-def _flows() -> ModuleType:
-    """``cogs.flows``, imported at the first click, not with this module: ``cogs.threads``
-    builds the result post with this module's buttons, and ``cogs.flows`` imports it."""
-    from cogs import flows
-
-    return flows
-
-
-def give_row(read: ReadModel) -> discord.ui.ActionRow | None:
-    """A finished game's title buttons, when it had two people or more to give them."""
-    humans = [seat for seat in read.record.seats if not is_ai_id(seat.user)]
-    if len(humans) < 2:
-        return None
-    row: discord.ui.ActionRow = discord.ui.ActionRow()
-    for title in GIVEN:
-        row.add_item(TitleButton.make(read.record.id, title))
-    return row
-
-
 class TitleButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON):
     """ "Best move" / "Good sport" on a result post: opens, to the clicker, who to give it to."""
 
     def __init__(self, button: discord.ui.Button, game: str, title: str) -> None:
         super().__init__(button)
         self.game, self.title = game, title
-
-    @classmethod
-    def make(cls, game: str, title: str) -> TitleButton:
-        label = "🏅 " + _(NAMES[title])
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, custom_id=f"ti:{game}:{title}"
-        )
-        return cls(button, game, title)
 
     @classmethod
     async def from_custom_id(
@@ -71,17 +44,17 @@ class TitleButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON):
         return cls(item, match["game"], match["title"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows().guard(interaction, choose(interaction, self.game, self.title))
+        await flows.guard(interaction, choose(interaction, self.game, self.title))
 
 
 async def choose(interaction: discord.Interaction, game: str, title: str) -> None:
     """Only to the clicker: the other players of the game, to pick whom the title goes to."""
-    await _flows().acknowledge(interaction, private=True)
-    record = await _flows().service_of(interaction).get(game)
+    await flows.acknowledge(interaction, private=True)
+    record = await flows.service_of(interaction).get(game)
     me = str(interaction.user.id)
     others = [s for s in record.seats if not is_ai_id(s.user) and s.user != me]
     if record.seat_of(me) is None or not others:
-        await _flows().send(
+        await flows.send(
             interaction,
             Post(content=_("Only the players of this game can give its titles.")),
             ephemeral=True,
@@ -94,7 +67,7 @@ async def choose(interaction: discord.Interaction, game: str, title: str) -> Non
     )
     view = discord.ui.View(timeout=None)
     view.add_item(TitleSelect(select, game, title))
-    await _flows().send(interaction, Post(view=view), ephemeral=True)
+    await flows.send(interaction, Post(view=view), ephemeral=True)
 
 
 class TitleSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT):
@@ -112,19 +85,17 @@ class TitleSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT):
         return cls(item, match["game"], match["title"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows().guard(
-            interaction, give(interaction, self.game, self.title, self.item.values)
-        )
+        await flows.guard(interaction, give(interaction, self.game, self.title, self.item.values))
 
 
 async def give(interaction: discord.Interaction, game: str, title: str, chosen: list[str]) -> None:
-    await _flows().acknowledge(interaction, private=True)
+    await flows.acknowledge(interaction, private=True)
     recipient = chosen[0] if chosen else ""
     await titles_of(interaction.client).give(game, str(interaction.user.id), recipient, title)
     said = _("You gave <@{player}> the title “{title}”.").format(
         player=recipient, title=_(NAMES[title])
     )
-    await _flows().send(interaction, Post(content=said), ephemeral=True)
+    await flows.send(interaction, Post(content=said), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -20,6 +20,8 @@ ZoneText = app_commands.Range[str, 1, 64]
 TournamentRef = app_commands.Range[str, 1, 32]
 #: Quiet hours, ``22-7`` or ``off``.
 QuietText = app_commands.Range[str, 1, 16]
+#: A season as `/game season` lists it: its number, or all time.
+SeasonRef = app_commands.Range[str, 1, 32]
 
 
 def game_id_of(typed: str) -> str | None:

@@ -34,8 +34,9 @@ SHORT = {
 WIDE = {"width": 1280, "height": 800}
 #: How long a page may take to show another player's move, in ms: a timeout, not a figure (the
 #: table page's test measures the delay). Two seconds failed twice in a whole run of the suite,
-#: where this page's fragment is drawn beside another worker's browser and AI.
-LIVE_MS = 5 * LIVE_SECONDS * 1000
+#: where this page's fragment is drawn beside another worker's browser and AI, and ten seconds
+#: once in three (it passes in 3-5 s alone): only a page that never updates should fail here.
+LIVE_MS = 15 * LIVE_SECONDS * 1000
 #: Taps a whole game may take at most (a loop that never ends fails instead).
 MOST_TAPS = 400
 

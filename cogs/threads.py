@@ -140,15 +140,17 @@ async def create_thread(
     name = thread_name(read)
 
     async def create() -> discord.Thread:
+        # Public, as one opened from a lobby message is: with no message (a tournament's
+        # table, a deleted lobby), discord.py would open a private thread, which only those
+        # pinged in it could see.
+        public = discord.ChannelType.public_thread
         try:
             return await channel.create_thread(
-                name=name, message=starter, auto_archive_duration=IDLE_ARCHIVE_MINUTES
+                name=name, message=starter, type=public, auto_archive_duration=IDLE_ARCHIVE_MINUTES
             )
         except discord.NotFound:  # the lobby message was deleted: a thread of its own
             return await channel.create_thread(
-                name=name,
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=IDLE_ARCHIVE_MINUTES,
+                name=name, type=public, auto_archive_duration=IDLE_ARCHIVE_MINUTES
             )
 
     try:

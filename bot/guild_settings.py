@@ -68,6 +68,9 @@ class GuildSettings:
     season_games: int = 5
     season_channel: str | None = None
     season_roles: bool = False
+    #: Whether this server takes part in tournaments open to other servers (issue 38): it may
+    #: open one, and its members may find and join those of other servers that opted in.
+    open_tournaments: bool = False
     #: Whether the admins were told the server's game threads neared Discord's cap (told once).
     threads_warned: bool = False
 
@@ -87,7 +90,14 @@ class GuildSettings:
 
     def changed(self, **changes: Any) -> GuildSettings:
         """These settings with ``changes``, each checked (ValueError names a bad one)."""
-        for flag in ("threads", "web", "hints", "threads_warned", "season_roles"):
+        for flag in (
+            "threads",
+            "web",
+            "hints",
+            "threads_warned",
+            "season_roles",
+            "open_tournaments",
+        ):
             if flag in changes and not isinstance(changes[flag], bool):
                 raise ValueError(f"{flag} must be true or false")
         if "lobby_hours" in changes:

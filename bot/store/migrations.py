@@ -460,6 +460,14 @@ MIGRATIONS: list[Step] = [
         """,
         "CREATE UNIQUE INDEX titles_given_once ON titles (game_id, given_by) WHERE given_by <> ''",
     ),
+    # (issue 38, across servers): whether a tournament is open to players of other servers
+    # (``/game tournament new open:``), and those in sign-up, the newest first, for the list
+    # an opted-in server's players read.
+    (
+        "ALTER TABLE tournaments ADD COLUMN cross_server INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX tournaments_cross_server ON tournaments (status, created_at) "
+        "WHERE cross_server = 1",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

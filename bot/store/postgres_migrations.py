@@ -436,6 +436,12 @@ MIGRATIONS: list[Step] = [
         """,
         "CREATE UNIQUE INDEX titles_given_once ON titles (game_id, given_by) WHERE given_by <> ''",
     ),
+    # (issue 38, across servers): as SQLite's: tournaments open to other servers.
+    (
+        "ALTER TABLE tournaments ADD COLUMN cross_server boolean NOT NULL DEFAULT false",
+        "CREATE INDEX tournaments_cross_server ON tournaments (status, created_at) "
+        "WHERE cross_server",
+    ),
 ]
 
 LATEST = len(MIGRATIONS)

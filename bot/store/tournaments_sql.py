@@ -18,11 +18,11 @@ import orjson
 
 from bot.store.base import StoreError, VersionConflict
 from bot.store.forget import FORMER, renamed
-from bot.tournaments.model import OPEN, Tournament
+from bot.tournaments.model import OPEN, SIGNUP, Tournament
 
 T = TypeVar("T")
 
-_COLUMNS = "id, guild, channel, status, version, due_at, created_at, data"
+_COLUMNS = "id, guild, channel, status, version, due_at, created_at, data, cross_server"
 
 
 class _SqliteQueries(Protocol):
@@ -44,11 +44,22 @@ def _row(row: Any) -> Tournament:
         version=int(row[4]),
         due_at=None if row[5] is None else float(row[5]),
         created_at=float(row[6]),
+        cross_server=bool(row[8]),
     )
 
 
 def _values(t: Tournament) -> tuple[Any, ...]:
-    return (t.id, t.guild, t.channel, t.status, t.version, t.due_at, t.created_at, _data(t))
+    return (
+        t.id,
+        t.guild,
+        t.channel,
+        t.status,
+        t.version,
+        t.due_at,
+        t.created_at,
+        _data(t),
+        t.cross_server,
+    )
 
 
 def _data(t: Tournament) -> str:
@@ -80,7 +91,7 @@ class SqliteTournaments:
         def insert(conn: sqlite3.Connection) -> None:
             try:
                 conn.execute(
-                    f"INSERT INTO tournaments ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO tournaments ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     _values(t),
                 )
             except sqlite3.IntegrityError as error:
@@ -129,6 +140,15 @@ class SqliteTournaments:
         )
         return [_row(r) for r in rows]
 
+    async def cross_server_signups(self: _SqliteQueries, limit: int) -> list[Tournament]:
+        """Tournaments open to other servers whose sign-up is open, the newest first."""
+        rows = await self._fetchall(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE cross_server = 1 AND status = ? "
+            "ORDER BY created_at DESC LIMIT ?",
+            (SIGNUP, limit),
+        )
+        return [_row(r) for r in rows]
+
     async def all_tournaments(self: _SqliteQueries) -> list[Tournament]:
         """Every tournament (``python -m bot migrate`` copies them)."""
         rows = await self._fetchall(f"SELECT {_COLUMNS} FROM tournaments ORDER BY created_at")
@@ -162,7 +182,8 @@ class PostgresTournaments:
         async with self._one() as conn:
             try:
                 await conn.execute(
-                    f"INSERT INTO tournaments ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    f"INSERT INTO tournaments ({_COLUMNS}) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                     *_values(t),
                 )
             except asyncpg.UniqueViolationError as error:
@@ -209,6 +230,16 @@ class PostgresTournaments:
                 "ORDER BY status = ANY($2::text[]) DESC, created_at DESC LIMIT $3",
                 guild,
                 list(OPEN),
+                limit,
+            )
+        return [_row(r) for r in rows]
+
+    async def cross_server_signups(self: _PostgresQueries, limit: int) -> list[Tournament]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE cross_server AND status = $1 "
+                "ORDER BY created_at DESC LIMIT $2",
+                SIGNUP,
                 limit,
             )
         return [_row(r) for r in rows]

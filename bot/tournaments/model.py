@@ -24,6 +24,8 @@ STANDINGS = "standings"
 FINAL = "final"
 CANCELLED_POST = "cancelled"
 WITHDRAWN = "withdrawn"
+#: The fields the store keeps in columns of their own, out of the document.
+COLUMNS = ("id", "guild", "channel", "status", "version", "due_at", "created_at", "cross_server")
 
 
 @dataclass
@@ -76,6 +78,9 @@ class Tournament:
     starts_at: float
     round_hours: float
     withdraw_after: int = 2
+    #: Open to players of other servers that opted in (``open_tournaments``); its games are
+    #: still played in threads of this server's channel.
+    cross_server: bool = False
     status: str = SIGNUP
     entries: list[Entry] = field(default_factory=list)
     played: list[Round] = field(default_factory=list)
@@ -105,7 +110,7 @@ class Tournament:
 
     def dump(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("id", "guild", "channel", "status", "version", "due_at", "created_at"):
+        for key in COLUMNS:
             data.pop(key)  # columns of their own
         return data
 
@@ -121,6 +126,7 @@ class Tournament:
         version: int,
         due_at: float | None,
         created_at: float,
+        cross_server: bool = False,
     ) -> Tournament:
         fields = dict(data)
         fields["entries"] = [Entry(**e) for e in data.get("entries", [])]
@@ -136,5 +142,6 @@ class Tournament:
             version=version,
             due_at=due_at,
             created_at=created_at,
+            cross_server=cross_server,
             **fields,
         )

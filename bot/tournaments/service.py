@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import ServiceError
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.moves import MoveResult
 from bot.results import ranks
 from bot.service import ID_ALPHABET, ID_LENGTH, GameService
@@ -52,6 +52,12 @@ TOURNAMENT = "tournament"
 PAGE = 50
 #: Compare-and-swap attempts before a change gives up (another process keeps winning).
 ATTEMPTS = 5
+#: Refusals across servers: what to do instead.
+NOT_TAKING_PART = N_(
+    "This server does not take part in tournaments open to other servers: an admin can turn "
+    "it on with `/game config open_tournaments:True`."
+)
+NO_LONGER_OPEN = N_("Tournament `{id}` is no longer open to other servers.")
 
 
 @dataclass
@@ -67,6 +73,14 @@ class Advance:
 
 def new_id() -> str:
     return "".join(secrets.choice(ID_ALPHABET) for _letter in range(ID_LENGTH))
+
+
+def unknown(tournament_id: str) -> ServiceError:
+    """The refusal for a tournament that does not exist, or is not this server's to reach:
+    the same sentence, so it never confirms another server's tournament exists."""
+    return ServiceError(
+        _("There is no tournament `{id}` on this server.").format(id=tournament_id.strip()[:20])
+    )
 
 
 def table_id(tournament: str, number: int, table: int) -> str:
@@ -129,8 +143,12 @@ class Tournaments:
         round_hours: float,
         withdraw_after: int,
         seats: int | None = None,
+        cross_server: bool = False,
     ) -> Tournament:
-        """Open a tournament's sign-up; the host is its first player."""
+        """Open a tournament's sign-up; the host is its first player. ``cross_server``: open
+        to players of other servers, which only a server taking part may do."""
+        if cross_server and not await self.takes_part(guild):
+            raise ServiceError(_(NOT_TAKING_PART))
         engine = self.games.games.get(game)
         if engine is None:
             raise ServiceError(_("There is no game called `{id}`.").format(id=game[:20]))
@@ -159,6 +177,7 @@ class Tournaments:
             starts_at=now + start_hours * 3600,
             round_hours=round_hours,
             withdraw_after=withdraw_after,
+            cross_server=cross_server,
             entries=[Entry(host, host_name)],
             created_at=now,
         )
@@ -170,13 +189,46 @@ class Tournaments:
     async def get(self, tournament_id: str, guild: str | None = None) -> Tournament:
         t = await self.store.get_tournament(tournament_id.strip().lower())
         if t is None or (guild is not None and t.guild != guild):
-            raise ServiceError(
-                _("There is no tournament `{id}` on this server.").format(id=tournament_id[:20])
-            )
+            raise unknown(tournament_id)
         return t
 
+    async def takes_part(self, guild: str) -> bool:
+        """Whether a server takes part in tournaments open to other servers."""
+        return (await self.games.guild_settings(guild)).open_tournaments
+
+    async def find(self, tournament_id: str, guild: str, user: str) -> Tournament:
+        """The tournament as ``user``, a member of ``guild``, reaches it: one of that server,
+        or one open to other servers while both servers take part. A player in it reaches
+        it still, whatever the servers chose since: a running tournament finishes."""
+        t = await self.store.get_tournament(tournament_id.strip().lower())
+        if t is None or (t.guild != guild and not t.cross_server):
+            raise unknown(tournament_id)
+        if t.guild == guild or t.entry(user) is not None:
+            return t
+        if not await self.takes_part(guild):
+            raise ServiceError(_(NOT_TAKING_PART))
+        if not await self.takes_part(t.guild):
+            raise ServiceError(_(NO_LONGER_OPEN).format(id=t.id))
+        return t
+
+    async def joinable(self, guild: str) -> list[Tournament]:
+        """The sign-ups with room left that a member of ``guild`` may join: its server's,
+        then, when it takes part, those other servers opened while they take part (the
+        newest first). Whether a player may see where the games are played is the Discord
+        layer's to decide."""
+        found = await self.store.tournaments_in_guild(guild, PAGE)
+        if await self.takes_part(guild):
+            hosts: dict[str, bool] = {}
+            for t in await self.store.cross_server_signups(PAGE):
+                if t.guild != guild and t.guild not in hosts:
+                    hosts[t.guild] = await self.takes_part(t.guild)
+                if hosts.get(t.guild):
+                    found.append(t)
+        return [t for t in found if t.status == SIGNUP and len(t.entries) < t.cap]
+
     async def join(self, tournament_id: str, guild: str, user: str, name: str) -> Tournament:
-        """Sign ``user`` up; a cup that is full now is due at once (it starts when full)."""
+        """Sign ``user``, a member of ``guild``, up (to another server's tournament only as
+        ``find`` allows); a cup that is full now is due at once (it starts when full)."""
 
         def change(t: Tournament) -> None:
             if t.status != SIGNUP:
@@ -191,7 +243,7 @@ class Tournaments:
             if t.format == CUP and len(t.entries) >= t.cap:
                 t.due_at = self._clock()
 
-        return await self._change(tournament_id, guild, change)
+        return await self._change(tournament_id, guild, change, user)
 
     async def leave(self, tournament_id: str, guild: str, user: str) -> Tournament:
         """Leave the sign-up, or withdraw from a running tournament (your games go on)."""
@@ -220,13 +272,21 @@ class Tournaments:
         return await self._change(tournament_id, guild, change)
 
     async def _change(
-        self, tournament_id: str, guild: str | None, change: Callable[[Tournament], None]
+        self,
+        tournament_id: str,
+        guild: str | None,
+        change: Callable[[Tournament], None],
+        joining: str | None = None,
     ) -> Tournament:
         """Apply ``change`` to the stored tournament and save it (compare-and-swap, retried
-        when another change came first)."""
+        when another change came first). ``joining``: the player signing up, who may come
+        from another server (``find``)."""
         async with self._lock(tournament_id):
             for _attempt in range(ATTEMPTS):
-                t = await self.get(tournament_id, guild)
+                if joining is not None and guild is not None:
+                    t = await self.find(tournament_id, guild, joining)
+                else:
+                    t = await self.get(tournament_id, guild)
                 expected = t.version
                 change(t)
                 t.version = expected + 1

@@ -43,6 +43,7 @@ from cogs import (
     observe,
     stall,
     titles,
+    tournaments,
     visibility,
     web_table,
 )
@@ -233,6 +234,7 @@ def build(settings: Settings, *, serve: bool = True) -> TabletopBot:
             *launch.items(settings),  # issue 40: Play
             *viewers.DYNAMIC_ITEMS,
             *titles.DYNAMIC_ITEMS,
+            *tournaments.DYNAMIC_ITEMS,
         ),
     }
     shards = settings.shards()

@@ -151,6 +151,10 @@ def settings_lines(settings: GuildSettings) -> str:
             else _("where the last game was played"),
             roles=_("on") if settings.season_roles else _("off"),
         )
+        + "\n"
+        + _("- open_tournaments (with other servers): **{open}**").format(
+            open=_("on") if settings.open_tournaments else _("off")
+        )
     )
 
 
@@ -233,6 +237,7 @@ class Table(commands.Cog):
         season_games="Games that rank a player",
         season_channel="Results channel",
         season_roles="Roles for the top 3",
+        open_tournaments="Cross-server tournaments",
     )
     @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -258,6 +263,7 @@ class Table(commands.Cog):
         | None = None,
         season_channel: discord.TextChannel | None = None,
         season_roles: bool | None = None,
+        open_tournaments: bool | None = None,
     ) -> None:
         """This server's settings for new games (Manage Server); empty: show them."""
         service = flows.service_of(interaction)
@@ -276,6 +282,7 @@ class Table(commands.Cog):
             "season_games": season_games,
             "season_channel": None if season_channel is None else str(season_channel.id),
             "season_roles": season_roles,
+            "open_tournaments": open_tournaments,
         }
         changes = {key: value for key, value in chosen.items() if value is not None}
         await flows.acknowledge(interaction, private=True)

@@ -4,6 +4,11 @@ A tournament opens with a sign-up post (Join and Leave buttons); the scheduler's
 it, creates each round's games in threads of their own, decides on the clock the games a
 round's deadline finds unfinished, and posts the standings after each round and the winner
 at the end. No admin action is needed from sign-up to result.
+
+A server that takes part (`/game config open_tournaments:`) may open a tournament to other
+servers that do (`open:`); their players find it with `/game tournament list`. Its games are
+still played in threads of the host's channel, so that channel must be one everyone on the
+host server can view, and a player from elsewhere must be a member there who can view it.
 """
 
 from __future__ import annotations
@@ -16,17 +21,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import ServiceError
 from bot.guild_settings import CLOCKS
 from bot.i18n import N_, _
 from bot.store.base import Shards
 from bot.tournaments import model
 from bot.tournaments.model import Tournament
-from bot.tournaments.service import Advance, Tournaments, current_standings
+from bot.tournaments.service import NO_LONGER_OPEN, Advance, Tournaments, current_standings
 from bot.tournaments.standings import Line, written
 from cogs import delivery, flows, messages
 from cogs.language import in_public, in_server
 from cogs.messages import Post
 from cogs.typed import GameKind, TournamentRef
+from cogs.visibility import Place, public_channel, sees
 from rules import GAMES
 
 log = logging.getLogger(__name__)
@@ -37,6 +44,8 @@ FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in model.FORMATS]
 CLOCK_CHOICES = [app_commands.Choice(name=c, value=c) for c in CLOCKS if c != "off"]
 #: Names are clipped to this in the standings' table, so a line fits a phone.
 NAME_WIDTH = 12
+#: Sign-ups `/game tournament list` shows, each with its Join button (two rows of five).
+LISTED = 10
 #: Rounds a deadline may decide at once, before the tournament is read again.
 DECIDE_PASSES = 3
 #: The standings' column heads (Buchholz and Sonneborn–Berger are abbreviated as named).
@@ -102,6 +111,8 @@ def signup_post(t: Tournament) -> Post:
         when = _("Cancelled: too few players signed up.")
     else:
         when = _("Sign-up is closed: `/game tournament standings` follows it.")
+    if t.cross_server:
+        when += "\n" + _("Open to players of other servers that take part.")
     embed = discord.Embed(
         title=_("🏆 Tournament `{id}`").format(id=t.id),
         description=messages.clip(
@@ -191,7 +202,10 @@ async def sign(interaction: discord.Interaction, tournament: str, joining: bool)
     await flows.acknowledge(interaction, private=True)
     tournaments = runner(interaction.client)
     if joining:
-        t = await tournaments.join(tournament, guild, user, flows.display_name(interaction))
+        t = await reach(interaction, tournament)
+        if t.guild != guild:
+            await may_play_there(interaction, t)
+        t = await tournaments.join(t.id, guild, user, flows.display_name(interaction))
         said = _("You are in tournament `{id}`.").format(id=t.id)
     else:
         t = await tournaments.leave(tournament, guild, user)
@@ -209,12 +223,91 @@ async def sign(interaction: discord.Interaction, tournament: str, joining: bool)
         await cog.run(t.id)  # a full cup starts now
 
 
+async def reach(interaction: discord.Interaction, tournament: str) -> Tournament:
+    """The tournament as the caller reaches it (``Tournaments.find``); another server's only
+    while its channel is one everyone there can view (a player in it reaches it still): an
+    open tournament never shows the players of a private channel."""
+    guild, _channel, user = flows.where(interaction)
+    t = await runner(interaction.client).find(tournament, guild, user)
+    elsewhere = t.guild != guild and t.entry(user) is None
+    if elsewhere and not public_channel(interaction.client, t.guild, t.channel):
+        raise ServiceError(_(NO_LONGER_OPEN).format(id=t.id))
+    return t
+
+
+async def may_play_there(interaction: discord.Interaction, t: Tournament) -> None:
+    """A player from another server signs up only if they can play where the games are: as
+    a member of the host server who may view the tournament's channel (asked of Discord:
+    the bot keeps no member list)."""
+    user = str(interaction.user.id)
+    if not await sees(interaction.client, user, Place(t.guild, t.channel), {}):
+        host = interaction.client.get_guild(int(t.guild))
+        raise ServiceError(
+            _(
+                "Join the server **{server}** first: the games of tournament `{id}` are "
+                "played in its threads."
+            ).format(server=host.name if host else t.guild, id=t.id)
+        )
+
+
+async def listed(interaction: discord.Interaction) -> list[Tournament]:
+    """The sign-ups the caller may join (``Tournaments.joinable``), another server's only
+    where everyone there may view its channel, at most ``LISTED``."""
+    guild = flows.where(interaction)[0]
+    found = await runner(interaction.client).joinable(guild)
+    client = interaction.client
+    shown = [t for t in found if t.guild == guild or public_channel(client, t.guild, t.channel)]
+    return shown[:LISTED]
+
+
+def list_post(interaction: discord.Interaction, found: list[Tournament], taking_part: bool) -> Post:
+    """`/game tournament list`: each sign-up in a line (another server's named), a Join
+    button for each."""
+    guild = flows.where(interaction)[0]
+    lines = []
+    for t in found:
+        line = _("`{id}` · {game} · {format} · {n}/{cap} players · starts <t:{at}:R>").format(
+            id=t.id,
+            game=GAMES[t.game].title,
+            format=_(FORMAT_NAMES[t.format]),
+            n=len(t.entries),
+            cap=t.cap,
+            at=int(t.starts_at),
+        )
+        host = interaction.client.get_guild(int(t.guild))
+        if t.guild != guild and host is not None:
+            line += " · " + _("on **{server}**").format(server=host.name)
+        lines.append(line)
+    if not lines:
+        lines.append(_("No sign-up is open — open one with `/game tournament new`."))
+    if not taking_part:
+        lines.append(
+            _(
+                "Tournaments of other servers are listed here once an admin turns on "
+                "`/game config open_tournaments:`."
+            )
+        )
+    view = None
+    if found:
+        view = discord.ui.View(timeout=None)
+        for t in found:
+            label = _("Join {id}").format(id=t.id)
+            view.add_item(TournamentButton.make(t.id, "join", label, discord.ButtonStyle.success))
+    embed = discord.Embed(
+        title=_("🏆 Tournaments to join"),
+        description=messages.clip("\n".join(lines), messages.EMBED_DESCRIPTION_LIMIT),
+    )
+    return Post(embed=embed, view=view)
+
+
 async def tournament_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """This server's tournaments, open ones first."""
+    """This server's tournaments, open ones first, then the sign-ups of other servers the
+    caller may join."""
     guild = flows.where(interaction)[0]
     found = await runner(interaction.client).store.tournaments_in_guild(guild, 50)
+    found += [t for t in await listed(interaction) if t.guild != guild]
     choices = []
     for t in found:
         label = f"{t.id} · {GAMES[t.game].title} · {t.format} · {t.status}"
@@ -248,6 +341,7 @@ class TournamentCommands(app_commands.Group):
         round_days="Days a round lasts",
         seats="Players a table",
         withdraw_after="Timeouts before a withdrawal (0: never)",
+        open="Open to other servers",
     )
     @app_commands.choices(format=FORMAT_CHOICES, clock=CLOCK_CHOICES)
     async def new(
@@ -262,9 +356,18 @@ class TournamentCommands(app_commands.Group):
         round_days: app_commands.Range[int, 1, 30] = 7,
         seats: app_commands.Range[int, 2, 5] | None = None,
         withdraw_after: app_commands.Range[int, 0, 10] = 2,
+        open: bool = False,
     ) -> None:
         """Open a tournament's sign-up here; it runs itself."""
         guild, channel, user = flows.where(interaction)
+        if open and not public_channel(interaction.client, guild, channel):
+            raise ServiceError(
+                _(
+                    "A tournament open to other servers is held in a channel everyone here "
+                    "can view: its players and games are shown there. Open it in such a "
+                    "channel, or without `open:`."
+                )
+            )
         await flows.acknowledge(interaction)
         t = await runner(interaction.client).create(
             guild,
@@ -280,6 +383,7 @@ class TournamentCommands(app_commands.Group):
             round_hours=round_days * 24,
             withdraw_after=withdraw_after,
             seats=seats,
+            cross_server=open,
         )
         async with in_public(interaction):
             message = await flows.send(interaction, signup_post(t))
@@ -295,6 +399,14 @@ class TournamentCommands(app_commands.Group):
     async def join(self, interaction: discord.Interaction, tournament: TournamentRef) -> None:
         """Sign up for a tournament."""
         await sign(interaction, tournament, True)
+
+    @app_commands.command(name="list")
+    async def list_signups(self, interaction: discord.Interaction) -> None:
+        """Tournaments to join"""
+        await flows.acknowledge(interaction, private=True)
+        found = await listed(interaction)
+        taking_part = await runner(interaction.client).takes_part(flows.where(interaction)[0])
+        await flows.send(interaction, list_post(interaction, found, taking_part), ephemeral=True)
 
     @app_commands.command(name="start")
     @app_commands.describe(tournament="Its id")
@@ -318,13 +430,15 @@ class TournamentCommands(app_commands.Group):
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def standings(self, interaction: discord.Interaction, tournament: TournamentRef) -> None:
         """Standings (only you see them)."""
-        guild = flows.where(interaction)[0]
-        t = await runner(interaction.client).get(tournament, guild)
+        t = await reach(interaction, tournament)
         await flows.send(interaction, standings_post(t), ephemeral=True)
 
 
 #: The groups ``setup`` adds under `/game` (the catalogs read their strings from here).
 SUBGROUPS = (TournamentCommands,)
+#: The persistent buttons, registered with the bot's others (``cogs.app``), so a click on
+#: one is known as ours (``flows.is_ours``) and never also answered as a stray.
+DYNAMIC_ITEMS = (TournamentButton,)
 
 
 class TournamentRunner(commands.Cog, name="Tournaments"):
@@ -414,7 +528,6 @@ async def setup(bot: commands.Bot) -> None:
     service = getattr(bot, "service", None)
     if service is not None:  # not when only the command tree is built (``sync``)
         bot.tournaments = Tournaments(service)  # type: ignore[attr-defined]
-    bot.add_dynamic_items(TournamentButton)
     game = bot.tree.get_command("game")
     assert isinstance(game, app_commands.Group), "cogs.table loads first: /game is its group"
     for group in SUBGROUPS:

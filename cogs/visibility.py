@@ -14,6 +14,7 @@ bot cannot find (deleted, or hidden from the bot) is seen by nobody.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -27,6 +28,36 @@ log = logging.getLogger(__name__)
 DECIDED = "tabletop.visible"
 #: ``interaction.extras`` key: the member on each other server, as found for this interaction.
 MEMBERS = "tabletop.members"
+
+
+@dataclass(frozen=True)
+class Place:
+    """A channel (or thread) of a server, asked about as a game's place would be: a
+    tournament's channel, where its games' threads are opened."""
+
+    guild: str
+    channel: str
+    thread: str | None = None
+
+
+def everyone_views(guild: discord.Guild, channel: object) -> bool:
+    """Whether everyone on ``guild`` (its ``@everyone`` role) may view ``channel``: a
+    private thread never."""
+    if isinstance(channel, discord.Thread) and channel.is_private():
+        return False
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return False
+    return channel.permissions_for(guild.default_role).view_channel
+
+
+def public_channel(client: discord.Client, guild_id: str, channel_id: str) -> bool:
+    """``everyone_views``, from Discord's cache: a channel the bot cannot find, or on a
+    server it is not on (or another process's shard holds), is not public."""
+    guild = client.get_guild(int(guild_id)) if guild_id.isdigit() else None
+    channel = (
+        guild.get_channel_or_thread(int(channel_id)) if guild and channel_id.isdigit() else None
+    )
+    return guild is not None and everyone_views(guild, channel)
 
 
 def place_of(record: Placed) -> str:

@@ -27,6 +27,7 @@ from bot.service import GameService
 from bot.store.base import GameRecord, StoreError
 from bot.store.web_tables import WebTable
 from bot.visibility import Placed
+from cogs.visibility import everyone_views
 from web.links import Links, public_id
 from web.server import Running, bridge_for, links_for, start
 
@@ -74,11 +75,7 @@ class WebDoor:
             return False
         if guild is not None and channel is None and channel_id in OPENED:
             return True  # a public thread this process just opened, not yet in the cache
-        if guild is None or channel is None:
-            return False
-        if isinstance(channel, discord.Thread) and channel.is_private():
-            return False
-        return channel.permissions_for(guild.default_role).view_channel
+        return guild is not None and everyone_views(guild, channel)
 
     def shown(self, record: GameRecord) -> bool:
         return record.guild not in self.off and self.public(record)

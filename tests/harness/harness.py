@@ -12,8 +12,8 @@ import asyncio
 import json
 import secrets
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from unittest import mock
@@ -384,7 +384,8 @@ class Harness:
     ) -> World:
         """Another server the bot is on (GUILD_CREATE), for what spans servers (the inbox):
         its members are known to Discord's member look-up, its channels to the channel
-        routes; commands are still run on the harness guild or in a DM."""
+        routes; commands are run on the harness guild, in a DM, or on it under
+        ``on_server``."""
         world = World(
             guild_id=guild_id,
             guild_name=guild_name,
@@ -403,6 +404,18 @@ class Harness:
         await self.dispatch_gateway("GUILD_CREATE", created)
         await self.settle()
         return world
+
+    @contextmanager
+    def on_server(self, world: World) -> Iterator[None]:
+        """Run the commands, clicks and look-ups of the block on another server the bot is on
+        (``add_guild``'s world): its members act in its channels, as they would there. What
+        the bot posts to the harness guild meanwhile is still the harness guild's."""
+        home = self.world
+        self.world = world
+        try:
+            yield
+        finally:
+            self.world = home
 
     async def dm_slash(
         self, user: User, command: str, *, allow_errors: bool = False, **options: Any

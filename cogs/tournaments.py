@@ -303,11 +303,24 @@ def list_post(interaction: discord.Interaction, found: list[Tournament], taking_
 async def tournament_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """This server's tournaments, open ones first, then the sign-ups of other servers the
-    caller may join."""
+    """This server's tournaments, open ones first (what its host may start)."""
+    guild = flows.where(interaction)[0]
+    found = await runner(interaction.client).store.tournaments_in_guild(guild, 50)
+    return tournament_choices(found, current)
+
+
+async def reachable_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """This server's tournaments, then the sign-ups of other servers the caller may join."""
     guild = flows.where(interaction)[0]
     found = await runner(interaction.client).store.tournaments_in_guild(guild, 50)
     found += [t for t in await listed(interaction) if t.guild != guild]
+    return tournament_choices(found, current)
+
+
+def tournament_choices(found: list[Tournament], current: str) -> list[app_commands.Choice[str]]:
+    """The tournaments whose line holds ``current``, as choices."""
     choices = []
     for t in found:
         label = f"{t.id} · {GAMES[t.game].title} · {t.format} · {t.status}"
@@ -395,7 +408,7 @@ class TournamentCommands(app_commands.Group):
 
     @app_commands.command(name="join")
     @app_commands.describe(tournament="Its id")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @app_commands.autocomplete(tournament=reachable_autocomplete)
     async def join(self, interaction: discord.Interaction, tournament: TournamentRef) -> None:
         """Sign up for a tournament."""
         await sign(interaction, tournament, True)
@@ -427,7 +440,7 @@ class TournamentCommands(app_commands.Group):
 
     @app_commands.command(name="standings")
     @app_commands.describe(tournament="Its id")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @app_commands.autocomplete(tournament=reachable_autocomplete)
     async def standings(self, interaction: discord.Interaction, tournament: TournamentRef) -> None:
         """Standings (only you see them)."""
         t = await reach(interaction, tournament)

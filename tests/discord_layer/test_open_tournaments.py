@@ -97,6 +97,9 @@ async def test_a_player_of_another_server_finds_joins_and_plays_in_the_host_s_th
 
     with h.on_server(other):
         await takes_part(h, OTTO)
+        offered = await h.autocomplete(CY, "game tournament join", focused="tournament")
+        assert [c["value"] for c in offered] == [tid]
+        assert await h.autocomplete(OTTO, "game tournament start", focused="tournament") == []
     # Di is no member of the host server: she would not see the games' threads.
     answer = await listed_there(h, other, DI)
     assert f"`{tid}`" in answer.text() and "on **Host Club**" in answer.text()

@@ -39,6 +39,9 @@ P = TypeVar("P", bound=Placed)
 
 #: Whether the person being answered may see a game.
 Gate = Callable[[Placed], Awaitable[bool]]
+#: Which of some games (ids) a reader may not see: the asker's (``Results.hidden``), the
+#: world's (the web's private tables), or the whole server's (a season's results post).
+Hidden = Callable[[set[str]], Awaitable[set[str]]]
 
 _gate: ContextVar[Gate | None] = ContextVar("visibility_gate", default=None)
 

@@ -167,7 +167,10 @@ async def show_stats(
     standing = await service.results.standing(guild, str(target.id), game)
     titles = {game_id: engine.title for game_id, engine in service.games.items()}
     kept = getattr(interaction.client, "titles", None)  # ``cogs.titles``' (``bot.titles``)
-    held = await kept.held(guild, str(target.id)) if kept is not None and standing else []
+    # Titles tell of the games they came from: a player sees all of theirs (privately), a
+    # reader another's only from the games the reader may see.
+    hidden = None if target.id == interaction.user.id else service.results.hidden
+    held = await kept.held(guild, str(target.id), hidden) if kept is not None and standing else []
     post = stats_post(target.display_name[:64], standing, titles, game, held)
     await interaction.response.send_message(**post.kwargs(), ephemeral=True)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 
 from bot.ai import is_ai_id
@@ -21,6 +21,7 @@ from bot.seasons.model import CLOSED, OPEN, Season, SeasonLine
 from bot.seasons.table import SeasonGame, games_of, season_lines
 from bot.service import GameService
 from bot.store.base import FINISHED, GameRecord, VersionConflict
+from bot.visibility import Hidden
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,6 @@ PAGE = 50
 #: Past seasons offered to choose from.
 SHOWN = 24
 ATTEMPTS = 5
-#: Which of some games (ids) an asker may not see.
-Hidden = Callable[[set[str]], Awaitable[set[str]]]
 
 
 async def rated(games: list[SeasonGame]) -> list[SeasonLine]:

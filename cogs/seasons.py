@@ -2,9 +2,11 @@
 the scheduler's step that closes a season, posts its results and, when a server turned them on,
 gives the top places their Discord roles.
 
-The season's logic is ``bot.seasons``; this module only reads it and writes posts. A server
-that turned roles on but did not give the bot Manage Roles gets its results all the same, with
-one line saying why nobody got a role.
+The season's logic is ``bot.seasons``; this module only reads it and writes posts. The results
+post and the roles are for the whole server, so the table they show is made from the games
+everyone there may see (``cogs.visibility.everyone_sees``): a game in a private channel or
+thread names nobody in them. A server that turned roles on but did not give the bot Manage
+Roles gets its results all the same, with one line saying why nobody got a role.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from bot.results import display_rating
 from bot.seasons.model import CLOSED, Season, SeasonLine, ranked
 from bot.seasons.service import Seasons
 from bot.store.base import Shards
-from cogs import flows, memory, messages
+from bot.visibility import Hidden
+from cogs import flows, memory, messages, visibility
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.typed import game_id_of
@@ -177,14 +180,38 @@ class SeasonRunner(commands.Cog, name="Seasons"):
         for season in await self.seasons.due(now):
             if shards is not None and not shards.owns(season.guild):
                 continue
+            guild = self.bot.get_guild(int(season.guild))
+            if guild is not None and guild.unavailable:
+                continue  # an outage: who may see its channels is known once it is back
             try:
-                closed = await self.seasons.close(season, now)
+                closed = await self.seasons.close(season, now, self.not_everyones(season.guild))
                 if closed.due_at is not None:
                     await self.post(closed)
             except Exception:  # a containment boundary: the other seasons go on
                 log.exception(
                     "season %d of %s on %s failed", season.number, season.game, season.guild
                 )
+
+    def not_everyones(self, guild_id: str) -> Hidden:
+        """Of some games on a server, those not everyone there may see: a results post and
+        roles are for the whole server and tell nothing of them. A server the bot is no
+        longer on can be told nothing."""
+
+        async def hidden(game_ids: set[str]) -> set[str]:
+            guild = self.bot.get_guild(int(guild_id))
+            decided: dict[str, bool] = {}
+            left_out = set()
+            for game_id in game_ids:
+                record = await self.seasons.store.get_game(game_id)
+                if (
+                    guild is None
+                    or record is None
+                    or not await visibility.everyone_sees(guild, record, decided)
+                ):
+                    left_out.add(game_id)
+            return left_out
+
+        return hidden
 
     async def post(self, season: Season) -> None:
         """The results, in the server's language, in its chosen channel."""

@@ -34,7 +34,8 @@ class Season:
     """Season ``number`` of one game on one server: games begun at or after ``starts_at``
     and finished before ``ends_at`` count. ``lines``: the table frozen at the cut (the
     ranked players first, ``minimum`` games each); ``due_at``: when it next wants the
-    scheduler (its end; once closed, its results post until sent)."""
+    scheduler (its end; once closed, its results post until sent). The frozen table is made
+    from the games everyone on the server may see (it is posted), ``games`` counts all."""
 
     guild: str
     game: str

@@ -39,6 +39,14 @@ async def rated(games: list[SeasonGame]) -> list[SeasonLine]:
     return await asyncio.to_thread(season_lines, games)
 
 
+async def without(games: list[SeasonGame], hidden: Hidden | None) -> list[SeasonGame]:
+    """``games`` less those ``hidden`` says a reader may not see (all of them: None)."""
+    if hidden is None:
+        return games
+    left_out = await hidden({game.game_id for game in games})
+    return [game for game in games if game.game_id not in left_out]
+
+
 class Seasons:
     """The seasons of every server and game, over the game service's store."""
 
@@ -93,8 +101,9 @@ class Seasons:
     async def lines(self, season: Season, hidden: Hidden | None = None) -> list[SeasonLine]:
         """A season's table. ``hidden``: the games among some the asker may not see (Discord's
         ``Results.hidden``, the web's private tables): the table is then worked out from the
-        others, so a private game tells nobody outside it of its players. Without it (the
-        cut, the results post): the table frozen at the cut, or, while open, from every game."""
+        others, so a private game tells nobody outside it of its players. Without it: the
+        table frozen at the cut (of the games everyone on the server may see, ``close``), or,
+        while open, from every game."""
         if season.status == CLOSED and hidden is None:
             return season.lines
         return await rated(await self._games(season, hidden))
@@ -103,28 +112,32 @@ class Seasons:
         rows = await self.store.season_results(
             season.guild, season.game, season.starts_at, season.ends_at
         )
-        if hidden is not None:
-            left_out = await hidden({row.game_id for row in rows})
-            rows = [row for row in rows if row.game_id not in left_out]
         timeouts = await self.store.timeouts_of(season.guild, season.game, season.starts_at)
-        return games_of(rows, timeouts)
+        return await without(games_of(rows, timeouts), hidden)
 
     async def due(self, now: float) -> list[Season]:
         """The seasons the scheduler must close now, and those owing their results post."""
         return await self.store.due_seasons(now, PAGE)
 
-    async def close(self, season: Season, now: float) -> Season:
+    async def close(self, season: Season, now: float, hidden: Hidden | None = None) -> Season:
         """The cut: the table frozen, the results post owed (unless nobody played), and the
         next season open from the end of this one (a season nobody played in opens none: the
-        next finished game opens it)."""
+        next finished game opens it).
+
+        The frozen table is the one the results post and the roles make public, so it is
+        worked out from the games everyone on the server may see (``hidden``: those among
+        some that not everyone may, as the Discord layer decides): a game in a private
+        channel tells nobody in the post who played it, nor how it went. Only the count of
+        games played counts them all (it opens the next season)."""
         if season.status == CLOSED:
             return season
         games = await self._games(season)
+        told = await without(games, hidden)
         played = len(games)
         settings = await self.games.guild_settings(season.guild)
         channel = settings.season_channel
-        if channel is None and games:  # where the season's last game was played
-            last = await self.store.get_game(games[-1].game_id)
+        if channel is None and games:  # where the season's last (public) game was played
+            last = await self.store.get_game((told or games)[-1].game_id)
             channel = None if last is None else last.channel
         if played:
             await self._open(season.guild, season.game, season.number + 1, season.ends_at)
@@ -132,7 +145,7 @@ class Seasons:
             season,
             status=CLOSED,
             version=season.version + 1,
-            lines=await rated(games),
+            lines=await rated(told),
             minimum=settings.season_games,
             games=played,
             channel=channel,

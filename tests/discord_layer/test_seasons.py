@@ -2,12 +2,14 @@
 (nobody ranked before the server's minimum of games), the seasons to choose and all time by
 autocomplete; the scheduler's tick at the season's end posts its results in the server's
 chosen channel, says why no role was given when the bot lacks Manage Roles, and the past
-season stays readable."""
+season stays readable. The results post ranks from the games everyone on the server may see:
+a game in a private channel names nobody there."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from tests.discord_layer import test_privacy as privacy
 from tests.discord_layer.test_memory import finished_game
 from tests.discord_layer.test_threads import ANA, BO, EVERYONE, GUILD, MOD, TABLE, WATCHER, new_bot
 from tests.harness import Channel, FakeDiscord
@@ -68,3 +70,30 @@ async def test_a_season_from_its_table_to_its_results_post_with_no_admin_work(
     assert "There is no season `9` of ArtSee here" in missing.ephemeral_text()
     all_time = await h.slash(WATCHER, "game season", game="artsee", season="all")
     assert all_time.public_messages[0].embeds[0]["title"] == "ArtSee: leaderboard"
+
+
+async def test_the_results_post_tells_nothing_of_a_game_in_a_private_channel(
+    harness_factory, tmp_path: Path
+):
+    h = await privacy.world(harness_factory, tmp_path)
+    ana, bo, out = privacy.ANA, privacy.BO, privacy.OUT
+    for hidden in (privacy.SECRET, privacy.PRIVATE_THREAD):  # Ana and Bo, where only they see
+        await privacy.played_game(h, hidden, finish=True)
+    await privacy.played_game(h, privacy.PUBLIC, finish=True, players=(ana, out))
+    channel = str(privacy.PUBLIC.id)
+    await h.bot.service.configure(str(privacy.GUILD), season_games=1, season_channel=channel)
+    inside = await h.slash(bo, "game season", channel=privacy.PUBLIC, game="artsee")
+    assert f"<@{bo.id}>" in inside.text(), "Bo, who sees #secret, sees his own game there"
+
+    season = await h.bot.seasons.current(str(privacy.GUILD), "artsee")
+    await h.bot.get_cog("Scheduler").tick(season.ends_at)
+    await h.settle()
+    post = h.channel_messages(privacy.PUBLIC.id)[-1]
+    text = post.embeds[0]["description"]
+    assert "season 1 of ArtSee" in text
+    assert str(bo.id) not in text and bo.global_name not in text, "Bo played in private only"
+    lines = [x for x in text.splitlines() if x.startswith("**")]
+    assert {x.split(" ")[1] for x in lines} == {f"<@{ana.id}>", f"<@{out.id}>"}
+    assert all("1 game, " in x for x in lines), "Ana's private games count for nothing here"
+    closed = await h.bot.seasons.get(str(privacy.GUILD), "artsee", 1)
+    assert closed.games == 3, "counted, not told"

@@ -5,8 +5,7 @@ gives the top places their Discord roles.
 The season's logic is ``bot.seasons``; this module only reads it and writes posts. The results
 post and the roles are for the whole server, so the table they show is made from the games
 everyone there may see (``cogs.visibility.everyone_sees``): a game in a private channel or
-thread names nobody in them. A server that turned roles on but did not give the bot Manage
-Roles gets its results all the same, with one line saying why nobody got a role.
+thread names nobody in them. The top places' roles are ``cogs.season_roles``'.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from bot.seasons.model import CLOSED, Season, SeasonLine, ranked
 from bot.seasons.service import Seasons
 from bot.store.base import Shards
 from bot.visibility import Hidden
-from cogs import flows, memory, messages, visibility
+from cogs import flows, memory, messages, season_roles, visibility
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.typed import game_id_of
@@ -34,9 +33,8 @@ log = logging.getLogger(__name__)
 
 #: `/game season season:` for the all-time ratings.
 ALL_TIME = "all"
-#: Places a results post lists, and the places that get a role (the first: the champion's).
+#: Places a results post lists.
 POSTED = 10
-ROLE_PLACES = 3
 
 
 def runner_of(client: discord.Client) -> SeasonRunner | None:
@@ -217,7 +215,7 @@ class SeasonRunner(commands.Cog, name="Seasons"):
         """The results, in the server's language, in its chosen channel."""
         assert season.channel is not None  # a season owes a post only with a channel
         async with in_server(self.bot, season.guild):
-            roles = await self.give_roles(season)
+            roles, crowned = await self.give_roles(season)
             post = results_post(season, roles)
             channel = self.bot.get_partial_messageable(
                 int(season.channel), guild_id=int(season.guild)
@@ -228,38 +226,17 @@ class SeasonRunner(commands.Cog, name="Seasons"):
                 log.warning(
                     "season %d of %s: cannot post in %s", season.number, season.game, season.channel
                 )
-        await self.seasons.posted(season, roles)
+        await self.seasons.posted(season, roles, crowned)
 
-    async def give_roles(self, season: Season) -> str | None:
+    async def give_roles(self, season: Season) -> tuple[str | None, dict[str, str]]:
         """The top places' roles, when the server turned them on: what happened, in a line
-        (None: roles are off)."""
+        (None: roles are off), and who holds them now (last season's holders, if off)."""
+        before = await self.seasons.get(season.guild, season.game, season.number - 1)
+        held = before.crowned if before is not None else {}
         settings = await self.bot.service.guild_settings(season.guild)  # type: ignore[attr-defined]
         if not settings.season_roles:
-            return None
-        guild = self.bot.get_guild(int(season.guild))
-        if guild is None or not guild.me.guild_permissions.manage_roles:
-            return _("No roles were given: the bot needs the Manage Roles permission.")
-        title = GAMES[season.game].title if season.game in GAMES else season.game
-        names = [_("{title} champion").format(title=title), _("{title} podium").format(title=title)]
-        given = []
-        try:
-            roles = [
-                discord.utils.get(guild.roles, name=name)
-                or await guild.create_role(name=name, reason="season results")
-                for name in names
-            ]
-            for role in roles:
-                for member in list(role.members):
-                    await member.remove_roles(role, reason="a new season's results")
-            for place, line in enumerate(season.ranked[:ROLE_PLACES], 1):
-                member = guild.get_member(int(line.player)) or await guild.fetch_member(
-                    int(line.player)
-                )
-                await member.add_roles(roles[0 if place == 1 else 1], reason="season results")
-                given.append(line.player)
-        except (discord.Forbidden, discord.NotFound, ValueError):
-            return _("Some roles could not be given: move the bot's role above them.")
-        return _("Roles given: {who}.").format(who=", ".join(f"<@{p}>" for p in given) or "—")
+            return None, held
+        return await season_roles.crown(self.bot.get_guild(int(season.guild)), season, held)
 
 
 async def setup(bot: commands.Bot) -> None:

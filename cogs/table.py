@@ -287,6 +287,12 @@ class Table(commands.Cog):
         head = _("Settings changed.") if changes else _("This server's settings:")
         keep = _("Games already open keep their own (their language follows these at once).")
         text = f"{head}\n{settings_lines(settings)}\n{keep}"
+        if settings.season_roles and not interaction.app_permissions.manage_roles:
+            text += "\n" + _(
+                "⚠️ Roles for the top 3 are on, but the bot lacks the Manage Roles permission: "
+                "grant it (and keep the bot's role above the season roles), or no role will "
+                "be given."
+            )
         await flows.send(interaction, Post(content=text), ephemeral=True)
 
     @game.command(name="join")

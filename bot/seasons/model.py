@@ -51,6 +51,10 @@ class Season:
     #: The channel the results went to (or go to) and what the roles step said.
     channel: str | None = None
     roles: str | None = None
+    #: Who holds the season roles the bot gave, after this season's cut (player: role id):
+    #: the next cut takes them back from those who lose their place (the bot keeps no
+    #: member list to find them by).
+    crowned: dict[str, str] = field(default_factory=dict)
 
     def dump(self) -> dict[str, Any]:
         data = asdict(self)

@@ -167,12 +167,15 @@ class Seasons:
         )
         return closed
 
-    async def posted(self, season: Season, roles: str | None) -> Season:
-        """The results post went out (``roles``: what the roles step said, if anything)."""
+    async def posted(self, season: Season, roles: str | None, crowned: dict[str, str]) -> Season:
+        """The results post went out (``roles``: what the roles step said, if anything;
+        ``crowned``: who holds the season's roles now)."""
         for _attempt in range(ATTEMPTS):
             found = await self.get(season.guild, season.game, season.number)
             assert found is not None
-            done = replace(found, due_at=None, roles=roles, version=found.version + 1)
+            done = replace(
+                found, due_at=None, roles=roles, crowned=crowned, version=found.version + 1
+            )
             try:
                 await self.store.save_season(done, found.version)
             except VersionConflict:

@@ -621,6 +621,10 @@ class Store(Protocol):
     async def hinted(self, game_id: str) -> set[str]:
         """The players who took a hint in a game."""
 
+    async def hints_taken(self, game_id: str) -> list[tuple[str, float]]:
+        """Who took a hint in a game and when, first taken first (``python -m bot migrate``
+        copies them)."""
+
     async def player_results(
         self, guild: str, player: str, game: str | None = None
     ) -> list[ResultRow]:
@@ -752,6 +756,13 @@ class Store(Protocol):
     async def kept_secret(self, name: str, fresh: str) -> str:
         """The secret kept under ``name``; ``fresh`` is kept and returned if none was yet
         (whichever process writes first, every process reads the same)."""
+
+    async def all_kept_secrets(self) -> dict[str, str]:
+        """Every secret kept, by name (``python -m bot migrate`` copies them)."""
+
+    async def copy_kept_secrets(self, kept: dict[str, str]) -> None:
+        """Keep ``kept`` (copied from another store) in place of what is kept here: the
+        source of a move is the truth, so the links it signed keep working."""
 
     # -- tournaments (``bot.store.tournaments_sql``) ---------------------------------------
 

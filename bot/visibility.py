@@ -68,6 +68,21 @@ async def visible(records: list[P]) -> list[P]:
     return [record for record in records if await allowed(record)]
 
 
+def hidden_by(gate: Gate, find: Callable[[str], Awaitable[Placed | None]]) -> Hidden:
+    """The ``Hidden`` of a gate: of some games (ids), those it refuses or ``find`` cannot
+    find (a game gone tells nothing)."""
+
+    async def hidden(game_ids: set[str]) -> set[str]:
+        left_out = set()
+        for game_id in game_ids:
+            record = await find(game_id)
+            if record is None or not await gate(record):
+                left_out.add(game_id)
+        return left_out
+
+    return hidden
+
+
 def unknown_game(game_id: str) -> ServiceError:
     """The refusal for a game that does not exist, or that the asker may not see: the same
     sentence, so the answer never confirms that a hidden game exists."""

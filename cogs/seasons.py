@@ -22,7 +22,7 @@ from bot.results import display_rating
 from bot.seasons.model import CLOSED, Season, SeasonLine, ranked
 from bot.seasons.service import Seasons
 from bot.store.base import Shards
-from bot.visibility import Hidden
+from bot.visibility import Hidden, hidden_by
 from cogs import flows, memory, messages, season_roles, visibility
 from cogs.language import in_server
 from cogs.messages import Post
@@ -80,11 +80,16 @@ def place_line(place: int, line: SeasonLine) -> str:
 
 
 def season_post(
-    title: str, season: Season, lines: list[SeasonLine], page: int, minimum: int
+    title: str,
+    season: Season,
+    lines: list[SeasonLine],
+    page: int,
+    minimum: int,
+    private: bool = False,
 ) -> Post:
     """One page of a season's table: its window, the ranked players, how many are not yet
     (``minimum``: the games that rank a player, frozen at the cut, the server's setting
-    before it)."""
+    before it; ``private``: it counts games not everyone may see, and says so)."""
     shown = ranked(lines, minimum)
     first = (page - 1) * memory.LEADERBOARD_PAGE
     when = (
@@ -101,6 +106,8 @@ def season_post(
     notes = [_("Ranked with {n} games or more.").format(n=minimum)]
     if waiting:
         notes.append(_("Not ranked yet: {n}.").format(n=waiting))
+    if private:
+        notes.append(memory.only_you())
     embed = discord.Embed(
         title=messages.clip(_("{title}: season {n}").format(title=title, n=season.number), 256),
         description=messages.clip(
@@ -135,9 +142,14 @@ async def show(interaction: discord.Interaction, game: str, which: str | None, p
         if season.status == CLOSED
         else (await service.guild_settings(guild)).season_games
     )
+    # Answered in the channel, a table tells everyone there what it counts: one that counts
+    # a game not everyone on the server may see (a private channel's) goes to the asker alone.
+    ids = await seasons.game_ids(season)
+    everyone = hidden_by(visibility.everyones(interaction.guild), service.store.get_game)
+    private = bool(await everyone(ids) - await service.results.hidden(ids))
     lines = await seasons.lines(season, service.results.hidden)
-    post = season_post(GAMES[game].title, season, lines, page, minimum)
-    await interaction.response.send_message(**post.kwargs())
+    post = season_post(GAMES[game].title, season, lines, page, minimum, private)
+    await interaction.response.send_message(**post.kwargs(), ephemeral=private)
 
 
 def results_post(season: Season, roles: str | None) -> Post:
@@ -192,24 +204,9 @@ class SeasonRunner(commands.Cog, name="Seasons"):
 
     def not_everyones(self, guild_id: str) -> Hidden:
         """Of some games on a server, those not everyone there may see: a results post and
-        roles are for the whole server and tell nothing of them. A server the bot is no
-        longer on can be told nothing."""
-
-        async def hidden(game_ids: set[str]) -> set[str]:
-            guild = self.bot.get_guild(int(guild_id))
-            decided: dict[str, bool] = {}
-            left_out = set()
-            for game_id in game_ids:
-                record = await self.seasons.store.get_game(game_id)
-                if (
-                    guild is None
-                    or record is None
-                    or not await visibility.everyone_sees(guild, record, decided)
-                ):
-                    left_out.add(game_id)
-            return left_out
-
-        return hidden
+        roles are for the whole server and tell nothing of them."""
+        gate = visibility.everyones(self.bot.get_guild(int(guild_id)))
+        return hidden_by(gate, self.seasons.store.get_game)
 
     async def post(self, season: Season) -> None:
         """The results, in the server's language, in its chosen channel."""

@@ -82,6 +82,17 @@ async def member_of(
     return (found, guild) if found is not None else None
 
 
+def everyones(guild: discord.Guild | None) -> visibility.Gate:
+    """The gate of what everyone on ``guild`` may see (nothing, on a server the bot is not
+    on): what a post for the whole server, or a reply anyone in a channel reads, may tell."""
+    decided: dict[str, bool] = {}
+
+    async def gate(record: Placed) -> bool:
+        return guild is not None and await everyone_sees(guild, record, decided)
+
+    return gate
+
+
 async def everyone_sees(guild: discord.Guild, record: Placed, decided: dict[str, bool]) -> bool:
     """Whether everyone on the server may view ``record``: what a post to the whole server (a
     season's results) may tell of. Its channel decides, by the @everyone role's View Channel

@@ -108,6 +108,10 @@ class Seasons:
             return season.lines
         return await rated(await self._games(season, hidden))
 
+    async def game_ids(self, season: Season) -> set[str]:
+        """The games a season's table is worked out from (to ask who may see them)."""
+        return {game.game_id for game in await self._games(season)}
+
     async def _games(self, season: Season, hidden: Hidden | None = None) -> list[SeasonGame]:
         rows = await self.store.season_results(
             season.guild, season.game, season.starts_at, season.ends_at

@@ -110,7 +110,15 @@ async def test_the_results_post_tells_nothing_of_a_game_in_a_private_channel(
     channel = str(privacy.PUBLIC.id)
     await h.bot.service.configure(str(privacy.GUILD), season_games=1, season_channel=channel)
     inside = await h.slash(bo, "game season", channel=privacy.PUBLIC, game="artsee")
-    assert f"<@{bo.id}>" in inside.text(), "Bo, who sees #secret, sees his own game there"
+    assert f"<@{bo.id}>" in inside.ephemeral_text(), "Bo, who sees #secret, sees his game there"
+    assert "Only you see this: it counts games not everyone" in inside.ephemeral_text()
+    assert inside.public_messages == [], "but #lobby does not"
+    for season in ("all", None):  # all time too; Out's table tells of no private game
+        options = {"season": season} if season else {}
+        board = await h.slash(bo, "game season", channel=privacy.PUBLIC, game="artsee", **options)
+        assert board.public_messages == [] and str(ana.id) in board.ephemeral_text()
+        told = await h.slash(out, "game season", channel=privacy.PUBLIC, game="artsee", **options)
+        assert told.public_messages and str(bo.id) not in told.public_text()
 
     season = await h.bot.seasons.current(str(privacy.GUILD), "artsee")
     await h.bot.get_cog("Scheduler").tick(season.ends_at)

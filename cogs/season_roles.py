@@ -32,10 +32,6 @@ def role_names(game: str) -> list[str]:
     return [_("{title} champion").format(title=title), _("{title} podium").format(title=title)]
 
 
-def missing_permission() -> str:
-    return _("No roles were given: the bot needs the Manage Roles permission.")
-
-
 async def crown(
     guild: discord.Guild | None, season: Season, held: dict[str, str]
 ) -> tuple[str, dict[str, str]]:
@@ -43,7 +39,7 @@ async def crown(
     held them (``held``: player to role id) and lost their place: what happened, in a line,
     and who holds the roles now."""
     if guild is None or not guild.me.guild_permissions.manage_roles:
-        return missing_permission(), held
+        return _("No roles were given: the bot needs the Manage Roles permission."), held
     held = dict(held)
     try:
         roles = [await role_named(guild, name) for name in role_names(season.game)]

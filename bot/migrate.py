@@ -5,9 +5,10 @@ Written against the ``Store`` protocol alone, so it works for any pair of backen
 of every status is copied as it is (its version, times, seats and log with each action's seq
 and time), then each of its other tables (``GAME_TABLES``: messages, the web table's row,
 results, the undo audit, the posts it still owes: its unsent outbox rows, which the target's
-delivery worker then sends), then every server's settings. Then it checks: each table's rows read
-back from the target as they are in the source (the counts), and each game's log replays to its
-stored snapshot.
+delivery worker then sends, who timed out and who took a hint), then every server's settings
+and the rest (vacation days, tournaments, seasons, titles, the secrets kept). Then it checks:
+each table's rows read back from the target as they are in the source (the counts), and each
+game's log replays to its stored snapshot.
 
 Safe to run again: a game already in the target as it is in the source is left as it is (its
 tables are written again, and each write keeps what is there), a game the source has moved on
@@ -135,6 +136,17 @@ async def write_timeouts(source: Store, target: Store, record: GameRecord, rows:
     await target.note_timeouts(record.id, rows)
 
 
+async def read_hints(store: Store, record: GameRecord) -> list[Any]:
+    return await store.hints_taken(record.id)
+
+
+async def write_hints(source: Store, target: Store, record: GameRecord, rows: list[Any]) -> None:
+    """Who took a hint (issue 39): a running game's player who did gains nothing from it
+    when it ends, on the target as on the source."""
+    for player, at in rows:
+        await target.take_hint(record.id, player, at)
+
+
 GAME_TABLES = (
     GameTable("messages", read_messages, write_messages),
     GameTable("web table", read_web_table, write_web_table),
@@ -142,6 +154,7 @@ GAME_TABLES = (
     GameTable("undo audit", read_undone, write_undone),
     GameTable("owed posts", read_owed, write_owed, read_back_owed),
     GameTable("timeouts", read_timeouts, write_timeouts),
+    GameTable("hints taken", read_hints, write_hints),
 )
 
 
@@ -330,11 +343,21 @@ async def copy_titles(source: Store, target: Store, report: Report) -> None:
     report.count("titles", len(titles), sum(1 for kept in titles if kept in copied))
 
 
+async def copy_kept_secrets(source: Store, target: Store, report: Report) -> None:
+    """The secrets kept (issue 35: the web table's key when none is configured): the
+    source's replace the target's, so the page addresses and hand links already posted in
+    Discord, signed with it, still open after the move."""
+    kept = await source.all_kept_secrets()
+    await target.copy_kept_secrets(kept)
+    copied = await target.all_kept_secrets()
+    report.count("kept secrets", len(kept), sum(1 for k, v in kept.items() if copied.get(k) == v))
+
+
 async def migrate(
     source: Store, target: Store, tables: tuple[GameTable, ...] | None = None
 ) -> Report:
     """Copy every game, every server's settings, the vacation days spent, the tournaments,
-    seasons and titles from ``source``
+    seasons, titles and kept secrets from ``source``
     to ``target`` (both open), checking each; a game that fails to copy is reported, and the
     others go on.
     ``tables``: the games' tables to copy (all of ``GAME_TABLES``, read when called)."""
@@ -350,6 +373,7 @@ async def migrate(
     await copy_tournaments(source, target, report)
     await copy_seasons(source, target, report)
     await copy_titles(source, target, report)
+    await copy_kept_secrets(source, target, report)
     return report
 
 

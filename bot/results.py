@@ -278,16 +278,16 @@ class Results:
         ratings = await self.store.leaderboard(guild, game, limit=size, offset=(page - 1) * size)
         if not visibility.bound():
             return ratings
-        shown = []
-        for rating in ratings:  # AI levels too: their games count, and a count may not leak
-            places = await self.store.rated_places(guild, game, rating.player)
-            seen = [
-                await visibility.allowed(GameRecord("", game, guild, channel, "", thread=thread))
-                for channel, thread in places
-            ]
-            if all(seen):
-                shown.append(rating)
-        return shown
+        # AI levels too: their games count, and a count may not leak.
+        return [r for r in ratings if await self.seen(guild, game, r, visibility.allowed)]
+
+    async def seen(self, guild: str, game: str, rating: Rating, gate: visibility.Gate) -> bool:
+        """Whether ``gate`` lets through every game that moved ``rating`` (each decided by
+        where it was played): a rating tells of all of them."""
+        for channel, thread in await self.store.rated_places(guild, game, rating.player):
+            if not await gate(GameRecord("", game, guild, channel, "", thread=thread)):
+                return False
+        return True
 
     async def hidden(self, game_ids: set[str]) -> set[str]:
         """The games among ``game_ids`` the asker may not see (none, outside a request)."""

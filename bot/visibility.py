@@ -39,6 +39,9 @@ P = TypeVar("P", bound=Placed)
 
 #: Whether the person being answered may see a game.
 Gate = Callable[[Placed], Awaitable[bool]]
+#: Which of some games (ids) a reader may not see: the asker's (``Results.hidden``), the
+#: world's (the web's private tables), or the whole server's (a season's results post).
+Hidden = Callable[[set[str]], Awaitable[set[str]]]
 
 _gate: ContextVar[Gate | None] = ContextVar("visibility_gate", default=None)
 
@@ -63,6 +66,21 @@ async def allowed(record: Placed) -> bool:
 async def visible(records: list[P]) -> list[P]:
     """The ``records`` the person being answered may see, in their order."""
     return [record for record in records if await allowed(record)]
+
+
+def hidden_by(gate: Gate, find: Callable[[str], Awaitable[Placed | None]]) -> Hidden:
+    """The ``Hidden`` of a gate: of some games (ids), those it refuses or ``find`` cannot
+    find (a game gone tells nothing)."""
+
+    async def hidden(game_ids: set[str]) -> set[str]:
+        left_out = set()
+        for game_id in game_ids:
+            record = await find(game_id)
+            if record is None or not await gate(record):
+                left_out.add(game_id)
+        return left_out
+
+    return hidden
 
 
 def unknown_game(game_id: str) -> ServiceError:

@@ -19,6 +19,7 @@ from bot.results import Stats, display_rating
 from bot.service import GameService
 from bot.store.base import Rating, ResultRow
 from bot.titles.achievements import named
+from cogs import visibility
 from cogs.messages import EMBED_DESCRIPTION_LIMIT, Post, clip
 
 #: Players on one page of a leaderboard.
@@ -91,8 +92,9 @@ def who(rating: Rating) -> str:
     return f"<@{rating.player}>"
 
 
-def leaderboard_post(title: str, ratings: list[Rating], page: int) -> Post:
-    """One page of a server's leaderboard in one game, or what to do when it is empty."""
+def leaderboard_post(title: str, ratings: list[Rating], page: int, private: bool = False) -> Post:
+    """One page of a server's leaderboard in one game, or what to do when it is empty
+    (``private``: it tells of games not everyone may see, and says so)."""
     if not ratings:
         if page > 1:
             text = _("There is no page {page} of the {title} leaderboard yet; try page 1.")
@@ -109,6 +111,8 @@ def leaderboard_post(title: str, ratings: list[Rating], page: int) -> Post:
         )
         for place, rating in enumerate(ratings, first)
     ]
+    if private:
+        lines += ["", only_you()]
     embed = discord.Embed(
         title=clip(_("{title}: leaderboard").format(title=title), 256),
         description=clip("\n".join(lines), EMBED_DESCRIPTION_LIMIT),
@@ -167,16 +171,27 @@ async def show_stats(
     standing = await service.results.standing(guild, str(target.id), game)
     titles = {game_id: engine.title for game_id, engine in service.games.items()}
     kept = getattr(interaction.client, "titles", None)  # ``cogs.titles``' (``bot.titles``)
-    held = await kept.held(guild, str(target.id)) if kept is not None and standing else []
+    # Titles tell of the games they came from: a player sees all of theirs (privately), a
+    # reader another's only from the games the reader may see.
+    hidden = None if target.id == interaction.user.id else service.results.hidden
+    held = await kept.held(guild, str(target.id), hidden) if kept is not None and standing else []
     post = stats_post(target.display_name[:64], standing, titles, game, held)
     await interaction.response.send_message(**post.kwargs(), ephemeral=True)
 
 
 async def show_leaderboard(interaction: discord.Interaction, game: str, page: int) -> None:
     """`/game season season:All time`: the server's ratings in one game, for everyone in the
-    channel."""
+    channel, unless a rating shown tells of a game not everyone on the server may see (a
+    private channel's): then to the asker alone."""
     service = service_of(interaction)
     guild = str(interaction.guild_id or "dm")
     ratings = await service.results.leaderboard(guild, game, page, LEADERBOARD_PAGE)
-    post = leaderboard_post(service.games[game].title, ratings, page)
-    await interaction.response.send_message(**post.kwargs(), ephemeral=not ratings)
+    everyone = visibility.everyones(interaction.guild)
+    private = not all([await service.results.seen(guild, game, r, everyone) for r in ratings])
+    post = leaderboard_post(service.games[game].title, ratings, page, private)
+    await interaction.response.send_message(**post.kwargs(), ephemeral=not ratings or private)
+
+
+def only_you() -> str:
+    """The note of a table answered to its asker alone."""
+    return _("Only you see this: it counts games not everyone here may see.")

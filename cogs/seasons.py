@@ -2,9 +2,10 @@
 the scheduler's step that closes a season, posts its results and, when a server turned them on,
 gives the top places their Discord roles.
 
-The season's logic is ``bot.seasons``; this module only reads it and writes posts. A server
-that turned roles on but did not give the bot Manage Roles gets its results all the same, with
-one line saying why nobody got a role.
+The season's logic is ``bot.seasons``; this module only reads it and writes posts. The results
+post and the roles are for the whole server, so the table they show is made from the games
+everyone there may see (``cogs.visibility.everyone_sees``): a game in a private channel or
+thread names nobody in them. The top places' roles are ``cogs.season_roles``'.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from bot.results import display_rating
 from bot.seasons.model import CLOSED, Season, SeasonLine, ranked
 from bot.seasons.service import Seasons
 from bot.store.base import Shards
-from cogs import flows, memory, messages
+from bot.visibility import Hidden, hidden_by
+from cogs import flows, memory, messages, season_roles, visibility
 from cogs.language import in_server
 from cogs.messages import Post
 from cogs.typed import game_id_of
@@ -31,9 +33,8 @@ log = logging.getLogger(__name__)
 
 #: `/game season season:` for the all-time ratings.
 ALL_TIME = "all"
-#: Places a results post lists, and the places that get a role (the first: the champion's).
+#: Places a results post lists.
 POSTED = 10
-ROLE_PLACES = 3
 
 
 def runner_of(client: discord.Client) -> SeasonRunner | None:
@@ -79,11 +80,16 @@ def place_line(place: int, line: SeasonLine) -> str:
 
 
 def season_post(
-    title: str, season: Season, lines: list[SeasonLine], page: int, minimum: int
+    title: str,
+    season: Season,
+    lines: list[SeasonLine],
+    page: int,
+    minimum: int,
+    private: bool = False,
 ) -> Post:
     """One page of a season's table: its window, the ranked players, how many are not yet
     (``minimum``: the games that rank a player, frozen at the cut, the server's setting
-    before it)."""
+    before it; ``private``: it counts games not everyone may see, and says so)."""
     shown = ranked(lines, minimum)
     first = (page - 1) * memory.LEADERBOARD_PAGE
     when = (
@@ -100,6 +106,8 @@ def season_post(
     notes = [_("Ranked with {n} games or more.").format(n=minimum)]
     if waiting:
         notes.append(_("Not ranked yet: {n}.").format(n=waiting))
+    if private:
+        notes.append(memory.only_you())
     embed = discord.Embed(
         title=messages.clip(_("{title}: season {n}").format(title=title, n=season.number), 256),
         description=messages.clip(
@@ -134,9 +142,14 @@ async def show(interaction: discord.Interaction, game: str, which: str | None, p
         if season.status == CLOSED
         else (await service.guild_settings(guild)).season_games
     )
+    # Answered in the channel, a table tells everyone there what it counts: one that counts
+    # a game not everyone on the server may see (a private channel's) goes to the asker alone.
+    ids = await seasons.game_ids(season)
+    everyone = hidden_by(visibility.everyones(interaction.guild), service.store.get_game)
+    private = bool(await everyone(ids) - await service.results.hidden(ids))
     lines = await seasons.lines(season, service.results.hidden)
-    post = season_post(GAMES[game].title, season, lines, page, minimum)
-    await interaction.response.send_message(**post.kwargs())
+    post = season_post(GAMES[game].title, season, lines, page, minimum, private)
+    await interaction.response.send_message(**post.kwargs(), ephemeral=private)
 
 
 def results_post(season: Season, roles: str | None) -> Post:
@@ -177,8 +190,11 @@ class SeasonRunner(commands.Cog, name="Seasons"):
         for season in await self.seasons.due(now):
             if shards is not None and not shards.owns(season.guild):
                 continue
+            guild = self.bot.get_guild(int(season.guild))
+            if guild is not None and guild.unavailable:
+                continue  # an outage: who may see its channels is known once it is back
             try:
-                closed = await self.seasons.close(season, now)
+                closed = await self.seasons.close(season, now, self.not_everyones(season.guild))
                 if closed.due_at is not None:
                     await self.post(closed)
             except Exception:  # a containment boundary: the other seasons go on
@@ -186,11 +202,17 @@ class SeasonRunner(commands.Cog, name="Seasons"):
                     "season %d of %s on %s failed", season.number, season.game, season.guild
                 )
 
+    def not_everyones(self, guild_id: str) -> Hidden:
+        """Of some games on a server, those not everyone there may see: a results post and
+        roles are for the whole server and tell nothing of them."""
+        gate = visibility.everyones(self.bot.get_guild(int(guild_id)))
+        return hidden_by(gate, self.seasons.store.get_game)
+
     async def post(self, season: Season) -> None:
         """The results, in the server's language, in its chosen channel."""
         assert season.channel is not None  # a season owes a post only with a channel
         async with in_server(self.bot, season.guild):
-            roles = await self.give_roles(season)
+            roles, crowned = await self.give_roles(season)
             post = results_post(season, roles)
             channel = self.bot.get_partial_messageable(
                 int(season.channel), guild_id=int(season.guild)
@@ -201,38 +223,17 @@ class SeasonRunner(commands.Cog, name="Seasons"):
                 log.warning(
                     "season %d of %s: cannot post in %s", season.number, season.game, season.channel
                 )
-        await self.seasons.posted(season, roles)
+        await self.seasons.posted(season, roles, crowned)
 
-    async def give_roles(self, season: Season) -> str | None:
+    async def give_roles(self, season: Season) -> tuple[str | None, dict[str, str]]:
         """The top places' roles, when the server turned them on: what happened, in a line
-        (None: roles are off)."""
+        (None: roles are off), and who holds them now (last season's holders, if off)."""
+        before = await self.seasons.get(season.guild, season.game, season.number - 1)
+        held = before.crowned if before is not None else {}
         settings = await self.bot.service.guild_settings(season.guild)  # type: ignore[attr-defined]
         if not settings.season_roles:
-            return None
-        guild = self.bot.get_guild(int(season.guild))
-        if guild is None or not guild.me.guild_permissions.manage_roles:
-            return _("No roles were given: the bot needs the Manage Roles permission.")
-        title = GAMES[season.game].title if season.game in GAMES else season.game
-        names = [_("{title} champion").format(title=title), _("{title} podium").format(title=title)]
-        given = []
-        try:
-            roles = [
-                discord.utils.get(guild.roles, name=name)
-                or await guild.create_role(name=name, reason="season results")
-                for name in names
-            ]
-            for role in roles:
-                for member in list(role.members):
-                    await member.remove_roles(role, reason="a new season's results")
-            for place, line in enumerate(season.ranked[:ROLE_PLACES], 1):
-                member = guild.get_member(int(line.player)) or await guild.fetch_member(
-                    int(line.player)
-                )
-                await member.add_roles(roles[0 if place == 1 else 1], reason="season results")
-                given.append(line.player)
-        except (discord.Forbidden, discord.NotFound, ValueError):
-            return _("Some roles could not be given: move the bot's role above them.")
-        return _("Roles given: {who}.").format(who=", ".join(f"<@{p}>" for p in given) or "—")
+            return None, held
+        return await season_roles.crown(self.bot.get_guild(int(season.guild)), season, held)
 
 
 async def setup(bot: commands.Bot) -> None:

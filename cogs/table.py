@@ -161,6 +161,15 @@ def settings_lines(settings: GuildSettings) -> str:
 GAME_REF = "Which game"
 
 
+def can_manage_roles(interaction: discord.Interaction) -> bool:
+    """Whether the bot has Manage Roles on the server (the channel's permissions would say
+    Manage Permissions of that channel instead, under the same bit)."""
+    guild = interaction.guild
+    if guild is None:
+        return interaction.app_permissions.manage_roles
+    return guild.me.guild_permissions.manage_roles
+
+
 class Table(commands.Cog):
     """The lobby and the shared table commands."""
 
@@ -294,6 +303,12 @@ class Table(commands.Cog):
         head = _("Settings changed.") if changes else _("This server's settings:")
         keep = _("Games already open keep their own (their language follows these at once).")
         text = f"{head}\n{settings_lines(settings)}\n{keep}"
+        if settings.season_roles and not can_manage_roles(interaction):
+            text += "\n" + _(
+                "⚠️ Roles for the top 3 are on, but the bot lacks the Manage Roles permission: "
+                "grant it (and keep the bot's role above the season roles), or no role will "
+                "be given."
+            )
         await flows.send(interaction, Post(content=text), ephemeral=True)
 
     @game.command(name="join")

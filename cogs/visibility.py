@@ -113,18 +113,53 @@ async def member_of(
     return (found, guild) if found is not None else None
 
 
-async def _may_view(member: discord.Member, guild: discord.Guild, place: str) -> bool:
+def everyones(guild: discord.Guild | None) -> visibility.Gate:
+    """The gate of what everyone on ``guild`` may see (nothing, on a server the bot is not
+    on): what a post for the whole server, or a reply anyone in a channel reads, may tell."""
+    decided: dict[str, bool] = {}
+
+    async def gate(record: Placed) -> bool:
+        return guild is not None and await everyone_sees(guild, record, decided)
+
+    return gate
+
+
+async def everyone_sees(guild: discord.Guild, record: Placed, decided: dict[str, bool]) -> bool:
+    """Whether everyone on the server may view ``record``: what a post to the whole server (a
+    season's results) may tell of. Its channel decides, by the @everyone role's View Channel
+    there (a private thread never): a game's own thread is a public thread the bot opened in
+    that channel (``cogs.threads``). ``decided`` keeps the answer per channel, so a season of
+    many games asks Discord once per archived thread at most."""
+    if record.channel not in decided:
+        channel = await _place(guild, record.channel)
+        decided[record.channel] = (
+            channel is not None
+            and not (isinstance(channel, discord.Thread) and channel.is_private())
+            and channel.permissions_for(guild.default_role).view_channel
+        )
+    return decided[record.channel]
+
+
+async def _place(
+    guild: discord.Guild, place: str
+) -> discord.abc.GuildChannel | discord.Thread | None:
+    """The channel or thread ``place`` of ``guild`` (None: not there, or hidden from the bot)."""
     if not place.isdigit():
-        return False
+        return None
     channel = guild.get_channel_or_thread(int(place))
-    if channel is None:  # an archived thread is not cached: ask Discord once
-        try:
-            fetched = await guild.fetch_channel(int(place))
-        except discord.HTTPException:
-            return False
-        if not isinstance(fetched, discord.abc.GuildChannel | discord.Thread):
-            return False
-        channel = fetched
+    if channel is not None:
+        return channel
+    try:  # an archived thread is not cached: ask Discord once
+        fetched = await guild.fetch_channel(int(place))
+    except discord.HTTPException:
+        return None
+    return fetched if isinstance(fetched, discord.abc.GuildChannel | discord.Thread) else None
+
+
+async def _may_view(member: discord.Member, guild: discord.Guild, place: str) -> bool:
+    channel = await _place(guild, place)
+    if channel is None:
+        return False
     permissions = channel.permissions_for(member)
     if not permissions.view_channel:
         return False

@@ -15,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 from aiohttp import web
@@ -38,6 +39,7 @@ from web.discord_api import DiscordApi
 from web.limits import FORM_DIGITS, WRITE_SECONDS, Caps, Streams, StreamsFull, posted_form, whole
 from web.links import LinkRefused, read_hand
 from web.memo import Memo
+from web.public import private as private_games
 from web.ratelimit import RateLimit
 from web.scores import score_text
 from web.security import CSP, NotShown, Policy
@@ -531,7 +533,8 @@ class Table:
             place = _("{rank} of {players}").format(rank=r.rank, players=r.players)
             when = datetime.fromtimestamp(r.finished_at, UTC).strftime("%Y-%m-%d")
             games.append((href, title, place, when))
-        held = await Titles(self.service, listen=False).held(guild, player)
+        private = partial(private_games, self.service.store)  # the world reads this page
+        held = await Titles(self.service, listen=False).held(guild, player, private)
         return html(pages.player_page(name, chart, games, lang, named(held)))
 
 

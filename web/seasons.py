@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from functools import partial
 
 from aiohttp import web
 from babel.dates import format_date
@@ -21,7 +22,7 @@ from bot.seasons.model import CLOSED, Season, SeasonLine, ranked
 from bot.seasons.service import Seasons
 from bot.service import GameService
 from rules import GAMES
-from web import pages
+from web import pages, public
 
 #: Opens a server's pages in its language, or refuses (the web table's ``Table.guild_open``).
 GuildOpen = Callable[[str], Awaitable[str]]
@@ -67,15 +68,6 @@ class SeasonPages:
     def __init__(self, service: GameService, seasons: Seasons, guild_open: GuildOpen) -> None:
         self.service, self.seasons, self.guild_open = service, seasons, guild_open
 
-    async def private(self, game_ids: set[str]) -> set[str]:
-        """The games among these whose table the world may not see."""
-        left_out = set()
-        for game_id in game_ids:
-            row = await self.service.store.web_table_of(game_id)
-            if row is None or not row.public:
-                left_out.add(game_id)
-        return left_out
-
     async def page(self, request: web.Request) -> web.StreamResponse:
         guild, game = request.match_info["guild"], request.match_info["game"]
         if game not in GAMES:
@@ -93,7 +85,7 @@ class SeasonPages:
             if season.status == CLOSED
             else (await self.service.guild_settings(guild)).season_games
         )
-        lines = await self.seasons.lines(season, self.private)
+        lines = await self.seasons.lines(season, partial(public.private, self.service.store))
         return web.Response(
             text=season_page(season, lines, minimum, others, lang),
             content_type="text/html",

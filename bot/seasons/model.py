@@ -34,7 +34,8 @@ class Season:
     """Season ``number`` of one game on one server: games begun at or after ``starts_at``
     and finished before ``ends_at`` count. ``lines``: the table frozen at the cut (the
     ranked players first, ``minimum`` games each); ``due_at``: when it next wants the
-    scheduler (its end; once closed, its results post until sent)."""
+    scheduler (its end; once closed, its results post until sent). The frozen table is made
+    from the games everyone on the server may see (it is posted), ``games`` counts all."""
 
     guild: str
     game: str
@@ -50,6 +51,10 @@ class Season:
     #: The channel the results went to (or go to) and what the roles step said.
     channel: str | None = None
     roles: str | None = None
+    #: Who holds the season roles the bot gave, after this season's cut (player: role id):
+    #: the next cut takes them back from those who lose their place (the bot keeps no
+    #: member list to find them by).
+    crowned: dict[str, str] = field(default_factory=dict)
 
     def dump(self) -> dict[str, Any]:
         data = asdict(self)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 
 from bot.ai import is_ai_id
@@ -21,6 +21,7 @@ from bot.seasons.model import CLOSED, OPEN, Season, SeasonLine
 from bot.seasons.table import SeasonGame, games_of, season_lines
 from bot.service import GameService
 from bot.store.base import FINISHED, GameRecord, VersionConflict
+from bot.visibility import Hidden
 
 log = logging.getLogger(__name__)
 
@@ -30,14 +31,20 @@ PAGE = 50
 #: Past seasons offered to choose from.
 SHOWN = 24
 ATTEMPTS = 5
-#: Which of some games (ids) an asker may not see.
-Hidden = Callable[[set[str]], Awaitable[set[str]]]
 
 
 async def rated(games: list[SeasonGame]) -> list[SeasonLine]:
     """``season_lines`` off the event loop: a season of many games takes a while to rate
     (about 1.3 s for 10,000 three-player games), and the bot answers others meanwhile."""
     return await asyncio.to_thread(season_lines, games)
+
+
+async def without(games: list[SeasonGame], hidden: Hidden | None) -> list[SeasonGame]:
+    """``games`` less those ``hidden`` says a reader may not see (all of them: None)."""
+    if hidden is None:
+        return games
+    left_out = await hidden({game.game_id for game in games})
+    return [game for game in games if game.game_id not in left_out]
 
 
 class Seasons:
@@ -94,38 +101,47 @@ class Seasons:
     async def lines(self, season: Season, hidden: Hidden | None = None) -> list[SeasonLine]:
         """A season's table. ``hidden``: the games among some the asker may not see (Discord's
         ``Results.hidden``, the web's private tables): the table is then worked out from the
-        others, so a private game tells nobody outside it of its players. Without it (the
-        cut, the results post): the table frozen at the cut, or, while open, from every game."""
+        others, so a private game tells nobody outside it of its players. Without it: the
+        table frozen at the cut (of the games everyone on the server may see, ``close``), or,
+        while open, from every game."""
         if season.status == CLOSED and hidden is None:
             return season.lines
         return await rated(await self._games(season, hidden))
+
+    async def game_ids(self, season: Season) -> set[str]:
+        """The games a season's table is worked out from (to ask who may see them)."""
+        return {game.game_id for game in await self._games(season)}
 
     async def _games(self, season: Season, hidden: Hidden | None = None) -> list[SeasonGame]:
         rows = await self.store.season_results(
             season.guild, season.game, season.starts_at, season.ends_at
         )
-        if hidden is not None:
-            left_out = await hidden({row.game_id for row in rows})
-            rows = [row for row in rows if row.game_id not in left_out]
         timeouts = await self.store.timeouts_of(season.guild, season.game, season.starts_at)
-        return games_of(rows, timeouts)
+        return await without(games_of(rows, timeouts), hidden)
 
     async def due(self, now: float) -> list[Season]:
         """The seasons the scheduler must close now, and those owing their results post."""
         return await self.store.due_seasons(now, PAGE)
 
-    async def close(self, season: Season, now: float) -> Season:
+    async def close(self, season: Season, now: float, hidden: Hidden | None = None) -> Season:
         """The cut: the table frozen, the results post owed (unless nobody played), and the
         next season open from the end of this one (a season nobody played in opens none: the
-        next finished game opens it)."""
+        next finished game opens it).
+
+        The frozen table is the one the results post and the roles make public, so it is
+        worked out from the games everyone on the server may see (``hidden``: those among
+        some that not everyone may, as the Discord layer decides): a game in a private
+        channel tells nobody in the post who played it, nor how it went. Only the count of
+        games played counts them all (it opens the next season)."""
         if season.status == CLOSED:
             return season
         games = await self._games(season)
+        told = await without(games, hidden)
         played = len(games)
         settings = await self.games.guild_settings(season.guild)
         channel = settings.season_channel
-        if channel is None and games:  # where the season's last game was played
-            last = await self.store.get_game(games[-1].game_id)
+        if channel is None and games:  # where the season's last (public) game was played
+            last = await self.store.get_game((told or games)[-1].game_id)
             channel = None if last is None else last.channel
         if played:
             await self._open(season.guild, season.game, season.number + 1, season.ends_at)
@@ -133,7 +149,7 @@ class Seasons:
             season,
             status=CLOSED,
             version=season.version + 1,
-            lines=await rated(games),
+            lines=await rated(told),
             minimum=settings.season_games,
             games=played,
             channel=channel,
@@ -155,12 +171,15 @@ class Seasons:
         )
         return closed
 
-    async def posted(self, season: Season, roles: str | None) -> Season:
-        """The results post went out (``roles``: what the roles step said, if anything)."""
+    async def posted(self, season: Season, roles: str | None, crowned: dict[str, str]) -> Season:
+        """The results post went out (``roles``: what the roles step said, if anything;
+        ``crowned``: who holds the season's roles now)."""
         for _attempt in range(ATTEMPTS):
             found = await self.get(season.guild, season.game, season.number)
             assert found is not None
-            done = replace(found, due_at=None, roles=roles, version=found.version + 1)
+            done = replace(
+                found, due_at=None, roles=roles, crowned=crowned, version=found.version + 1
+            )
             try:
                 await self.store.save_season(done, found.version)
             except VersionConflict:

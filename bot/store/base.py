@@ -621,6 +621,10 @@ class Store(Protocol):
     async def hinted(self, game_id: str) -> set[str]:
         """The players who took a hint in a game."""
 
+    async def hints_taken(self, game_id: str) -> list[tuple[str, float]]:
+        """Who took a hint in a game and when, first taken first (``python -m bot migrate``
+        copies them)."""
+
     async def player_results(
         self, guild: str, player: str, game: str | None = None
     ) -> list[ResultRow]:
@@ -753,6 +757,13 @@ class Store(Protocol):
         """The secret kept under ``name``; ``fresh`` is kept and returned if none was yet
         (whichever process writes first, every process reads the same)."""
 
+    async def all_kept_secrets(self) -> dict[str, str]:
+        """Every secret kept, by name (``python -m bot migrate`` copies them)."""
+
+    async def copy_kept_secrets(self, kept: dict[str, str]) -> None:
+        """Keep ``kept`` (copied from another store) in place of what is kept here: the
+        source of a move is the truth, so the links it signed keep working."""
+
     # -- tournaments (``bot.store.tournaments_sql``) ---------------------------------------
 
     async def create_tournament(self, t: Tournament) -> None: ...
@@ -805,7 +816,7 @@ class Store(Protocol):
         given_by: str = "",
     ) -> bool: ...
 
-    async def titles_of(self, guild: str, player: str) -> dict[str, int]: ...
+    async def titles_of(self, guild: str, player: str) -> list[tuple[str, str]]: ...
 
     async def player_timeouts(self, guild: str, player: str) -> set[str]: ...
 

@@ -1010,6 +1010,13 @@ class PostgresStore(PostgresWebTables, PostgresTournaments, PostgresSeasons, Pos
             rows = await conn.fetch("SELECT player FROM hints_taken WHERE game_id = $1", game_id)
         return {str(row["player"]) for row in rows}
 
+    async def hints_taken(self, game_id: str) -> list[tuple[str, float]]:
+        async with self._one() as conn:
+            rows = await conn.fetch(
+                "SELECT player, at FROM hints_taken WHERE game_id = $1 ORDER BY at, player", game_id
+            )
+        return [(str(row["player"]), float(row["at"])) for row in rows]
+
     async def player_results(
         self, guild: str, player: str, game: str | None = None
     ) -> list[ResultRow]:

@@ -64,13 +64,16 @@ def _data(s: Season) -> str:
 
 
 def _forgotten(text: str, user: str) -> str | None:
-    """A season's document without ``user``'s line (their results are deleted too); None if
-    it has none."""
+    """A season's document without ``user``'s line (their results are deleted too), nor the
+    role the bot gave them, nor the roles step's sentence naming them; None if it has none."""
     data = orjson.loads(text)
     lines = [line for line in data.get("lines", []) if line.get("player") != user]
-    if len(lines) == len(data.get("lines", [])):
+    crowned = {p: role for p, role in data.get("crowned", {}).items() if p != user}
+    roles = None if f"<@{user}>" in (data.get("roles") or "") else data.get("roles")
+    forgotten = {**data, "lines": lines, "crowned": crowned, "roles": roles}
+    if forgotten == {**data, "crowned": data.get("crowned", {})}:
         return None
-    return orjson.dumps({**data, "lines": lines}).decode()
+    return orjson.dumps(forgotten).decode()
 
 
 _NAMING = "SELECT guild, game, number, data FROM seasons WHERE data LIKE {}"

@@ -1186,6 +1186,12 @@ class SqliteStore(SqliteWebTables, SqliteTournaments, SqliteSeasons, SqliteTitle
         rows = await self._fetchall("SELECT player FROM hints_taken WHERE game_id = ?", (game_id,))
         return {str(row[0]) for row in rows}
 
+    async def hints_taken(self, game_id: str) -> list[tuple[str, float]]:
+        rows = await self._fetchall(
+            "SELECT player, at FROM hints_taken WHERE game_id = ? ORDER BY at, player", (game_id,)
+        )
+        return [(str(player), float(at)) for player, at in rows]
+
     async def player_results(
         self, guild: str, player: str, game: str | None = None
     ) -> list[ResultRow]:

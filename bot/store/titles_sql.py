@@ -37,6 +37,7 @@ class KeptTitle(NamedTuple):
     given_by: str
 
 
+_OF = "SELECT title, game_id FROM titles WHERE guild = {} AND player = {} ORDER BY at, title"
 _TIMEOUTS = (
     "SELECT t.game_id FROM timeouts t JOIN games g ON g.id = t.game_id "
     "WHERE g.guild = {} AND t.player = {}"
@@ -68,13 +69,11 @@ class SqliteTitles:
 
         return bool(await self._transaction(insert))
 
-    async def titles_of(self: _SqliteQueries, guild: str, player: str) -> dict[str, int]:
-        """The titles kept for a player on a server, and how many times each."""
-        rows = await self._fetchall(
-            "SELECT title, COUNT(*) FROM titles WHERE guild = ? AND player = ? GROUP BY title",
-            (guild, player),
-        )
-        return {str(title): int(n) for title, n in rows}
+    async def titles_of(self: _SqliteQueries, guild: str, player: str) -> list[tuple[str, str]]:
+        """The titles kept for a player on a server, each with the game it was kept for (a
+        page shows only those whose game its reader may see)."""
+        rows = await self._fetchall(_OF.format("?", "?"), (guild, player))
+        return [(str(title), str(game_id)) for title, game_id in rows]
 
     async def player_timeouts(self: _SqliteQueries, guild: str, player: str) -> set[str]:
         """The games on a server ``player`` timed out of."""
@@ -120,15 +119,10 @@ class PostgresTitles:
             )
         return bool(done == "INSERT 0 1")
 
-    async def titles_of(self: _PostgresQueries, guild: str, player: str) -> dict[str, int]:
+    async def titles_of(self: _PostgresQueries, guild: str, player: str) -> list[tuple[str, str]]:
         async with self._one() as conn:
-            rows = await conn.fetch(
-                "SELECT title, COUNT(*) AS n FROM titles WHERE guild = $1 AND player = $2 "
-                "GROUP BY title",
-                guild,
-                player,
-            )
-        return {str(row["title"]): int(row["n"]) for row in rows}
+            rows = await conn.fetch(_OF.format("$1", "$2"), guild, player)
+        return [(str(row["title"]), str(row["game_id"])) for row in rows]
 
     async def player_timeouts(self: _PostgresQueries, guild: str, player: str) -> set[str]:
         async with self._one() as conn:

@@ -64,6 +64,13 @@ _PLACED = (
 _PLACED_IN = _PLACED + " AND (g.channel = {} OR g.thread = {})"
 #: Keep the first value written under a name; every process then reads the same one.
 _KEEP_SECRET = "INSERT INTO kept_secrets (name, value) VALUES ({}) ON CONFLICT (name) DO NOTHING"
+#: Keep a value copied from another store in place of the one kept (a move's source is the
+#: truth: the links it signed keep working).
+_COPY_SECRET = (
+    "INSERT INTO kept_secrets (name, value) VALUES ({}) "
+    "ON CONFLICT (name) DO UPDATE SET value = excluded.value"
+)
+_ALL_SECRETS = "SELECT name, value FROM kept_secrets ORDER BY name"
 
 
 def _row(row: Any) -> WebTable:
@@ -116,6 +123,15 @@ class SqliteWebTables:
         rows = await self._fetchall("SELECT value FROM kept_secrets WHERE name = ?", (name,))
         return str(rows[0][0])
 
+    async def all_kept_secrets(self: _SqliteQueries) -> dict[str, str]:
+        """Every secret kept, by name (``python -m bot migrate`` copies them)."""
+        return {str(name): str(value) for name, value in await self._fetchall(_ALL_SECRETS)}
+
+    async def copy_kept_secrets(self: _SqliteQueries, kept: dict[str, str]) -> None:
+        """Keep ``kept`` (copied from another store) in place of what is kept here."""
+        for name, value in kept.items():
+            await self._execute(_COPY_SECRET.format("?, ?"), (name, value))
+
 
 class PostgresWebTables:
     """``PostgresStore``'s web-table calls."""
@@ -158,6 +174,16 @@ class PostgresWebTables:
         async with self._one() as conn:
             await conn.execute(_KEEP_SECRET.format("$1, $2"), name, fresh)
             return str(await conn.fetchval("SELECT value FROM kept_secrets WHERE name = $1", name))
+
+    async def all_kept_secrets(self: _PostgresQueries) -> dict[str, str]:
+        async with self._one() as conn:
+            rows = await conn.fetch(_ALL_SECRETS)
+        return {str(row["name"]): str(row["value"]) for row in rows}
+
+    async def copy_kept_secrets(self: _PostgresQueries, kept: dict[str, str]) -> None:
+        async with self._one() as conn:
+            for name, value in kept.items():
+                await conn.execute(_COPY_SECRET.format("$1, $2"), name, value)
 
 
 __all__ = ["PlacedTable", "PostgresWebTables", "SqliteWebTables", "WebTable"]

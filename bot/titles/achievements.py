@@ -9,6 +9,8 @@ ranks anyone by them.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from bot.ai import HARD, is_ai_id, level_of
 from bot.i18n import N_, _
 from bot.store.base import GameRecord, ResultRow
@@ -46,6 +48,14 @@ def earned_at_end(record: GameRecord, rows: list[ResultRow]) -> list[tuple[str, 
     if record.prefs.get("teaching"):
         out += [(row.player, TEACHING) for row in humans]
     return out
+
+
+def kept_counts(kept: list[tuple[str, str]]) -> dict[str, int]:
+    """How many times each kept (title, game) counts: a given title once a game it was given
+    for, a title earned at a game's end once however many games earned it (each game's is
+    kept, so that a reader who may see only some of them still sees it)."""
+    found = Counter(title for title, _game in kept)
+    return {title: n if title in GIVEN else 1 for title, n in found.items()}
 
 
 def longest_clean_run(rows: list[ResultRow], timed_out: set[str]) -> int:

@@ -25,6 +25,7 @@ from bot.migrate import migrate
 from bot.service import GameService
 from bot.store import (
     ABANDONED,
+    ACTIVE,
     FINISHED,
     LOBBY,
     GameRecord,
@@ -400,3 +401,29 @@ async def test_seasons_titles_and_timeouts_are_copied_as_they_are(
     assert await target_store.game_timeouts(done.id) == [done.seats[0].user]
     again = await migrate(source_store, target_store)
     assert again.ok and again.counts["seasons"] == [2, 2]
+
+
+async def test_hints_taken_in_a_running_game_and_the_kept_secrets_are_copied(
+    source: GameService, source_store: Store, target_store: Store
+) -> None:
+    """A player who took a hint in a game still running gains nothing from it when it ends on
+    the target (issue 39), and the web table's kept key (issue 35) is the source's there, so
+    the links already posted still open: a target that made its own first keeps the source's."""
+    running = next(r for r in await dealt(source_store) if r.status == ACTIVE)
+    helped = running.seats[0].user
+    await source_store.take_hint(running.id, helped, 7.5)
+    secret = await source_store.kept_secret("web", "the source's key")
+    await target_store.kept_secret("web", "a key the target made")
+    report = await migrate(source_store, target_store)
+    assert report.ok, report.lines()
+    assert report.counts["hints taken"] == [1, 1] and report.counts["kept secrets"] == [1, 1]
+    assert await target_store.hints_taken(running.id) == [(helped, 7.5)]
+    assert await target_store.kept_secret("web", "a fresh one") == secret
+
+    moved = GameService(target_store, seed_factory=lambda: "migrate")
+    done = await play(moved, running, 3000, seed="on the target")
+    assert done.status == FINISHED
+    (row,) = [r for r in await target_store.results_of_game(done.id) if r.player == helped]
+    assert row.hinted and (row.mu_after, row.sigma_after) == (row.mu_before, row.sigma_before)
+    again = await migrate(source_store, target_store)
+    assert again.counts["kept secrets"] == [1, 1]

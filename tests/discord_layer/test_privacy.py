@@ -74,13 +74,17 @@ def game_id(message: SeenMessage) -> str:
     return found[0]
 
 
-async def played_game(h: Harness, place: Channel, *, finish: bool) -> tuple[str, SeenMessage]:
-    """A game of Ana and Bo (and an AI) in ``place``, started, and finished if ``finish``."""
+async def played_game(
+    h: Harness, place: Channel, *, finish: bool, players: tuple[User, User] = (ANA, BO)
+) -> tuple[str, SeenMessage]:
+    """A game of Ana and Bo (or two other ``players``, the host first) and an AI in
+    ``place``, started, and finished if ``finish``."""
+    host, guest = players
     h.bot.service.remind_after, h.bot.service.timeout_after = None, 60.0
-    lobby = (await h.slash(ANA, "game new", channel=place, game="artsee", thread=False)).message
-    await h.click(BO, h.message(lobby), label="Join")
-    await h.click(ANA, h.message(lobby), label="Add AI")  # an AI level's rating, too
-    await h.click(ANA, h.message(lobby), label="Start")
+    lobby = (await h.slash(host, "game new", channel=place, game="artsee", thread=False)).message
+    await h.click(guest, h.message(lobby), label="Join")
+    await h.click(host, h.message(lobby), label="Add AI")  # an AI level's rating, too
+    await h.click(host, h.message(lobby), label="Start")
     ref = game_id(lobby)
     if finish:
         record = await h.bot.service.get(ref)

@@ -1,13 +1,19 @@
 """Titles through discord.py's real dispatch: a finished game's result post carries "Best move"
 and "Good sport"; a player gives one to another player of the game (the select lists the
-others, never themselves nor an AI seat), once a game; `/game stats` shows the titles held."""
+others, never themselves nor an AI seat), once a game; `/game stats` shows the titles held,
+those of a private game only to whoever may see that game."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.titles.achievements import BEST_MOVE, GOOD_SPORT
 from tests.discord_layer.test_memory import finished_game
+from tests.discord_layer.test_privacy import ANA as ANA_
+from tests.discord_layer.test_privacy import BO as BO_
+from tests.discord_layer.test_privacy import OUT, PUBLIC, SECRET, played_game, world
 from tests.discord_layer.test_threads import ANA, BO, TABLE, WATCHER, table
+from tests.harness import Response
 
 pytest_plugins = ["tests.harness.fixtures"]
 
@@ -38,3 +44,23 @@ async def test_players_give_each_other_one_title_a_game_and_stats_show_them(
     stats = await h.slash(BO, "game stats")
     description = stats.ephemeral_messages[0].embeds[0]["description"]
     assert description == "🏅 First game finished · Best move"
+
+
+async def test_stats_show_a_private_game_s_title_to_whoever_may_see_that_game(
+    harness_factory, tmp_path: Path
+):
+    h = await world(harness_factory, tmp_path)
+    secret, _lobby = await played_game(h, SECRET, finish=True)
+    public, _lobby = await played_game(h, PUBLIC, finish=True)
+    await h.bot.titles.give(secret, str(BO_.id), str(ANA_.id), BEST_MOVE)
+    await h.bot.titles.give(public, str(BO_.id), str(ANA_.id), GOOD_SPORT)
+
+    def titles_line(response: Response) -> str:
+        return str(response.ephemeral_messages[0].embeds[0]["description"])
+
+    outside = await h.slash(OUT, "game stats", channel=PUBLIC, options={"user": ANA_})
+    assert titles_line(outside) == "🏅 First game finished · Good sport", "not #secret's"
+    own = await h.slash(ANA_, "game stats", channel=PUBLIC)
+    assert titles_line(own) == "🏅 First game finished · Best move · Good sport"
+    inside = await h.slash(BO_, "game stats", channel=PUBLIC, options={"user": ANA_})
+    assert titles_line(inside) == titles_line(own), "Bo sees #secret"

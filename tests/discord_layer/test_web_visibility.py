@@ -17,7 +17,7 @@ import discord
 from tests.discord_layer.test_web_links import GUILD, TABLE, started
 from tests.harness import Harness
 from tests.harness.models import DEFAULT_MEMBER_PERMISSIONS
-from tests.harness.payloads import _role
+from tests.harness.payloads import role_json
 from web.links import public_id
 
 pytest_plugins = ["tests.harness.fixtures"]
@@ -32,7 +32,7 @@ async def channel_made_private(h: Harness) -> None:
 async def everyone_loses_view_channel(h: Harness) -> None:
     hidden = discord.Permissions(DEFAULT_MEMBER_PERMISSIONS.value)
     hidden.view_channel = False
-    role = _role(GUILD, "@everyone", hidden.value, 0)
+    role = role_json(GUILD, "@everyone", hidden.value, 0)
     await h.dispatch_gateway("GUILD_ROLE_UPDATE", {"guild_id": str(GUILD), "role": role})
 
 

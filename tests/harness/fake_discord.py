@@ -173,6 +173,8 @@ class _Injected:
     code: int
     message: str
     times: int
+    #: Matching requests let through before the failures begin.
+    after: int = 0
 
 
 def _template_regex(template: str) -> re.Pattern[str]:
@@ -379,6 +381,13 @@ class World:
     #: The server's preferred locale (its Community setting), in GUILD_CREATE and every
     #: interaction's ``guild_locale``.
     locale: str = "en-US"
+    #: Permissions the bot's role has besides the default ones (e.g. Manage Roles).
+    bot_granted: int = 0
+    #: The roles besides @everyone's, the bot's and the members' own: made by an admin
+    #: (``FakeDiscord.add_role``) or by the bot, by id.
+    roles: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: Which of those roles each member holds.
+    held_roles: dict[int, set[int]] = field(default_factory=dict)
 
     def channel_json(self, channel: Channel, owner_id: int) -> dict[str, Any]:
         """A channel as Discord sends it, the bot's denied permissions as an overwrite on
@@ -456,16 +465,33 @@ class FakeDiscord:
         code: int = 10062,
         message: str = "Unknown interaction",
         times: int = 1,
+        after: int = 0,
     ) -> None:
-        """Make the next ``times`` matching requests fail, e.g. an expired interaction (10062).
-        A 429 says to retry after 50 ms; with ``code=0`` it is the global rate limit.
+        """Make the next ``times`` matching requests fail, e.g. an expired interaction (10062),
+        once ``after`` of them went through. A 429 says to retry after 50 ms; with ``code=0``
+        it is the global rate limit.
 
         ``path`` is a spec-style template (``/interactions/{interaction_id}/{token}/callback``);
         ``*`` matches anything.
         """
         self._injected.append(
-            _Injected(method.upper(), _template_regex(path), status, code, message, times)
+            _Injected(method.upper(), _template_regex(path), status, code, message, times, after)
         )
+
+    def add_role(self, name: str, position: int) -> dict[str, Any]:
+        """A role made on the server (by an admin, or by the bot: ``_create_role``), told to
+        the bot by GUILD_ROLE_CREATE. Roles rank as Discord and discord.py rank them: by
+        position, then the older (smaller id) above; the bot's own is at
+        ``payloads.BOT_ROLE_POSITION``."""
+        from .payloads import role_json  # local: payloads imports this module
+
+        assert self.world is not None
+        role = role_json(self.snowflake(), name, 0, position)
+        self.world.roles[int(role["id"])] = role
+        self.gateway_outbox.append(
+            ("GUILD_ROLE_CREATE", {"guild_id": str(self.world.guild_id), "role": role})
+        )
+        return role
 
     def tokens_die(self, times: int = 1) -> None:
         """The tokens of the next ``times`` interactions die once each is first answered (its
@@ -624,6 +650,9 @@ class FakeDiscord:
                 and injected.method == request.method
                 and injected.pattern.match(request.path)
             ):
+                if injected.after > 0:
+                    injected.after -= 1
+                    continue
                 injected.times -= 1
                 body: dict[str, Any] = {"message": injected.message, "code": injected.code}
                 if injected.status == 429:  # a rate limit says when to come back
@@ -692,6 +721,9 @@ class FakeDiscord:
             ("GET", "/channels/{channel_id}/thread-members/{user_id}", self._thread_member),
             ("PUT", "/channels/{channel_id}/pins/{message_id}", self._no_content),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
+            ("POST", "/guilds/{guild_id}/roles", self._create_role),
+            ("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self._member_role),
+            ("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self._member_role),
         ]
         self._routes = [(m, t, _template_regex(t), h) for m, t, h in table]
 
@@ -725,6 +757,35 @@ class FakeDiscord:
         if user.id != self.bot_user.id and user.id not in world.members:
             raise DiscordHTTPError(404, 10007, "Unknown Member")
         return 200, member_json(world, user)
+
+    def _create_role(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
+        """A new role (Manage Roles): Discord puts it at the bottom, just above @everyone."""
+        self._require("manage_roles")
+        return 200, self.add_role(str((request.json or {}).get("name") or "new role"), 1)
+
+    def _member_role(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
+        """Give (PUT) or take (DELETE) a member's role: Discord wants Manage Roles and a role
+        below the bot's highest (else 403 Missing Permissions), and answers 204."""
+        from .payloads import BOT_ROLE_POSITION  # local: payloads imports this module
+
+        world = self.world
+        if world is None or int(params["guild_id"]) != world.guild_id:
+            raise DiscordHTTPError(404, 10004, "Unknown Guild")
+        self._require("manage_roles")
+        role_id, user_id = int(params["role_id"]), int(params["user_id"])
+        role = world.roles.get(role_id)
+        if role is None:
+            raise DiscordHTTPError(404, 10011, "Unknown Role")
+        if user_id not in world.members:
+            raise DiscordHTTPError(404, 10007, "Unknown Member")
+        if (role["position"], -role_id) >= (BOT_ROLE_POSITION, -world.bot_role_id):
+            raise DiscordHTTPError(403, 50013, "Missing Permissions")
+        held = world.held_roles.setdefault(user_id, set())
+        if request.method == "PUT":
+            held.add(role_id)
+        else:
+            held.discard(role_id)
+        return 204, None
 
     def _get_application(self, request: RecordedRequest, params: dict[str, str]) -> tuple[int, Any]:
         owner = User(id=self.application_id + 7, name="owner")

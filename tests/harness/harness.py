@@ -191,6 +191,7 @@ class Harness:
         guild_locale: str = "en-US",
         everyone_permissions: discord.Permissions = DEFAULT_MEMBER_PERMISSIONS,
         bot_denied: discord.Permissions | None = None,
+        bot_granted: discord.Permissions | None = None,
         token: str = "harness.token",
         sync: bool = True,
         settle_timeout: float = 10.0,
@@ -201,7 +202,8 @@ class Harness:
         """Log ``bot`` in against ``fake``, connect its gateway, deliver READY and GUILD_CREATE,
         sync its command tree and wait until it is idle. ``bot_denied``: permissions the bot
         is denied in every channel (a channel overwrite for its role), which it then lacks in
-        what it is told (GUILD_CREATE, ``app_permissions``) and in what the fake allows it.
+        what it is told (GUILD_CREATE, ``app_permissions``) and in what the fake allows it;
+        ``bot_granted``: permissions its role has besides the default ones (Manage Roles).
 
         Without ``channels``/``members`` a FakeDiscord that already has a guild (a previous bot
         instance ran on it) is reused as is: that is how a restart test sees the same world.
@@ -223,6 +225,7 @@ class Harness:
                 member_role_ids={u.id: fake.snowflake() for u in members},
                 bot_denied=bot_denied.value if bot_denied else 0,
                 locale=guild_locale,
+                bot_granted=bot_granted.value if bot_granted else 0,
             )
         fake.set_world(world)
         fake.gateway_outbox.clear()

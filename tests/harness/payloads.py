@@ -45,6 +45,7 @@ def member_json(world: World, user: User) -> dict[str, Any]:
         roles = [str(world.member_role_ids[user.id])]
     else:
         roles = []
+    roles += [str(role) for role in sorted(world.held_roles.get(user.id, ()))]
     return {
         "user": user.to_json(),
         "nick": user.nick,
@@ -65,7 +66,8 @@ def member_json(world: World, user: User) -> dict[str, Any]:
 def permissions_in(world: World, user: User) -> int:
     """The member's effective permissions, as Discord puts them in ``member.permissions``."""
     if user.bot:
-        return (DEFAULT_BOT_PERMISSIONS.value | world.everyone_permissions) & ~world.bot_denied
+        granted = DEFAULT_BOT_PERMISSIONS.value | world.bot_granted
+        return (granted | world.everyone_permissions) & ~world.bot_denied
     return user.permissions_value | world.everyone_permissions
 
 
@@ -85,7 +87,11 @@ def permissions_in_channel(world: World, user: User, channel: Channel) -> int:
     return value
 
 
-def _role(role_id: int, name: str, permissions: int, position: int, managed: bool = False):
+#: The bot's role's position (its highest): it may give only the roles below it.
+BOT_ROLE_POSITION = 1
+
+
+def role_json(role_id: int, name: str, permissions: int, position: int, managed: bool = False):
     role: dict[str, Any] = {
         "id": str(role_id),
         "name": name,
@@ -105,13 +111,15 @@ def _role(role_id: int, name: str, permissions: int, position: int, managed: boo
 
 def guild_create(world: World, bot_user: User) -> dict[str, Any]:
     """GUILD_CREATE for the harness guild: channels, threads, roles and every member."""
-    roles = [_role(world.guild_id, "@everyone", world.everyone_permissions, 0)]
-    bot_role = _role(world.bot_role_id, bot_user.name, DEFAULT_BOT_PERMISSIONS.value, 1, True)
+    roles = [role_json(world.guild_id, "@everyone", world.everyone_permissions, 0)]
+    granted = DEFAULT_BOT_PERMISSIONS.value | world.bot_granted
+    bot_role = role_json(world.bot_role_id, bot_user.name, granted, BOT_ROLE_POSITION, True)
     bot_role["tags"] = {"bot_id": str(bot_user.id)}
     roles.append(bot_role)
     for position, (user_id, role_id) in enumerate(world.member_role_ids.items(), start=2):
         user = world.members[user_id]
-        roles.append(_role(role_id, f"{user.name} role", user.permissions_value, position))
+        roles.append(role_json(role_id, f"{user.name} role", user.permissions_value, position))
+    roles += world.roles.values()
     channels = [
         world.channel_json(c, bot_user.id) for c in world.channels.values() if not c.is_thread
     ]
@@ -312,7 +320,7 @@ class _Resolved:
         self.data.setdefault("channels", {})[str(channel_id)] = data
 
     def role(self, role_id: int) -> None:
-        role = _role(role_id, "role", 0, 1)
+        role = role_json(role_id, "role", 0, 1)
         self.data.setdefault("roles", {})[str(role_id)] = role
 
     def attachment(self, attachment: Attachment, channel_id: int) -> str:

@@ -96,6 +96,14 @@ def _patched_spec(raw: dict[str, Any]) -> dict[str, Any]:
                     {"type": "string", "pattern": "^[0-9]+$"},
                 ]
             }
+    # 4. A role's ``permissions``: the docs (Guild > Create Guild Role, JSON Params) type it as a
+    #    ``string`` bit set; the spec says integer. discord.py sends the documented string.
+    for name in ("CreateRoleRequest", "UpdateRoleRequestPartial"):
+        props = schemas.get(name, {}).get("properties", {})
+        if "permissions" in props:
+            props["permissions"] = {
+                "anyOf": [props["permissions"], {"type": "string", "pattern": "^[0-9]+$"}]
+            }
     return spec
 
 

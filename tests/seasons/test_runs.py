@@ -1,15 +1,17 @@
 """Seasons run by the service on both backends: a season opens with a server's first finished
 game, closes at its end once (a restart in the middle loses nothing and makes no season twice),
 freezes its table and owes one results post; a game still running at the cut counts for no
-season; a timeout is kept, and is a loss for the season."""
+season; a timeout is kept, and is a loss for the season; a forgotten player leaves no line, nor
+a role the bot gave them."""
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from bot.ai import EASY, decide_in_thread
-from bot.seasons.model import CLOSED, OPEN
+from bot.seasons.model import CLOSED, OPEN, Season, SeasonLine
 from bot.seasons.service import WEEK, Seasons
 from bot.service import GameService
 from bot.store.base import ACTIVE, FINISHED, Seat, Store
@@ -89,6 +91,29 @@ async def test_a_season_closes_once_across_a_restart_and_a_game_astride_the_cut_
     assert await seasons.lines(second) == [], "begun before the cut: not this season's"
     assert (await seasons.get(GUILD, GAME, 1)).lines == before, "nor the frozen one's"
     assert [s.number for s in await seasons.due(clock.now)] == [1]  # the post still owed
-    await seasons.posted(closed, None)
+    await seasons.posted(closed, None, {})
     assert await seasons.due(clock.now) == []
+    await store.close()
+
+
+async def test_a_forgotten_player_leaves_no_trace_in_a_season_nor_its_roles(
+    backend: Backend,
+) -> None:
+    store = await backend.opened()
+    season = Season(GUILD, GAME, 1, 0.0, WEEK, due_at=WEEK)
+    await store.create_season(season)
+    lines = [SeasonLine(p, f"P{p}", 30.0, 2.0, 5, 3) for p in ("11", "12")]
+    closed = replace(
+        season,
+        status=CLOSED,
+        version=2,
+        lines=lines,
+        roles="Roles given: <@11>, <@12>.",
+        crowned={"11": "901", "12": "902"},
+    )
+    await store.save_season(closed, 1)
+    assert await store.forget_in_seasons("11") == 1
+    kept = await store.get_season(GUILD, GAME, 1)
+    assert kept is not None and [line.player for line in kept.lines] == ["12"]
+    assert kept.crowned == {"12": "902"} and kept.roles is None, "the role given them, too"
     await store.close()

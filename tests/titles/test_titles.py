@@ -18,11 +18,14 @@ from bot.titles.achievements import (
     GOOD_SPORT,
     HARD_WIN,
     TEACHING,
+    TOURNAMENT_WON,
     earned_at_end,
     held,
     longest_clean_run,
 )
 from bot.titles.service import Titles
+from bot.tournaments.model import FINISHED as OVER
+from bot.tournaments.model import ROUND_ROBIN, Entry, Round, Table, Tournament
 from tests.backends import Backend
 from tests.seasons.test_runs import GAME, GUILD, Clock, begun, decided, services
 
@@ -90,4 +93,27 @@ async def test_a_game_s_end_keeps_what_it_earned_and_players_give_titles_once(
     await games.forget("11")
     assert await titles.held(GUILD, "11") == []
     assert (BEST_MOVE, 1) not in await titles.held(GUILD, "12"), "what they gave goes too"
+    await store.close()
+
+
+async def test_a_tournament_won_is_shown_only_to_who_may_see_each_of_its_games(
+    backend: Backend,
+) -> None:
+    store = await backend.opened()
+    games, _seasons = services(store, Clock())
+    titles = Titles(games, listen=False)
+    table = Table("tg1", ["11", "12"], places={"11": 1, "12": 2})
+    won = Tournament(
+        "t1", GUILD, "8002", "11", GAME, ROUND_ROBIN, 1, "fast", 8, 2, 0.0, 24.0,
+        status=OVER,
+        entries=[Entry("11", "P11"), Entry("12", "P12")],
+        played=[Round(1, 0.0, [table], closed=True)],
+    )  # fmt: skip
+    await store.create_tournament(won)
+    assert (TOURNAMENT_WON, 1) in await titles.held(GUILD, "11")
+
+    async def private(game_ids: set[str]) -> set[str]:
+        return game_ids & {"tg1"}  # its one game was played where the reader may not look
+
+    assert (TOURNAMENT_WON, 1) not in await titles.held(GUILD, "11", private)
     await store.close()

@@ -5,8 +5,11 @@ does not exist."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot.seasons.service import Seasons
+from bot.titles.achievements import BEST_MOVE, GOOD_SPORT
+from bot.titles.service import Titles
 from tests.web.conftest import ANA, BO, EVIL, GUILD, Web
 from tests.web.test_handlers import finish
 
@@ -41,3 +44,22 @@ async def test_the_player_page_shows_the_titles_held(web: Web) -> None:
     await web.service.store.keep_title(GUILD, BO, "best-move", 1.0, record.id, ANA)
     page = await (await web.client.get(f"/s/{GUILD}/p/{BO}")).text()
     assert "🏅 First game finished · Best move</p>" in page
+
+
+async def test_a_private_game_s_titles_never_reach_the_player_page(web: Web) -> None:
+    titles = Titles(web.service)  # the bot's: it keeps what a game's end earns
+    hidden = await finish(web.service, await web.public_game(ai=1, public=False))
+    # A teaching table's end (the bot marks the game so) earns its players a title, kept
+    # with the game: here a private one.
+    await titles.heard(replace(hidden, prefs={**hidden.prefs, "teaching": True}), [])
+    await titles.give(hidden.id, ANA, BO, BEST_MOVE)
+    shown = await finish(web.service, await web.public_game(ai=1))
+    await titles.give(shown.id, ANA, BO, GOOD_SPORT)
+    page = await (await web.client.get(f"/s/{GUILD}/p/{BO}")).text()
+    assert "🏅 First game finished · Good sport</p>" in page, "the public game's only"
+    assert "Best move" not in page and "teaching" not in page
+    assert [t for t, _n in await titles.held(GUILD, BO)][-3:] == [
+        "teaching",
+        BEST_MOVE,
+        GOOD_SPORT,
+    ], "all kept, for the player's own eyes"

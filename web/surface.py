@@ -168,7 +168,7 @@ class HandPage:
                 note=note,
                 version=read.version,
                 turn_line=turn_line(read, seat),
-                mistake=(self.table.notes.of(record.id, seat) or "").splitlines(),
+                mistake=(self.table.notes.of(record.id, seat, record.version) or "").splitlines(),
                 real_game=_(REAL_GAME_NOTE).format(game=read.title) if learnt(record) else "",
                 lessons=teaching.sentences(read.lessons(seat, [b.action for b in turn.built]))
                 if turn
@@ -289,7 +289,8 @@ class HandPage:
         except ServiceError as error:
             log.info("web turn refused in game %s: %s", record.id, error.message)
             return "refused"
-        self.table.notes.sent(record.id, seat, await mistake(service, before, seat, results))
+        note = await mistake(service, before, seat, results)
+        self.table.notes.sent(record.id, seat, note, results[-1].record.version)
         return "moved"
 
     async def real(self, request: web.Request) -> web.StreamResponse:

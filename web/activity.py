@@ -41,6 +41,7 @@ from bot.teaching.tables import open_table
 from rules import GAMES
 from web import pages
 from web.discord_api import DiscordApi, DiscordRefused
+from web.hints import HintDoor
 from web.limits import posted_form
 from web.links import LinkRefused, public_id, sign, unsign
 from web.security import NotShown
@@ -377,6 +378,7 @@ def routes(activity: Activity, static: Path) -> list[web.RouteDef | web.StaticDe
         web.get(game + "/events", activity.events),
         web.post(game + "/turn", board.turn),
         web.post(game + "/real", board.real),
+        web.post(game + "/hint", HintDoor(activity.table, activity.seated, activity.base_of).hint),
         web.get(game + r"/face/{card:[A-Za-z0-9_-]{1,40}}.png", board.face),
         web.get(game + r"/board/{version:\d+}.png", activity.public_board),
         web.get(game + r"/hand/{version:\d+}.png", activity.hand_picture),

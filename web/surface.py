@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
@@ -101,7 +101,7 @@ def areas_of(turn: Turn, pick: str | None) -> list[Area]:
 
 #: What grants a page a seat: the request in, the game, the seat and the language out (a
 #: hand link's ``Table.hand_game``, or the Activity's session), refusing with an HTTP error.
-Grant = Callable[[web.Request], Awaitable[tuple[GameRecord, str, str]]]
+Grant = hint_door.Grant
 
 
 def hand_base(request: web.Request) -> str:

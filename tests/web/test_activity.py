@@ -305,7 +305,8 @@ async def test_a_player_learns_a_game_in_the_activity_and_then_plays_a_real_one(
 ) -> None:
     """Learn (issue 39): the list offers each course; a teaching table opens for the signed-in
     player in the instance's channel, under their Discord name, its lessons on the board; a
-    second one there is refused in a sentence; its end screen starts a real game that the
+    second one there is refused in a sentence; its Hint answers there as on a hand link's
+    page; its end screen starts a real game that the
     Activity opens (no address: the page is told which game)."""
     session = await site.session(ANA)
     answer = await (await site.client.get(f"/activity/s/{session}/games")).json()
@@ -322,6 +323,13 @@ async def test_a_player_learns_a_game_in_the_activity_and_then_plays_a_real_one(
     base = f"/activity/s/{session}/g/{record.id}"
     fragment = await (await site.client.get(f"{base}/fragment")).text()
     assert fragment.count('class="lesson"') == 2 and 'action="s/' in fragment
+    assert f'action="{base.removeprefix("/activity/")}/hint"' in fragment
+    hint = await site.client.post(
+        f"{base}/hint",
+        data={"version": str(record.version), "step": "1"},
+        headers={"Accept": "application/json"},
+    )
+    assert hint.status == 200 and (await hint.json())["html"].startswith("<p>")
     again = await site.client.post(f"/activity/s/{session}/learn", data={"game": "artsee"})
     assert again.status == 409 and "Ana" not in await again.text() and await again.text()
     while record.status == ACTIVE:

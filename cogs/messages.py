@@ -20,6 +20,7 @@ import discord
 from bot import steps, teaching
 from bot.ai import NORMAL
 from bot.i18n import N_, _, _n
+from bot.presentation.turn import plain
 from bot.read_model import ReadModel
 from bot.service import AWAY_UNTIL, Step
 from bot.store.base import ABANDONED, ACTIVE, FINISHED, LOBBY
@@ -42,6 +43,8 @@ MAX_ROWS = 5
 DANGER = discord.ButtonStyle.danger
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
+#: The longest description (alt text) Discord keeps for an attachment.
+ALT_TEXT_MAX = 1024
 #: The alt text of each picture a board post shows (a screen reader reads it).
 ALT_TEXT = {
     BOARD_FILE: N_("The board, {counter}"),
@@ -508,9 +511,12 @@ async def hand_panel(
     lines = [note] if note else []
     lines += teaching.lines(read.lessons(user))  # a teaching table's rules, as they matter
     png = await read.hand_picture(user)
-    # Beside a picture of the hand, only what the picture does not draw: each fact once.
+    # Beside a picture of the hand, only what the picture does not draw: each fact once. The
+    # hand in words goes with the picture as its description, for a screen reader.
     told = getattr(words, "panel_text", None) if png else None
-    lines.append((told or words.hand_text)(view_data))
+    said = (told or words.hand_text)(view_data)
+    if said:
+        lines.append(said)
     view: discord.ui.View | None = None
     if legal:
         mid_turn = read.mid_turn
@@ -566,7 +572,10 @@ async def hand_panel(
                 lines.append(more.format(n=hidden))
     elif record.status == ACTIVE:
         lines.append(read.turn_message())
-    picture = discord.File(io.BytesIO(png), filename=HAND_FILE) if png else None
+    picture = None
+    if png:
+        alt = clip(plain(words.hand_text(view_data)), ALT_TEXT_MAX)
+        picture = discord.File(io.BytesIO(png), filename=HAND_FILE, description=alt)
     view = with_help(view, read, user)  # issue 39: Hint, "Why not…?"
     view = web_table.add_hand_link(view, record, user)  # issue 26: "Open on the web"
     view = activity.add_play(view, record, panel=True)  # issue 40

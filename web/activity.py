@@ -33,11 +33,15 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from bot import launches, metrics
+from bot.errors import ServiceError
 from bot.i18n import N_, _, set_language
 from bot.store.base import GameRecord
+from bot.teaching.courses import COURSES
+from bot.teaching.tables import open_table
 from rules import GAMES
 from web import pages
 from web.discord_api import DiscordApi, DiscordRefused
+from web.hints import HintDoor
 from web.limits import posted_form
 from web.links import LinkRefused, public_id, sign, unsign
 from web.security import NotShown
@@ -71,13 +75,15 @@ def origin_of(client_id: str) -> str:
 @dataclass(frozen=True)
 class Session:
     """What a session token grants: ``user`` in ``instance``, on the channel (or thread)
-    ``channel`` of server ``guild``, until ``expires``."""
+    ``channel`` of server ``guild``, until ``expires``; ``name``: the user's as Discord said
+    it at sign-in (the seat's name at a table they open here)."""
 
     user: str
     instance: str
     guild: str
     channel: str
     expires: int
+    name: str = ""
 
 
 def sign_session(secret: bytes, session: Session) -> str:
@@ -87,16 +93,17 @@ def sign_session(secret: bytes, session: Session) -> str:
         session.guild,
         session.channel,
         session.expires,
+        session.name,
     ]
     return sign(secret, "activity", fields)
 
 
 def read_session(secret: bytes, token: str, now: float) -> Session:
     """The session a token carries, if its signature holds and it has not lapsed."""
-    user, instance, guild, channel, expires = unsign(secret, "activity", token, 5)
+    user, instance, guild, channel, expires, name = unsign(secret, "activity", token, 6)
     if not isinstance(expires, int) or expires < now:
         raise LinkRefused(N_("This Activity's session has lapsed: open it again from the game."))
-    return Session(str(user), str(instance), str(guild), str(channel), expires)
+    return Session(str(user), str(instance), str(guild), str(channel), expires, str(name))
 
 
 def refused(status: type[web.HTTPException], text: str) -> web.HTTPException:
@@ -115,7 +122,7 @@ class Activity:
         self.clock = clock
         #: (instance, user) -> when Discord last said the user is in the instance.
         self._present: dict[tuple[str, str], float] = {}
-        self.board = HandPage(table, self.seated, self.base_of)
+        self.board = HandPage(table, self.seated, self.base_of, lambda *_ask: "")
 
     # -- sessions --------------------------------------------------------------------------
 
@@ -228,7 +235,9 @@ class Activity:
             raise refused(web.HTTPForbidden, _(NOT_IN)) from error
         metrics.ACTIVITY_TOKENS.labels(outcome="ok").inc()
         expires = int(self.clock()) + SESSION_SECONDS
-        session = Session(person.id, instance.id, instance.guild, instance.channel, expires)
+        session = Session(
+            person.id, instance.id, instance.guild, instance.channel, expires, person.name
+        )
         self._present[(instance.id, person.id)] = time.monotonic()
         return web.json_response(
             {
@@ -270,7 +279,33 @@ class Activity:
                 }
             )
         listed.sort(key=lambda g: (not g["first"], not g["waiting"], not g["seated"]))
-        return web.json_response({"games": listed}, headers=NO_STORE)
+        learn = [{"id": game, "title": GAMES[game].title} for game in COURSES if game in GAMES]
+        return web.json_response({"games": listed, "learn": learn}, headers=NO_STORE)
+
+    async def learn(self, request: web.Request) -> web.StreamResponse:
+        """A teaching table of the game asked for, for the session's user in its channel
+        (``bot.teaching.tables.open_table``: as `/game learn` opens one, its first board
+        posted by the delivery workers); a refusal is said in a sentence."""
+        session = self.session_of(request)
+        if not (await self.table.service.guild_settings(session.guild)).web:
+            raise NotShown
+        await self.still_there(session)
+        game = str((await posted_form(request)).get("game", ""))
+        if game not in COURSES:
+            raise refused(web.HTTPBadRequest, _("There is no such game to learn."))
+        try:
+            record = await open_table(
+                self.table.service,
+                game,
+                session.guild,
+                session.channel,
+                session.user,
+                session.name or session.user,
+            )
+        except ServiceError as error:
+            raise refused(web.HTTPConflict, error.message) from error
+        answer = {"game": record.id, "title": self.table.service.read(record).title}
+        return web.json_response(answer, headers=NO_STORE)
 
     async def fragment(self, request: web.Request) -> web.StreamResponse:
         """A seated player's playable board, anyone else's public table."""
@@ -337,10 +372,13 @@ def routes(activity: Activity, static: Path) -> list[web.RouteDef | web.StaticDe
         web.get(PREFIX + "/", activity.page),
         web.post(PREFIX + "/token", activity.token),
         web.get(PREFIX + "/s/{session}/games", activity.games),
+        web.post(PREFIX + "/s/{session}/learn", activity.learn),
         web.get(game + "/fragment", activity.fragment),
         web.get(game + "/version", activity.version),
         web.get(game + "/events", activity.events),
         web.post(game + "/turn", board.turn),
+        web.post(game + "/real", board.real),
+        web.post(game + "/hint", HintDoor(activity.table, activity.seated, activity.base_of).hint),
         web.get(game + r"/face/{card:[A-Za-z0-9_-]{1,40}}.png", board.face),
         web.get(game + r"/board/{version:\d+}.png", activity.public_board),
         web.get(game + r"/hand/{version:\d+}.png", activity.hand_picture),

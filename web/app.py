@@ -29,6 +29,8 @@ from bot.replay import gif as replay_gif
 from bot.results import display_rating
 from bot.service import GameService, is_ai
 from bot.store.base import GameRecord, ResultRow
+from bot.teaching.courses import COURSES
+from bot.teaching.tables import how_to_learn
 from bot.titles.achievements import named
 from bot.titles.service import Titles
 from rules import GAMES
@@ -39,6 +41,7 @@ from web.discord_api import DiscordApi
 from web.limits import FORM_DIGITS, WRITE_SECONDS, Caps, Streams, StreamsFull, posted_form, whole
 from web.links import LinkRefused, read_hand
 from web.memo import Memo
+from web.notes import Notes
 from web.public import private as private_games
 from web.ratelimit import RateLimit
 from web.scores import score_text
@@ -123,6 +126,8 @@ class Table:
         self.poll = poll
         self.watchers = Watchers()
         self.memo = Memo()
+        #: The mistake note each learner's last turn earned, for their hand page.
+        self.notes = Notes()
 
     # -- finding the game ----------------------------------------------------------------
 
@@ -474,11 +479,13 @@ class Table:
         return lang
 
     async def server(self, request: web.Request) -> web.StreamResponse:
-        """A server's page: each game's leaderboard."""
+        """A server's page: each game's leaderboard, and how to learn each game (a teaching
+        table needs a player Discord has signed in: the Activity's Learn, or `/game learn`)."""
         lang = await self.guild_open(request.match_info["guild"])
         guild = request.match_info["guild"]
         boards = [(f"/s/{guild}/{game.id}", game.title) for game in GAMES.values()]
-        return html(pages.server_page(_("Leaderboards"), boards, lang))
+        learn = [(GAMES[game].title, how_to_learn(game)) for game in COURSES if game in GAMES]
+        return html(pages.server_page(_("Leaderboards"), boards, lang, learn))
 
     async def sorted_results(
         self, guild: str, player: str, game: str | None = None

@@ -5,6 +5,7 @@ post: ``web.security``); the page without a script then shows it by its address 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -18,6 +19,9 @@ from web.templating import told
 
 if TYPE_CHECKING:
     from web.app import Table
+
+#: What grants a request a seat (``web.surface.Grant``, which imports this module).
+Grant = Callable[[web.Request], Awaitable[tuple[GameRecord, str, str]]]
 
 #: The steps a page may ask for: what to look at, then the move too.
 STEPS = ("1", "2")
@@ -45,17 +49,26 @@ async def taken(table: Table, record: GameRecord, seat: str, step: str) -> tuple
 
 
 class HintDoor:
-    """``POST /h/<link>/hint``: a step of the seat's hint, at the version its page showed."""
+    """``POST /h/<link>/hint``: a step of the seat's hint, at the version its page showed.
+    ``grant`` and ``base_of``: which seat a request plays and where its page is (a hand
+    link's by default; the Activity's session plays the same door)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(
+        self,
+        table: Table,
+        grant: Grant | None = None,
+        base_of: Callable[[web.Request], str] | None = None,
+    ) -> None:
         self.table = table
+        self.grant = grant or table.hand_game
+        self.base_of = base_of or (lambda request: f"/h/{request.match_info['token']}")
 
     async def hint(self, request: web.Request) -> web.StreamResponse:
-        record, seat, _lang = await self.table.hand_game(request)
+        record, seat, _lang = await self.grant(request)
         form = await posted_form(request)
         version = whole(str(form.get("version", "")))
         step = "2" if form.get("step") == "2" else "1"
-        base = f"/h/{request.match_info['token']}"
+        base = self.base_of(request)
         if self.table.service.read(record).version != version:
             said: tuple[str, ...] = (_(MOVED_ON),)
         else:

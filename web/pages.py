@@ -105,9 +105,12 @@ def leaderboard_page(
     return page("leaderboard.html", title, lang, rows=rows, server=server, season=season)
 
 
-def server_page(title: str, boards: list[tuple[str, str]], lang: str) -> str:
-    """A server's leaderboards, one link a game."""
-    return page("server.html", title, lang, boards=boards)
+def server_page(
+    title: str, boards: list[tuple[str, str]], lang: str, learn: list[tuple[str, str]]
+) -> str:
+    """A server's leaderboards, one link a game; ``learn``: (game title, how to learn it),
+    each a Learn button that opens its sentence."""
+    return page("server.html", title, lang, boards=boards, learn=learn)
 
 
 def player_page(

@@ -20,6 +20,7 @@ from bot.pool import WorkerPool
 from bot.service import GameService
 from bot.store import open_store
 from bot.store.base import GameRecord
+from bot.teaching.tables import open_table
 from web.links import Links
 from web.server import start, until_stopped
 
@@ -37,15 +38,12 @@ async def seat(
     service: GameService, game: str, players: int, options: dict[str, str], learn: bool = False
 ) -> GameRecord:
     """A new game of ``game``: the newcomer and ``players - 1`` AI seats, started; with
-    ``learn``, a teaching table instead (``GameService.learn``: the course's seats and deal,
-    its lessons on the hand page)."""
+    ``learn``, a teaching table instead (``bot.teaching.tables.open_table``: the course's
+    seats and deal, its lessons on the hand page)."""
     for stale in await service.store.games_in_channel(GUILD, CHANNEL):  # an earlier table
         await service.abandon(GUILD, CHANNEL, stale.host, True, stale.id)
     if learn:
-        lobby = await service.learn(game, GUILD, CHANNEL, YOU, YOUR_NAME)
-        started = await service.autostart(lobby.id)
-        assert started is not None, "a teaching table awaits only its learner"
-        return started.record
+        return await open_table(service, game, GUILD, CHANNEL, YOU, YOUR_NAME)
     record = await service.new_game(game, GUILD, CHANNEL, YOU, YOUR_NAME, options)
     for _seat in range(players - 1):
         await service.add_ai(GUILD, CHANNEL, YOU, record.id)

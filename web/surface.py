@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
@@ -25,12 +25,15 @@ from bot import hints, teaching
 from bot.errors import ServiceError, StaleRequest
 from bot.i18n import N_, _
 from bot.presentation import LAYOUTS, Target, Turn, Unbuildable, build
-from bot.presentation.confirm import confirm
+from bot.presentation.confirm import confirm, mistake
 from bot.read_model import ReadModel
 from bot.store.base import GameRecord
+from bot.teaching.tables import REAL_GAME_NOTE, learnt, real_game
 from bot.words import WORDS
 from web import hints as hint_door
+from web import pages
 from web.limits import posted_form, whole
+from web.links import HAND_LINK_SECONDS, Hand, sign_hand
 from web.templating import render
 
 if TYPE_CHECKING:
@@ -98,7 +101,7 @@ def areas_of(turn: Turn, pick: str | None) -> list[Area]:
 
 #: What grants a page a seat: the request in, the game, the seat and the language out (a
 #: hand link's ``Table.hand_game``, or the Activity's session), refusing with an HTTP error.
-Grant = Callable[[web.Request], Awaitable[tuple[GameRecord, str, str]]]
+Grant = hint_door.Grant
 
 
 def hand_base(request: web.Request) -> str:
@@ -106,20 +109,33 @@ def hand_base(request: web.Request) -> str:
     return f"/h/{request.match_info['token']}"
 
 
+#: Where a page that a request opened for a seat lives (the request, the game, the seat in):
+#: a new hand link's, or nothing where the page's script opens it (the Activity).
+Opener = Callable[[web.Request, GameRecord, str], str]
+
+
 class HandPage:
     """The hand page's handlers, over the web table's ``Table`` (its memo). ``grant`` says
-    which seat a request plays (a hand link's by default) and ``base_of`` where its page's
-    addresses start: the Discord Activity plays the same page through its own session."""
+    which seat a request plays (a hand link's by default), ``base_of`` where its page's
+    addresses start and ``page_of`` where a game it opens is played: the Discord Activity
+    plays the same page through its own session."""
 
     def __init__(
         self,
         table: Table,
         grant: Grant | None = None,
         base_of: Callable[[web.Request], str] = hand_base,
+        page_of: Opener | None = None,
     ) -> None:
         self.table = table
         self.grant = grant or table.hand_game
         self.base_of = base_of
+        self.page_of = page_of or self.hand_link
+
+    def hand_link(self, _request: web.Request, record: GameRecord, seat: str) -> str:
+        """A new hand link to ``seat`` in ``record`` (the page is the link's own)."""
+        expires = int(self.table.clock()) + HAND_LINK_SECONDS
+        return f"/h/{sign_hand(self.table.secret, Hand(record.id, seat, expires))}"
 
     async def fragment_for(
         self,
@@ -152,6 +168,8 @@ class HandPage:
                 note=note,
                 version=read.version,
                 turn_line=turn_line(read, seat),
+                mistake=(self.table.notes.of(record.id, seat, record.version) or "").splitlines(),
+                real_game=_(REAL_GAME_NOTE).format(game=read.title) if learnt(record) else "",
                 lessons=teaching.sentences(read.lessons(seat, [b.action for b in turn.built]))
                 if turn
                 else [],  # a teaching table's, as on Discord
@@ -260,15 +278,38 @@ class HandPage:
         raise web.HTTPSeeOther(f"{base}?note={note}")
 
     async def send(self, record: GameRecord, seat: str, steps: list[int], version: int) -> str:
-        """The turn applied; the key of the note that says how it went."""
+        """The turn applied, and at a teaching table the mistake note it earned kept for the
+        page (``web.notes``); the key of the note that says how it went."""
+        service = self.table.service
+        before = service.read(record)
         try:
-            await confirm(self.table.service, record, seat, steps, version)
+            results = await confirm(service, record, seat, steps, version)
         except StaleRequest:
             return "stale"
         except ServiceError as error:
             log.info("web turn refused in game %s: %s", record.id, error.message)
             return "refused"
+        note = await mistake(service, before, seat, results)
+        self.table.notes.sent(record.id, seat, note, results[-1].record.version)
         return "moved"
+
+    async def real(self, request: web.Request) -> web.StreamResponse:
+        """The end screen of a teaching table: a real game (``bot.teaching.tables``), then
+        its page; a refusal (a cap, a game already open here) is said in a sentence."""
+        record, seat, lang = await self.grant(request)
+        try:
+            opened = await real_game(self.table.service, record, seat)
+        except ServiceError as error:
+            if request.headers.get("Accept") == "application/json":
+                return web.json_response({"note": error.message}, headers=NO_STORE)
+            page = pages.message_page(_("Play a real game"), error.message, lang)
+            return web.Response(status=409, text=page, content_type="text/html", headers=NO_STORE)
+        where = self.page_of(request, opened, seat)
+        if request.headers.get("Accept") == "application/json":
+            title = self.table.service.read(opened).title
+            answer = {"game": opened.id, "title": title, "page": where}
+            return web.json_response(answer, headers=NO_STORE)
+        raise web.HTTPSeeOther(where)
 
 
 def turn_line(read: ReadModel, seat: str) -> str:
@@ -292,6 +333,7 @@ def routes(table: Table) -> list[web.RouteDef]:
         web.get("/h/{token}", page.page),
         web.get("/h/{token}/fragment", page.fragment),
         web.post("/h/{token}/turn", page.turn),
+        web.post("/h/{token}/real", page.real),
         web.get(r"/h/{token}/face/{card:[A-Za-z0-9_-]{1,40}}.png", page.face),
         *hint_door.routes(table),
     ]

@@ -27,7 +27,7 @@ from bot.ai.dealing import dealer
 from bot.ai.levels import TO_THE_END, TUNING, new_search
 from bot.ai.memory import Memory
 from bot.ai.search import Search, searchable
-from rules import DETERMINIZERS, GAMES
+from rules import DETERMINIZERS, GAMES, Game
 
 Action = dict[str, Any]
 #: Seconds an appraisal may take at most (a hint must answer within 2 s): only a cap.
@@ -118,6 +118,8 @@ def appraise(
     deal = dealer(DETERMINIZERS[game_id], game_id, memory)
     player = view["viewer"]
     values: list[list[float]] = [[] for _ in moves]
+    #: Moves that, on every table, gave the seat back the same decision with nothing changed.
+    idle = [True] * len(moves)
     for _ in range(TABLES[game_id] * depth):
         table = deal(view, player, rng)
         draws = rng.random()
@@ -126,6 +128,7 @@ def appraise(
             end = search.after_move(table, player, move)
             if end is None:
                 continue  # a move this table refuses (a hidden card dealt against it)
+            idle[i] = idle[i] and changes_nothing(search.game, table, end, player)
             search.breadth = tuning.playout_breadth
             reached = search.playout(end, horizon)
             if reached is not None:
@@ -133,8 +136,19 @@ def appraise(
         if search.capped:
             break
     means = [statistics.fmean(v) if v else float("-inf") for v in values]
-    order = sorted(range(len(moves)), key=lambda i: -means[i])
+    # A move that changes nothing comes last whatever its playouts said: it only asks the
+    # same decision again (Street Kings' shop visit that sells nothing), so the best of the
+    # others is worth at least as much, and advice that named it would name it again and
+    # again. Its playouts overvalue it when they push what the others start (a race) past
+    # the horizon.
+    order = sorted(range(len(moves)), key=lambda i: (idle[i] and not all(idle), -means[i]))
     return Appraisal(tuple(moves[i] for i in order), tuple(means[i] for i in order), search.capped)
+
+
+def changes_nothing(game: Game, before: Any, after: Any, player: str) -> bool:
+    """Whether the turn that led from ``before`` to ``after`` leaves ``player`` owing the
+    same decision, on a view that shows no change at all."""
+    return game.to_move(after) == [player] and game.view(after, player) == game.view(before, player)
 
 
 def score(search: Search, state: Any, player: str) -> float:

@@ -8,7 +8,7 @@ from bot.errors import ServiceError, StaleRequest
 from bot.i18n import _
 from bot.moves import MoveResult
 from bot.presentation.turn import Unbuildable, build
-from bot.read_model import turn_version
+from bot.read_model import ReadModel, turn_version
 from bot.service import GameService
 from bot.store.base import GameRecord
 
@@ -37,3 +37,18 @@ async def confirm(
         results.append(result)
         expected = turn_version(result.record)
     return results
+
+
+async def mistake(
+    service: GameService, before: ReadModel, seat: str, results: list[MoveResult]
+) -> str | None:
+    """At a teaching table, the private note on the first step of a confirmed turn that lost
+    clearly more than the best move (``GameService.mistake``: at most once a turn), each step
+    judged on the game as the seat chose it (``before``: as its page showed it); None when
+    there is none."""
+    for result in results:
+        found = await service.mistake(before, seat, result.steps[0].action)
+        if found is not None:
+            return found
+        before = result.read
+    return None

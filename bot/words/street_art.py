@@ -194,6 +194,14 @@ def hand_text(view: dict[str, Any]) -> str:
     return _("Your hand: {cards}").format(cards=", ".join(parts))
 
 
+def panel_text(_view: dict[str, Any]) -> str:
+    """The hand panel's words beside its picture: nothing, since the picture draws every card
+    with its hearts (the panel's choices say what each would take, and the picture's
+    description has the hand in words). A watcher or an empty hand gets no picture, and
+    ``hand_text`` says so instead."""
+    return ""
+
+
 #: The step a panel's select asks for, by the type of the moves it offers (its placeholder).
 STEPS = {
     "play": N_("Choose a card to play…"),

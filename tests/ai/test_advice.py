@@ -79,3 +79,33 @@ def test_a_verdict_refuses_a_move_that_is_not_legal() -> None:
             {"type": "play", "card": "no-such-card"},
             "x",
         )
+
+
+def test_a_hint_never_sends_the_seat_round_an_empty_shop_visit() -> None:
+    """Street Kings: everyone else has passed, and the seat may Pass or visit a shop where it
+    can only sell. A visit that sells nothing brings the same decision back, unchanged, and a
+    hint that names it names it again: followed, the hints must never bring the seat back to
+    a decision it has had (the search's look ahead once valued the visit above Pass: it
+    put the race that Pass starts past its horizon)."""
+    game = GAMES["street-kings"]
+    state = game.start(["me", "ai:1", "ai:2"], "s0", dict(game.default_options))
+    rng = random.Random(0)
+    for _step in range(17):
+        mover = game.to_move(state)[0]
+        legal = game.legal(state, mover)
+        active = [a for a in legal if a["type"] != "pass"] if mover == "me" else legal
+        state = game.play(state, mover, rng.choice(active or legal))[0]
+    assert game.legal(state, "me") == [{"type": "shop"}, {"type": "pass"}]
+    visited = game.play(state, "me", {"type": "shop"})[0]
+    assert {a["type"] for a in game.legal(visited, "me")} == {"sell", "done_selling"}
+    followed: list[str] = []
+    seen: list[dict] = []
+    for step in range(6):
+        if game.to_move(state) != ["me"]:
+            break
+        view, legal = game.view(state, "me"), game.legal(state, "me")
+        assert view not in seen, f"the same decision again, unchanged: {followed}"
+        seen.append(view)
+        move = advice.hint("street-kings", view, legal, f"loop:{step}", cap_s=AMPLE).move
+        followed.append(move["type"])
+        state = game.play(state, "me", move)[0]

@@ -74,7 +74,8 @@ def assert_is_board(post: SeenMessage) -> None:
 def assert_hand_picture(panel: SeenMessage) -> None:
     """The private panel shows the hand as card faces too, one face per card held, at most
     ``HAND_ROW`` to a row (wide enough to read on a phone)."""
-    held = panel.content.split("Your hand:", 1)[1].split("\n", 1)[0]
+    assert "Your hand:" not in panel.content, "each fact once: the picture shows the hand"
+    held = panel.alt_text.split("Your hand: ", 1)[1]
     count = sum(int(part.rsplit("×", 1)[1]) if "×" in part else 1 for part in held.split(", "))
     per_row, rows = min(HAND_ROW, count), -(-count // HAND_ROW)
     with Image.open(io.BytesIO(panel.files["hand.png"])) as picture:
@@ -138,7 +139,6 @@ async def play_turn(
     else:
         panel = (await h.click(player, board, label="My hand")).message
         assert panel.ephemeral and panel.visible_to == player.id
-        assert "Your hand:" in panel.content
         assert_hand_picture(panel)
         select = panel.selects[0]
         value = rng.choice(select.options)["value"]
@@ -216,7 +216,7 @@ async def test_board_rules_status_and_list_answer_privately(
     listing = await h.slash(DEE, "game list")
     assert listing.message.ephemeral and "Street Art" in listing.message.text()
     hand = await h.slash(BO, "game hand")
-    assert hand.message.ephemeral and "Your hand:" in hand.message.text()
+    assert hand.message.ephemeral and "Your hand:" in hand.message.alt_text
     board_cmd = await h.slash(CY, "game board")
     assert board_cmd.message.ephemeral and board_cmd.message.image()
     await play_turn(h, board, random.Random(2), use_slash=True)
@@ -242,7 +242,7 @@ async def test_bad_moves_get_a_private_sentence(harness_factory, tmp_path: Path)
     assert "not in a game in this channel" in stranger_play.ephemeral_text()
 
     hand = (await h.click(mover, board, label="My hand")).message
-    held = hand.content.split("Your hand:", 1)[1].split("\n", 1)[0]
+    held = hand.alt_text.split("Your hand: ", 1)[1]
     missing = next(c for c in ("Rain", "Fire Breather", "Juggler", "Beatboxer") if c not in held)
     not_held = await h.slash(mover, "streetart play", card=missing)
     assert "do not hold" in not_held.ephemeral_text()
@@ -342,7 +342,7 @@ async def test_a_restarted_bot_answers_buttons_the_first_one_posted(
     second = await harness_factory(new_bot(tmp_path), fake)  # same database, same Discord
     mover = current_player(board)
     panel = (await second.click(mover, board, label="My hand")).message
-    assert panel.ephemeral and "Your hand:" in panel.content
+    assert panel.ephemeral and "Your hand:" in panel.alt_text
     select = panel.selects[0]
     response = await second.select(mover, panel, select.custom_id, [select.options[0]["value"]])
     assert response.ephemeral_messages or board_of(response) is not None
@@ -378,7 +378,7 @@ async def test_reminders_and_timeouts_are_posted_in_the_channel(
     assert late.id not in posted.mentions
     # The old board's buttons were for the earlier version: the late player sees the current one.
     panel = (await h.click(late, posted, label="My hand")).message
-    assert panel.ephemeral and "Your hand:" in panel.content
+    assert panel.ephemeral and "Your hand:" in panel.alt_text
 
 
 async def test_an_expired_interaction_still_gets_the_turn_posted(
@@ -472,7 +472,7 @@ async def test_a_choice_on_the_panel_redraws_it_and_the_end_of_the_turn_clears_t
     special = [o for o in panel.selects[0].options if o["label"] == "Play Fireworks"]
     chosen = await h.select(mover, panel, panel.selects[0].custom_id, [special[0]["value"]])
     follow_up = h.message(panel)
-    assert follow_up.buttons and "Your hand:" in follow_up.content
+    assert follow_up.buttons and "Your hand:" in follow_up.alt_text
     assert_hand_picture(follow_up)  # one card fewer than before
     assert chosen.public_messages == []
     last = await h.click(mover, follow_up, follow_up.buttons[-1].custom_id)

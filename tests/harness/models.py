@@ -349,6 +349,13 @@ class SeenMessage:
     def attachment_names(self) -> list[str]:
         return list(self.files)
 
+    @property
+    def alt_text(self) -> str:
+        """What a screen reader reads for the message's attached pictures: each one's
+        description (alt text), joined by newlines."""
+        found = [str(a.get("description") or "") for a in self.raw.get("attachments", [])]
+        return "\n".join(text for text in found if text)
+
     def text(self) -> str:
         """Content, components-v2 text and every embed's text, joined by newlines."""
         parts = [self.content] if self.content else []

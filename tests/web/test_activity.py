@@ -23,6 +23,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot import launches, metrics
 from bot.service import GameService
 from bot.store.base import ACTIVE, GameRecord
+from bot.teaching import TEACHING
+from bot.teaching.courses import COURSES
 from rules import DETERMINIZERS, GAMES
 from tests.backends import Backend
 from tests.web.conftest import ANA, BO, CHANNEL, GUILD, SECRET
@@ -296,3 +298,47 @@ async def test_no_payload_of_the_activity_changes_with_what_its_viewer_cannot_se
     monkeypatch.setattr(site.service.store, "get_game", redealt_game)
     monkeypatch.setattr(site.service.store, "games_in_channel", redealt_channel)
     assert await payloads() == before
+
+
+async def test_a_player_learns_a_game_in_the_activity_and_then_plays_a_real_one(
+    site: Site,
+) -> None:
+    """Learn (issue 39): the list offers each course; a teaching table opens for the signed-in
+    player in the instance's channel, under their Discord name, its lessons on the board; a
+    second one there is refused in a sentence; its Hint answers there as on a hand link's
+    page; its end screen starts a real game that the
+    Activity opens (no address: the page is told which game)."""
+    session = await site.session(ANA)
+    answer = await (await site.client.get(f"/activity/s/{session}/games")).json()
+    assert answer["games"] == []
+    assert [g["id"] for g in answer["learn"]] == list(COURSES)
+    unknown = await site.client.post(f"/activity/s/{session}/learn", data={"game": "chess"})
+    assert unknown.status == 400
+    learnt = await site.client.post(f"/activity/s/{session}/learn", data={"game": "street-art"})
+    assert learnt.status == 200, await learnt.text()
+    opened = await learnt.json()
+    record = await site.service.get(opened["game"])
+    assert record.status == ACTIVE and record.prefs[TEACHING] and record.channel == CHANNEL
+    assert (record.seats[0].user, record.seats[0].name) == (ANA, f"user{ANA}")
+    base = f"/activity/s/{session}/g/{record.id}"
+    fragment = await (await site.client.get(f"{base}/fragment")).text()
+    assert fragment.count('class="lesson"') == 2 and 'action="s/' in fragment
+    assert f'action="{base.removeprefix("/activity/")}/hint"' in fragment
+    hint = await site.client.post(
+        f"{base}/hint",
+        data={"version": str(record.version), "step": "1"},
+        headers={"Accept": "application/json"},
+    )
+    assert hint.status == 200 and (await hint.json())["html"].startswith("<p>")
+    again = await site.client.post(f"/activity/s/{session}/learn", data={"game": "artsee"})
+    assert again.status == 409 and "Ana" not in await again.text() and await again.text()
+    while record.status == ACTIVE:
+        legal = site.service.read(record).legal(ANA)
+        record = (await site.service.move(GUILD, CHANNEL, ANA, legal[0], record.id)).record
+    fragment = await (await site.client.get(f"{base}/fragment")).text()
+    assert f'action="{base.removeprefix("/activity/")}/real"' in fragment
+    real = await site.client.post(f"{base}/real", headers={"Accept": "application/json"})
+    started = await real.json()
+    assert started["page"] == "" and started["title"] == "Street Art"
+    game = await site.service.get(started["game"])
+    assert game.status == ACTIVE and not game.prefs.get(TEACHING) and game.channel == CHANNEL

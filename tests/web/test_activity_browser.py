@@ -174,3 +174,28 @@ async def test_a_stream_the_proxy_holds_back_falls_back_to_asking(
             timeout=LIVE_MS,
         )
         await page.close()
+
+
+async def test_a_player_learns_a_game_from_the_activitys_list(
+    table: Table,
+    browser: Browser,  # noqa: F811
+) -> None:
+    """Learn (issue 39): in a channel with no game the list offers a Learn button per game;
+    a tap opens a teaching table for the player and its board, lessons first."""
+    table.discord.launch(INSTANCE, GUILD, CHANNEL, ANA)
+    page = await browser.new_page(viewport=PHONE)
+    await page.route("**/*", table.guard)
+    await page.goto(f"{table.url}/client?user={ANA}&instance={INSTANCE}")
+    frame = page.frame_locator("#frame")
+    learn = frame.locator('#games button[data-learn="street-art"]')
+    await learn.wait_for(timeout=READY_MS)
+    assert await frame.locator("#games button[data-learn]").count() == 4
+    assert "learn one here" in await frame.locator("#status").inner_text()
+    await shoot(page, "activity-390-learn-list")
+    await learn.click()
+    await frame.locator("#play .lesson").first.wait_for(timeout=READY_MS)
+    assert await frame.locator("#play .lesson").count() == 2
+    (record,) = await table.service.store.games_in_channel(GUILD, CHANNEL)
+    assert record.prefs["teaching"] and record.seats[0].user == ANA
+    await shoot(page, "activity-390-learning")
+    assert not table.elsewhere, table.elsewhere

@@ -53,10 +53,42 @@ async function renew() {
   }
 }
 
+// The channel's games, and the games a teaching table can be opened for (``learnable``).
+let learnable = [];
+
 async function games() {
   const response = await fetch(`s/${session}/games`, { cache: "no-store" });
   if (!response.ok) throw new Error(await response.text());
-  return (await response.json()).games;
+  const answer = await response.json();
+  learnable = answer.learn || [];
+  return answer.games;
+}
+
+// A teaching table of ``game`` for this player, opened here and then played.
+async function learn(game) {
+  const body = new URLSearchParams({ game });
+  const response = await fetch(`s/${session}/learn`, { method: "POST", body });
+  if (!response.ok) { say(await response.text()); return; }
+  const opened = await response.json();
+  await open(opened.game, opened.title, true);
+}
+
+function learnButtons() {
+  const found = [];
+  for (const game of learnable) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "game learn";
+    button.dataset.learn = game.id;
+    const title = document.createElement("strong");
+    title.textContent = shell.dataset.learn.replace("{game}", game.title);
+    const line = document.createElement("span");
+    line.textContent = shell.dataset.learnLine;
+    button.append(title, line);
+    button.addEventListener("click", () => learn(game.id));
+    found.push(button);
+  }
+  return found;
 }
 
 function choose(found) {
@@ -77,11 +109,15 @@ function choose(found) {
     button.addEventListener("click", () => open(game.id, game.title, game.seated));
     list.append(button);
   }
+  list.append(...learnButtons());
   list.hidden = false;
   switcher.hidden = true;
   heading.textContent = appName;
-  say(shell.dataset.choose);
+  say(found.length ? shell.dataset.choose : shell.dataset.none);
 }
+
+// The end screen of a teaching table opened a real game (play.js): it is played here.
+shell.addEventListener("opened", (event) => open(event.detail.game, event.detail.title, true));
 
 // A game's board: its fragment fetched once, then play.js keeps it live and takes the turn.
 // ``seated``: the player's own board; else the public table, looked on.
@@ -117,7 +153,7 @@ async function start() {
   await sdk.ready();
   await signIn();
   const found = await games();
-  if (!found.length) { say(shell.dataset.none); return; }
+  if (!found.length) { choose(found); return; }
   const first = found[0];
   if (found.length === 1 || first.first) await open(first.id, first.title, first.seated);
   else choose(found);

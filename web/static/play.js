@@ -150,8 +150,22 @@ export function mount(root) {
       send();
     } else if (button.name === "step") {
       hint(button);
+    } else if (button.name === "real") {
+      playForReal(button.form);
     }
   });
+
+  // The end screen of a teaching table: a real game is opened, then played. A hand link's
+  // page goes to the new game's own; the Activity (no address to go to) is told which game.
+  async function playForReal(form) {
+    const response = await fetch(form.action, {
+      method: "POST", headers: { Accept: "application/json" },
+    });
+    const answer = response.ok ? await response.json() : { note: await response.text() };
+    if (!answer.game) { said = answer.note || ""; say(said); return; }
+    if (answer.page) { location.assign(answer.page); return; }
+    root.dispatchEvent(new CustomEvent("opened", { bubbles: true, detail: answer }));
+  }
 
   // The hint, asked for in two steps and shown in place (the answer is the server's own
   // markup, escaped there); kept across the page's refreshes while the game stays at its

@@ -9,7 +9,7 @@ DEMO_LANG ?= en
 
 PLAYERS ?= 3
 
-.PHONY: play demo test test-postgres run sync lint bench arena clean messages lock audit image activity-sdk
+.PHONY: play demo test test-slow test-postgres run sync lint bench arena clean messages lock audit image activity-sdk
 
 # Installs pin every package to constraints.txt, so a new release cannot break a fresh clone.
 $(STAMP): pyproject.toml constraints.txt
@@ -32,6 +32,9 @@ TEST_JOBS ?= auto
 TEST_DIST := $(if $(filter 0,$(TEST_JOBS)),,--dist worksteal)
 test: $(STAMP)  ## the whole test suite (on every core)
 	$(BIN)/python -m pytest -q -n $(TEST_JOBS) $(TEST_DIST)
+
+test-slow: $(STAMP)  ## the slow tier: soaks, more whole games (Portuguese, browsers, courses)
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m slow
 
 test-postgres: $(STAMP)  ## every PostgreSQL run of the suite, on a throwaway server it starts
 	CI=true .ci/with-postgres $(BIN)/python -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -k postgres

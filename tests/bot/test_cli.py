@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import pwd
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,27 @@ def run_cli(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[st
         text=True,
         timeout=60,
     )
+
+
+@pytest.fixture(scope="module")
+def played_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The database of one demo played by the command line (a whole game, the slow part of
+    these tests), played once for the tests that only need a database holding a game."""
+    folder = tmp_path_factory.mktemp("demo")
+    url = f"sqlite:///{folder / 'demo.db'}"
+    env = {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(folder / "o")}
+    done = run_cli("demo", "--players", "3", cwd=folder, **env)
+    assert done.returncode == 0, done.stderr
+    return folder / "demo.db"
+
+
+def demo_copy(played_demo: Path, to: Path) -> dict[str, str]:
+    """A copy of the played demo's database at ``to`` (SQLite's own backup, so a write-ahead
+    log left beside it is included), and the environment that points the bot at it."""
+    with closing(sqlite3.connect(played_demo)) as source, closing(sqlite3.connect(to)) as copy:
+        source.backup(copy)
+    url = f"sqlite:///{to}"
+    return {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(to.parent / "o")}
 
 
 def test_run_without_a_token_says_what_to_put_in_env(tmp_path: Path) -> None:
@@ -156,10 +179,10 @@ def test_a_log_level_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert Settings.load(tmp_path / ".env").log_level == "DEBUG"
 
 
-def test_backup_copies_the_database_and_refuses_to_overwrite(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'demo.db'}"
-    env = {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(tmp_path / "o")}
-    assert run_cli("demo", "--players", "3", cwd=tmp_path, **env).returncode == 0
+def test_backup_copies_the_database_and_refuses_to_overwrite(
+    tmp_path: Path, played_demo: Path
+) -> None:
+    env = demo_copy(played_demo, tmp_path / "demo.db")
     copy = tmp_path / "backup.db"
     done = run_cli("backup", str(copy), cwd=tmp_path, **env)
     assert done.returncode == 0, done.stderr
@@ -211,10 +234,8 @@ def test_a_damaged_database_stops_the_bot_naming_it_and_saying_to_restore(tmp_pa
     assert str(bad) in line and "restore a backup" in line and "writable" not in line
 
 
-def test_check_reads_every_page_and_names_a_damaged_file(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'demo.db'}"
-    env = {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(tmp_path / "o")}
-    assert run_cli("demo", "--players", "3", cwd=tmp_path, **env).returncode == 0
+def test_check_reads_every_page_and_names_a_damaged_file(tmp_path: Path, played_demo: Path) -> None:
+    env = demo_copy(played_demo, tmp_path / "demo.db")
     done = run_cli("check", cwd=tmp_path, **env)
     assert done.returncode == 0, done.stderr
     assert "checks out" in done.stdout
@@ -230,17 +251,13 @@ def test_check_reads_every_page_and_names_a_damaged_file(tmp_path: Path) -> None
 
 
 def test_a_read_only_database_is_refused_at_start_in_one_sentence_naming_file_and_owner(
-    tmp_path: Path,
+    tmp_path: Path, played_demo: Path
 ) -> None:
     """A database restored as another user is read-only to the bot, which must say so at start
     rather than apologise at every move. Root may write any file unless it is immutable, so as
     root the file is made immutable (``chattr +i``); otherwise read-only (``chmod 444``)."""
     db = tmp_path / "games.db"
-    url = f"sqlite:///{db}"
-    env = {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(tmp_path / "o")}
-    assert run_cli("demo", "--players", "3", cwd=tmp_path, **env).returncode == 0
-    for extra in tmp_path.glob("games.db-*"):
-        extra.unlink()
+    env = demo_copy(played_demo, db)
     root = os.geteuid() == 0
     if root and subprocess.run(["chattr", "+i", str(db)], check=False).returncode != 0:
         pytest.skip("running as root on a file system without chattr +i")

@@ -274,19 +274,6 @@ def note(key: str, figures: dict[str, Any]) -> None:
         path.write_text(json.dumps(known, indent=2, ensure_ascii=False))
 
 
-#: Whole games already played in this process, by (game, locale): the OCR test reads the
-#: boards of the game the pace test played rather than playing it again.
-PLAYED: dict[tuple[str, str], tuple[dict[str, Any], list[SeenMessage], list[Any]]] = {}
-
-
-async def played(
-    harness_factory, tmp_path: Path, game: str, locale: str
-) -> tuple[dict[str, Any], list[SeenMessage], list[Any]]:
-    if (game, locale) not in PLAYED:
-        PLAYED[game, locale] = await whole_game(harness_factory, tmp_path, game, locale)
-    return PLAYED[game, locale]
-
-
 def legibility(
     game: str, views: list[tuple[dict[str, Any], dict[str, str]]]
 ) -> tuple[float, Counter[str]]:
@@ -311,7 +298,7 @@ def legibility(
 async def test_a_whole_game_is_told_at_a_phone_pace(
     harness_factory, tmp_path: Path, game: str, locale: str
 ) -> None:
-    figures, posts, _ = await played(harness_factory, tmp_path, game, locale)
+    figures, posts, views = await whole_game(harness_factory, tmp_path, game, locale)
     assert figures["public posts"] > 3
     # One picture a post; a race's post adds its replay, and nothing else is ever beside it.
     for post in posts:
@@ -335,19 +322,18 @@ async def test_a_whole_game_is_told_at_a_phone_pace(
     assert figures["characters per post (median)"] <= 160
     # A turn in three taps at the median: My hand, then one select or two buttons.
     assert figures["taps per turn (median)"] <= 3
+    if locale == "en-US":  # the same game's boards, read as a phone shows them
+        boards_read_back_on_a_phone(game, views)
 
 
-@pytest.mark.parametrize("game", list(TABLES))
-async def test_every_board_reads_back_on_a_phone(
-    harness_factory, tmp_path: Path, game: str
-) -> None:
+def boards_read_back_on_a_phone(game: str, views: list[Any]) -> None:
     """The words a player needs, read back by OCR from the board a phone shows 285 CSS px
-    wide, in at least 75 % of cases over a whole game (``tests.harness.ocr``)."""
+    wide, in at least 75 % of cases over a whole game (``tests.harness.ocr``). Read from the
+    game the figures above were taken from: a whole game is the slow part, played once."""
     if ocr.TESSERACT is None:
         if in_ci():
             pytest.fail("CI=true but tesseract is missing: .ci/run installs it")
         pytest.skip("no tesseract here (apt-get install tesseract-ocr; .ci/run installs it)")
-    _, _, views = await played(harness_factory, tmp_path, game, "en-US")
     share, missed = legibility(game, views)
     note(f"{game} (en-US)", {"OCR share": round(share, 3)})
     assert share >= ocr.LEGIBLE, (

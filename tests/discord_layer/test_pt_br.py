@@ -231,7 +231,16 @@ async def play_to_the_end(h: Harness, game: str, seen: Seen) -> SeenMessage:
     return board
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+#: The game ``make test`` plays whole in Portuguese (the one whose rulebook is Portuguese);
+#: the other three are the slow tier's (``pytest -m slow``): the catalogs test already holds
+#: every marked sentence to a translation, and a whole game through the dispatch is slow.
+IN_MAKE_TEST = "street-art-mural"
+
+
+@pytest.mark.parametrize(
+    "game",
+    [pytest.param(game, marks=() if game == IN_MAKE_TEST else pytest.mark.slow) for game in GAMES],
+)
 async def test_a_whole_game_in_portuguese_shows_no_english_sentence(
     harness_factory, tmp_path: Path, game: str
 ) -> None:

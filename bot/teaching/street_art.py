@@ -44,15 +44,16 @@ COURSE = Course(
             ),
             can_steal,
         ),
+        # Whose hearts Fireworks take is told with the card, where the learner decides to play
+        # it: a lesson kept for the victim's menu came only to a learner who played Fireworks,
+        # so one who followed other hints never heard it.
         Lesson(
             "fireworks",
-            N_("Fireworks take 2 hearts from a player of your choice."),
+            N_(
+                "Fireworks take 2 hearts from a player of your choice: the richest is often "
+                "best."
+            ),
             offered("play", card="fireworks"),
-        ),
-        Lesson(
-            "victim",
-            N_("Choose whose hearts your Fireworks take: the richest is often best."),
-            offered("fireworks"),
         ),
         Lesson(
             "beatboxer",

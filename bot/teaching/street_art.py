@@ -49,10 +49,7 @@ COURSE = Course(
         # so one who followed other hints never heard it.
         Lesson(
             "fireworks",
-            N_(
-                "Fireworks take 2 hearts from a player of your choice: the richest is often "
-                "best."
-            ),
+            N_("Fireworks take 2 hearts from a player of your choice: the richest is often best."),
             offered("play", card="fireworks"),
         ),
         Lesson(

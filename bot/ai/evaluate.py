@@ -60,22 +60,29 @@ def street_art(state: Any, player: str) -> float:
 
 
 def hand_gain(seat: Any, state: Any) -> float:
-    """The most hearts one card of the hand could bring next turn."""
-    tops = {s.player: s.top for s in state.seats}
+    """The most hearts one card of the hand could bring next turn. (Every evaluation of every
+    seat calls this: the table is read once, not once per card.)"""
+    rival_tops = set()
+    rivals_hearts = False
+    beatboxers = 0
+    for other in state.seats:
+        beatboxers += other.top == BEATBOXER
+        if other.player != seat.player:
+            rival_tops.add(other.top)
+            rivals_hearts = rivals_hearts or other.hearts > 0
     best = 0.0
     for card in set(seat.hand):
         info = CARDS[card]
         if info.kind == "star":
             gain = float(info.value or 0)
-            victims = [s for s in state.seats if s.player != seat.player and s.top == card]
-            if victims:
+            if card in rival_tops:
                 gain *= 2  # taken from a rival: the margin moves twice
         elif card == BEATBOXER:
-            gain = 1 + sum(1 for t in tops.values() if t == BEATBOXER)
+            gain = 1 + beatboxers
         elif card == BRASS_BAND:
             gain = seat.hand.count(BRASS_BAND)
         elif card == FIREWORKS:
-            gain = 4.0 if any(s.hearts for s in state.seats if s.player != seat.player) else 0
+            gain = 4.0 if rivals_hearts else 0
         else:
             gain = 1.0
         best = max(best, gain)

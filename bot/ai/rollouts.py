@@ -25,7 +25,7 @@ from rules.street_art.data import BEATBOXER, BRASS_BAND, CARDS, FIREWORKS, FIREW
 from rules.street_art.engine import AIM, BRASS, MIDDLE, PLAY, StreetArtState, _Table, rain_loss
 
 Action = dict[str, Any]
-#: ``playout(state, turns, rng, out_of_time)``: the state ``turns`` turns on (or at the game's
+#: ``playout(state, turns, rng, must_stop)``: the state ``turns`` turns on (or at the game's
 #: end), every seat moved by the policy; ``None`` if the clock ran out first.
 Playout = Callable[[Any, int, random.Random, Callable[[], bool]], Any | None]
 
@@ -39,7 +39,7 @@ DRIVEN_AWAY = 0.5
 
 
 def street_art_playout(
-    state: StreetArtState, turns: int, rng: random.Random, out_of_time: Callable[[], bool]
+    state: StreetArtState, turns: int, rng: random.Random, must_stop: Callable[[], bool]
 ) -> StreetArtState | None:
     """``turns`` turns of Street Art (or up to its end), every step the policy's
     (``street_art``), on one working table frozen at the end."""
@@ -48,7 +48,7 @@ def street_art_playout(
     for _ in range(turns):
         if table.over:
             break
-        if out_of_time():
+        if must_stop():
             return None
         mover = table.me
         while True:
@@ -89,48 +89,61 @@ def step(table: _Table, move: Action) -> None:
 
 
 def street_art(table: _Table, moves: list[Action], rng: random.Random) -> Action:
-    """The move worth most hearts now (``_street_art_gain``); a random one now and then."""
+    """The move worth most hearts now (``_street_art_gains``); a random one now and then."""
     if len(moves) == 1:
         return moves[0]
     if rng.random() < NOISE:
         return rng.choice(moves)
-    return max(moves, key=lambda move: (_street_art_gain(table, move), rng.random()))
+    gains = _street_art_gains(table, moves)
+    best = max(range(len(moves)), key=lambda i: (gains[i], rng.random()))
+    return moves[best]
 
 
-def _street_art_gain(table: _Table, move: Action) -> float:
-    """The hearts a move brings the current player at once, by the rules' sources: a matching
-    Street Star's victim or the middle, the Beatboxers showing, the Brass Bands in hand, the
-    richest rival for Fireworks, the rivals' losses for a Rain."""
+def _street_art_gains(table: _Table, moves: list[Action]) -> list[float]:
+    """The hearts each move brings the current player at once, by the rules' sources: a
+    matching Street Star's victim or the middle, the Beatboxers showing, the Brass Bands in
+    hand, the richest rival for Fireworks, the rivals' losses for a Rain. What every move
+    reads (the rivals, their tops) is read once: this runs at every step of every playout."""
     rivals = table.others()
     if table.phase == AIM:
-        if move.get("victim") == MIDDLE:  # option fireworks_may_take_from_middle
-            return min(FIREWORKS_HEARTS, table.middle)
-        victim = table.players.index(move["victim"])
-        return STOLEN * min(FIREWORKS_HEARTS, table.hearts[victim])
+        return [_fireworks_gain(table, move["victim"]) for move in moves]
     if table.phase == BRASS:
-        return 1.0 if move.get("type") == "play" else 0.0
-    card = move["card"]
-    info = CARDS[card]
-    if info.kind == "star":
-        value = info.value or 0
-        showing = [seat for seat in rivals if table.top(seat) == card]
-        if showing:
-            victim = max(showing, key=lambda seat: table.played_at[seat])
-            return STOLEN * min(value, table.hearts[victim])
-        return min(value, table.middle)
-    if card == BEATBOXER:
-        return min(1 + sum(1 for seat in rivals if table.top(seat) == BEATBOXER), table.middle)
-    if card == BRASS_BAND:
-        return min(table.hands[table.current].count(BRASS_BAND), table.middle)
-    if card == FIREWORKS:
-        return STOLEN * min(FIREWORKS_HEARTS, max((table.hearts[s] for s in rivals), default=0))
-    if card == RAIN:
-        beatboxers = sum(1 for seat in rivals if table.top(seat) == BEATBOXER)
-        lost = sum(
-            min(rain_loss(table.top(seat), beatboxers), table.hearts[seat]) for seat in rivals
-        )
-        return DRIVEN_AWAY * lost
-    return 0.0
+        return [1.0 if move.get("type") == "play" else 0.0 for move in moves]
+    tops = [(seat, table.top(seat)) for seat in rivals]
+    beatboxers = sum(1 for _, top in tops if top == BEATBOXER)
+    gains = []
+    for move in moves:
+        card = move["card"]
+        info = CARDS[card]
+        if info.kind == "star":
+            value = info.value or 0
+            showing = [seat for seat, top in tops if top == card]
+            if showing:
+                victim = max(showing, key=lambda seat: table.played_at[seat])
+                gains.append(STOLEN * min(value, table.hearts[victim]))
+            else:
+                gains.append(min(value, table.middle))
+        elif card == BEATBOXER:
+            gains.append(min(1 + beatboxers, table.middle))
+        elif card == BRASS_BAND:
+            gains.append(min(table.hands[table.current].count(BRASS_BAND), table.middle))
+        elif card == FIREWORKS:
+            richest = max((table.hearts[seat] for seat in rivals), default=0)
+            gains.append(STOLEN * min(FIREWORKS_HEARTS, richest))
+        elif card == RAIN:
+            lost = sum(min(rain_loss(top, beatboxers), table.hearts[seat]) for seat, top in tops)
+            gains.append(DRIVEN_AWAY * lost)
+        else:
+            gains.append(0.0)
+    return gains
+
+
+def _fireworks_gain(table: _Table, victim: str) -> float:
+    """Fireworks aimed at ``victim``: two hearts of the middle (option
+    fireworks_may_take_from_middle), or of a rival, which count more."""
+    if victim == MIDDLE:
+        return min(FIREWORKS_HEARTS, table.middle)
+    return STOLEN * min(FIREWORKS_HEARTS, table.hearts[table.players.index(victim)])
 
 
 PLAYOUTS: dict[str, Playout] = {"street-art": street_art_playout}

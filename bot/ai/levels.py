@@ -56,7 +56,10 @@ MIN_TABLES = 4
 class Tuning:
     """Per game: the tables ``normal`` samples and the moves tried at each later step of a turn;
     ``hard``'s candidate moves, the most tables it plays them on (its effort), the turns of
-    everyone's greedy play after each move and the moves tried at each step of those turns."""
+    everyone's greedy play after each move and the moves tried at each step of those turns;
+    and, where a decision's work varies widely (Mural), the most moves ``hard``'s decision may
+    play through the rules (``effort``), which bounds its longest searches as the clock would,
+    but the same on every machine."""
 
     samples: int
     breadth: int
@@ -64,6 +67,7 @@ class Tuning:
     tables: int
     horizon: int
     playout_breadth: int
+    effort: int | None = None
 
 
 #: The game whose ``hard`` compares whole turns (``bot.ai.mural``).
@@ -97,9 +101,18 @@ TUNING: dict[str, Tuning] = {
     # rival's best plan and then its own next one, every move tried in the greedy rests of
     # turns. Normal's first steps, each finished greedily, tied too often to gain (0.61 over
     # 80 games); the rival's greedy answer alone, 0.675 over 160 dev games; this, 0.84 over
-    # 80 dev games and 0.775 on a fresh seed (m2final-1922, N=40).
+    # 80 dev games and 0.775 on a fresh seed (m2final-1922, N=40). Its work varies widely (a
+    # median decision plays about 200 moves, one in twenty over 1,500): at most 600 plays
+    # bring the p95 of a decision's CPU from about 0.5 s to 0.3 s, so that at a load of 4 the
+    # clock's cap seldom fires, and change 1.4 % of its moves (9 of 656 on six dev games).
     "street-art-mural": Tuning(
-        samples=1, breadth=14, candidates=6, tables=1, horizon=2, playout_breadth=mural.EVERY_MOVE
+        samples=1,
+        breadth=14,
+        candidates=6,
+        tables=1,
+        horizon=2,
+        playout_breadth=mural.EVERY_MOVE,
+        effort=600,
     ),
     # Street Kings: hard led normal already when it played the rival's replies; two rounds of
     # everyone keep the lead (1.0 in the dev league).
@@ -158,6 +171,8 @@ def choose(
     start = time.perf_counter()
     share = NORMAL_SHARE if level == HARD else 1.0
     search = new_search(game_id, rng, start + share * budget_s)
+    if level == HARD:
+        search.effort = tuning.effort
     # Only ``hard`` reads the seat's memory: ``normal`` plays as it always has.
     deal = dealer(DETERMINIZERS[game_id], game_id, memory if level == HARD else None)
     prior = judge(search, view, moves, tuning.samples, deal)
@@ -228,7 +243,7 @@ def judge(
                 totals[i] += search.value(end, player)
                 counts[i] += 1
                 idle[i] = idle[i] and search.game.view(end, player) == seen
-        if search.out_of_time():
+        if search.must_stop():
             break
     return [
         float("-inf") if not c or (still and not all(idle)) else t / c
@@ -254,13 +269,13 @@ def look_ahead(
     live = list(range(len(candidates)))
     values: list[list[float]] = [[] for _ in candidates]
     for _ in range(2 * tuning.tables):
-        if len(values[live[0]]) >= tuning.tables or len(live) == 1 or search.out_of_time():
+        if len(values[live[0]]) >= tuning.tables or len(live) == 1 or search.must_stop():
             break
         table = deal(view, player, generator)
         draws = generator.random()
         row: dict[int, float] = {}
         for i in live:
-            if search.out_of_time():
+            if search.must_stop():
                 break
             search.rng = random.Random(draws)
             search.breadth = normal_breadth
@@ -287,12 +302,20 @@ def look_ahead(
 
 
 def survivors(live: list[int], values: list[list[float]]) -> list[int]:
-    """The candidates not clearly worse than the best by mean, compared table by table."""
-    best = max(live, key=lambda i: statistics.fmean(values[i]))
+    """The candidates not clearly worse than the best by mean, compared table by table. (Plain
+    float sums: ``statistics.stdev`` is exact and many times dearer, and this runs after
+    every table.)"""
+    means = {i: math.fsum(values[i]) / len(values[i]) for i in live}
+    best = max(live, key=means.__getitem__)
     kept = []
     for i in live:
+        if i == best:
+            kept.append(i)
+            continue
         leads = [a - b for a, b in zip(values[i], values[best], strict=True)]
-        error = statistics.stdev(leads) / math.sqrt(len(leads))
-        if i == best or statistics.fmean(leads) + CONFIDENCE * error >= 0:
+        count = len(leads)
+        mean = math.fsum(leads) / count
+        variance = math.fsum((lead - mean) ** 2 for lead in leads) / (count - 1)
+        if mean + CONFIDENCE * math.sqrt(variance / count) >= 0:
             kept.append(i)
     return kept

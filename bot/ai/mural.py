@@ -16,8 +16,9 @@ turn. A free action before the main action (a mix, a free technique) is finished
 ``normal`` plays it. The best few plans by its evaluation (``evaluate``: a display card counts
 by how near one is to paying it) finish their turn; the rival answers with their best plan,
 and then hard's own best next plan is found; the plan whose line ends best is chosen, and its
-first step is the move. Each step of that is a set amount of work (every plan, a shortlist);
-the clock only caps it.
+first step is the move. Each step of that is a set amount of work (every plan, a shortlist),
+and the whole decision plays at most the level's ``effort`` moves (``Search.play``): the
+longest searches stop there, the same on every machine; the clock only caps it.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def plans(
     is a first move whose chains exceed ``cap`` plays. The clock stops the search where it is."""
     ends: dict[str, tuple[int, Any, bool]] = {}
     for first, move in enumerate(moves):
-        if search.out_of_time():
+        if search.must_stop():
             break
         found = _chains(search, table, player, move, cap)
         if found is None:
@@ -93,7 +94,6 @@ def _chains(
 ) -> list[tuple[Any, bool]] | None:
     """Every end position of the chains ``move`` starts, with whether the turn is over there;
     ``None`` for a free action, or past ``cap`` plays."""
-    game = search.game
     ends: list[tuple[Any, bool]] = []
     seen: set[str] = set()
     stack = [(table, move)]
@@ -101,9 +101,9 @@ def _chains(
     while stack:
         here, step = stack.pop()
         plays += 1
-        if plays > cap or search.out_of_time():
+        if plays > cap or search.must_stop():
             return None
-        child, events = game.play(here, player, step)
+        child, events = search.play(here, player, step)
         if search.turn_ends(child, events, player):
             ends.append((child, True))
             continue
@@ -148,7 +148,7 @@ def answer(search: Search, state: dict[str, Any], finish: bool = True) -> Any | 
         return state
     mover = search.game.to_move(state)[0]
     found = plans(search, state, mover, search.moves(state, mover), CHAIN_PLAYS, greedy=False)
-    if search.out_of_time():
+    if search.must_stop():
         return None
     if not found:
         return search.playout(state, 1)
@@ -218,7 +218,7 @@ def choose(
     search.breadth = reply_breadth
     choice, top = best[0][1], float("-inf")
     for _, first, end, over in best:
-        if search.out_of_time():
+        if search.must_stop():
             break
         if not over:
             end = search.finish_turn(end, [], player)

@@ -42,16 +42,30 @@ class Search:
     rollout: Playout | None = None
     #: Whether the clock has cut this search short (the cap fired): counted by the benches.
     capped: bool = False
+    #: The most moves the search may play (its effort), or ``None``: a level set by effort
+    #: stops there as it would at the clock's cap, but at the same point on every machine.
+    effort: int | None = None
+    #: Moves played so far (``play``).
+    plays: int = 0
 
     def value(self, state: Any, player: str) -> float:
         done = terminal(self.game, state, player)
         return done if done is not None else self.evaluate(state, player)
 
-    def out_of_time(self) -> bool:
+    def must_stop(self) -> bool:
+        """The search stops where it is: its effort is spent, or the clock's cap fired (only
+        the clock counts as ``capped``)."""
+        if self.effort is not None and self.plays >= self.effort:
+            return True
         # Read through the module each time, so a test's clock stands in for the real one.
         late = time.perf_counter() >= self.deadline
         self.capped = self.capped or late
         return late
+
+    def play(self, state: Any, player: str, move: Action) -> tuple[Any, list[dict[str, Any]]]:
+        """``move`` played through the rules, counted against the effort."""
+        self.plays += 1
+        return self.game.play(state, player, move)
 
     def moves(self, state: Any, player: str) -> list[Action]:
         """The moves worth searching: no taking back, no standing orders (a policy changes no
@@ -73,11 +87,11 @@ class Search:
         if len(moves) > self.breadth:
             moves = self.rng.sample(moves, self.breadth)
         if len(moves) == 1:
-            return self.game.play(state, player, moves[0])  # nothing to judge: a random playout
+            return self.play(state, player, moves[0])  # nothing to judge: a random playout
         passive = self.game.passive_actions
         best: tuple[float, bool, Any, list[dict]] | None = None
         for move in moves:
-            child, events = self.game.play(state, player, move)
+            child, events = self.play(state, player, move)
             score = round(self.value(child, player), TIE_DIGITS)
             gives_up = move.get("type") in passive
             if best is None or (score, gives_up) > best[:2]:
@@ -97,7 +111,7 @@ class Search:
         """The position at the end of the turn that ``move`` starts; ``None`` if this sample
         refuses it (a hidden card dealt so that the move is impossible)."""
         try:
-            child, events = self.game.play(state, player, move)
+            child, events = self.play(state, player, move)
         except IllegalAction:
             return None
         return self.finish_turn(child, events, player)
@@ -107,11 +121,11 @@ class Search:
         greedy turns (random ones at a breadth of 1), or the game's rollout policy when it has
         one; ``None`` if the clock runs out first, so a decision keeps to its budget."""
         if self.rollout is not None:
-            return self.rollout(state, turns, self.rng, self.out_of_time)
+            return self.rollout(state, turns, self.rng, self.must_stop)
         for _ in range(turns):
             if self.game.outcome(state) is not None:
                 break
-            if self.out_of_time():
+            if self.must_stop():
                 return None
             mover = self.game.to_move(state)[0]
             state, events = self.greedy(state, mover, self.moves(state, mover))

@@ -5,12 +5,13 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from dataclasses import replace
 
 import pytest
 
-from bot.ai import HARD, Agent, decide, mural
+from bot.ai import HARD, Agent, decide, levels, mural
 from bot.ai.evaluate import mural as evaluate
-from bot.ai.search import Search
+from bot.ai.search import MAX_TURN_STEPS, Search
 from rules import GAMES
 from rules.mural import discs
 from rules.mural.state import rotation_options
@@ -34,6 +35,19 @@ def table_at_a_turn_start(decisions: int):
             return state, mover
         state, _ = GAME.play(state, mover, agent.choose(GAME, state, mover))
         decisions -= 1
+
+
+def count_plays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A one-item list that counts the moves played through the rules from now on."""
+    plays = [0]
+    play = type(GAME).play
+
+    def counted(self: object, *args: object) -> object:
+        plays[0] += 1
+        return play(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(GAME), "play", counted)
+    return plays
 
 
 @pytest.mark.parametrize("decisions", [0, 15, 30])
@@ -89,14 +103,7 @@ def test_hard_mural_keeps_to_its_budget_when_the_machine_is_too_slow(
     long before all are played, and hard still answers with a legal move."""
     table, player = table_at_a_turn_start(30)
     view, legal = GAME.view(table, player), GAME.legal(table, player)
-    plays = [0]
-    play = type(GAME).play
-
-    def counted(self: object, *args: object) -> object:
-        plays[0] += 1
-        return play(self, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(type(GAME), "play", counted)
+    plays = count_plays(monkeypatch)
     decide(GAME.id, HARD, view, legal, "slow", 60.0)
     unhurried, plays[0] = plays[0], 0
     ticks = itertools.count()
@@ -104,6 +111,30 @@ def test_hard_mural_keeps_to_its_budget_when_the_machine_is_too_slow(
     assert decide(GAME.id, HARD, view, legal, "slow", 1.0) in legal
     assert next(ticks) < 40, "the search read the clock long after its budget was spent"
     assert plays[0] < unhurried / 2, (plays[0], unhurried)
+
+
+def test_hard_mural_stops_at_its_effort_the_same_on_any_machine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A decision whose plans take more plays than hard's effort stops near that many plays
+    (the greedy rest of one turn past it at most), whatever the clock says: a crawling clock
+    gives the same move, where a clock-bound search would have searched further."""
+    table, player = table_at_a_turn_start(30)
+    view, legal = GAME.view(table, player), GAME.legal(table, player)
+    plays = count_plays(monkeypatch)
+    tuning = levels.TUNING[GAME.id]
+    monkeypatch.setitem(levels.TUNING, GAME.id, replace(tuning, effort=None))
+    decide(GAME.id, HARD, view, legal, "effort", 60.0)
+    unbounded, plays[0] = plays[0], 0
+    effort = unbounded // 3
+    monkeypatch.setitem(levels.TUNING, GAME.id, replace(tuning, effort=effort))
+    bounded = decide(GAME.id, HARD, view, legal, "effort", 60.0)
+    one_turn = tuning.breadth * MAX_TURN_STEPS
+    assert bounded in legal
+    assert effort <= plays[0] <= effort + one_turn < unbounded, (plays[0], effort, unbounded)
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) / 10_000)
+    assert decide(GAME.id, HARD, view, legal, "effort", 60.0) == bounded
 
 
 def test_a_flexible_card_s_spaces_are_filled_in_one_order_only() -> None:

@@ -15,14 +15,15 @@ _KEPT = "guild, player, title, at, game_id, given_by"
 
 
 class KeptTitle(NamedTuple):
-    """One row of ``titles``, in ``keep_title``'s argument order."""
+    """One row of ``titles`` (in ``_KEPT``'s order): ``game_id``, the game it was kept for;
+    ``given_by``, the player who gave it ("" for a title earned)."""
 
     guild: str
     player: str
     title: str
     at: float
-    game_id: str
-    given_by: str
+    game_id: str = ""
+    given_by: str = ""
 
 
 _OF = "SELECT title, game_id FROM titles WHERE guild = {} AND player = {} ORDER BY at, title"
@@ -35,23 +36,13 @@ _TIMEOUTS = (
 class SqliteTitles:
     """``SqliteStore``'s title calls."""
 
-    async def keep_title(
-        self: SqliteQueries,
-        guild: str,
-        player: str,
-        title: str,
-        at: float,
-        game_id: str = "",
-        given_by: str = "",
-    ) -> bool:
-        """Keep a title for ``player``; False if it was kept already (an earned one), or the
+    async def keep_title(self: SqliteQueries, kept: KeptTitle) -> bool:
+        """Keep a title for its player; False if it was kept already (an earned one), or the
         giver gave one for that game already."""
 
         def insert(conn: sqlite3.Connection) -> bool:
             cursor = conn.execute(
-                "INSERT OR IGNORE INTO titles (guild, player, title, game_id, given_by, at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (guild, player, title, game_id, given_by, at),
+                f"INSERT OR IGNORE INTO titles ({_KEPT}) VALUES (?, ?, ?, ?, ?, ?)", kept
             )
             return cursor.rowcount == 1
 
@@ -85,25 +76,12 @@ class SqliteTitles:
 class PostgresTitles:
     """``PostgresStore``'s title calls."""
 
-    async def keep_title(
-        self: PostgresQueries,
-        guild: str,
-        player: str,
-        title: str,
-        at: float,
-        game_id: str = "",
-        given_by: str = "",
-    ) -> bool:
+    async def keep_title(self: PostgresQueries, kept: KeptTitle) -> bool:
         async with self._one() as conn:
             done = await conn.execute(
-                "INSERT INTO titles (guild, player, title, game_id, given_by, at) "
-                "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                guild,
-                player,
-                title,
-                game_id,
-                given_by,
-                at,
+                f"INSERT INTO titles ({_KEPT}) VALUES ($1, $2, $3, $4, $5, $6) "
+                "ON CONFLICT DO NOTHING",
+                *kept,
             )
         return bool(done == "INSERT 0 1")
 

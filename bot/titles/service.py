@@ -9,13 +9,10 @@ table in a private channel, or a "Best move" given there, must not tell the worl
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 from bot.ai import is_ai_id
 from bot.errors import ServiceError
 from bot.i18n import _
-from bot.service import GameService
+from bot.listening import Listening
 from bot.store.base import FINISHED, GameRecord
 from bot.store.titles_sql import KeptTitle
 from bot.titles.achievements import GIVEN, earned_at_end, held, kept_counts
@@ -28,18 +25,8 @@ from bot.visibility import Hidden
 TOURNAMENTS_READ = 200
 
 
-class Titles:
+class Titles(Listening):
     """The titles of every server's players."""
-
-    def __init__(
-        self, games: GameService, clock: Callable[[], float] = time.time, *, listen: bool = True
-    ) -> None:
-        """``listen``: told of finished games (the bot's one instance; a reader is not)."""
-        self.games = games
-        self.store = games.store
-        self._clock = clock
-        if listen:
-            games.listeners.append(self.heard)
 
     async def heard(self, record: GameRecord, timed_out: list[str]) -> None:
         """A finished game keeps the titles it earned its players, under its id (whether a

@@ -1,5 +1,6 @@
-"""What a store mixin (``seasons_sql``, ``tournaments_sql``, ``titles_sql``) calls on the store
-class it is mixed into, per backend: one pair of protocols for every mixin to be typed against."""
+"""What a store mixin (``seasons_sql``, ``tournaments_sql``, ``titles_sql``, ``web_tables``) calls
+on the store class it is mixed into, per backend: one pair of protocols for every mixin to be
+typed against."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ class SqliteQueries(Protocol):
     """``SqliteStore``'s queries that a mixin calls."""
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+    async def _execute(self, sql: str, params: Sequence[Any]) -> None: ...
     async def _transaction(self, work: Any) -> Any: ...
 
 

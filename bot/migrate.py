@@ -338,7 +338,7 @@ async def copy_titles(source: Store, target: Store, report: Report) -> None:
     """Every title kept (issue 38); one kept already is left as it is."""
     titles = await source.all_titles()
     for kept in titles:
-        await target.keep_title(*kept)
+        await target.keep_title(kept)
     copied = set(await target.all_titles())
     report.count("titles", len(titles), sum(1 for kept in titles if kept in copied))
 

@@ -6,7 +6,6 @@ game, never to oneself) ``bot.titles``'.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -18,6 +17,7 @@ from bot.titles.achievements import GIVEN, NAMES
 from bot.titles.service import Titles
 from cogs import flows
 from cogs.messages import Post
+from cogs.pressed import Pressed
 
 GAME_ID = r"(?P<game>[a-z0-9]{4,12})"
 TITLE = rf"(?P<title>{'|'.join(GIVEN)})"
@@ -29,22 +29,11 @@ def titles_of(client: discord.Client) -> Titles:
     return client.titles  # type: ignore[attr-defined, no-any-return]
 
 
-class TitleButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON):
+class TitleButton(Pressed[discord.ui.Button], template=BUTTON):
     """ "Best move" / "Good sport" on a result post: opens, to the clicker, who to give it to."""
 
-    def __init__(self, button: discord.ui.Button, game: str, title: str) -> None:
-        super().__init__(button)
-        self.game, self.title = game, title
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TitleButton:
-        assert isinstance(item, discord.ui.Button)  # the template only matches our buttons
-        return cls(item, match["game"], match["title"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await flows.guard(interaction, choose(interaction, self.game, self.title))
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await choose(interaction, self.ids["game"], self.ids["title"])
 
 
 async def choose(interaction: discord.Interaction, game: str, title: str) -> None:
@@ -66,26 +55,15 @@ async def choose(interaction: discord.Interaction, game: str, title: str) -> Non
         options=[discord.SelectOption(label=s.name[:100] or s.user, value=s.user) for s in others],
     )
     view = discord.ui.View(timeout=None)
-    view.add_item(TitleSelect(select, game, title))
+    view.add_item(TitleSelect(select, game=game, title=title))
     await flows.send(interaction, Post(view=view), ephemeral=True)
 
 
-class TitleSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT):
+class TitleSelect(Pressed[discord.ui.Select], template=SELECT):
     """Whom the title goes to; the game and the title are in the custom id."""
 
-    def __init__(self, select: discord.ui.Select, game: str, title: str) -> None:
-        super().__init__(select)
-        self.game, self.title = game, title
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TitleSelect:
-        assert isinstance(item, discord.ui.Select)  # the template only matches our selects
-        return cls(item, match["game"], match["title"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await flows.guard(interaction, give(interaction, self.game, self.title, self.item.values))
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await give(interaction, self.ids["game"], self.ids["title"], self.item.values)
 
 
 async def give(interaction: discord.Interaction, game: str, title: str, chosen: list[str]) -> None:

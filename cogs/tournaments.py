@@ -14,7 +14,6 @@ host server can view, and a player from elsewhere must be a member there who can
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 import discord
@@ -32,6 +31,7 @@ from bot.tournaments.standings import Line, written
 from cogs import delivery, flows, messages
 from cogs.language import in_public, in_server
 from cogs.messages import Post
+from cogs.pressed import Pressed
 from cogs.typed import GameKind, TournamentRef
 from cogs.visibility import Place, public_channel, sees
 from rules import GAMES
@@ -168,31 +168,20 @@ def standings_post(t: Tournament, number: int | None = None) -> Post:
     return Post(embed=embed, view=view)
 
 
-class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+class TournamentButton(Pressed[discord.ui.Button], template=TEMPLATE):
     """Join and Leave on a sign-up post; the tournament's id is in the custom id."""
-
-    def __init__(self, button: discord.ui.Button, tournament: str, verb: str) -> None:
-        super().__init__(button)
-        self.tournament, self.verb = tournament, verb
 
     @classmethod
     def make(
         cls, tournament: str, verb: str, label: str, style: discord.ButtonStyle
     ) -> TournamentButton:
-        custom_id = f"t:{tournament}:{verb}"
-        return cls(
-            discord.ui.Button(label=label, style=style, custom_id=custom_id), tournament, verb
+        button: discord.ui.Button = discord.ui.Button(
+            label=label, style=style, custom_id=f"t:{tournament}:{verb}"
         )
+        return cls(button, id=tournament, verb=verb)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TournamentButton:
-        assert isinstance(item, discord.ui.Button)  # the template only matches our buttons
-        return cls(item, match["id"], match["verb"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await flows.guard(interaction, sign(interaction, self.tournament, self.verb == "join"))
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await sign(interaction, self.ids["id"], self.ids["verb"] == "join")
 
 
 async def sign(interaction: discord.Interaction, tournament: str, joining: bool) -> None:

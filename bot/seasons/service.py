@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Callable
 from dataclasses import replace
 
 from bot.ai import is_ai_id
+from bot.listening import Listening
 from bot.seasons.model import CLOSED, OPEN, Season, SeasonLine
 from bot.seasons.table import SeasonGame, games_of, season_lines
-from bot.service import GameService
 from bot.store.base import FINISHED, GameRecord, VersionConflict
 from bot.visibility import Hidden
 
@@ -47,19 +45,8 @@ async def without(games: list[SeasonGame], hidden: Hidden | None) -> list[Season
     return [game for game in games if game.game_id not in left_out]
 
 
-class Seasons:
+class Seasons(Listening):
     """The seasons of every server and game, over the game service's store."""
-
-    def __init__(
-        self, games: GameService, clock: Callable[[], float] = time.time, *, listen: bool = True
-    ) -> None:
-        """``listen``: told of the game service's timeouts and finished games (the bot's one
-        instance; a reader, the web table's, is not)."""
-        self.games = games
-        self.store = games.store
-        self._clock = clock
-        if listen:
-            games.listeners.append(self.heard)
 
     async def heard(self, record: GameRecord, timed_out: list[str]) -> None:
         """A game timed players out (kept: a loss for the season), or ended (its server's

@@ -806,15 +806,7 @@ class Store(Protocol):
 
     # -- titles (``bot.store.titles_sql``) -------------------------------------------------
 
-    async def keep_title(
-        self,
-        guild: str,
-        player: str,
-        title: str,
-        at: float,
-        game_id: str = "",
-        given_by: str = "",
-    ) -> bool: ...
+    async def keep_title(self, kept: KeptTitle) -> bool: ...
 
     async def titles_of(self, guild: str, player: str) -> list[tuple[str, str]]: ...
 

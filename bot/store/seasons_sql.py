@@ -9,26 +9,16 @@ its window (``Store.season_results``, beside the other results queries).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Any
 
-import asyncpg
 import orjson
 
 from bot.seasons.model import Season
-from bot.store.base import VersionConflict
+from bot.store.documents import Documents, Swap, dumped, postgres_marks, sqlite_marks
+from bot.store.mixins import PostgresQueries, SqliteQueries
 
 _COLUMNS = "guild, game, number, status, version, starts_at, ends_at, due_at, data"
-
-
-class _SqliteQueries(Protocol):
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
-    async def _transaction(self, work: Any) -> Any: ...
-
-
-class _PostgresQueries(Protocol):
-    def _one(self) -> AbstractAsyncContextManager[asyncpg.Connection]: ...
+SEASONS = Documents("seasons", _COLUMNS, ("guild", "game", "number"))
 
 
 def _row(row: Any) -> Season:
@@ -55,12 +45,14 @@ def _values(s: Season) -> tuple[Any, ...]:
         s.starts_at,
         s.ends_at,
         s.due_at,
-        _data(s),
+        dumped(s),
     )
 
 
-def _data(s: Season) -> str:
-    return orjson.dumps(s.dump()).decode()
+def _swap(s: Season, expected: int) -> Swap:
+    return Swap(
+        s, (s.guild, s.game, s.number), expected, f"season {s.number} of {s.game} changed meanwhile"
+    )
 
 
 def _forgotten(text: str, user: str) -> str | None:
@@ -76,13 +68,10 @@ def _forgotten(text: str, user: str) -> str | None:
     return orjson.dumps(forgotten).decode()
 
 
-_NAMING = "SELECT guild, game, number, data FROM seasons WHERE data LIKE {}"
-
-
 class SqliteSeasons:
     """``SqliteStore``'s season calls."""
 
-    async def create_season(self: _SqliteQueries, s: Season) -> bool:
+    async def create_season(self: SqliteQueries, s: Season) -> bool:
         """Insert a season; False if that number of that game on that server exists (made
         already, by this process before a restart or by another)."""
 
@@ -95,7 +84,7 @@ class SqliteSeasons:
 
         return bool(await self._transaction(insert))
 
-    async def seasons_of(self: _SqliteQueries, guild: str, game: str, limit: int) -> list[Season]:
+    async def seasons_of(self: SqliteQueries, guild: str, game: str, limit: int) -> list[Season]:
         """A server's seasons of one game, the newest first."""
         rows = await self._fetchall(
             f"SELECT {_COLUMNS} FROM seasons WHERE guild = ? AND game = ? "
@@ -104,38 +93,28 @@ class SqliteSeasons:
         )
         return [_row(r) for r in rows]
 
-    async def get_season(self: _SqliteQueries, guild: str, game: str, number: int) -> Season | None:
+    async def get_season(self: SqliteQueries, guild: str, game: str, number: int) -> Season | None:
         rows = await self._fetchall(
             f"SELECT {_COLUMNS} FROM seasons WHERE guild = ? AND game = ? AND number = ?",
             (guild, game, number),
         )
         return _row(rows[0]) if rows else None
 
-    async def save_season(self: _SqliteQueries, s: Season, expected: int) -> None:
+    async def save_season(self: SqliteQueries, s: Season, expected: int) -> None:
         """Write ``s`` (its ``version`` the next one) where the row's version is ``expected``;
         VersionConflict if another change came first."""
 
         def update(conn: sqlite3.Connection) -> None:
-            cursor = conn.execute(
-                "UPDATE seasons SET status = ?, version = ?, due_at = ?, data = ? "
-                "WHERE guild = ? AND game = ? AND number = ? AND version = ?",
-                (s.status, s.version, s.due_at, _data(s), s.guild, s.game, s.number, expected),
-            )
-            if cursor.rowcount != 1:
-                raise VersionConflict(f"season {s.number} of {s.game} changed meanwhile")
+            SEASONS.sqlite_save(conn, _swap(s, expected))
 
         await self._transaction(update)
 
-    async def due_seasons(self: _SqliteQueries, now: float, limit: int) -> list[Season]:
+    async def due_seasons(self: SqliteQueries, now: float, limit: int) -> list[Season]:
         """Seasons whose end (or owed results post) has come, the earliest first."""
-        rows = await self._fetchall(
-            f"SELECT {_COLUMNS} FROM seasons WHERE due_at IS NOT NULL AND due_at <= ? "
-            "ORDER BY due_at LIMIT ?",
-            (now, limit),
-        )
+        rows = await self._fetchall(SEASONS.due(sqlite_marks), (now, limit))
         return [_row(r) for r in rows]
 
-    async def note_timeouts(self: _SqliteQueries, game_id: str, players: list[str]) -> None:
+    async def note_timeouts(self: SqliteQueries, game_id: str, players: list[str]) -> None:
         """``players`` timed out of ``game_id`` (again is a no-op)."""
 
         def insert(conn: sqlite3.Connection) -> None:
@@ -147,7 +126,7 @@ class SqliteSeasons:
         await self._transaction(insert)
 
     async def timeouts_of(
-        self: _SqliteQueries, guild: str, game: str, since: float
+        self: SqliteQueries, guild: str, game: str, since: float
     ) -> dict[str, set[str]]:
         """Who timed out of each of a server's games of one kind begun at or after ``since``."""
         rows = await self._fetchall(
@@ -160,34 +139,23 @@ class SqliteSeasons:
             out.setdefault(str(game_id), set()).add(str(player))
         return out
 
-    async def game_timeouts(self: _SqliteQueries, game_id: str) -> list[str]:
+    async def game_timeouts(self: SqliteQueries, game_id: str) -> list[str]:
         """Who timed out of one game (``python -m bot migrate`` copies them)."""
         rows = await self._fetchall(
             "SELECT player FROM timeouts WHERE game_id = ? ORDER BY player", (game_id,)
         )
         return [str(row[0]) for row in rows]
 
-    async def all_seasons(self: _SqliteQueries) -> list[Season]:
+    async def all_seasons(self: SqliteQueries) -> list[Season]:
         """Every season (``python -m bot migrate`` copies them)."""
         rows = await self._fetchall(f"SELECT {_COLUMNS} FROM seasons ORDER BY guild, game, number")
         return [_row(r) for r in rows]
 
-    async def forget_in_seasons(self: _SqliteQueries, user: str) -> int:
+    async def forget_in_seasons(self: SqliteQueries, user: str) -> int:
         """`/game forget-me`: every frozen season table loses the player's line; how many."""
 
         def forget(conn: sqlite3.Connection) -> int:
-            rows = conn.execute(_NAMING.format("?"), (f'%"{user}"%',)).fetchall()
-            changed = 0
-            for guild, game, number, text in rows:
-                data = _forgotten(text, user)
-                if data is not None:
-                    conn.execute(
-                        "UPDATE seasons SET data = ?, version = version + 1 "
-                        "WHERE guild = ? AND game = ? AND number = ?",
-                        (data, guild, game, number),
-                    )
-                    changed += 1
-            return changed
+            return SEASONS.sqlite_forget(conn, user, _forgotten)
 
         return int(await self._transaction(forget))
 
@@ -195,7 +163,7 @@ class SqliteSeasons:
 class PostgresSeasons:
     """``PostgresStore``'s season calls."""
 
-    async def create_season(self: _PostgresQueries, s: Season) -> bool:
+    async def create_season(self: PostgresQueries, s: Season) -> bool:
         async with self._one() as conn:
             done = await conn.execute(
                 f"INSERT INTO seasons ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
@@ -204,7 +172,7 @@ class PostgresSeasons:
             )
         return bool(done == "INSERT 0 1")
 
-    async def seasons_of(self: _PostgresQueries, guild: str, game: str, limit: int) -> list[Season]:
+    async def seasons_of(self: PostgresQueries, guild: str, game: str, limit: int) -> list[Season]:
         async with self._one() as conn:
             rows = await conn.fetch(
                 f"SELECT {_COLUMNS} FROM seasons WHERE guild = $1 AND game = $2 "
@@ -216,7 +184,7 @@ class PostgresSeasons:
         return [_row(r) for r in rows]
 
     async def get_season(
-        self: _PostgresQueries, guild: str, game: str, number: int
+        self: PostgresQueries, guild: str, game: str, number: int
     ) -> Season | None:
         async with self._one() as conn:
             row = await conn.fetchrow(
@@ -227,34 +195,16 @@ class PostgresSeasons:
             )
         return _row(row) if row is not None else None
 
-    async def save_season(self: _PostgresQueries, s: Season, expected: int) -> None:
+    async def save_season(self: PostgresQueries, s: Season, expected: int) -> None:
         async with self._one() as conn:
-            done = await conn.execute(
-                "UPDATE seasons SET status = $1, version = $2, due_at = $3, data = $4 "
-                "WHERE guild = $5 AND game = $6 AND number = $7 AND version = $8",
-                s.status,
-                s.version,
-                s.due_at,
-                _data(s),
-                s.guild,
-                s.game,
-                s.number,
-                expected,
-            )
-        if done != "UPDATE 1":
-            raise VersionConflict(f"season {s.number} of {s.game} changed meanwhile")
+            await SEASONS.postgres_save(conn, _swap(s, expected))
 
-    async def due_seasons(self: _PostgresQueries, now: float, limit: int) -> list[Season]:
+    async def due_seasons(self: PostgresQueries, now: float, limit: int) -> list[Season]:
         async with self._one() as conn:
-            rows = await conn.fetch(
-                f"SELECT {_COLUMNS} FROM seasons WHERE due_at IS NOT NULL AND due_at <= $1 "
-                "ORDER BY due_at LIMIT $2",
-                now,
-                limit,
-            )
+            rows = await conn.fetch(SEASONS.due(postgres_marks), now, limit)
         return [_row(r) for r in rows]
 
-    async def note_timeouts(self: _PostgresQueries, game_id: str, players: list[str]) -> None:
+    async def note_timeouts(self: PostgresQueries, game_id: str, players: list[str]) -> None:
         async with self._one() as conn:
             await conn.executemany(
                 "INSERT INTO timeouts (game_id, player) VALUES ($1, $2) ON CONFLICT DO NOTHING",
@@ -262,7 +212,7 @@ class PostgresSeasons:
             )
 
     async def timeouts_of(
-        self: _PostgresQueries, guild: str, game: str, since: float
+        self: PostgresQueries, guild: str, game: str, since: float
     ) -> dict[str, set[str]]:
         async with self._one() as conn:
             rows = await conn.fetch(
@@ -277,35 +227,21 @@ class PostgresSeasons:
             out.setdefault(str(row["game_id"]), set()).add(str(row["player"]))
         return out
 
-    async def game_timeouts(self: _PostgresQueries, game_id: str) -> list[str]:
+    async def game_timeouts(self: PostgresQueries, game_id: str) -> list[str]:
         async with self._one() as conn:
             rows = await conn.fetch(
                 "SELECT player FROM timeouts WHERE game_id = $1 ORDER BY player", game_id
             )
         return [str(row["player"]) for row in rows]
 
-    async def all_seasons(self: _PostgresQueries) -> list[Season]:
+    async def all_seasons(self: PostgresQueries) -> list[Season]:
         async with self._one() as conn:
             rows = await conn.fetch(f"SELECT {_COLUMNS} FROM seasons ORDER BY guild, game, number")
         return [_row(r) for r in rows]
 
-    async def forget_in_seasons(self: _PostgresQueries, user: str) -> int:
+    async def forget_in_seasons(self: PostgresQueries, user: str) -> int:
         async with self._one() as conn, conn.transaction():
-            rows = await conn.fetch(_NAMING.format("$1") + " FOR UPDATE", f'%"{user}"%')
-            changed = 0
-            for row in rows:
-                data = _forgotten(row["data"], user)
-                if data is not None:
-                    await conn.execute(
-                        "UPDATE seasons SET data = $1, version = version + 1 "
-                        "WHERE guild = $2 AND game = $3 AND number = $4",
-                        data,
-                        row["guild"],
-                        row["game"],
-                        row["number"],
-                    )
-                    changed += 1
-            return changed
+            return await SEASONS.postgres_forget(conn, user, _forgotten)
 
 
 __all__ = ["PostgresSeasons", "SqliteSeasons"]

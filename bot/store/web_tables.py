@@ -9,12 +9,10 @@ server can view it); the web server reads it to find a game by the id in a page'
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-import asyncpg
+from bot.store.mixins import PostgresQueries, SqliteQueries
 
 
 @dataclass(frozen=True)
@@ -25,15 +23,6 @@ class WebTable:
     game_id: str
     public_id: str
     public: bool
-
-
-class _SqliteQueries(Protocol):
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
-    async def _execute(self, sql: str, params: Sequence[Any]) -> None: ...
-
-
-class _PostgresQueries(Protocol):
-    def _one(self) -> AbstractAsyncContextManager[asyncpg.Connection]: ...
 
 
 _COLUMNS = "game_id, public_id, public"
@@ -85,21 +74,21 @@ def _placed(row: Any) -> PlacedTable:
 class SqliteWebTables:
     """``SqliteStore``'s web-table calls."""
 
-    async def save_web_table(self: _SqliteQueries, table: WebTable) -> None:
+    async def save_web_table(self: SqliteQueries, table: WebTable) -> None:
         """Record (or update) a game's public id and flag."""
         await self._execute(
             _UPSERT.format("?, ?, ?, ?"),
             (table.game_id, table.public_id, int(table.public), time.time()),
         )
 
-    async def web_table(self: _SqliteQueries, public_id: str) -> WebTable | None:
+    async def web_table(self: SqliteQueries, public_id: str) -> WebTable | None:
         """The row a page's address names, if any."""
         rows = await self._fetchall(
             f"SELECT {_COLUMNS} FROM web_tables WHERE public_id = ?", (public_id,)
         )
         return _row(rows[0]) if rows else None
 
-    async def web_table_of(self: _SqliteQueries, game_id: str) -> WebTable | None:
+    async def web_table_of(self: SqliteQueries, game_id: str) -> WebTable | None:
         """A game's row, if it has one."""
         rows = await self._fetchall(
             f"SELECT {_COLUMNS} FROM web_tables WHERE game_id = ?", (game_id,)
@@ -107,7 +96,7 @@ class SqliteWebTables:
         return _row(rows[0]) if rows else None
 
     async def web_tables_in(
-        self: _SqliteQueries, guild: str, channel: str | None = None
+        self: SqliteQueries, guild: str, channel: str | None = None
     ) -> list[PlacedTable]:
         """Every web-table row of a server's games (of those played in ``channel``, a
         channel or thread, if given), with where each game is played."""
@@ -117,17 +106,17 @@ class SqliteWebTables:
             rows = await self._fetchall(_PLACED_IN.format("?", "?", "?"), (guild, channel, channel))
         return [_placed(row) for row in rows]
 
-    async def kept_secret(self: _SqliteQueries, name: str, fresh: str) -> str:
+    async def kept_secret(self: SqliteQueries, name: str, fresh: str) -> str:
         """The secret kept under ``name``: ``fresh`` if none was kept yet (then kept)."""
         await self._execute(_KEEP_SECRET.format("?, ?"), (name, fresh))
         rows = await self._fetchall("SELECT value FROM kept_secrets WHERE name = ?", (name,))
         return str(rows[0][0])
 
-    async def all_kept_secrets(self: _SqliteQueries) -> dict[str, str]:
+    async def all_kept_secrets(self: SqliteQueries) -> dict[str, str]:
         """Every secret kept, by name (``python -m bot migrate`` copies them)."""
         return {str(name): str(value) for name, value in await self._fetchall(_ALL_SECRETS)}
 
-    async def copy_kept_secrets(self: _SqliteQueries, kept: dict[str, str]) -> None:
+    async def copy_kept_secrets(self: SqliteQueries, kept: dict[str, str]) -> None:
         """Keep ``kept`` (copied from another store) in place of what is kept here."""
         for name, value in kept.items():
             await self._execute(_COPY_SECRET.format("?, ?"), (name, value))
@@ -136,7 +125,7 @@ class SqliteWebTables:
 class PostgresWebTables:
     """``PostgresStore``'s web-table calls."""
 
-    async def save_web_table(self: _PostgresQueries, table: WebTable) -> None:
+    async def save_web_table(self: PostgresQueries, table: WebTable) -> None:
         async with self._one() as conn:
             await conn.execute(
                 _UPSERT.format("$1, $2, $3, $4"),
@@ -146,14 +135,14 @@ class PostgresWebTables:
                 time.time(),
             )
 
-    async def web_table(self: _PostgresQueries, public_id: str) -> WebTable | None:
+    async def web_table(self: PostgresQueries, public_id: str) -> WebTable | None:
         async with self._one() as conn:
             row = await conn.fetchrow(
                 f"SELECT {_COLUMNS} FROM web_tables WHERE public_id = $1", public_id
             )
         return _row(row) if row is not None else None
 
-    async def web_table_of(self: _PostgresQueries, game_id: str) -> WebTable | None:
+    async def web_table_of(self: PostgresQueries, game_id: str) -> WebTable | None:
         async with self._one() as conn:
             row = await conn.fetchrow(
                 f"SELECT {_COLUMNS} FROM web_tables WHERE game_id = $1", game_id
@@ -161,7 +150,7 @@ class PostgresWebTables:
         return _row(row) if row is not None else None
 
     async def web_tables_in(
-        self: _PostgresQueries, guild: str, channel: str | None = None
+        self: PostgresQueries, guild: str, channel: str | None = None
     ) -> list[PlacedTable]:
         async with self._one() as conn:
             if channel is None:
@@ -170,17 +159,17 @@ class PostgresWebTables:
                 rows = await conn.fetch(_PLACED_IN.format("$1", "$2", "$2"), guild, channel)
         return [_placed(row) for row in rows]
 
-    async def kept_secret(self: _PostgresQueries, name: str, fresh: str) -> str:
+    async def kept_secret(self: PostgresQueries, name: str, fresh: str) -> str:
         async with self._one() as conn:
             await conn.execute(_KEEP_SECRET.format("$1, $2"), name, fresh)
             return str(await conn.fetchval("SELECT value FROM kept_secrets WHERE name = $1", name))
 
-    async def all_kept_secrets(self: _PostgresQueries) -> dict[str, str]:
+    async def all_kept_secrets(self: PostgresQueries) -> dict[str, str]:
         async with self._one() as conn:
             rows = await conn.fetch(_ALL_SECRETS)
         return {str(row["name"]): str(row["value"]) for row in rows}
 
-    async def copy_kept_secrets(self: _PostgresQueries, kept: dict[str, str]) -> None:
+    async def copy_kept_secrets(self: PostgresQueries, kept: dict[str, str]) -> None:
         async with self._one() as conn:
             for name, value in kept.items():
                 await conn.execute(_COPY_SECRET.format("$1, $2"), name, value)

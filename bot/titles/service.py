@@ -9,14 +9,12 @@ table in a private channel, or a "Best move" given there, must not tell the worl
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 from bot.ai import is_ai_id
 from bot.errors import ServiceError
 from bot.i18n import _
-from bot.service import GameService
+from bot.listening import Listening
 from bot.store.base import FINISHED, GameRecord
+from bot.store.titles_sql import KeptTitle
 from bot.titles.achievements import GIVEN, earned_at_end, held, kept_counts
 from bot.tournaments.model import FINISHED as TOURNAMENT_OVER
 from bot.tournaments.model import Tournament
@@ -27,18 +25,8 @@ from bot.visibility import Hidden
 TOURNAMENTS_READ = 200
 
 
-class Titles:
+class Titles(Listening):
     """The titles of every server's players."""
-
-    def __init__(
-        self, games: GameService, clock: Callable[[], float] = time.time, *, listen: bool = True
-    ) -> None:
-        """``listen``: told of finished games (the bot's one instance; a reader is not)."""
-        self.games = games
-        self.store = games.store
-        self._clock = clock
-        if listen:
-            games.listeners.append(self.heard)
 
     async def heard(self, record: GameRecord, timed_out: list[str]) -> None:
         """A finished game keeps the titles it earned its players, under its id (whether a
@@ -47,7 +35,8 @@ class Titles:
             return
         rows = await self.store.results_of_game(record.id)
         for player, title in earned_at_end(record, rows):
-            await self.store.keep_title(record.guild, player, title, self._clock(), record.id)
+            kept = KeptTitle(record.guild, player, title, self._clock(), record.id)
+            await self.store.keep_title(kept)
 
     async def held(
         self, guild: str, player: str, hidden: Hidden | None = None
@@ -85,10 +74,8 @@ class Titles:
             raise ServiceError(_("Only the players of this game can give its titles."))
         if recipient == giver or recipient not in players:
             raise ServiceError(_("Give it to another player of this game."))
-        kept = await self.store.keep_title(
-            record.guild, recipient, title, self._clock(), game_id=record.id, given_by=giver
-        )
-        if not kept:
+        given = KeptTitle(record.guild, recipient, title, self._clock(), record.id, giver)
+        if not await self.store.keep_title(given):
             raise ServiceError(_("You gave a title for this game already."))
         return record
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.errors import ServiceError
 from bot.i18n import N_, _
+from bot.listening import Listening
 from bot.moves import MoveResult
 from bot.results import ranks
 from bot.service import ID_ALPHABET, ID_LENGTH, GameService
@@ -109,15 +110,12 @@ def timeouts(t: Tournament, user: str) -> int:
     return sum(1 for rnd in t.played for table in rnd.tables if user in table.timed_out)
 
 
-class Tournaments:
+class Tournaments(Listening):
     """The tournaments of every server, over the game service's store."""
 
     def __init__(self, games: GameService, clock: Callable[[], float] = time.time) -> None:
-        self.games = games
-        self.store = games.store
-        self._clock = clock
+        super().__init__(games, clock)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        games.listeners.append(self.heard)
 
     def _lock(self, tournament_id: str) -> asyncio.Lock:
         lock = self._locks.get(tournament_id)

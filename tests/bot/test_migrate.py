@@ -34,6 +34,7 @@ from bot.store import (
     replay_snapshot,
 )
 from bot.store.base import OutboxRow
+from bot.store.titles_sql import KeptTitle
 from bot.store.web_tables import WebTable
 from cogs.delivery import Delivery
 from tests.backends import Backend
@@ -388,7 +389,7 @@ async def test_seasons_titles_and_timeouts_are_copied_as_they_are(
 
     (done,) = [r for r in await dealt(source_store) if r.status == FINISHED]
     await source_store.note_timeouts(done.id, [done.seats[0].user])
-    await source_store.keep_title(GUILD, done.seats[0].user, "first-game", 5.0)
+    await source_store.keep_title(KeptTitle(GUILD, done.seats[0].user, "first-game", 5.0))
     seasons = Seasons(source, listen=False)
     first = await seasons.current(GUILD, done.game, done.created_at)
     await seasons.close(first, first.ends_at)

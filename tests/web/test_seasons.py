@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 
 from bot.seasons.service import Seasons
+from bot.store.titles_sql import KeptTitle
 from bot.titles.achievements import BEST_MOVE, GOOD_SPORT
 from bot.titles.service import Titles
 from tests.web.conftest import ANA, BO, EVIL, GUILD, Web
@@ -41,7 +42,7 @@ async def test_the_season_page_ranks_from_public_games_only(web: Web) -> None:
 
 async def test_the_player_page_shows_the_titles_held(web: Web) -> None:
     record = await finish(web.service, await web.public_game(ai=1))
-    await web.service.store.keep_title(GUILD, BO, "best-move", 1.0, record.id, ANA)
+    await web.service.store.keep_title(KeptTitle(GUILD, BO, "best-move", 1.0, record.id, ANA))
     page = await (await web.client.get(f"/s/{GUILD}/p/{BO}")).text()
     assert "🏅 First game finished · Best move</p>" in page
 

@@ -39,6 +39,10 @@ from tests.backends import (
 
 os.environ.setdefault("RENDER_WORKERS", "-1")
 os.environ.setdefault("AI_WORKERS", "-1")
+# An AI seat's decision in a test is its level's effort, never the clock's cap: on a busy
+# machine (CI's, two workers) the cap would cut a search short now and then, and the game a
+# test plays would change with the load (a Street Kings deal took 3.5 taps a turn, not 3).
+os.environ.setdefault("AI_BUDGET_SECONDS", "60")
 # The web table is on by default (WEB_PORT 8080); tests that want it start their own on a free
 # port, so bots built side by side never fight over one.
 os.environ.setdefault("WEB_PORT", "0")

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -118,9 +118,42 @@ def _registry() -> Registry:
     return Registry().with_resource(SPEC_URI, resource)
 
 
+#: ``(reference, canonical JSON of an instance)`` pairs found valid: a run sends the same
+#: command tree, buttons and embeds many times, and validating them again (the spec's unions
+#: try every branch) was most of a Discord test's time. Only a success is remembered, so an
+#: invalid body is validated, and described, as before.
+_VALID_UNDER: set[tuple[str, str]] = set()
+
+
+def _remembered_ref(
+    validator: Any, ref: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterable[ValidationError]:
+    """JSON Schema's ``$ref``, skipped for an instance already found valid under ``ref`` (the
+    spec is one document, so a reference names one schema wherever it appears)."""
+    try:
+        key = (ref, json.dumps(instance, sort_keys=True))
+    except (TypeError, ValueError):
+        yield from validator._validate_reference(ref=ref, instance=instance)
+        return
+    if key in _VALID_UNDER:
+        return
+    failed = False
+    for error in validator._validate_reference(ref=ref, instance=instance):
+        failed = True
+        yield error
+    if not failed:
+        _VALID_UNDER.add(key)
+
+
+_RememberingValidator = validators.extend(Draft202012Validator, {"$ref": _remembered_ref})
+
+
 @functools.cache
 def _validator(pointer: str) -> Draft202012Validator:
-    return Draft202012Validator({"$ref": f"{SPEC_URI}#{pointer}"}, registry=_registry())
+    validator: Draft202012Validator = _RememberingValidator(
+        {"$ref": f"{SPEC_URI}#{pointer}"}, registry=_registry()
+    )
+    return validator
 
 
 def response_validator(schema_name: str) -> Draft202012Validator:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator, validators
+from jsonschema import Draft202012Validator, _keywords, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -145,7 +145,46 @@ def _remembered_ref(
         _VALID_UNDER.add(key)
 
 
-_RememberingValidator = validators.extend(Draft202012Validator, {"$ref": _remembered_ref})
+def _first_valid(validator: Any, branches: list[Any], instance: Any) -> int | None:
+    """The index of the first of ``branches`` that ``instance`` is valid under, each branch
+    left at its first error (a union's failed branches were described in full, then thrown
+    away whenever another branch matched)."""
+    for index, branch in enumerate(branches):
+        if next(iter(validator.descend(instance, branch, schema_path=index)), None) is None:
+            return index
+    return None
+
+
+def _quick_any_of(
+    validator: Any, any_of: list[Any], instance: Any, schema: Mapping[str, Any]
+) -> Iterable[ValidationError]:
+    """JSON Schema's ``anyOf``; its errors, described as before, only when no branch fits."""
+    if _first_valid(validator, any_of, instance) is None:
+        yield from _keywords.anyOf(validator, any_of, instance, schema)
+
+
+def _quick_one_of(
+    validator: Any, one_of: list[Any], instance: Any, schema: Mapping[str, Any]
+) -> Iterable[ValidationError]:
+    """JSON Schema's ``oneOf``, its errors described as before; a fitting branch is found
+    without describing the failures of the branches before it."""
+    first = _first_valid(validator, one_of, instance)
+    if first is None:
+        yield from _keywords.oneOf(validator, one_of, instance, schema)
+        return
+    more_valid = [
+        each for each in one_of[first + 1 :] if validator.evolve(schema=each).is_valid(instance)
+    ]
+    if more_valid:
+        more_valid.append(one_of[first])
+        reprs = ", ".join(repr(each) for each in more_valid)
+        yield ValidationError(f"{instance!r} is valid under each of {reprs}")
+
+
+_RememberingValidator = validators.extend(
+    Draft202012Validator,
+    {"$ref": _remembered_ref, "anyOf": _quick_any_of, "oneOf": _quick_one_of},
+)
 
 
 @functools.cache

@@ -219,8 +219,10 @@ def _templates() -> list[tuple[re.Pattern[str], str, int]]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def spec_template(path: str) -> str | None:
-    """The spec's path template for a concrete path (``@original`` beats ``{message_id}``)."""
+    """The spec's path template for a concrete path (``@original`` beats ``{message_id}``);
+    remembered, as every request is matched against all of the spec's paths."""
     matches = [(literal, t) for regex, t, literal in _templates() if regex.match(path)]
     return max(matches)[1] if matches else None
 

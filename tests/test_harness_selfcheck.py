@@ -351,6 +351,20 @@ def test_validator_rules_without_a_bot() -> None:
     assert any("maxLength" in i or "too long" in i for i in issues)  # and the OpenAPI schema
 
 
+def test_a_body_found_valid_once_does_not_vouch_for_a_changed_one() -> None:
+    """The schema check remembers what it found valid (a run sends the same parts again and
+    again): a part changed anywhere inside is still checked, and its error still named, as
+    often as it is sent."""
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "g"}]}
+    good = {"content": "hi", "components": [row]}
+    assert validate.spec_issues("POST", "/channels/1/messages", good) == []
+    bad_row = {"type": 1, "components": [{"type": 2, "style": 1, "label": 7, "custom_id": "g"}]}
+    bad = {"content": "hi", "components": [bad_row]}
+    issues = validate.spec_issues("POST", "/channels/1/messages", bad)
+    assert issues and issues == validate.spec_issues("POST", "/channels/1/messages", bad)
+    assert validate.spec_issues("POST", "/channels/1/messages", good) == []
+
+
 async def test_fake_answers_match_discords_response_schemas() -> None:
     async with make_harness(ToyBot(), FakeDiscord(), **start_options()) as harness:
         resp = await harness.slash(ALICE, "toy post", card="jester")

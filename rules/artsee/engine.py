@@ -376,37 +376,57 @@ class _Table:
 
     def claim_refusal(self, token: str) -> str | None:
         """Why the current player may not claim ``token`` now (A5.6), or ``None``."""
+        blocked = self._claim_blocked(token)
+        if blocked is None:
+            return None
         info = MASTERPIECES[token]
-        seat = self.current
-        played = self.progress.played
-        assert played is not None
-        featured = EXHIBITS[played].featured
-        name = token_name(token)
-        if token not in self.tokens:
+        if blocked == "claimed":
             return Refusal(
-                "The {name} masterpiece has been claimed already; choose another.", name=name
+                "The {name} masterpiece has been claimed already; choose another.",
+                name=token_name(token),
             )
-        if info.category != featured:
+        if blocked == "featured":
+            played = self.progress.played
+            assert played is not None
             return Refusal(
                 "You played a {kind} exhibit this turn, so you may only claim a {kind} "
                 "masterpiece.",
-                kind=category_name(featured),
+                kind=category_name(EXHIBITS[played].featured),
             )
-        if any(MASTERPIECES[t].category == info.category for t in self.masterpieces[seat]):
+        if blocked == "one of each":
             return Refusal(
                 "You already have a {kind} masterpiece; each player may claim only one of each "
                 "category.",
                 kind=category_name(info.category),
             )
-        if info.requirement > self.progress.earned:
+        if blocked == "prestige":
             return Refusal(
                 "You earned {earned} prestige this turn; the {name} needs {requirement}.",
                 earned=self.progress.earned,
-                name=name,
+                name=token_name(token),
                 requirement=info.requirement,
             )
+        return Refusal("Your gallery has no free slot for a masterpiece.")
+
+    def _claim_blocked(self, token: str) -> str | None:
+        """The rule of A5.6 that stops the current player claiming ``token`` now, or ``None``:
+        the checks of ``claim_refusal`` without its sentence, which ``claimable`` needs for
+        every token at every claim step (building and dropping the sentences was four tenths
+        of an ArtSee move, and AI search plays many)."""
+        info = MASTERPIECES[token]
+        seat = self.current
+        played = self.progress.played
+        assert played is not None
+        if token not in self.tokens:
+            return "claimed"
+        if info.category != EXHIBITS[played].featured:
+            return "featured"
+        if any(MASTERPIECES[t].category == info.category for t in self.masterpieces[seat]):
+            return "one of each"
+        if info.requirement > self.progress.earned:
+            return "prestige"
         if not self.free_slots(seat):
-            return Refusal("Your gallery has no free slot for a masterpiece.")
+            return "no slot"
         return None
 
     def claimable(self) -> list[str]:
@@ -414,7 +434,7 @@ class _Table:
         a masterpiece token in the general supply, you may claim it! You may only claim a
         masterpiece token if it matches the featured category of the exhibit card you played
         this turn." and "Each player may only claim one masterpiece token of each category." """
-        return [t for t in self.tokens if self.claim_refusal(t) is None]
+        return [t for t in self.tokens if self._claim_blocked(t) is None]
 
     def enter_claim(self) -> None:
         """The claim is optional; the game asks only when some claim is possible."""

@@ -37,13 +37,14 @@ def run_cli(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[st
 @pytest.fixture(scope="module")
 def played_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The database of one demo played by the command line (a whole game, the slow part of
-    these tests), played once for the tests that only need a database holding a game."""
+    these tests), played once for the tests that only need a database holding a game.
+    Told nothing of its database, the demo plays into one of its own in DEMO_DIR, never into
+    DATABASE_URL's (``test_backup_copies_the_database_and_refuses_to_overwrite`` holds it)."""
     folder = tmp_path_factory.mktemp("demo")
-    url = f"sqlite:///{folder / 'demo.db'}"
-    env = {"DATABASE_URL": url, "DEMO_DATABASE_URL": url, "DEMO_DIR": str(folder / "o")}
+    env = {"DATABASE_URL": f"sqlite:///{folder / 'real.db'}", "DEMO_DIR": str(folder / "o")}
     done = run_cli("demo", "--players", "3", cwd=folder, **env)
     assert done.returncode == 0, done.stderr
-    return folder / "demo.db"
+    return folder / "o" / "demo.db"
 
 
 def demo_copy(played_demo: Path, to: Path) -> dict[str, str]:
@@ -192,10 +193,8 @@ def test_backup_copies_the_database_and_refuses_to_overwrite(
     assert "no database" in one_line(
         run_cli("backup", str(tmp_path / "b2.db"), cwd=tmp_path, **missing)
     )
-    # Told nothing, the demo plays into a database of its own, never DATABASE_URL's.
-    own = {"DATABASE_URL": f"sqlite:///{tmp_path / 'real.db'}", "DEMO_DIR": str(tmp_path / "d")}
-    assert run_cli("demo", "--players", "3", cwd=tmp_path, **own).returncode == 0
-    assert not (tmp_path / "real.db").exists() and (tmp_path / "d" / "demo.db").is_file()
+    # Told nothing, the demo played into a database of its own, never DATABASE_URL's.
+    assert played_demo.is_file() and not (played_demo.parent.parent / "real.db").exists()
     assert not (tmp_path / "none.db").exists()
 
 

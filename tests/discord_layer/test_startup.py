@@ -220,10 +220,32 @@ def status_of(port: int, path: str) -> int:
         return 0
 
 
+def on_backends(cases: dict[str, tuple[str, tuple[Any, ...]]]) -> list[Any]:
+    """Each case (id -> (its backend in ``make test``, its arguments)) with the store backend
+    (``backend``, indirect) in front: on the backend named in ``make test``, on the other in
+    the slow tier. The backend only serves start-up's store check, before the login and the
+    stop these cases are about; the fast tier still has every pair of a backend, a signal and
+    a try (an orthogonal array), and the slow tier adds the remaining combinations."""
+    other = {"sqlite": "postgres", "postgres": "sqlite"}
+    return [
+        pytest.param(on, *args, id=f"{on}-{name}", marks=[pytest.mark.slow] if slow else [])
+        for slow in (False, True)
+        for name, (fast, args) in cases.items()
+        for on in [other[fast] if slow else fast]
+    ]
+
+
 @pytest.mark.parametrize(
-    ("stop", "during"),
-    [(signal.SIGTERM, 2), (signal.SIGINT, 2), (signal.SIGTERM, 3), (signal.SIGINT, 3)],
-    ids=["sigterm-2nd", "sigint-2nd", "sigterm-3rd", "sigint-3rd"],
+    ("backend", "stop", "during"),
+    on_backends(
+        {
+            "sigterm-2nd": ("sqlite", (signal.SIGTERM, 2)),
+            "sigint-2nd": ("postgres", (signal.SIGINT, 2)),
+            "sigterm-3rd": ("postgres", (signal.SIGTERM, 3)),
+            "sigint-3rd": ("sqlite", (signal.SIGINT, 3)),
+        }
+    ),
+    indirect=["backend"],
 )
 def test_a_real_run_against_an_unreachable_discord_retries_and_stops_cleanly(
     tmp_path: Path, backend: Backend, stop: signal.Signals, during: int
@@ -346,7 +368,13 @@ def test_a_real_run_whose_gateway_is_refused_retries_it_and_is_ready_once_connec
     assert "stopping (SIGTERM)" in err and "stopped in" in err, err
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
+@pytest.mark.parametrize(
+    ("backend", "stop"),
+    on_backends(
+        {"sigterm": ("sqlite", (signal.SIGTERM,)), "sigint": ("postgres", (signal.SIGINT,))}
+    ),
+    indirect=["backend"],
+)
 def test_a_stop_before_the_event_loop_runs_exits_0(
     tmp_path: Path, backend: Backend, stop: signal.Signals
 ) -> None:

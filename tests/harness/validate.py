@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, _keywords, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -118,9 +118,81 @@ def _registry() -> Registry:
     return Registry().with_resource(SPEC_URI, resource)
 
 
+#: ``(reference, canonical JSON of an instance)`` pairs found valid: a run sends the same
+#: command tree, buttons and embeds many times, and validating them again (the spec's unions
+#: try every branch) was most of a Discord test's time. Only a success is remembered, so an
+#: invalid body is validated, and described, as before.
+_VALID_UNDER: set[tuple[str, str]] = set()
+
+
+def _remembered_ref(
+    validator: Any, ref: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterable[ValidationError]:
+    """JSON Schema's ``$ref``, skipped for an instance already found valid under ``ref`` (the
+    spec is one document, so a reference names one schema wherever it appears)."""
+    try:
+        key = (ref, json.dumps(instance, sort_keys=True))
+    except (TypeError, ValueError):
+        yield from validator._validate_reference(ref=ref, instance=instance)
+        return
+    if key in _VALID_UNDER:
+        return
+    failed = False
+    for error in validator._validate_reference(ref=ref, instance=instance):
+        failed = True
+        yield error
+    if not failed:
+        _VALID_UNDER.add(key)
+
+
+def _first_valid(validator: Any, branches: list[Any], instance: Any) -> int | None:
+    """The index of the first of ``branches`` that ``instance`` is valid under, each branch
+    left at its first error (a union's failed branches were described in full, then thrown
+    away whenever another branch matched)."""
+    for index, branch in enumerate(branches):
+        if next(iter(validator.descend(instance, branch, schema_path=index)), None) is None:
+            return index
+    return None
+
+
+def _quick_any_of(
+    validator: Any, any_of: list[Any], instance: Any, schema: Mapping[str, Any]
+) -> Iterable[ValidationError]:
+    """JSON Schema's ``anyOf``; its errors, described as before, only when no branch fits."""
+    if _first_valid(validator, any_of, instance) is None:
+        yield from _keywords.anyOf(validator, any_of, instance, schema)
+
+
+def _quick_one_of(
+    validator: Any, one_of: list[Any], instance: Any, schema: Mapping[str, Any]
+) -> Iterable[ValidationError]:
+    """JSON Schema's ``oneOf``, its errors described as before; a fitting branch is found
+    without describing the failures of the branches before it."""
+    first = _first_valid(validator, one_of, instance)
+    if first is None:
+        yield from _keywords.oneOf(validator, one_of, instance, schema)
+        return
+    more_valid = [
+        each for each in one_of[first + 1 :] if validator.evolve(schema=each).is_valid(instance)
+    ]
+    if more_valid:
+        more_valid.append(one_of[first])
+        reprs = ", ".join(repr(each) for each in more_valid)
+        yield ValidationError(f"{instance!r} is valid under each of {reprs}")
+
+
+_RememberingValidator = validators.extend(
+    Draft202012Validator,
+    {"$ref": _remembered_ref, "anyOf": _quick_any_of, "oneOf": _quick_one_of},
+)
+
+
 @functools.cache
 def _validator(pointer: str) -> Draft202012Validator:
-    return Draft202012Validator({"$ref": f"{SPEC_URI}#{pointer}"}, registry=_registry())
+    validator: Draft202012Validator = _RememberingValidator(
+        {"$ref": f"{SPEC_URI}#{pointer}"}, registry=_registry()
+    )
+    return validator
 
 
 def response_validator(schema_name: str) -> Draft202012Validator:
@@ -147,8 +219,10 @@ def _templates() -> list[tuple[re.Pattern[str], str, int]]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def spec_template(path: str) -> str | None:
-    """The spec's path template for a concrete path (``@original`` beats ``{message_id}``)."""
+    """The spec's path template for a concrete path (``@original`` beats ``{message_id}``);
+    remembered, as every request is matched against all of the spec's paths."""
     matches = [(literal, t) for regex, t, literal in _templates() if regex.match(path)]
     return max(matches)[1] if matches else None
 

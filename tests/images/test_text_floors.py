@@ -18,14 +18,14 @@ from PIL import Image
 
 import images
 from bench.boards import Snapshot, playout, start
-from images import artsee, kit, mural, street_art, street_kings
+from images import kit
 from rules import GAMES
+from tests.images.layers import forget_cached_layers
 
 NAMES = {f"p{i}": name for i, name in enumerate(("Ana", "Bo", "Cy", "Dee", "Eli"))}
 PHONE_CSS_WIDTH = 285
 NEEDED_CSS = 8
 ANY_CSS = 6
-MODULES = (kit, street_art, artsee, mural, street_kings)
 CASES = [
     (game_id, players)
     for game_id in sorted(GAMES)
@@ -36,16 +36,6 @@ CASES = [
 @cache
 def snapshots(game_id: str, players: int) -> list[Snapshot]:
     return playout(game_id, players, seed="floors")
-
-
-def forget_cached_layers() -> None:
-    """Empty every cache of the renderers, so that the cached layers' texts (chips, pawns,
-    card faces) are drawn, and recorded, again for this board."""
-    for module in MODULES:
-        for value in vars(module).values():
-            clear = getattr(value, "cache_clear", None)
-            if callable(clear):
-                clear()
 
 
 def texts_of(game_id: str, snap: Snapshot, lang: str) -> tuple[int, list[tuple[str, int, bool]]]:

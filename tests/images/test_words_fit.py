@@ -24,10 +24,10 @@ from PIL import Image, ImageDraw
 
 import images
 from bench.boards import playout, start
-from images import artsee, kit, mural, street_art, street_kings
+from images import kit, street_kings
 from rules import GAMES
+from tests.images.layers import forget_cached_layers
 
-MODULES = (kit, artsee, mural, street_art, street_kings)
 CASES = [
     (game_id, players)
     for game_id in sorted(GAMES)
@@ -51,15 +51,6 @@ class Drawn:
     @property
     def key(self) -> tuple[object, ...]:
         return (self.size, self.at[1], self.at[2], self.line)
-
-
-def clear_caches() -> None:
-    """Draw every cached layer again, so each render shows all of its texts."""
-    for module in MODULES:
-        for value in vars(module).values():
-            clear = getattr(value, "cache_clear", None)
-            if callable(clear) and value is not kit.font:
-                clear()
 
 
 @contextmanager
@@ -104,7 +95,7 @@ def watching() -> Iterator[list[Drawn]]:
 
 
 def drawn(render: Callable[[str], object], lang: str) -> list[Drawn]:
-    clear_caches()
+    forget_cached_layers()
     with watching() as seen:
         render(lang)
     return seen
